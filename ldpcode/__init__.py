@@ -1,0 +1,19 @@
+"""ldpcode: the executable companion to four papers on differentially private bandits.
+
+>>> import ldpcode as ldp
+>>> inst = ldp.make_instance("ren2020-bernoulli")
+>>> pol = ldp.make_policy("LDP-UCB-B", epsilon=2.0)
+>>> res = ldp.simulate(pol, inst, horizon=10_000, runs=4, seed=0)
+>>> res.regret.shape[0]
+4
+"""
+from . import bounds, claims, divergences, mechanisms, plotting  # noqa: F401
+from .instances import Instance, list_instances, make_instance
+from .mechanisms import CTB, CTBS, CTL, CTLS, make_curator
+from .policies import list_policies, make_policy
+from .simulate import SimulationResult, log_checkpoints, simulate
+
+__all__ = ["CTB", "CTBS", "CTL", "CTLS", "Instance", "SimulationResult", "bounds", "claims", "divergences",
+           "list_instances", "list_policies", "log_checkpoints", "make_curator", "make_instance",
+           "make_policy", "mechanisms", "plotting", "simulate"]
+__version__ = "0.1.0"

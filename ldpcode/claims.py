@@ -1,0 +1,185 @@
+"""Stored numbers: each notebook owns ``data/<chapter>/<notebook>.json`` and checks itself against it.
+
+A claim is one number the book stands for, with what the paper states (``paper``), what its theory
+predicts (``theory``) and what this book computes (``reproduced``). :func:`check` compares the freshly
+computed claims with the stored ones:
+
+* stored params equal to the notebook's params: every claim must land within its ``tolerance``
+  (absolute) of the stored ``reproduced``; otherwise an ``AssertionError`` fails the notebook (and nbval);
+* different params (a reader's re-run): nothing is compared and nothing is overwritten;
+* writing happens only when asked: ``check(..., write=True)`` or the environment variable
+  ``LDPCODE_WRITE_CLAIMS=1``. The file is written atomically (temporary file, then rename).
+"""
+from __future__ import annotations
+
+import html
+import json
+import math
+import os
+import tempfile
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from ._validate import check_real
+
+WRITE_ENV = "LDPCODE_WRITE_CLAIMS"
+
+
+@dataclass
+class Claim:
+    """One checked number. ``paper`` and ``theory`` are None where the paper states nothing."""
+
+    id: str
+    source: str
+    reproduced: float
+    tolerance: float
+    paper: float | None = None
+    theory: float | None = None
+    note: str = ""
+
+    def __post_init__(self):
+        if not isinstance(self.id, str) or not self.id:
+            raise ValueError(f"claim id must be a non-empty string, got {self.id!r}")
+        self.reproduced = check_real(f"{self.id}: reproduced", self.reproduced)
+        self.tolerance = check_real(f"{self.id}: tolerance", self.tolerance)
+        if self.tolerance < 0:
+            raise ValueError(f"{self.id}: tolerance must be >= 0, got {self.tolerance!r}")
+        for name in ("paper", "theory"):
+            v = getattr(self, name)
+            if v is not None:
+                setattr(self, name, check_real(f"{self.id}: {name}", v, allow_inf=True))
+
+
+def repo_root() -> Path:
+    """The book's top folder: ``$LDPCODE_ROOT``, else the nearest parent of the working directory
+    holding ``_toc.yml``, else the folder above the installed package."""
+    env = os.environ.get("LDPCODE_ROOT")
+    if env:
+        return Path(env).resolve()
+    here = Path.cwd().resolve()
+    for d in (here, *here.parents):
+        if (d / "_toc.yml").exists():
+            return d
+    return Path(__file__).resolve().parent.parent
+
+
+def data_path(notebook: str, root: Path | None = None) -> Path:
+    """``chapters/ren2020/figure1.ipynb`` -> ``<root>/data/ren2020/figure1.json``."""
+    p = Path(notebook)
+    parts = p.with_suffix(".json").parts
+    if parts[0] != "chapters" or len(parts) < 3:
+        raise ValueError(f"notebook must be a path like 'chapters/<chapter>/<name>.ipynb', got {notebook!r}")
+    return (root or repo_root()).joinpath("data", *parts[1:])
+
+
+def _normalise(obj):
+    return json.loads(json.dumps(obj, sort_keys=True))
+
+
+def load(notebook: str, root: Path | None = None) -> dict | None:
+    path = data_path(notebook, root)
+    if not path.exists():
+        return None
+    return json.loads(path.read_text())
+
+
+def write_atomic(path: Path, payload: dict) -> None:
+    """Write JSON to ``path`` through a temporary file and a rename, so a killed run leaves the old file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w") as fh:
+            json.dump(payload, fh, indent=1, sort_keys=False)
+            fh.write("\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def _fmt(x, digits: int = 4) -> str:
+    if x is None:
+        return "-"
+    if isinstance(x, float) and math.isinf(x):
+        return "inf"
+    return f"{x:.{digits}g}"
+
+
+@dataclass
+class CheckReport:
+    """The table a notebook prints: each claim beside the paper, the theory and the stored value."""
+
+    notebook: str
+    rows: list = field(default_factory=list)
+    compared: bool = True
+    message: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return all(r["status"] in ("ok", "not compared", "written") for r in self.rows)
+
+    def _table(self):
+        head = ["claim", "paper", "theory", "reproduced", "stored", "tolerance", "status"]
+        body = [[r["id"], _fmt(r["paper"]), _fmt(r["theory"]), _fmt(r["reproduced"]), _fmt(r["stored"]),
+                 _fmt(r["tolerance"], 2), r["status"]] for r in self.rows]
+        return head, body
+
+    def __repr__(self) -> str:
+        head, body = self._table()
+        widths = [max(len(str(x)) for x in col) for col in zip(head, *body)]
+        line = lambda row: "  ".join(str(x).ljust(w) for x, w in zip(row, widths)).rstrip()
+        out = [line(head), line(["-" * w for w in widths])] + [line(r) for r in body]
+        if self.message:
+            out.append(self.message)
+        return "\n".join(out)
+
+    def _repr_html_(self) -> str:
+        head, body = self._table()
+        th = "".join(f"<th>{html.escape(h)}</th>" for h in head)
+        trs = "".join("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in r) + "</tr>" for r in body)
+        msg = f"<p>{html.escape(self.message)}</p>" if self.message else ""
+        return f"<table class='ldp-check'><thead><tr>{th}</tr></thead><tbody>{trs}</tbody></table>{msg}"
+
+
+def check(notebook: str, params: dict, claims: list[Claim], *, write: bool | None = None,
+          root: Path | None = None) -> CheckReport:
+    """Compare ``claims`` with the numbers stored for ``notebook`` (see the module docstring)."""
+    if write is None:
+        write = os.environ.get(WRITE_ENV, "") not in ("", "0")
+    params = _normalise(params)
+    ids = [c.id for c in claims]
+    if len(set(ids)) != len(ids):
+        raise ValueError(f"claim ids must be unique, got {ids}")
+    stored = load(notebook, root)
+    report = CheckReport(notebook)
+    stored_by_id = {c["id"]: c for c in (stored or {}).get("claims", [])}
+    same_params = stored is not None and _normalise(stored.get("params")) == params
+    for c in claims:
+        s = stored_by_id.get(c.id) if same_params else None
+        row = dict(asdict(c), stored=None if s is None else s["reproduced"])
+        if write:
+            row["status"] = "written"
+        elif stored is None:
+            row["status"] = "MISSING"
+        elif not same_params:
+            row["status"] = "not compared"
+        elif s is None:
+            row["status"] = "MISSING"
+        else:
+            row["status"] = "ok" if abs(c.reproduced - s["reproduced"]) <= c.tolerance else "FAIL"
+        report.rows.append(row)
+    if write:
+        write_atomic(data_path(notebook, root),
+                     {"notebook": notebook, "params": params, "claims": [asdict(c) for c in claims]})
+        report.message = f"stored numbers written to data/{data_path(notebook, root).relative_to((root or repo_root()) / 'data')}"
+    elif stored is None:
+        report.message = f"no stored numbers for {notebook}; run with {WRITE_ENV}=1 to create them"
+    elif not same_params:
+        report.compared = False
+        report.message = "parameters differ from the stored ones: nothing compared, nothing overwritten"
+    if not report.ok:
+        raise AssertionError(f"stored-number check failed for {notebook}:\n{report!r}")
+    return report

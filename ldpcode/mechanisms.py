@@ -1,0 +1,213 @@
+r"""The curators of Ren et al. (2020): each privatizes one user's reward before the agent sees it.
+
+======================  ===================================================  =====================
+curator                 response                                             paper
+======================  ===================================================  =====================
+``CTL(eps)``            :math:`M_L(r) = r + L`, :math:`L\sim\mathrm{Laplace}(1/\epsilon)`      Curator 1, Lemma 2
+``CTB(eps)``            :math:`M_B(r)\sim\mathrm{Bernoulli}\big(\tfrac{re^\epsilon+1-r}{1+e^\epsilon}\big)`  Curator 3, Lemma 5
+``CTLS(eps)``           :math:`M_{LS}(r) = s(r) + L`                         Curator 5, Lemma 8
+``CTBS(eps)``           :math:`M_{BS}(r) = M_B(s(r))`                        Curator 6, Lemma 9
+======================  ===================================================  =====================
+
+with the Sigmoid :math:`s(r) = (1+e^{-r})^{-1}`.
+
+Every curator draws its randomness as one number per response, from a stream of its own
+(``noise_kind``: standard Laplace draws for CTL, uniforms on [0, 1) for CTB), and turns the pair
+(reward, noise draw) into a response with :func:`respond`. The compiled simulation engine calls the same
+:func:`respond`, so the curator that the tests check is the curator the simulations use.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from ._validate import check_epsilon, check_finite_array, check_unit_interval
+
+# Mechanism codes shared with the compiled engine.
+NONE, LAPLACE, BERNOULLI = 0, 1, 2
+
+
+@njit(cache=True)
+def sigmoid(r):
+    r"""The Sigmoid of Section 3.2, :math:`s(r) = (1 + e^{-r})^{-1}` (scalar or array)."""
+    return 1.0 / (1.0 + np.exp(-r))
+
+
+@njit(cache=True)
+def ctb_probability(r, exp_eps):
+    r"""Curator 3's success probability :math:`(re^\epsilon + 1 - r)/(1 + e^\epsilon)`, given :math:`e^\epsilon`."""
+    return (r * exp_eps + 1.0 - r) / (1.0 + exp_eps)
+
+
+@njit(cache=True)
+def respond(code, use_sigmoid, r, noise, laplace_scale, exp_eps):
+    """One private response from reward ``r`` and the curator's own draw ``noise``.
+
+    ``code`` is NONE (the reward itself, for non-private UCB1), LAPLACE (``noise`` is a standard
+    Laplace draw, scaled by ``laplace_scale = 1/eps``) or BERNOULLI (``noise`` is uniform on [0, 1)).
+    With ``use_sigmoid`` the reward is first mapped through :func:`sigmoid` (Curators 5 and 6).
+    """
+    if use_sigmoid:
+        r = sigmoid(r)
+    if code == LAPLACE:
+        return r + noise * laplace_scale
+    if code == BERNOULLI:
+        return 1.0 if noise < ctb_probability(r, exp_eps) else 0.0
+    return r
+
+
+def ctb_output_mean(mu, epsilon):
+    r"""Lemma 5: the mean of CTB's response on an arm of mean :math:`\mu`,
+
+    .. math:: \mu_{a,\epsilon} = \tfrac12 + (2\mu_a - 1)\,\frac{e^\epsilon - 1}{2(e^\epsilon + 1)}.
+    """
+    epsilon = check_epsilon(epsilon)
+    mu = np.asarray(mu, dtype=float)
+    return 0.5 + (2.0 * mu - 1.0) * math.expm1(epsilon) / (2.0 * (math.exp(epsilon) + 1.0))
+
+
+def gaussian_sigmoid_mean(mu, sigma=1.0, order: int = 80):
+    r""":math:`\mathbb{E}[s(\mu + \sigma Z)]` for :math:`Z\sim N(0,1)`, by Gauss-Hermite quadrature.
+
+    The mean of the Sigmoid-mapped reward of a Gaussian arm: the quantity CTL-S and CTB-S see
+    (Lemmas 7-9). 80 nodes give about 1e-15 accuracy for sigma <= 2.
+    """
+    x, w = np.polynomial.hermite_e.hermegauss(order)
+    mu = np.asarray(mu, dtype=float)
+    vals = 1.0 / (1.0 + np.exp(-(mu[..., None] + sigma * x)))
+    return (vals * w).sum(axis=-1) / math.sqrt(2.0 * math.pi)
+
+
+@dataclass(frozen=True)
+class Curator:
+    """A local privacy mechanism with a known privacy level ``epsilon``.
+
+    Use ``privatize(rewards, rng)`` to privatize a vector of rewards with a ``numpy.random.Generator``;
+    ``output_mean(mu)`` is the closed-form mean of the response on an arm of mean ``mu``.
+    """
+
+    epsilon: float
+    name = "curator"
+    code = NONE
+    use_sigmoid = False
+    bounded = True
+
+    def __post_init__(self):
+        object.__setattr__(self, "epsilon", check_epsilon(self.epsilon))
+
+    @property
+    def noise_kind(self) -> str:
+        return {LAPLACE: "laplace", BERNOULLI: "uniform"}[self.code]
+
+    @property
+    def laplace_scale(self) -> float:
+        return 1.0 / self.epsilon
+
+    @property
+    def exp_eps(self) -> float:
+        return math.exp(self.epsilon)
+
+    def draw_noise(self, rng: np.random.Generator, size) -> np.ndarray:
+        """The curator's own randomness: one draw per response."""
+        return draw_noise(self.code, rng, size)
+
+    def privatize(self, rewards, rng: np.random.Generator) -> np.ndarray:
+        """Private responses for an array of rewards (one independent draw per reward)."""
+        if self.bounded:
+            rewards = check_unit_interval("rewards", rewards)
+        else:
+            rewards = check_finite_array("rewards", rewards)
+        noise = self.draw_noise(rng, rewards.shape)
+        return _respond_array(self.code, self.use_sigmoid, rewards.ravel(), noise.ravel(),
+                              self.laplace_scale, self.exp_eps).reshape(rewards.shape)
+
+    def __repr__(self) -> str:
+        return f"{self.name}(epsilon={self.epsilon:g})"
+
+
+@njit(cache=True)
+def _respond_array(code, use_sigmoid, rewards, noise, laplace_scale, exp_eps):
+    out = np.empty_like(rewards)
+    for i in range(rewards.shape[0]):
+        out[i] = respond(code, use_sigmoid, rewards[i], noise[i], laplace_scale, exp_eps)
+    return out
+
+
+def draw_noise(code: int, rng: np.random.Generator, size) -> np.ndarray:
+    """Draws for mechanism ``code``: standard Laplace for LAPLACE, uniforms for BERNOULLI, zeros for NONE."""
+    if code == LAPLACE:
+        return rng.laplace(0.0, 1.0, size)
+    if code == BERNOULLI:
+        return rng.random(size)
+    return np.zeros(size)
+
+
+class CTL(Curator):
+    """Curator 1, Convert-to-Laplace: :math:`M_L(r) = r + \\mathrm{Laplace}(1/\\epsilon)`; ε-DP on [0, 1] (Lemma 2)."""
+
+    name = "CTL"
+    code = LAPLACE
+
+    def output_mean(self, mu):
+        """The Laplace noise has mean 0, so the response mean is the reward mean."""
+        return np.asarray(mu, dtype=float) * 1.0
+
+    def density(self, x, r):
+        """Density of the response at ``x`` given reward ``r`` (for the privacy-ratio check of Lemma 2)."""
+        b = self.laplace_scale
+        return np.exp(-np.abs(np.asarray(x) - r) / b) / (2 * b)
+
+
+class CTB(Curator):
+    """Curator 3, Convert-to-Bernoulli: a Bernoulli response; ε-DP on [0, 1] with mean of Lemma 5."""
+
+    name = "CTB"
+    code = BERNOULLI
+
+    def output_mean(self, mu):
+        return ctb_output_mean(mu, self.epsilon)
+
+    def probability_one(self, r):
+        """P{M_B(r) = 1} (exact; used for the privacy ratio of Lemma 5)."""
+        r = check_unit_interval("r", r)
+        return ctb_probability(r, self.exp_eps)
+
+
+class CTLS(CTL):
+    """Curator 5, CTL-S: :math:`M_{LS}(r) = s(r) + \\mathrm{Laplace}(1/\\epsilon)` for any real reward (Lemma 8)."""
+
+    name = "CTL-S"
+    use_sigmoid = True
+    bounded = False
+
+    def output_mean(self, mu, sigma=1.0):
+        """Mean response on a Gaussian arm N(mu, sigma^2): E[s(R)] (Laplace noise has mean 0)."""
+        return gaussian_sigmoid_mean(mu, sigma)
+
+
+class CTBS(CTB):
+    """Curator 6, CTB-S: :math:`M_{BS}(r) = M_B(s(r))` for any real reward (Lemma 9)."""
+
+    name = "CTB-S"
+    use_sigmoid = True
+    bounded = False
+
+    def output_mean(self, mu, sigma=1.0):
+        """Mean response on a Gaussian arm N(mu, sigma^2): Lemma 5 applied to E[s(R)]."""
+        return ctb_output_mean(gaussian_sigmoid_mean(mu, sigma), self.epsilon)
+
+    def probability_one(self, r):
+        return ctb_probability(sigmoid(check_finite_array("r", r)), self.exp_eps)
+
+
+CURATORS = {"CTL": CTL, "CTB": CTB, "CTL-S": CTLS, "CTB-S": CTBS}
+
+
+def make_curator(name: str, epsilon: float) -> Curator:
+    """A curator by the paper's name: ``CTL``, ``CTB``, ``CTL-S`` or ``CTB-S``."""
+    from ._validate import check_choice
+
+    return CURATORS[check_choice("curator", name, CURATORS)](epsilon)

@@ -1,0 +1,151 @@
+r"""The bandit algorithms of Ren et al. (2020), each a small object with a compiled step kernel.
+
+All five are UCB index policies on private responses (Agents 2 and 4 and their Sigmoid versions):
+
+===============  =========  ========  =================================================================
+name             curator    Sigmoid   index :math:`u_a^t` (log natural; t = pulls so far)
+===============  =========  ========  =================================================================
+``UCB1``         none       no        :math:`\hat\mu_a + \sqrt{2\log t / N_a}` (Auer et al. 2002)
+``UCB1-S``       none       yes       the same on :math:`s(r)`: the baseline of supplement Fig. 2
+``LDP-UCB-L``    CTL        no        :math:`\hat\mu_a + \sqrt{2\log t/N_a} + \sqrt{32\log t/(\epsilon^2 N_a)}`, forced pulls
+``LDP-UCB-B``    CTB        no        :math:`\hat\mu_a + \sqrt{2\log t / N_a}` on CTB responses (Agent 4)
+``LDP-UCB-LS``   CTL-S      yes       as LDP-UCB-L (Corollary 10)
+``LDP-UCB-BS``   CTB-S      yes       as LDP-UCB-B (Corollary 11)
+===============  =========  ========  =================================================================
+
+Every index is :math:`u_a^t = \hat\mu_a + g(t)\, b_a` with :math:`g(t) = \sqrt{\log t}` and
+:math:`b_a = c/\sqrt{N_a}`, where :math:`c = \sqrt 2` (UCB1, LDP-UCB-B) or
+:math:`c = \sqrt 2 + \sqrt{32}/\epsilon` (LDP-UCB-L). Only the pulled arm's :math:`\hat\mu_a, b_a`
+change, and :math:`g(t)` is computed once per step, so a step costs one multiply-add per arm: the
+paper's formula, with the arithmetic moved, not changed.
+
+Agent 2's forced pulls (Lines 5-6): while some arm has :math:`N_a^t \le 4\log(t+1)`, the lowest-numbered
+such arm is pulled (the box says "an arm"; we take the first). Ties of the index go to the
+lowest-numbered arm, like ``numpy.argmax``. The first n steps pull arms 1..n once each (Line 1).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from . import mechanisms as mech
+from ._validate import check_choice, check_epsilon
+from .instances import reward_from_draw
+
+
+@dataclass(frozen=True)
+class IndexPolicy:
+    """A UCB policy on the responses of a curator (or on raw rewards when ``curator`` is None)."""
+
+    name: str
+    curator: mech.Curator | None
+    use_sigmoid: bool
+    forced_exploration: bool
+
+    @property
+    def epsilon(self) -> float:
+        return math.inf if self.curator is None else self.curator.epsilon
+
+    @property
+    def mechanism_code(self) -> int:
+        return mech.NONE if self.curator is None else self.curator.code
+
+    @property
+    def index_constant(self) -> float:
+        r""":math:`c` in :math:`u = \hat\mu + c\sqrt{\log t / N}`."""
+        c = math.sqrt(2.0)
+        if self.mechanism_code == mech.LAPLACE:
+            c += math.sqrt(32.0) / self.epsilon
+        return c
+
+    @property
+    def needs_bounded_rewards(self) -> bool:
+        return self.curator is not None and not self.use_sigmoid
+
+    def draw_noise(self, rng: np.random.Generator, size) -> np.ndarray:
+        return mech.draw_noise(self.mechanism_code, rng, size)
+
+    def kernel_args(self):
+        if self.curator is None:
+            return mech.NONE, self.use_sigmoid, 0.0, 1.0
+        return self.curator.code, self.use_sigmoid, self.curator.laplace_scale, self.curator.exp_eps
+
+    def __repr__(self) -> str:
+        eps = "" if self.curator is None else f", epsilon={self.epsilon:g}"
+        return f"Policy({self.name!r}{eps})"
+
+
+_SPECS = {
+    # name: (curator class or None, sigmoid, forced exploration)
+    "UCB1": (None, False, False),
+    "UCB1-S": (None, True, False),
+    "LDP-UCB-L": (mech.CTL, False, True),
+    "LDP-UCB-B": (mech.CTB, False, False),
+    "LDP-UCB-LS": (mech.CTLS, True, True),
+    "LDP-UCB-BS": (mech.CTBS, True, False),
+}
+
+
+def list_policies() -> list[str]:
+    """The names :func:`make_policy` accepts."""
+    return sorted(_SPECS)
+
+
+def make_policy(name: str, epsilon: float | None = None) -> IndexPolicy:
+    """A policy by the paper's name; the private ones need ``epsilon`` > 0, UCB1 takes none."""
+    check_choice("policy", name, _SPECS)
+    curator_cls, sigmoid, forced = _SPECS[name]
+    if curator_cls is None:
+        if epsilon is not None:
+            raise ValueError(f"policy {name!r} is not private and takes no epsilon, got epsilon={epsilon!r}")
+        return IndexPolicy(name, None, sigmoid, forced)
+    if epsilon is None:
+        raise ValueError(f"policy {name!r} needs epsilon, a finite number > 0")
+    return IndexPolicy(name, curator_cls(check_epsilon(epsilon)), sigmoid, forced)
+
+
+@njit(cache=True, nogil=True)
+def index_policy_chunk(t, horizon, families, params, reward_draws, noise_draws,
+                       mech_code, use_sigmoid, laplace_scale, exp_eps, c, forced,
+                       counts, sums, means, widths, checkpoints, ci, counts_out):
+    """Advance one run of an index policy by ``len(reward_draws)`` steps (or to ``horizon``).
+
+    State (updated in place): ``counts`` N_a, ``sums`` of responses, ``means`` = sums/counts and
+    ``widths`` b_a = c/sqrt(N_a). ``checkpoints`` are pull counts at which ``counts`` is copied into
+    ``counts_out[ci]``. Returns the new (t, ci).
+    """
+    n = counts.shape[0]
+    steps = min(reward_draws.shape[0], horizon - t)
+    for s in range(steps):
+        if t < n:
+            arm = t  # Line 1: pull each arm once
+        else:
+            arm = -1
+            if forced:  # Agent 2, Lines 5-6
+                limit = 4.0 * math.log(t + 1.0)
+                for a in range(n):
+                    if counts[a] <= limit:
+                        arm = a
+                        break
+            if arm < 0:
+                g = math.sqrt(math.log(t))
+                best = -np.inf
+                for a in range(n):
+                    u = means[a] + g * widths[a]
+                    if u > best:
+                        best = u
+                        arm = a
+        r = reward_from_draw(families[arm], params[arm, 0], params[arm, 1], reward_draws[s])
+        x = mech.respond(mech_code, use_sigmoid, r, noise_draws[s], laplace_scale, exp_eps)
+        counts[arm] += 1
+        sums[arm] += x
+        means[arm] = sums[arm] / counts[arm]
+        widths[arm] = c / math.sqrt(counts[arm])
+        t += 1
+        while ci < checkpoints.shape[0] and checkpoints[ci] == t:
+            counts_out[ci, :] = counts
+            ci += 1
+    return t, ci
