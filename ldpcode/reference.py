@@ -17,6 +17,7 @@ import numpy as np
 
 from . import instances as ins
 from . import mechanisms as mech
+from .simulate import run_streams
 
 
 def _reward(arm: ins.Arm, draw: float) -> float:
@@ -45,7 +46,7 @@ def _respond(policy, r: float, noise: float) -> float:
 def run_reference(policy, instance, horizon: int, seed_seq: np.random.SeedSequence,
                   checkpoints: np.ndarray) -> np.ndarray:
     """One run, step by step; returns the pull counts at ``checkpoints``, shape (C, arms)."""
-    reward_rng, noise_rng = (np.random.Generator(np.random.PCG64(s)) for s in seed_seq.spawn(2))
+    reward_rng, noise_rng = run_streams(seed_seq)
     reward_draws = instance.draw_stream(reward_rng, horizon)
     noise_draws = policy.draw_noise(noise_rng, horizon)
     n = instance.n_arms

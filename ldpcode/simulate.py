@@ -84,9 +84,59 @@ class SimulationResult:
             raise ValueError(f"t={t} is not a checkpoint of this result")
         return self.regret[:, idx[0]]
 
+    def until(self, t: int) -> "SimulationResult":
+        """The same runs cut at pull ``t`` (a checkpoint): a result of horizon ``t``.
+
+        Run r's reward and noise streams do not depend on the horizon, so a run of horizon T cut at t
+        is exactly the run of horizon t with the same seed (tests/test_figures.py checks it): one long
+        simulation serves both a T = 10^6 panel and a T = 10^7 ratio curve.
+        """
+        t = check_int("t", t, minimum=1)
+        idx = np.flatnonzero(self.checkpoints == t)
+        if idx.size == 0:
+            raise ValueError(f"t must be one of this result's checkpoints (1..{self.horizon}), got {t}")
+        k = idx[0] + 1
+        return SimulationResult(self.policy, self.epsilon, self.instance, t, self.runs, self.seed,
+                                self.checkpoints[:k].copy(), self.counts[:, :k].copy(), self.gaps)
+
     @property
     def label(self) -> str:
         return self.policy if not np.isfinite(self.epsilon) else f"{self.policy} (ε = {self.epsilon:g})"
+
+
+def ratio_of_means_se(num, den, *, paired: bool = True):
+    r"""Delta-method standard error of the ratio of means :math:`\bar X/\bar Y` over runs.
+
+    ``num`` and ``den`` hold one value per run along axis 0 (shape (runs,) or (runs, C), e.g.
+    ``res.regret``); the result has the remaining shape. With :math:`R = \bar X/\bar Y`,
+
+    .. math:: \mathrm{Var}(R) \approx \frac{1}{\bar Y^2}\Big(\frac{s_X^2}{n_X}
+              - 2R\,\frac{s_{XY}}{n} + R^2\frac{s_Y^2}{n_Y}\Big),
+
+    with sample (co)variances (ddof = 1). ``paired=True`` (runs with the same seed, common random
+    numbers) keeps the covariance term and needs equal run counts; ``paired=False`` drops it.
+    This is the standard error behind the tolerance of every regret-ratio claim (Ren et al. 2020,
+    Sec. 4: "the ratio of the regrets of LDP-UCB-B to non-private UCB is 1.6").
+    """
+    x = np.asarray(num, dtype=float)
+    y = np.asarray(den, dtype=float)
+    for name, a in (("num", x), ("den", y)):
+        if a.ndim not in (1, 2) or a.shape[0] < 2 or not np.isfinite(a).all():
+            raise ValueError(f"{name} must be a finite array of shape (runs,) or (runs, C) with runs >= 2, "
+                             f"got shape {a.shape}")
+    if x.shape[1:] != y.shape[1:]:
+        raise ValueError(f"num and den must have the same shape after the runs axis, got {x.shape} and {y.shape}")
+    if paired and x.shape[0] != y.shape[0]:
+        raise ValueError(f"paired=True needs the same number of runs, got num {x.shape[0]} and den {y.shape[0]}")
+    ym = y.mean(axis=0)
+    if np.any(ym == 0):
+        raise ValueError("den must have a non-zero mean (the ratio is undefined)")
+    r = x.mean(axis=0) / ym
+    var = x.var(axis=0, ddof=1) / x.shape[0] + r ** 2 * y.var(axis=0, ddof=1) / y.shape[0]
+    if paired:
+        cov = ((x - x.mean(axis=0)) * (y - ym)).sum(axis=0) / (x.shape[0] - 1)
+        var = var - 2 * r * cov / x.shape[0]
+    return np.sqrt(np.maximum(var, 0.0)) / np.abs(ym)
 
 
 def _check_compatible(policy: IndexPolicy, instance: Instance) -> None:
@@ -100,10 +150,21 @@ def _check_compatible(policy: IndexPolicy, instance: Instance) -> None:
             f"use its Sigmoid version {policy.name}S")
 
 
+def run_streams(seed_seq: np.random.SeedSequence) -> tuple[np.random.Generator, np.random.Generator]:
+    """The two generators of one run: users' rewards and curator noise.
+
+    Derived from the run's spawn key, not with ``seed_seq.spawn`` (which counts its calls), so the same
+    run always gets the same streams, however often and by whom they are asked for.
+    """
+    return tuple(np.random.Generator(np.random.PCG64(np.random.SeedSequence(
+        entropy=seed_seq.entropy, spawn_key=(*seed_seq.spawn_key, i), pool_size=seed_seq.pool_size)))
+        for i in (0, 1))
+
+
 def run_one(policy: IndexPolicy, instance: Instance, horizon: int, seed_seq: np.random.SeedSequence,
             checkpoints: np.ndarray) -> np.ndarray:
     """One run with the compiled kernel; returns the counts at the checkpoints, shape (C, arms)."""
-    reward_rng, noise_rng = (np.random.Generator(np.random.PCG64(s)) for s in seed_seq.spawn(2))
+    reward_rng, noise_rng = run_streams(seed_seq)
     n = instance.n_arms
     counts = np.zeros(n, dtype=np.int64)
     sums = np.zeros(n)

@@ -1,0 +1,40 @@
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ldpcode import divergences as D
+
+P = st.floats(min_value=0.0, max_value=1.0)
+
+
+def test_kl_bernoulli_by_hand():
+    assert D.kl_bernoulli(0.5, 0.25) == pytest.approx(0.5 * math.log(2) + 0.5 * math.log(0.5 / 0.75))
+    assert D.kl_bernoulli(0.3, 0.3) == 0.0
+    assert D.kl_bernoulli(1.0, 0.5) == pytest.approx(math.log(2))  # 0 log 0 = 0
+    assert math.isinf(D.kl_bernoulli(0.5, 1.0))
+
+
+@given(P, P)
+def test_kl_bernoulli_is_non_negative_and_matches_discrete(p, q):
+    kb = float(D.kl_bernoulli(p, q))
+    assert kb >= -1e-15
+    if 0 < q < 1:
+        assert kb == pytest.approx(float(D.kl_discrete([p, 1 - p], [q, 1 - q])), abs=1e-12)
+
+
+def test_kl_bernoulli_pinsker():
+    p, q = np.linspace(0.01, 0.99, 50), 0.37
+    assert (D.kl_bernoulli(p, q) >= 2 * (p - q) ** 2 - 1e-15).all()
+
+
+def test_discrete_validation_and_tv():
+    with pytest.raises(ValueError, match="same shape"):
+        D.kl_discrete([0.5, 0.5], [1.0])
+    with pytest.raises(ValueError, match="probability vector"):
+        D.kl_discrete([0.5, 0.6], [0.5, 0.5])
+    with pytest.raises(ValueError, match=r"p\[0\] must be in \[0, 1\]"):
+        D.kl_bernoulli(1.5, 0.5)
+    assert D.tv_discrete([1, 0], [0.25, 0.75]) == 0.75

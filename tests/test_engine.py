@@ -1,0 +1,132 @@
+"""The compiled engine against the plain step-by-step reference, and the engine's bookkeeping."""
+import math
+
+import numpy as np
+import pytest
+
+import ldpcode as ldp
+from ldpcode.reference import run_reference
+from ldpcode.simulate import run_one
+
+CASES = [
+    ("UCB1", None, "ren2020-bernoulli"),
+    ("LDP-UCB-L", 1.0, "ren2020-bernoulli"),
+    ("LDP-UCB-L", 0.2, "ren2020-mixed"),
+    ("LDP-UCB-B", 2.0, "ren2020-bernoulli"),
+    ("LDP-UCB-B", 0.5, "ren2020-mixed"),
+    ("UCB1-S", None, "ren2020-gaussian"),
+    ("LDP-UCB-LS", 0.5, "ren2020-gaussian"),
+    ("LDP-UCB-BS", 0.5, "ren2020-gaussian"),
+]
+
+
+@pytest.mark.parametrize("name,eps,inst", CASES)
+@pytest.mark.parametrize("seed", [0, 1])
+def test_fast_path_pulls_exactly_the_arms_of_the_reference(name, eps, inst, seed):
+    """Same streams, same decisions: the counts at every checkpoint agree exactly.
+
+    The reference recomputes every index with the paper's literal formula (e.g. Agent 2, Line 3),
+    so this also checks that the rearranged index m + sqrt(log t) c / sqrt(N) is the same index.
+    Horizon 40_000 spans several engine chunks (32_768 steps), so chunk boundaries are covered.
+    """
+    pol, ins = ldp.make_policy(name, eps), ldp.make_instance(inst)
+    horizon = 40_000
+    cps = ldp.log_checkpoints(horizon, 40)
+    ss = np.random.SeedSequence(seed).spawn(1)[0]
+    fast = run_one(pol, ins, horizon, ss, cps)
+    plain = run_reference(pol, ins, horizon, ss, cps)
+    np.testing.assert_array_equal(fast, plain)
+
+
+def test_same_seed_same_numbers_whatever_the_workers():
+    pol, ins = ldp.make_policy("LDP-UCB-L", 1.0), ldp.make_instance("ren2020-mixed")
+    a = ldp.simulate(pol, ins, 20_000, runs=5, seed=9, workers=1)
+    b = ldp.simulate(pol, ins, 20_000, runs=5, seed=9, workers=2)
+    c = ldp.simulate(pol, ins, 20_000, runs=5, seed=9, workers=3)
+    np.testing.assert_array_equal(a.counts, b.counts)
+    np.testing.assert_array_equal(a.counts, c.counts)
+    d = ldp.simulate(pol, ins, 20_000, runs=5, seed=10)
+    assert not np.array_equal(a.counts, d.counts)
+
+
+def test_run_r_does_not_depend_on_the_number_of_runs():
+    pol, ins = ldp.make_policy("LDP-UCB-B", 1.0), ldp.make_instance("ren2020-bernoulli")
+    few = ldp.simulate(pol, ins, 5_000, runs=2, seed=4)
+    many = ldp.simulate(pol, ins, 5_000, runs=6, seed=4)
+    np.testing.assert_array_equal(few.counts, many.counts[:2])
+    # and the runs are different from each other
+    assert len({r.tobytes() for r in many.pulls}) == 6
+
+
+def test_bookkeeping_counts_regret_and_checkpoints():
+    ins = ldp.make_instance("ren2020-bernoulli")
+    res = ldp.simulate(ldp.make_policy("UCB1"), ins, 10_000, runs=3, seed=0)
+    assert res.checkpoints[0] == 1 and res.checkpoints[-1] == 10_000
+    assert (np.diff(res.checkpoints) > 0).all()
+    # the counts at checkpoint t add up to t
+    np.testing.assert_array_equal(res.counts.sum(axis=2), np.broadcast_to(res.checkpoints, (3, res.checkpoints.size)))
+    # pseudo-regret = sum_a N_a Delta_a, non-decreasing in t
+    np.testing.assert_allclose(res.regret, res.counts @ ins.gaps)
+    assert (np.diff(res.regret, axis=1) >= 0).all()
+    np.testing.assert_array_equal(res.pulls, res.counts[:, -1, :])
+    assert res.mean_regret().shape == res.checkpoints.shape
+    lo, hi = res.regret_band()
+    assert (lo <= res.mean_regret()).all() and (res.mean_regret() <= hi).all()
+    np.testing.assert_array_equal(res.at(10_000), res.final_regret())
+    with pytest.raises(ValueError, match="not a checkpoint"):
+        res.at(10_001)
+
+
+def test_first_round_pulls_every_arm_once():
+    ins = ldp.make_instance("ren2020-bernoulli")
+    res = ldp.simulate(ldp.make_policy("LDP-UCB-B", 1.0), ins, 20, runs=2, seed=0, checkpoints=np.arange(1, 21))
+    for t in range(1, 21):
+        np.testing.assert_array_equal(res.counts[:, t - 1, :t], 1)
+        np.testing.assert_array_equal(res.counts[:, t - 1, t:], 0)
+
+
+def test_ldp_ucb_l_forced_pulls_keep_every_arm_above_4_log_t():
+    """Agent 2, Lines 5-6: no arm stays at N_a <= 4 log(t+1) for longer than a round of forced pulls."""
+    ins = ldp.make_instance("ren2020-bernoulli")
+    T = 50_000
+    res = ldp.simulate(ldp.make_policy("LDP-UCB-L", 0.5), ins, T, runs=2, seed=0)
+    assert (res.pulls > 4 * math.log(T + 1) - ins.n_arms).all()
+
+
+def test_ucb1_on_a_deterministic_instance_by_hand():
+    """Arms with rewards always 1 and always 0. After the first round (t = 2) the index of arm 2 is
+    sqrt(2 log t); arm 1's is 1 + sqrt(2 log t / (t - 1)). Arm 2 is pulled again at the first t where
+    sqrt(2 log t) >= 1 + sqrt(2 log t / (t - 1)), computed here by hand in plain Python."""
+    t = 2
+    while math.sqrt(2 * math.log(t)) < 1 + math.sqrt(2 * math.log(t) / (t - 1)):
+        t += 1
+    ins = ldp.make_instance("bernoulli", means=[1.0, 0.0])
+    res = ldp.simulate(ldp.make_policy("UCB1"), ins, t + 1, runs=1, seed=0, checkpoints=[t, t + 1])
+    np.testing.assert_array_equal(res.counts[0, 0], [t - 1, 1])
+    np.testing.assert_array_equal(res.counts[0, 1], [t - 1, 2])
+
+
+def test_common_random_numbers_across_policies():
+    """Two policies with one seed see the same reward stream: on a one-arm instance their pulls agree."""
+    ins = ldp.make_instance("ren2020-bernoulli")
+    a = ldp.simulate(ldp.make_policy("UCB1"), ins, 1_000, runs=2, seed=3)
+    b = ldp.simulate(ldp.make_policy("UCB1"), ins, 1_000, runs=2, seed=3)
+    np.testing.assert_array_equal(a.counts, b.counts)
+
+
+def test_log_checkpoints():
+    cp = ldp.log_checkpoints(10**6)
+    assert cp[0] == 1 and cp[-1] == 10**6 and (np.diff(cp) > 0).all()
+    assert 100 <= cp.size <= 121
+    np.testing.assert_array_equal(ldp.log_checkpoints(5, 50), [1, 2, 3, 4, 5])
+
+
+def test_run_streams_do_not_depend_on_call_history():
+    ss = np.random.SeedSequence(5).spawn(1)[0]
+    from ldpcode.simulate import run_streams
+
+    first = [g.random(3) for g in run_streams(ss)]
+    ss.spawn(4)  # spawning elsewhere must not change the run's streams
+    second = [g.random(3) for g in run_streams(ss)]
+    np.testing.assert_array_equal(first, second)
+    assert not np.array_equal(first[0], first[1])  # rewards and noise are different streams

@@ -1,0 +1,110 @@
+"""Curators against their closed forms: Lemma 5's output mean, the e^eps privacy ratio, Sigmoid means."""
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import ldpcode as ldp
+from ldpcode import mechanisms as mech
+
+EPS = st.floats(min_value=1e-3, max_value=20.0)
+UNIT = st.floats(min_value=0.0, max_value=1.0)
+
+
+def test_lemma5_closed_form_by_hand():
+    # mu = 0.9, eps = 2: 1/2 + 0.8 (e^2 - 1) / (2 (e^2 + 1)) = 1/2 + 0.4 tanh(1) = 0.80463766...
+    e2 = math.exp(2.0)
+    assert ldp.CTB(2.0).output_mean(0.9) == pytest.approx(0.5 + 0.8 * (e2 - 1) / (2 * (e2 + 1)), rel=1e-15)
+    assert ldp.CTB(2.0).output_mean(0.9) == pytest.approx(0.8046377, abs=1e-7)
+    assert ldp.CTB(0.2).output_mean(0.5) == 0.5
+
+
+@pytest.mark.parametrize("eps", [0.2, 1.0, 2.0])
+@pytest.mark.parametrize("arm", [0, 1, 6, 11, 16])  # Bernoulli 0.9, Beta(4,1), {0.4,1}, Bernoulli 0.6, U[0,1]
+def test_lemma5_empirical_mean_on_every_family(eps, arm):
+    rng = np.random.default_rng(100 + arm)
+    inst = ldp.make_instance("ren2020-mixed")
+    n = 400_000
+    rewards = inst.sample(arm, n, rng)
+    out = ldp.CTB(eps).privatize(rewards, rng)
+    expected = ldp.CTB(eps).output_mean(inst.means[arm])
+    se = math.sqrt(expected * (1 - expected) / n)
+    assert abs(out.mean() - expected) < 4.5 * se
+    assert set(np.unique(out)) <= {0.0, 1.0}
+
+
+@pytest.mark.parametrize("eps", [0.5, 2.0])
+def test_ctl_output_mean_and_variance(eps):
+    rng = np.random.default_rng(7)
+    rewards = np.full(400_000, 0.3)
+    out = ldp.CTL(eps).privatize(rewards, rng)
+    sd = math.sqrt(2) / eps  # Laplace(1/eps) has variance 2/eps^2
+    assert abs(out.mean() - 0.3) < 4.5 * sd / math.sqrt(rewards.size)
+    assert out.std() == pytest.approx(sd, rel=0.01)
+    assert ldp.CTL(eps).output_mean(0.3) == 0.3
+
+
+@given(eps=EPS, r=UNIT, r2=UNIT)
+def test_ctb_privacy_ratio_at_most_exp_eps(eps, r, r2):
+    c = ldp.CTB(eps)
+    p, p2 = c.probability_one(np.array([r, r2]))
+    bound = math.exp(eps) * (1 + 1e-12)
+    assert p <= bound * p2 and p2 <= bound * p
+    assert (1 - p) <= bound * (1 - p2) and (1 - p2) <= bound * (1 - p)
+
+
+@given(eps=EPS)
+def test_ctb_privacy_ratio_is_attained_at_the_extremes(eps):
+    p0, p1 = ldp.CTB(eps).probability_one(np.array([0.0, 1.0]))
+    assert p1 / p0 == pytest.approx(math.exp(eps), rel=1e-12)
+    # 1 - p1 = 1/(1 + e^eps) loses about eps/ln(2) bits to cancellation: allow for it
+    assert (1 - p0) / (1 - p1) == pytest.approx(math.exp(eps), rel=max(1e-12, 1e-15 * math.exp(eps)))
+
+
+@given(eps=EPS, r=UNIT, r2=UNIT, x=st.floats(min_value=-50, max_value=50))
+def test_ctl_density_ratio(eps, r, r2, x):
+    c = ldp.CTL(eps)
+    ratio = c.density(x, r) / c.density(x, r2)
+    assert ratio <= math.exp(eps * abs(r - r2)) * (1 + 1e-9)
+
+
+@given(r=st.floats(min_value=-30, max_value=30), eps=EPS)
+def test_ctbs_is_ctb_of_the_sigmoid(r, eps):
+    s = 1 / (1 + math.exp(-r))
+    assert ldp.CTBS(eps).probability_one(np.array([r]))[0] == pytest.approx(
+        ldp.CTB(eps).probability_one(np.array([s]))[0], rel=1e-12)
+
+
+def test_gaussian_sigmoid_mean_against_monte_carlo():
+    rng = np.random.default_rng(11)
+    z = rng.standard_normal(1_000_000)
+    for mu in (0.0, 0.5, 0.9):
+        mc = (1 / (1 + np.exp(-(mu + z)))).mean()
+        assert mech.gaussian_sigmoid_mean(mu) == pytest.approx(mc, abs=1e-3)
+    assert mech.gaussian_sigmoid_mean(0.0) == pytest.approx(0.5, abs=1e-15)  # symmetry
+
+
+@pytest.mark.parametrize("cls", [ldp.CTLS, ldp.CTBS])
+def test_sigmoid_curators_output_mean_on_gaussian_arm(cls):
+    rng = np.random.default_rng(5)
+    inst = ldp.make_instance("ren2020-gaussian")
+    n = 400_000
+    out = cls(0.5).privatize(inst.sample(0, n, rng), rng)
+    expected = cls(0.5).output_mean(0.9)
+    assert abs(out.mean() - expected) < 4.5 * out.std() / math.sqrt(n)
+
+
+def test_respond_matches_the_formulas():
+    e = math.exp(1.3)
+    assert mech.respond(mech.LAPLACE, False, 0.25, -0.5, 2.0, e) == 0.25 - 1.0
+    p = (0.25 * e + 0.75) / (1 + e)
+    assert mech.respond(mech.BERNOULLI, False, 0.25, p - 1e-12, 1.0, e) == 1.0
+    assert mech.respond(mech.BERNOULLI, False, 0.25, p + 1e-12, 1.0, e) == 0.0
+    assert mech.respond(mech.NONE, True, 0.0, 0.7, 1.0, e) == 0.5
+
+
+def test_curator_repr_and_noise_kind():
+    assert repr(ldp.CTB(2)) == "CTB(epsilon=2)"
+    assert ldp.CTL(1).noise_kind == "laplace" and ldp.CTBS(1).noise_kind == "uniform"

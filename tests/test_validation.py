@@ -1,0 +1,117 @@
+"""Every documented bad input is a clear ValueError (or TypeError) naming parameter, value and what is allowed."""
+import math
+
+import numpy as np
+import pytest
+
+import ldpcode as ldp
+
+
+@pytest.mark.parametrize("eps", [0, -1.0, math.inf, -math.inf, math.nan])
+@pytest.mark.parametrize("name", ["LDP-UCB-L", "LDP-UCB-B", "LDP-UCB-LS", "LDP-UCB-BS"])
+def test_bad_epsilon_for_policies(name, eps):
+    with pytest.raises(ValueError, match=r"epsilon must be a finite number > 0, got"):
+        ldp.make_policy(name, epsilon=eps)
+
+
+@pytest.mark.parametrize("cls", [ldp.CTL, ldp.CTB, ldp.CTLS, ldp.CTBS])
+@pytest.mark.parametrize("eps", [0, -0.5, math.inf, math.nan])
+def test_bad_epsilon_for_curators(cls, eps):
+    with pytest.raises(ValueError, match="epsilon"):
+        cls(eps)
+
+
+def test_epsilon_of_wrong_type():
+    with pytest.raises(TypeError, match="epsilon must be a real number"):
+        ldp.make_policy("LDP-UCB-B", epsilon="2")
+    with pytest.raises(TypeError, match="epsilon"):
+        ldp.CTB(True)
+
+
+def test_private_policy_needs_epsilon_and_ucb1_refuses_one():
+    with pytest.raises(ValueError, match="needs epsilon"):
+        ldp.make_policy("LDP-UCB-B")
+    with pytest.raises(ValueError, match="takes no epsilon"):
+        ldp.make_policy("UCB1", epsilon=1.0)
+
+
+def test_unknown_names_list_the_known_ones():
+    with pytest.raises(ValueError, match="unknown policy 'LDP-UCB'; known: LDP-UCB-B, LDP-UCB-BS, LDP-UCB-L"):
+        ldp.make_policy("LDP-UCB", epsilon=1.0)
+    with pytest.raises(ValueError, match=r"unknown instance 'ren2020'; known: bernoulli, gaussian, ren2020-bernoulli"):
+        ldp.make_instance("ren2020")
+    with pytest.raises(ValueError, match="unknown curator"):
+        ldp.make_curator("CTX", 1.0)
+
+
+def test_horizon_below_number_of_arms():
+    inst = ldp.make_instance("ren2020-bernoulli")
+    with pytest.raises(ValueError, match="horizon must be an integer >= 20, got 19"):
+        ldp.simulate(ldp.make_policy("UCB1"), inst, horizon=19, runs=1)
+
+
+@pytest.mark.parametrize("runs", [0, -3])
+def test_runs_below_one(runs):
+    inst = ldp.make_instance("bernoulli", means=[0.5, 0.4])
+    with pytest.raises(ValueError, match=f"runs must be an integer >= 1, got {runs}"):
+        ldp.simulate(ldp.make_policy("UCB1"), inst, horizon=10, runs=runs)
+
+
+def test_non_integer_horizon_and_seed():
+    inst = ldp.make_instance("bernoulli", means=[0.5, 0.4])
+    pol = ldp.make_policy("UCB1")
+    with pytest.raises(TypeError, match="horizon must be an integer"):
+        ldp.simulate(pol, inst, horizon=10.5, runs=1)
+    with pytest.raises(ValueError, match="seed must be an integer >= 0"):
+        ldp.simulate(pol, inst, horizon=10, runs=1, seed=-1)
+    # a whole float such as 1e3 is accepted as a horizon
+    assert ldp.simulate(pol, inst, horizon=1e3, runs=1).horizon == 1000
+
+
+@pytest.mark.parametrize("bad", [-0.01, 1.5, math.nan, math.inf])
+@pytest.mark.parametrize("cls", [ldp.CTL, ldp.CTB])
+def test_reward_outside_unit_interval(cls, bad, rng):
+    with pytest.raises(ValueError, match=r"rewards must lie in \[0, 1\] for this curator"):
+        cls(1.0).privatize(np.array([0.2, bad, 0.3]), rng)
+
+
+def test_sigmoid_curators_accept_any_finite_reward_but_not_nan(rng):
+    out = ldp.CTBS(1.0).privatize(np.array([-50.0, 3.0, 1e6]), rng)
+    assert set(np.unique(out)) <= {0.0, 1.0}
+    with pytest.raises(ValueError, match="finite"):
+        ldp.CTLS(1.0).privatize(np.array([math.nan]), rng)
+
+
+@pytest.mark.parametrize("means", [[0.5, 1.2], [-0.1, 0.4], [0.5, math.nan], []])
+def test_means_outside_unit_interval(means):
+    with pytest.raises(ValueError, match="means"):
+        ldp.make_instance("bernoulli", means=means)
+
+
+def test_instance_parameters():
+    with pytest.raises(ValueError, match="needs means"):
+        ldp.make_instance("bernoulli")
+    with pytest.raises(ValueError, match="takes no parameters"):
+        ldp.make_instance("ren2020-bernoulli", means=[0.5])
+    with pytest.raises(ValueError, match="sigma must be > 0"):
+        ldp.make_instance("gaussian", means=[0.0, 1.0], sigma=0.0)
+
+
+def test_bounded_policy_on_unbounded_instance():
+    with pytest.raises(ValueError, match="use its Sigmoid version LDP-UCB-LS"):
+        ldp.simulate(ldp.make_policy("LDP-UCB-L", 1.0), ldp.make_instance("ren2020-gaussian"), 100, 1)
+
+
+def test_bad_checkpoints():
+    inst = ldp.make_instance("bernoulli", means=[0.5, 0.4])
+    with pytest.raises(ValueError, match="checkpoints"):
+        ldp.simulate(ldp.make_policy("UCB1"), inst, 100, 1, checkpoints=[10, 5, 100])
+    with pytest.raises(ValueError, match="checkpoints"):
+        ldp.simulate(ldp.make_policy("UCB1"), inst, 100, 1, checkpoints=[10, 200])
+
+
+def test_wrong_objects_to_simulate():
+    with pytest.raises(TypeError, match="make_policy"):
+        ldp.simulate("UCB1", ldp.make_instance("bernoulli", means=[0.5, 0.4]), 10, 1)
+    with pytest.raises(TypeError, match="make_instance"):
+        ldp.simulate(ldp.make_policy("UCB1"), [0.5, 0.4], 10, 1)
