@@ -7,13 +7,13 @@
 >>> res.regret.shape[0]
 4
 """
-from . import bounds, claims, divergences, mechanisms, plotting  # noqa: F401
+from . import audit, bounds, claims, divergences, mechanisms, plotting  # noqa: F401
 from .instances import Instance, list_instances, make_instance
 from .mechanisms import CTB, CTBS, CTL, CTLS, make_curator
 from .policies import list_policies, make_policy
-from .simulate import SimulationResult, log_checkpoints, simulate
+from .simulate import SimulationResult, log_checkpoints, ratio_of_means_se, simulate
 
-__all__ = ["CTB", "CTBS", "CTL", "CTLS", "Instance", "SimulationResult", "bounds", "claims", "divergences",
+__all__ = ["CTB", "CTBS", "CTL", "CTLS", "Instance", "SimulationResult", "audit", "bounds", "claims", "divergences",
            "list_instances", "list_policies", "log_checkpoints", "make_curator", "make_instance",
-           "make_policy", "mechanisms", "plotting", "simulate"]
+           "make_policy", "mechanisms", "plotting", "ratio_of_means_se", "simulate"]
 __version__ = "0.1.0"

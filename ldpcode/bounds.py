@@ -8,7 +8,13 @@ function                               statement
 =====================================  ===========================================================
 :func:`lower_bound_constant`           Theorem 1: :math:`\liminf R(T)/\log T \ge (e^\epsilon-e^{-\epsilon})^{-2}\sum 1/\Delta_a`
 :func:`basu2019_lower_bound_constant`  the KL-based local-DP bound of Basu et al. (2019) that Thm 1 improves
+:func:`lower_bound_constant_small_epsilon`  Theorem 1's small-ε form :math:`\sum 1/(4\epsilon^2\Delta_a)`
+:func:`lower_bound_constant_tightened`  Theorem 1 with Lemma 12's last relaxation removed (4 times larger)
+:func:`lai_robbins_constant`           Lai and Robbins (1985), non-private Bernoulli: :math:`\sum \Delta_a/D(\mu_a\|\mu^*)`
+:func:`ctb_lai_robbins_constant`       the regret constant KL-UCB attains on CTB responses (achievable)
 :func:`lemma12_bound`                  Lemma 12: :math:`D(h_a\|h_b) \le (e^\epsilon-e^{-\epsilon})^2(p-q)^2`
+:func:`fact13_bound`                   Fact 13: :math:`D(f_1\|g_1) \le (R-r)^2/(4rR)` when :math:`r \le f_1/g_1 \le R`
+:func:`lemma12_fact13_bound`           Fact 13 as applied in the proof of Lemma 12 (before its last relaxation)
 :func:`laplace_sum_tail_bound`         Lemma 3: :math:`P\{Y_n > \lambda\} \le \exp(-\lambda^2/(8v^2))`
 :func:`ucb1_regret_bound`              Auer et al. (2002), Thm 1: :math:`\sum 8\log T/\Delta_a + (1+\pi^2/3)\Delta_a`
 :func:`ldp_ucb_l_regret_bound`         Theorem 4 (and Corollary 10 with ``c_s``)
@@ -18,6 +24,8 @@ function                               statement
 :func:`distribution_free_rate`         :math:`\epsilon^{-1}\sqrt{nT\log T}` (Thms 4, 6; constant not given)
 :func:`c_s_subgaussian`                Lemma 7's constant, :math:`0.0765/e`
 :func:`c_s_gaussian`                   Lemma 7's constant for Gaussian noise, :math:`0.2066/e`
+:func:`lemma7_worst_noise`              the best constant Lemma 7 could state over all variance-one noises (an LP)
+:func:`lemma7_chebyshev_constant`       a constant for Lemma 7 from Chebyshev's inequality alone
 =====================================  ===========================================================
 """
 from __future__ import annotations
@@ -76,10 +84,94 @@ def basu2019_lower_bound_constant(means, epsilon) -> float:
     return float(np.sum((best - sub) / (2.0 * min(4.0, math.exp(2 * eps)) * math.expm1(eps) ** 2 * kl)))
 
 
+def lower_bound_constant_small_epsilon(means, epsilon) -> float:
+    r"""The paper's small-ε form of Theorem 1: :math:`\frac{1}{4\epsilon^2}\sum_{a:\Delta_a>0} 1/\Delta_a`
+    (from :math:`e^\epsilon - e^{-\epsilon} \simeq 2\epsilon`; always above :func:`lower_bound_constant`)."""
+    eps = check_epsilon(epsilon)
+    return float(np.sum(1.0 / _gaps(means)) / (4.0 * eps * eps))
+
+
+def lower_bound_constant_tightened(means, epsilon) -> float:
+    r"""Theorem 1 with the last step of Lemma 12's proof done without loss: :math:`\sum 1/(\Delta_a\sinh^2\epsilon)`.
+
+    In Appendix A.8 the denominators :math:`D(x) = x^2 + x(1-x)(e^\epsilon+e^{-\epsilon}) + (1-x)^2` are
+    bounded below by 1/2; since :math:`e^\epsilon+e^{-\epsilon} \ge 2`, in fact :math:`D(x) \ge (x + 1-x)^2 = 1`,
+    so Lemma 12 holds with :math:`(e^\epsilon-e^{-\epsilon})^2(p-q)^2/4` and Theorem 1's constant is 4 times
+    larger. (A remark of this book, not a statement of the paper.)
+    """
+    return 4.0 * lower_bound_constant(means, epsilon)
+
+
+def lai_robbins_constant(means) -> float:
+    r"""Lai and Robbins (1985) for Bernoulli arms, no privacy: :math:`\sum_{a:\Delta_a>0}\Delta_a/D(\mathrm{Ber}(\mu_a)\|\mathrm{Ber}(\mu^*))`.
+
+    A lower bound on :math:`\liminf R(T)/\log T` for every consistent policy, private or not, so an ε-LDP
+    lower bound is informative only where it exceeds this.
+    """
+    means = check_probability_vector("means", means)
+    best = means.max()
+    sub = means[means < best]
+    if sub.size == 0:
+        raise ValueError(f"means must contain at least one suboptimal arm, got {means!r}")
+    return float(np.sum((best - sub) / kl_bernoulli(sub, np.full_like(sub, best))))
+
+
+def ctb_lai_robbins_constant(means, epsilon) -> float:
+    r""":math:`\sum_{a:\Delta_a>0} \Delta_a / D(\mathrm{Ber}(\mu_{a,\epsilon})\|\mathrm{Ber}(\mu^*_\epsilon))`, with
+    :math:`\mu_{a,\epsilon}` the CTB output mean of Lemma 5.
+
+    The Lai-Robbins constant of the Bernoulli bandit an agent sees through CTB: the asymptotic
+    :math:`R(T)/\log T` of KL-UCB on CTB responses, so an *achievable* constant, which Theorem 1's lower
+    bound must not exceed. (For Bernoulli rewards every ε-DP mechanism is a post-processing of CTB, i.e.
+    binary randomized response, by the characterization of Kairouz, Oh and Viswanath 2015; so this is also
+    the best lower bound of the Lai-Robbins type.)
+    """
+    from .mechanisms import ctb_output_mean
+
+    eps = check_epsilon(epsilon)
+    means = check_probability_vector("means", means)
+    best = means.max()
+    sub = means[means < best]
+    if sub.size == 0:
+        raise ValueError(f"means must contain at least one suboptimal arm, got {means!r}")
+    m_sub, m_best = ctb_output_mean(sub, eps), float(ctb_output_mean(best, eps))
+    return float(np.sum((best - sub) / kl_bernoulli(m_sub, np.full_like(m_sub, m_best))))
+
+
 def lemma12_bound(p, q, epsilon):
     r"""Lemma 12's right-hand side :math:`(e^\epsilon - e^{-\epsilon})^2 (p-q)^2`."""
     eps = check_epsilon(epsilon)
     return (2.0 * math.sinh(eps)) ** 2 * (np.asarray(p, dtype=float) - np.asarray(q, dtype=float)) ** 2
+
+
+def fact13_bound(r, R):
+    r"""Fact 13 (Dragomir and Gluščević 2001, Lemma 1): if :math:`0 < r \le f_1/g_1 \le R`, then
+    :math:`D_{\mathrm{KL}}(f_1\|g_1) \le (R-r)^2/(4rR)`. Broadcasts over arrays."""
+    r = np.asarray(r, dtype=float)
+    R = np.asarray(R, dtype=float)
+    if not (np.isfinite(r).all() and np.isfinite(R).all()) or (r <= 0).any() or (R < r).any():
+        raise ValueError(f"need finite 0 < r <= R, got r={r!r}, R={R!r}")
+    return (R - r) ** 2 / (4.0 * r * R)
+
+
+def lemma12_fact13_bound(p, q, epsilon):
+    r"""The intermediate bound in the proof of Lemma 12: Fact 13 with
+    :math:`R = \frac{pe^\epsilon+1-p}{qe^\epsilon+1-q}`, :math:`r = \frac{pe^{-\epsilon}+1-p}{qe^{-\epsilon}+1-q}`,
+
+    i.e. :math:`D(h_a\|h_b) \le (R-r)^2/(4rR)`, which the proof then relaxes to :func:`lemma12_bound` (the
+    relaxation loses at least a factor 4; exactly 4 at :math:`\{p, q\} = \{0, 1\}`). Symmetric in (r, R), so
+    valid for p < q too.
+    """
+    eps = check_epsilon(epsilon)
+    p = np.asarray(p, dtype=float)
+    q = np.asarray(q, dtype=float)
+    for name, v in (("p", p), ("q", q)):
+        if not np.isfinite(v).all() or (v < 0).any() or (v > 1).any():
+            raise ValueError(f"{name} must lie in [0, 1], got {v!r}")
+    hi, lo = math.exp(eps), math.exp(-eps)
+    R = (p * hi + 1 - p) / (q * hi + 1 - q)
+    r = (p * lo + 1 - p) / (q * lo + 1 - q)
+    return (R - r) ** 2 / (4.0 * r * R)
 
 
 def laplace_sum_tail_bound(lam, n, b, v=None):
@@ -177,6 +269,55 @@ def lemma7_gaussian_integral() -> float:
     # e^{-x}/(1+e^{-x})^2 = 1/(4 cosh^2(x/2)), which cannot overflow; the Gaussian tail past 40 is < 1e-300.
     f = lambda x: math.exp(-x * x / 2) / (4 * math.cosh(x / 2) ** 2 * math.sqrt(2 * math.pi))
     return float(integrate.quad(f, -40.0, 40.0, epsabs=1e-14, epsrel=1e-12, limit=200)[0])
+
+
+def lemma7_worst_noise(t, *, variance: float = 1.0, z_max: float = 12.0, step: float = 0.01):
+    r"""The smallest :math:`\mathbb{E}[s'(t + Z)]` over noise laws Z with mean 0 and variance ``variance``.
+
+    Why it matters for Lemma 7: :math:`\mathbb{E}[s(\lambda+Z)-s(\mu+Z)] = \int_\mu^\lambda \mathbb{E}[s'(t+Z)]\,dt`,
+    so the smallest gap ratio :math:`\mathbb{E}[s(X)-s(Y)]/(\lambda-\mu)` over :math:`0\le\mu<\lambda\le1`
+    and over a class of noises is :math:`\min_{t\in[0,1]}\inf_Z \mathbb{E}[s'(t+Z)]`: the best constant
+    :math:`c_s` the lemma could state for that class. Here
+    :math:`s'(x) = e^{-x}/(1+e^{-x})^2`.
+
+    Computed as a linear program over the laws supported on the grid
+    :math:`\{-z_{\max}, -z_{\max}+\text{step}, \dots, z_{\max}\}` (an optimum has at most three atoms,
+    one per moment constraint). Every such law is bounded, hence sub-Gaussian, so the value is an upper
+    bound on the infimum over sub-Gaussian noises with that variance, and tight up to the grid (refining
+    the step from 0.01 to 0.002 moves it by about 1e-6).
+
+    Returns ``(value, atoms, probs)``: the minimum and the minimizing law (atoms with mass > 1e-9).
+    """
+    from scipy.optimize import linprog
+
+    t = check_real("t", t)
+    var = check_real("variance", variance)
+    z_max = check_real("z_max", z_max)
+    step = check_real("step", step)
+    if var <= 0:
+        raise ValueError(f"variance must be > 0, got {variance!r}")
+    if not 0 < step < z_max or z_max * z_max <= var:
+        raise ValueError(f"need 0 < step < z_max and z_max^2 > variance, got step={step!r}, z_max={z_max!r}")
+    z = np.linspace(-z_max, z_max, int(round(2 * z_max / step)) + 1)
+    cost = 0.25 / np.cosh((t + z) / 2) ** 2          # s'(x) = 1/(4 cosh^2(x/2))
+    res = linprog(cost, A_eq=np.vstack([np.ones_like(z), z, z * z]), b_eq=[1.0, 0.0, var],
+                  bounds=(0, None), method="highs")
+    if res.status != 0:
+        raise RuntimeError(f"linear program failed: {res.message}")
+    keep = res.x > 1e-9
+    return float(res.fun), z[keep], res.x[keep] / res.x[keep].sum()
+
+
+def lemma7_chebyshev_constant() -> tuple[float, float]:
+    r"""A constant for Lemma 7 from Chebyshev's inequality alone (no sub-Gaussian tail; a remark of this book).
+
+    For :math:`t\in[0,1]` and :math:`|z|\le c`, :math:`s'(t+z) \ge s'(1+c)`; and
+    :math:`P\{|Z|\le c\} \ge 1 - 1/c^2` for any Z with mean 0 and variance at most 1. So
+    :math:`\mathbb{E}[s(X)-s(Y)]/(\lambda-\mu) \ge \max_{c>1} (1-1/c^2)\, s'(1+c)`. Returns (argmax c, value).
+    """
+    f = lambda c: (1 - 1 / (c * c)) * 0.25 / math.cosh((1 + c) / 2) ** 2
+    res = optimize.minimize_scalar(lambda c: -f(c), bounds=(1.0, 10.0), method="bounded", options={"xatol": 1e-12})
+    return float(res.x), float(-res.fun)
 
 
 def c_s_subgaussian() -> float:

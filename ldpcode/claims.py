@@ -23,6 +23,7 @@ from pathlib import Path
 from ._validate import check_real
 
 WRITE_ENV = "LDPCODE_WRITE_CLAIMS"
+REPORT_CHAPTER = "report"
 
 
 @dataclass
@@ -183,3 +184,59 @@ def check(notebook: str, params: dict, claims: list[Claim], *, write: bool | Non
     if not report.ok:
         raise AssertionError(f"stored-number check failed for {notebook}:\n{report!r}")
     return report
+
+
+@dataclass
+class Summary:
+    """Every stored claim of the book, one row each (for the reproduction report)."""
+
+    rows: list
+
+    def _table(self):
+        head = ["claim", "source", "paper", "theory", "reproduced", "agrees with paper"]
+        body = [[r["id"], r["source"], _fmt(r["paper"]), _fmt(r["theory"]), _fmt(r["reproduced"]), r["verdict"]]
+                for r in self.rows]
+        return head, body
+
+    def counts(self) -> dict:
+        out: dict = {}
+        for r in self.rows:
+            out[r["verdict"]] = out.get(r["verdict"], 0) + 1
+        return out
+
+    def __repr__(self) -> str:
+        head, body = self._table()
+        widths = [max(len(str(x)) for x in col) for col in zip(head, *body)]
+        line = lambda row: "  ".join(str(x).ljust(w) for x, w in zip(row, widths)).rstrip()
+        return "\n".join([line(head), line(["-" * w for w in widths])] + [line(r) for r in body])
+
+    def _repr_html_(self) -> str:
+        head, body = self._table()
+        th = "".join(f"<th>{html.escape(h)}</th>" for h in head)
+        trs = "".join("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in r) + "</tr>" for r in body)
+        return f"<table class='ldp-report'><thead><tr>{th}</tr></thead><tbody>{trs}</tbody></table>"
+
+
+def verdict(paper, reproduced, rel: float = 0.1) -> str:
+    """A coarse label for the report: is the reproduced number within ``rel`` (relative) of the paper's?
+
+    This is not the check (that is :func:`check`, against the stored value); it only says where the book
+    and the paper differ, which each notebook then explains.
+    """
+    if paper is None:
+        return "no number in paper"
+    if math.isinf(paper) or paper == 0:
+        return "yes" if reproduced == paper else "no"
+    return "yes" if abs(reproduced - paper) <= rel * abs(paper) else "no"
+
+
+def collect(chapter: str | None = None, root: Path | None = None, rel: float = 0.1) -> Summary:
+    """All stored claims under ``data/`` (or ``data/<chapter>/``), sorted by file and claim order."""
+    base = (root or repo_root()) / "data"
+    files = sorted((base / chapter).glob("*.json") if chapter else base.glob("*/*.json"))
+    files = [f for f in files if f.parent.name != REPORT_CHAPTER]  # the report does not report on itself
+    rows = []
+    for f in files:
+        for c in json.loads(f.read_text())["claims"]:
+            rows.append(dict(c, file=str(f.relative_to(base)), verdict=verdict(c["paper"], c["reproduced"], rel)))
+    return Summary(rows)

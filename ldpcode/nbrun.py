@@ -19,6 +19,8 @@ def run(path: Path, timeout: int = 3600) -> float:
     import nbformat
 
     nb = nbformat.read(path, as_version=4)
+    # papermill needs a kernel name in the notebook (jupytext-made notebooks have none)
+    nb.metadata.setdefault("kernelspec", {"name": "python3", "display_name": "Python 3", "language": "python"})
     start = time.perf_counter()
     client = nbclient.NotebookClient(nb, timeout=timeout, kernel_name="python3",
                                      resources={"metadata": {"path": str(path.parent)}})

@@ -74,20 +74,109 @@ def regret_panel(ax, results, *, labels=None, colors=None, band: float | None = 
     return ax
 
 
-def ratio_panel(ax, pairs, *, theory=None, title=None, t_min: int = 1000):
+def band_curve(ax, t, values, *, label=None, color=None, band: float | None = 0.95):
+    """Mean over runs of ``values`` (shape (runs, len(t))) against ``t``, with a normal confidence band.
+
+    For curves other than the regret, e.g. the mean pull count of a gap group, E[N_a(t)], beside its
+    bound in the proof of Theorem 4 or 6 of Ren et al. (2020). The band is mean +- z * sd / sqrt(runs)
+    (sd with ddof = 1), as in :meth:`ldpcode.simulate.SimulationResult.regret_band`. Returns the mean.
+    """
+    from scipy.stats import norm
+
+    t = np.asarray(t)
+    v = np.asarray(values, dtype=float)
+    if v.ndim != 2 or v.shape[1] != t.shape[0]:
+        raise ValueError(f"values must have shape (runs, {t.shape[0]}) to match t, got {v.shape}")
+    mean = v.mean(axis=0)
+    (line,) = ax.plot(t, mean, label=label, color=color)
+    if band and v.shape[0] > 1:
+        half = norm.ppf(0.5 + band / 2) * v.std(axis=0, ddof=1) / np.sqrt(v.shape[0])
+        ax.fill_between(t, mean - half, mean + half, color=line.get_color(), alpha=0.2, linewidth=0)
+    return mean
+
+
+PAPER_STYLE = dict(linestyle=":", linewidth=1.4, alpha=0.9)
+
+
+def ratio_panel(ax, pairs, *, theory=None, paper=None, band: float | None = None, title=None,
+                t_min: int = 1000):
     """Ratio of mean regrets (numerator / denominator) against t, one line per pair.
 
     ``pairs``: list of (label, numerator result, denominator result, colour). ``theory``: dict
-    label -> value drawn as a dashed horizontal line of the same colour.
+    label -> value drawn as a dashed horizontal line of the same colour; ``paper``: dict label -> the
+    paper's empirical value, drawn dotted (the paper gives no horizon for it). ``band``: a confidence
+    level (e.g. 0.95) for a normal band of half-width z * :func:`ldpcode.simulate.ratio_of_means_se`.
     """
+    from scipy.stats import norm
+
+    from .simulate import ratio_of_means_se
+
     for label, num, den, color in pairs:
         if not np.array_equal(num.checkpoints, den.checkpoints):
             raise ValueError("ratio_panel needs results with the same checkpoints")
         keep = num.checkpoints >= t_min
         ratio = num.mean_regret()[keep] / den.mean_regret()[keep]
         ax.plot(num.checkpoints[keep], ratio, label=label, color=color)
+        if band and num.runs > 1 and den.runs > 1:
+            half = norm.ppf(0.5 + band / 2) * ratio_of_means_se(num.regret[:, keep], den.regret[:, keep],
+                                                                  paired=num.runs == den.runs)
+            ax.fill_between(num.checkpoints[keep], np.maximum(ratio - half, 1e-9), ratio + half,
+                            color=ax.lines[-1].get_color(), alpha=0.2, linewidth=0)
         if theory and label in theory:
             ax.axhline(theory[label], color=color, **THEORY_STYLE)
+        if paper and label in paper:
+            ax.axhline(paper[label], color=color, **PAPER_STYLE)
     paper_axes(ax, ylabel="regret ratio", title=title)
     ax.legend(loc="best")
+    return ax
+
+
+def bound_curve(ax, t, bound, *, color="k", linestyle="--", label=None):
+    """A regret bound drawn against the horizon: ``bound(T)`` at each ``T`` in ``t``, in THEORY_STYLE.
+
+    ``bound`` is a callable of one integer horizon, e.g.
+    ``lambda T: bounds.ldp_ucb_l_regret_bound(means, T, eps, c_s=c)`` (Corollary 10 of Ren et al.
+    2020). Returns the values drawn.
+    """
+    if not callable(bound):
+        raise ValueError(f"bound must be a callable of the horizon T, got {bound!r}")
+    t = np.asarray(t)
+    if t.ndim != 1 or t.size == 0 or (t < 2).any():
+        raise ValueError(f"t must be a non-empty 1-d array of horizons >= 2, got {t!r}")
+    values = np.array([bound(int(x)) for x in t], dtype=float)
+    ax.plot(t, values, color=color, label=label, **{**THEORY_STYLE, "linestyle": linestyle})
+    return values
+
+
+def gap_panel(ax, x, gaps, se=None, *, exact=None, constants=None, color=None, label=None, z: float = 2.0,
+              xlabel=None, ylabel=None, title=None):
+    """Gaps between output means against the gap they must exceed a multiple of (Lemmas 7-9, Ren et al.).
+
+    Points (x, gaps), with error bars of +- ``z`` * ``se`` when ``se`` is given (measured gaps), as small
+    dots otherwise (exact gaps over a grid); ``exact`` adds a thin line through (x, exact); ``constants``
+    (dict name -> c) adds the lower-bound lines y = c x from 0 to max x, in black, dotted then dashed then
+    dash-dotted. Linear axes.
+    """
+    x = np.asarray(x, dtype=float)
+    gaps = np.asarray(gaps, dtype=float)
+    if x.shape != gaps.shape or x.ndim != 1:
+        raise ValueError(f"x and gaps must be 1-d of the same shape, got {x.shape} and {gaps.shape}")
+    if se is None:
+        ax.scatter(x, gaps, s=6, color=color or "grey", label=label)
+    else:
+        se = np.asarray(se, dtype=float)
+        if se.shape != x.shape:
+            raise ValueError(f"se must have the shape of x, {x.shape}, got {se.shape}")
+        ax.errorbar(x, gaps, yerr=z * se, fmt="o", color=color, label=label)
+    if exact is not None:
+        order = np.argsort(x)
+        ax.plot(x[order], np.asarray(exact, dtype=float)[order], color=color or "grey", linewidth=0.8)
+    if constants:
+        xs = np.array([0.0, x.max()])
+        for (name, c), ls in zip(constants.items(), (":", "--", "-.")):
+            ax.plot(xs, c * xs, color="k", linestyle=ls, linewidth=1.2, label=f"{c:.3g} x ({name})")
+    ax.set(xlabel=xlabel or ax.get_xlabel(), ylabel=ylabel or ax.get_ylabel())
+    if title:
+        ax.set_title(title)
+    ax.legend(loc="upper left", fontsize="x-small")
     return ax

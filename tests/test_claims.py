@@ -88,3 +88,14 @@ C.write_atomic(Path({str(path)!r}), {{"new": 1}})
     json.loads(path.read_text())
     leftovers = [p for p in os.listdir(path.parent) if p.endswith(".tmp")]
     assert len(leftovers) <= 1  # a SIGKILL leaves the temporary file, never a torn stored file
+
+
+def test_collect_and_verdict(root):
+    C.check(NB, {"T": 10}, _claims(1.0), write=True, root=root)
+    C.check("chapters/demo/other.ipynb", {}, [C.Claim(id="o", source="s", reproduced=3.0, tolerance=0)],
+            write=True, root=root)
+    s = C.collect(root=root)
+    assert [r["id"] for r in s.rows] == ["demo.x", "o"]
+    assert s.counts() == {"no": 1, "no number in paper": 1}  # 1.0 vs the paper's 1.2 is 17% off
+    assert C.verdict(1.2, 1.1) == "yes" and C.verdict(None, 1.0) == "no number in paper"
+    assert "demo.x" in repr(s) and "<table" in s._repr_html_()

@@ -1,0 +1,118 @@
+"""Helpers behind the figure notebooks: the ratio-of-means standard error, cutting a run at a checkpoint,
+and the ratio panel's band."""
+import math
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+import ldpcode as ldp  # noqa: E402
+from ldpcode.simulate import ratio_of_means_se  # noqa: E402
+
+
+def test_ratio_se_by_hand():
+    # x = (1, 2, 3), y = (2, 2, 4): mean 2 and 8/3, R = 3/4, s_x^2 = 1, s_y^2 = 4/3, s_xy = 1.
+    # paired: Var = (9/64)(1/3)(1 - 2(3/4)(1) + (9/16)(4/3)) = 9/768
+    assert ratio_of_means_se([1, 2, 3], [2, 2, 4]) == pytest.approx(math.sqrt(9 / 768), rel=1e-12)
+    # unpaired: Var = (9/64)(1/3)(1 + 3/4) = 63/768
+    assert ratio_of_means_se([1, 2, 3], [2, 2, 4], paired=False) == pytest.approx(math.sqrt(63 / 768), rel=1e-12)
+
+
+def test_ratio_se_columns_and_constant_denominator():
+    # With a constant denominator the SE is s_x / (sqrt(n) |y|): x = (0, 2) has s_x = sqrt 2.
+    x = np.array([[0.0, 1.0], [2.0, 3.0]])
+    y = np.array([[4.0, 2.0], [4.0, 2.0]])
+    se = ratio_of_means_se(x, y)
+    assert se.shape == (2,)
+    assert se == pytest.approx([math.sqrt(2) / (math.sqrt(2) * 4), math.sqrt(2) / (math.sqrt(2) * 2)])
+
+
+def test_ratio_se_matches_monte_carlo():
+    # The delta-method SE against the spread of the ratio over many independent replications.
+    rng = np.random.default_rng(1)
+    n, reps = 50, 4000
+    z = rng.normal(size=(reps, n))
+    x = 10 + 2 * z + rng.normal(size=(reps, n))     # correlated with y through z
+    y = 5 + 1 * z + rng.normal(size=(reps, n))
+    ratios = x.mean(axis=1) / y.mean(axis=1)
+    se = np.median([ratio_of_means_se(x[i], y[i]) for i in range(200)])
+    assert se == pytest.approx(ratios.std(), rel=0.1)
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(num=[1.0], den=[1.0]), "runs >= 2"),
+    (dict(num=[1.0, 2.0], den=[0.0, 0.0]), "non-zero mean"),
+    (dict(num=[1.0, 2.0, 3.0], den=[1.0, 2.0]), "same number of runs"),
+    (dict(num=[1.0, np.nan], den=[1.0, 2.0]), "finite"),
+    (dict(num=np.ones((2, 3)), den=np.ones((2, 4))), "same shape"),
+])
+def test_ratio_se_bad_input(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        ratio_of_means_se(**kwargs)
+
+
+@pytest.mark.parametrize("name, eps, inst", [("LDP-UCB-L", 0.5, "ren2020-bernoulli"),
+                                             ("LDP-UCB-BS", 1.0, "ren2020-gaussian"),
+                                             ("UCB1", None, "ren2020-mixed")])
+def test_until_equals_the_shorter_run(name, eps, inst):
+    # A long run cut at t is the run of horizon t with the same seed (t past one engine chunk, 2^15).
+    pol, instance = ldp.make_policy(name, epsilon=eps), ldp.make_instance(inst)
+    t, T = 40_000, 100_000
+    cps = np.union1d(ldp.log_checkpoints(t, 30), ldp.log_checkpoints(T, 30))
+    long = ldp.simulate(pol, instance, T, runs=3, seed=5, checkpoints=cps).until(t)
+    short = ldp.simulate(pol, instance, t, runs=3, seed=5, checkpoints=cps[cps <= t])
+    assert long.horizon == t and long.checkpoints[-1] == t
+    np.testing.assert_array_equal(long.counts, short.counts)
+    np.testing.assert_array_equal(long.pulls, short.pulls)
+
+
+def test_until_rejects_non_checkpoint():
+    res = ldp.simulate(ldp.make_policy("UCB1"), ldp.make_instance("ren2020-bernoulli"), 1000, runs=2, seed=0)
+    with pytest.raises(ValueError, match="checkpoints"):
+        res.until(999)
+
+
+def test_ratio_panel_band_and_lines():
+    inst = ldp.make_instance("ren2020-bernoulli")
+    den = ldp.simulate(ldp.make_policy("UCB1"), inst, 5000, runs=4, seed=0)
+    num = ldp.simulate(ldp.make_policy("LDP-UCB-B", epsilon=1.0), inst, 5000, runs=4, seed=0)
+    fig, ax = plt.subplots()
+    ldp.plotting.ratio_panel(ax, [("B/UCB1", num, den, "r")], theory={"B/UCB1": 4.0}, paper={"B/UCB1": 3.0},
+                             band=0.95)
+    assert len(ax.collections) == 1                      # the band
+    ys = sorted(line.get_ydata()[0] for line in ax.lines[1:])
+    assert ys == [3.0, 4.0]                              # paper (dotted) and theory (dashed)
+    plt.close(fig)
+
+
+def test_bound_curve_values():
+    # Corollary 10 at c_s = 1 is Theorem 4: at T = e^2 on two arms (gap 0.5), eps = 4:
+    # 8 (1 + 1)^2 * 2 / 0.5 + (1 + 2 pi^2 / 3) 0.5 = 128 + 0.5 + pi^2 / 3 (horizons must be integers: T = 7, 8)
+    fig, ax = plt.subplots()
+    vals = ldp.plotting.bound_curve(ax, np.array([7, 8]),
+                                    lambda T: ldp.bounds.ldp_ucb_l_regret_bound([1.0, 0.5], T, 4.0))
+    expect = [8 * 4 * math.log(T) / 0.5 + (1 + 2 * math.pi ** 2 / 3) * 0.5 for T in (7, 8)]
+    assert vals == pytest.approx(expect)
+    assert ax.lines[0].get_linestyle() == "--"
+    with pytest.raises(ValueError, match="callable"):
+        ldp.plotting.bound_curve(ax, [10], 3.0)
+    with pytest.raises(ValueError, match="horizons >= 2"):
+        ldp.plotting.bound_curve(ax, [1], lambda T: 0.0)
+    plt.close(fig)
+
+
+def test_gap_panel_draws_points_and_constant_lines():
+    fig, ax = plt.subplots()
+    ldp.plotting.gap_panel(ax, [0.1, 0.2], [0.02, 0.04], se=[0.001, 0.002], exact=[0.021, 0.041],
+                           constants={"a": 0.05, "b": 0.1}, label="measured")
+    slopes = sorted(line.get_ydata()[-1] / line.get_xdata()[-1] for line in ax.lines
+                    if line.get_linestyle() in (":", "--"))
+    assert slopes == pytest.approx([0.05, 0.1])
+    with pytest.raises(ValueError, match="same shape"):
+        ldp.plotting.gap_panel(ax, [0.1, 0.2], [0.1])
+    with pytest.raises(ValueError, match="se must have"):
+        ldp.plotting.gap_panel(ax, [0.1, 0.2], [0.1, 0.2], se=[0.1])
+    plt.close(fig)
