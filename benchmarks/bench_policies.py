@@ -1,0 +1,140 @@
+"""Arm pulls per second of every policy: the compiled engine against the plain step-by-step version.
+
+    python benchmarks/bench_policies.py                      # defaults: T = 2*10**6 x 2 runs, plain T = 2*10**4
+    python benchmarks/bench_policies.py --horizon 10**7 --runs 4 --plain-horizon 50000 --repeat 3
+
+For each policy (UCB1, LDP-UCB-L, LDP-UCB-B on ``ren2020-bernoulli``; LDP-UCB-LS, LDP-UCB-BS on
+``ren2020-gaussian``; epsilon = 1) it times
+
+* ``fast``: :func:`ldpcode.simulate` with ``workers=1`` (one core, the compiled numba kernel), on
+  ``runs`` runs of ``horizon`` pulls;
+* ``plain``: :func:`ldpcode.reference.run_reference`, the literal NumPy transcription of the agent
+  boxes (one index vector recomputed per step), on one run of ``plain_horizon`` pulls;
+
+and prints pulls per second for both and their ratio, then the throughput of LDP-UCB-B on two worker
+threads. Every timing is the best of ``repeat`` attempts, after a warm-up that loads or compiles the
+numba kernels, so compilation is never timed. The ``same pulls`` column says whether both versions,
+given the same seed, pulled every arm equally often over ``plain_horizon`` steps (they should: they
+consume the same two random streams).
+
+This is a script, not a test (pytest collects only ``tests/`` and ``chapters/``). Timings depend on
+the machine and on its load; the figures quoted in the README were taken with this script.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import re
+import sys
+import time
+
+import numpy as np
+
+import ldpcode as ldp
+from ldpcode.reference import run_reference
+
+POLICIES = [  # (policy, instance)
+    ("UCB1", "ren2020-bernoulli"),
+    ("LDP-UCB-L", "ren2020-bernoulli"),
+    ("LDP-UCB-B", "ren2020-bernoulli"),
+    ("LDP-UCB-LS", "ren2020-gaussian"),
+    ("LDP-UCB-BS", "ren2020-gaussian"),
+]
+
+
+def _int(text: str) -> int:
+    """A positive integer from the command line: 2000000, 2_000_000, 2e6, 10**6 or 2*10**6."""
+    t = text.replace("_", "").replace(" ", "")
+    m = re.fullmatch(r"(?:(\d+)\*)?(\d+)\*\*(\d+)", t)
+    try:
+        value = int(m[1] or 1) * int(m[2]) ** int(m[3]) if m else float(t)
+    except ValueError:
+        value = None
+    if value is None or value != int(value) or value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer such as 2000000, 2e6 or 2*10**6, got {text!r}")
+    return int(value)
+
+
+def make(name: str, instance: str, epsilon: float):
+    pol = ldp.make_policy(name) if name.startswith("UCB1") else ldp.make_policy(name, epsilon=epsilon)
+    return pol, ldp.make_instance(instance)
+
+
+def best_time(fn, repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def fast_rate(pol, inst, horizon: int, runs: int, seed: int, workers: int, repeat: int) -> float:
+    cps = np.array([horizon], dtype=np.int64)  # one checkpoint: measure the engine, not the bookkeeping
+    secs = best_time(lambda: ldp.simulate(pol, inst, horizon, runs, seed, checkpoints=cps, workers=workers,
+                                          progress=False), repeat)
+    return horizon * runs / secs
+
+
+def plain_rate(pol, inst, horizon: int, seed: int, repeat: int) -> float:
+    cps = np.array([horizon], dtype=np.int64)
+    secs = best_time(lambda: run_reference(pol, inst, horizon, np.random.SeedSequence(seed).spawn(1)[0], cps),
+                     repeat)
+    return horizon / secs
+
+
+def same_pulls(pol, inst, horizon: int, seed: int) -> bool:
+    """Run 0 of simulate(seed) and the plain version on the same SeedSequence child pull the same arms."""
+    cps = ldp.log_checkpoints(horizon, 25)
+    fast = ldp.simulate(pol, inst, horizon, 1, seed, checkpoints=cps, workers=1, progress=False).counts[0]
+    plain = run_reference(pol, inst, horizon, np.random.SeedSequence(seed).spawn(1)[0], cps)
+    return bool(np.array_equal(fast, plain))
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--horizon", type=_int, default=2 * 10**6, help="pulls per run, compiled engine (default 2*10**6)")
+    ap.add_argument("--runs", type=_int, default=2, help="runs, compiled engine (default 2)")
+    ap.add_argument("--plain-horizon", type=_int, default=2 * 10**4, help="pulls, plain version (default 2*10**4)")
+    ap.add_argument("--epsilon", type=float, default=1.0, help="privacy level of the private policies (default 1)")
+    ap.add_argument("--repeat", type=_int, default=2, help="timings per measurement; the best is kept (default 2)")
+    ap.add_argument("--seed", type=_int, default=0)
+    args = ap.parse_args(argv)
+
+    print(f"ldpcode {ldp.__version__}, numpy {np.__version__}, numba {__import__('numba').__version__}, "
+          f"Python {platform.python_version()}, {platform.processor() or platform.machine()}, "
+          f"{os.cpu_count()} logical CPUs, load average {os.getloadavg()[0]:.2f}")
+    print(f"fast: simulate(workers=1), T = {args.horizon:,} x {args.runs} runs; plain: run_reference, "
+          f"T = {args.plain_horizon:,}; epsilon = {args.epsilon:g}; best of {args.repeat}\n")
+
+    # Warm-up: load (or compile) every numba kernel before anything is timed.
+    for name, instance in POLICIES:
+        pol, inst = make(name, instance, args.epsilon)
+        ldp.simulate(pol, inst, 1000, 1, args.seed, workers=1, progress=False)
+
+    head = ["policy", "instance", "fast pulls/s", "plain pulls/s", "ratio", "same pulls"]
+    rows, fast_rates = [], {}
+    for name, instance in POLICIES:
+        pol, inst = make(name, instance, args.epsilon)
+        fast = fast_rate(pol, inst, args.horizon, args.runs, args.seed, 1, args.repeat)
+        plain = plain_rate(pol, inst, args.plain_horizon, args.seed, args.repeat)
+        agree = same_pulls(pol, inst, args.plain_horizon, args.seed)
+        fast_rates[name] = fast
+        rows.append([name, instance, f"{fast:.3g}", f"{plain:.3g}", f"{fast / plain:.0f}x", "yes" if agree else "NO"])
+        print(f"  measured {name}", file=sys.stderr)
+    widths = [max(len(str(r[i])) for r in [head] + rows) for i in range(len(head))]
+    for r in [head, ["-" * w for w in widths]] + rows:
+        print("  ".join(str(x).rjust(w) if i >= 2 else str(x).ljust(w) for i, (x, w) in enumerate(zip(r, widths))))
+
+    pol, inst = make("LDP-UCB-B", "ren2020-bernoulli", args.epsilon)
+    runs2 = max(2, args.runs)
+    two = fast_rate(pol, inst, args.horizon, runs2, args.seed, 2, args.repeat)
+    one = fast_rates["LDP-UCB-B"]
+    print(f"\nLDP-UCB-B on 2 workers (T = {args.horizon:,} x {runs2} runs): {two:.3g} pulls/s "
+          f"({two / one:.2f}x one worker)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
