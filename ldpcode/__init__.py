@@ -8,7 +8,7 @@
 4
 """
 from . import audit, bounds, claims, divergences, mechanisms, plotting  # noqa: F401
-from .instances import Instance, list_instances, make_instance
+from .instances import Instance, PrivacyLevels, list_instances, list_privacy_levels, make_instance, make_privacy_levels
 from .mechanisms import CTB, CTBS, CTL, CTLS, make_curator
 from .policies import list_policies, make_policy
 from .simulate import SimulationResult, log_checkpoints, ratio_of_means_se, simulate

@@ -198,3 +198,148 @@ def make_instance(name: str, **kwargs) -> Instance:
     if kwargs:
         raise ValueError(f"instance {name!r} takes no parameters, got {sorted(kwargs)}")
     return _REGISTRY[name]()
+
+
+# ---------------------------------------------------------------------------------------------------
+# Privacy levels of the heterogeneous setting (Ren et al., extended version): user t brings its own
+# eps_t >= 0, drawn i.i.d. from a distribution F; eps_t = 0 means the user releases nothing useful.
+# ---------------------------------------------------------------------------------------------------
+
+class PrivacyLevels:
+    """A distribution F of users' privacy levels eps_t >= 0.
+
+    ``sample(rng, size)`` draws levels; ``expect(f, eps_min)`` is E[f(eps) 1{eps >= eps_min}] (exact
+    for the discrete and clipped-Gaussian families, Monte Carlo with a fixed seed for a user sampler);
+    ``p_at_least(eps_min)`` is p_0 = P{eps >= eps_min}; ``sup`` is eps_max, the supremum of the support.
+    """
+
+    def __init__(self, name: str, sampler, *, values=None, probs=None, gaussian=None, sup=None):
+        self.name = name
+        self._sampler = sampler
+        self.values = None if values is None else np.asarray(values, dtype=float)
+        self.probs = None if probs is None else np.asarray(probs, dtype=float)
+        self.gaussian = gaussian  # (mean, sd, lo, hi) for a Gaussian clipped to [lo, hi]
+        self._sup = sup
+
+    def sample(self, rng: np.random.Generator, size) -> np.ndarray:
+        eps = np.asarray(self._sampler(rng, size), dtype=float)
+        if eps.shape != (size if isinstance(size, tuple) else (size,)):
+            raise ValueError(f"privacy-level sampler {self.name!r} must return an array of shape {size}, "
+                             f"got {eps.shape}")
+        bad = ~np.isfinite(eps) | (eps < 0)
+        if bad.any():
+            raise ValueError(f"privacy levels must be finite and >= 0, but {self.name!r} returned "
+                             f"{eps[bad][0]!r}")
+        return eps
+
+    @property
+    def sup(self) -> float:
+        if self._sup is not None:
+            return self._sup
+        return float(self._mc_sample().max())
+
+    def _mc_sample(self):
+        if not hasattr(self, "_mc"):
+            self._mc = self.sample(np.random.default_rng(20200707), 1_000_000)
+        return self._mc
+
+    def expect(self, f, eps_min: float = 0.0) -> float:
+        """E[f(eps) 1{eps >= eps_min}] (f vectorised; it is never evaluated below eps_min)."""
+        if self.values is not None:
+            keep = self.values >= eps_min
+            return float(np.sum(self.probs[keep] * f(self.values[keep]))) if keep.any() else 0.0
+        if self.gaussian is not None:
+            from scipy import integrate
+            from scipy.stats import norm
+
+            m, sd, lo, hi = self.gaussian
+            total = 0.0
+            if lo >= eps_min:  # the atom at lo (negative draws clipped up)
+                total += norm.cdf((lo - m) / sd) * float(f(np.array([lo]))[0])
+            if hi >= eps_min:  # the atom at hi
+                total += norm.sf((hi - m) / sd) * float(f(np.array([hi]))[0])
+            a = max(lo, eps_min)
+            if a < hi:
+                g = lambda x: norm.pdf((x - m) / sd) / sd * float(f(np.array([x]))[0])
+                total += integrate.quad(g, a, min(hi, m + 40 * sd), limit=200, points=[m] if a < m < hi else None)[0]
+            return float(total)
+        x = self._mc_sample()
+        keep = x >= eps_min
+        return float(np.sum(f(x[keep])) / x.size) if keep.any() else 0.0
+
+    def p_at_least(self, eps_min: float) -> float:
+        """p_0 = P{eps_t >= eps_min}: the share of users whose responses the agents keep."""
+        return self.expect(lambda e: np.ones_like(e), eps_min)
+
+    def __repr__(self) -> str:
+        return f"PrivacyLevels({self.name!r})"
+
+
+def _discrete_levels(values, probs=None, name=None):
+    values = np.asarray(values, dtype=float)
+    if values.ndim != 1 or values.size == 0:
+        raise ValueError(f"values must be a non-empty 1-d sequence of privacy levels, got {values!r}")
+    if not np.isfinite(values).all() or (values < 0).any():
+        raise ValueError(f"privacy levels must be finite and >= 0, got values={values.tolist()}")
+    probs = np.full(values.size, 1.0 / values.size) if probs is None else np.asarray(probs, dtype=float)
+    if probs.shape != values.shape or (probs < 0).any() or not np.isclose(probs.sum(), 1.0):
+        raise ValueError(f"probs must be non-negative, sum to 1 and match values, got {probs!r}")
+    vals, pr = values.copy(), probs.copy()
+    sampler = lambda rng, size: vals[rng.choice(vals.size, size=size, p=pr)]
+    return PrivacyLevels(name or f"discrete{vals.tolist()}", sampler, values=vals, probs=pr, sup=float(vals.max()))
+
+
+def _clipped_gaussian_levels(mean=1.0, sd=1.0, lo=0.0, hi=100.0, name=None):
+    mean, sd, lo, hi = (check_real(n, v) for n, v in (("mean", mean), ("sd", sd), ("lo", lo), ("hi", hi)))
+    if sd <= 0 or lo < 0 or hi <= lo:
+        raise ValueError(f"need sd > 0 and 0 <= lo < hi, got sd={sd}, lo={lo}, hi={hi}")
+    sampler = lambda rng, size: np.clip(mean + sd * rng.standard_normal(size), lo, hi)
+    return PrivacyLevels(name or f"gaussian({mean:g}, {sd:g}) clipped to [{lo:g}, {hi:g}]", sampler,
+                         gaussian=(mean, sd, lo, hi), sup=hi)
+
+
+def _constant_levels(epsilon):
+    from ._validate import check_epsilon
+
+    eps = check_epsilon(epsilon)
+    return _discrete_levels([eps], [1.0], name=f"constant {eps:g}")
+
+
+def _sampler_levels(sampler, name="user sampler"):
+    if not callable(sampler):
+        raise TypeError(f"sampler must be a callable (rng, size) -> array of levels, got {sampler!r}")
+    levels = PrivacyLevels(name, sampler)
+    levels.sample(np.random.default_rng(0), 1000)  # fail now, not mid-simulation, on a bad sampler
+    return levels
+
+
+_LEVELS = {
+    "ren-heldp-discrete": lambda: _discrete_levels([0.0, 0.2, 1.0, 2.0, 100.0], name="ren-heldp-discrete"),
+    "ren-heldp-gaussian": lambda: _clipped_gaussian_levels(1.0, 1.0, 0.0, 100.0, name="ren-heldp-gaussian"),
+    "constant": _constant_levels,
+    "discrete": _discrete_levels,
+    "clipped-gaussian": _clipped_gaussian_levels,
+    "sampler": _sampler_levels,
+}
+
+
+def list_privacy_levels() -> list[str]:
+    """The names :func:`make_privacy_levels` accepts."""
+    return sorted(_LEVELS)
+
+
+def make_privacy_levels(kind: str, **kwargs) -> PrivacyLevels:
+    """A privacy-level distribution by kind (``name=`` labels the user-given ones).
+
+    * ``ren-heldp-discrete``: uniform on {0, 0.2, 1, 2, 100} (20% of users at eps = 0);
+    * ``ren-heldp-gaussian``: N(1, 1) with negative values set to 0 and values above 100 set to 100
+      (about 16% of users at eps = 0);
+    * ``constant`` (``epsilon=``): every user at the same level: the homogeneous setting;
+    * ``discrete`` (``values=``, optional ``probs=``), ``clipped-gaussian`` (``mean, sd, lo, hi``);
+    * ``sampler`` (``sampler=callable(rng, size)``, ``name=``): any user-given distribution.
+    """
+    check_choice("privacy levels", kind, _LEVELS)
+    fixed = {"ren-heldp-discrete", "ren-heldp-gaussian"}
+    if kind in fixed and kwargs:
+        raise ValueError(f"privacy levels {kind!r} take no parameters, got {sorted(kwargs)}")
+    return _LEVELS[kind](**kwargs)

@@ -59,6 +59,21 @@ def respond(code, use_sigmoid, r, noise, laplace_scale, exp_eps):
     return r
 
 
+@njit(cache=True)
+def bernoulli_scale(epsilon):
+    r""":math:`(e^\epsilon + 1)/(e^\epsilon - 1) = \coth(\epsilon/2)`: how much CTB shrinks a gap (Lemma 5),
+    and the spread of the unbiased values :func:`unbias` (extended version, Section 3.2)."""
+    return 1.0 / np.tanh(0.5 * epsilon)
+
+
+@njit(cache=True)
+def unbias(x, epsilon):
+    r"""The map g of the extended version (Section 3.2): :math:`g(1;\epsilon) = \tfrac12(1 + k)`,
+    :math:`g(0;\epsilon) = \tfrac12(1 - k)`, :math:`k = (e^\epsilon+1)/(e^\epsilon-1)`, so that
+    :math:`\mathbb{E}[g(M_B(R;\epsilon);\epsilon)] = \mathbb{E}[R]`. Written :math:`\tfrac12 + (x - \tfrac12)k`."""
+    return 0.5 + (x - 0.5) * bernoulli_scale(epsilon)
+
+
 def ctb_output_mean(mu, epsilon):
     r"""Lemma 5: the mean of CTB's response on an arm of mean :math:`\mu`,
 
@@ -173,6 +188,31 @@ class Curator:
     def draw_noise(self, rng: np.random.Generator, size) -> np.ndarray:
         """The curator's own randomness: one draw per response."""
         return draw_noise(self.code, rng, size)
+
+    @classmethod
+    def respond_to_users(cls, rewards, epsilons, rng: np.random.Generator):
+        """Heterogeneous privacy: user i's reward privatized at its own level ``epsilons[i]`` >= 0.
+
+        Returns ``(epsilons, responses)``, the pair (eps_t, x_t) the agent sees. A user at eps_t = 0
+        releases nothing useful: CTB answers a fair coin (its formula at eps = 0), CTL answers the
+        constant 1/2 (the Laplace scale 1/eps would be infinite); both are 0-DP, finite, and discarded by
+        the agents, which keep only eps_t >= eps_min > 0.
+        """
+        rewards = check_unit_interval("rewards", rewards) if cls.bounded else check_finite_array("rewards", rewards)
+        eps = np.asarray(epsilons, dtype=float)
+        if eps.shape != rewards.shape:
+            raise ValueError(f"epsilons must have the shape of rewards, {rewards.shape}, got {eps.shape}")
+        if not np.isfinite(eps).all() or (eps < 0).any():
+            raise ValueError("epsilons must be finite and >= 0")
+        noise = draw_noise(cls.code, rng, rewards.shape).ravel()
+        r, e = rewards.ravel(), eps.ravel()
+        with np.errstate(divide="ignore", over="ignore"):
+            scale = np.where(e > 0, 1.0 / np.where(e > 0, e, 1.0), 0.0)
+            out = np.array([respond(cls.code, cls.use_sigmoid, r[i], noise[i], scale[i], math.exp(min(e[i], 700.0)))
+                            for i in range(r.size)])
+        if cls.code == LAPLACE:
+            out = np.where(e > 0, out, 0.5)
+        return eps, out.reshape(rewards.shape)
 
     def privatize(self, rewards, rng: np.random.Generator) -> np.ndarray:
         """Private responses for an array of rewards (one independent draw per reward)."""

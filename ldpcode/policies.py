@@ -91,12 +91,26 @@ _SPECS = {
 
 def list_policies() -> list[str]:
     """The names :func:`make_policy` accepts."""
-    return sorted(_SPECS)
+    return sorted(_SPECS) + sorted(_HE_SPECS)
 
 
-def make_policy(name: str, epsilon: float | None = None) -> IndexPolicy:
-    """A policy by the paper's name; the private ones need ``epsilon`` > 0, UCB1 takes none."""
-    check_choice("policy", name, _SPECS)
+def make_policy(name: str, epsilon: float | None = None, *, epsilon_min: float | None = None):
+    """A policy by the paper's name.
+
+    The homogeneous private policies need ``epsilon`` > 0 and UCB1 takes none; the heterogeneous
+    HeLDP-UCB-* take ``epsilon_min`` > 0, the threshold below which responses are discarded (the users'
+    levels are part of the environment: ``simulate(..., privacy_levels=...)``).
+    """
+    check_choice("policy", name, {**_SPECS, **_HE_SPECS})
+    if name in _HE_SPECS:
+        if epsilon is not None:
+            raise ValueError(f"policy {name!r} takes epsilon_min, not epsilon: the users bring their own levels")
+        if epsilon_min is None:
+            raise ValueError(f"policy {name!r} needs epsilon_min, a finite number > 0")
+        curator_cls, sigmoid, forced = _HE_SPECS[name]
+        return HeterogeneousPolicy(name, curator_cls, sigmoid, forced, check_epsilon(epsilon_min, "epsilon_min"))
+    if epsilon_min is not None:
+        raise ValueError(f"policy {name!r} is homogeneous and takes no epsilon_min")
     curator_cls, sigmoid, forced = _SPECS[name]
     if curator_cls is None:
         if epsilon is not None:
@@ -144,6 +158,111 @@ def index_policy_chunk(t, horizon, families, params, reward_draws, noise_draws,
         sums[arm] += x
         means[arm] = sums[arm] / counts[arm]
         widths[arm] = c / math.sqrt(counts[arm])
+        t += 1
+        while ci < checkpoints.shape[0] and checkpoints[ci] == t:
+            counts_out[ci, :] = counts
+            ci += 1
+    return t, ci
+
+
+# ---------------------------------------------------------------------------------------------------
+# Heterogeneous privacy levels (Ren et al., extended version, Agents 2 and 4)
+# ---------------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class HeterogeneousPolicy:
+    r"""HeLDP-UCB-L / -B (and -LS / -BS): UCB on responses (eps_t, x_t) kept only when eps_t >= eps_min.
+
+    Per arm: N_a kept responses, s_a their sum (of x_t for CTL, of g(x_t; eps_t) for CTB) and
+    A_a = sum eps_t^{-2} (CTL) or B_a = sum ((e^eps_t+1)/(e^eps_t-1))^2 (CTB). Indexes, with log t^4 = 4 log t:
+
+    * HeLDP-UCB-L (Agent 2, Line 14): :math:`s_a/N_a + \sqrt{\log t^4/(2N_a)} + \sqrt{8A_a\log t^4/N_a^2}`,
+      with forced pulls of the lowest-numbered arm while :math:`A_a \le \epsilon_{\min}^{-2}\log t^4`;
+    * HeLDP-UCB-B (Agent 4, Line 11): :math:`s_a/N_a + \sqrt{B_a\log t^4/(2N_a^2)}`;
+
+    :math:`u_a = \infty` while :math:`N_a = 0`. As for the homogeneous policies the index is evaluated
+    as :math:`\hat\mu_a + \sqrt{\log t}\,w_a`, with t the number of pulls so far, and the forced-pull test
+    uses log(t + 1), the round being played, exactly as Agent 2 of the first paper. With eps_t = eps =
+    eps_min for every user both reduce to LDP-UCB-L and LDP-UCB-B (the tests check it).
+    """
+
+    name: str
+    curator: type
+    use_sigmoid: bool
+    forced_exploration: bool
+    epsilon_min: float
+
+    @property
+    def mechanism_code(self) -> int:
+        return self.curator.code
+
+    @property
+    def needs_bounded_rewards(self) -> bool:
+        return not self.use_sigmoid
+
+    @property
+    def epsilon(self) -> float:
+        return math.nan  # heterogeneous: no single level
+
+    def draw_noise(self, rng: np.random.Generator, size) -> np.ndarray:
+        return mech.draw_noise(self.mechanism_code, rng, size)
+
+    def __repr__(self) -> str:
+        return f"Policy({self.name!r}, epsilon_min={self.epsilon_min:g})"
+
+
+_HE_SPECS = {
+    "HeLDP-UCB-L": (mech.CTL, False, True),
+    "HeLDP-UCB-B": (mech.CTB, False, False),
+    "HeLDP-UCB-LS": (mech.CTLS, True, True),
+    "HeLDP-UCB-BS": (mech.CTBS, True, False),
+}
+
+
+@njit(cache=True, nogil=True)
+def heterogeneous_chunk(t, horizon, families, params, reward_draws, noise_draws, eps_draws,
+                        mech_code, use_sigmoid, eps_min, forced,
+                        counts, kept, sums, acc, means, widths, checkpoints, ci, counts_out):
+    """Advance one run of a HeLDP policy; like :func:`index_policy_chunk` with the users' levels
+    ``eps_draws``. ``counts`` are pulls (for the regret), ``kept`` the responses kept (N_a), ``acc`` A_a
+    or B_a. Returns the new (t, ci)."""
+    n = counts.shape[0]
+    steps = min(reward_draws.shape[0], horizon - t)
+    force_factor = 4.0 / (eps_min * eps_min)
+    for s in range(steps):
+        arm = -1
+        if forced:  # Agent 2, Line 4: A_a <= eps_min^-2 log t^4 in round t = (pulls so far) + 1
+            limit = force_factor * math.log(t + 1.0)
+            for a in range(n):
+                if acc[a] <= limit:
+                    arm = a
+                    break
+        if arm < 0:
+            g = math.sqrt(math.log(t)) if t > 1 else 0.0
+            best = -np.inf
+            for a in range(n):
+                u = np.inf if kept[a] == 0 else means[a] + g * widths[a]
+                if u > best:
+                    best = u
+                    arm = a
+        counts[arm] += 1
+        e = eps_draws[s]
+        if e >= eps_min:  # otherwise the response is discarded (Agent 2 Line 17, Agent 4 Line 13)
+            r = reward_from_draw(families[arm], params[arm, 0], params[arm, 1], reward_draws[s])
+            if mech_code == mech.LAPLACE:
+                x = mech.respond(mech_code, use_sigmoid, r, noise_draws[s], 1.0 / e, 0.0)
+                acc[arm] += 1.0 / (e * e)
+            else:
+                x = mech.unbias(mech.respond(mech_code, use_sigmoid, r, noise_draws[s], 0.0, math.exp(e)), e)
+                k = mech.bernoulli_scale(e)
+                acc[arm] += k * k
+            kept[arm] += 1
+            sums[arm] += x
+            means[arm] = sums[arm] / kept[arm]
+            if mech_code == mech.LAPLACE:
+                widths[arm] = math.sqrt(2.0 / kept[arm]) + math.sqrt(32.0 * acc[arm]) / kept[arm]
+            else:
+                widths[arm] = math.sqrt(2.0 * acc[arm]) / kept[arm]
         t += 1
         while ci < checkpoints.shape[0] and checkpoints[ci] == t:
             counts_out[ci, :] = counts

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._validate import check_int
-from .instances import Instance
-from .policies import IndexPolicy, index_policy_chunk
+from .instances import Instance, PrivacyLevels
+from .policies import HeterogeneousPolicy, IndexPolicy, heterogeneous_chunk, index_policy_chunk
 
 CHUNK = 1 << 15  # steps per compiled call: two draw buffers of 256 KiB stay in cache
 
@@ -139,8 +139,17 @@ def ratio_of_means_se(num, den, *, paired: bool = True):
     return np.sqrt(np.maximum(var, 0.0)) / np.abs(ym)
 
 
-def _check_compatible(policy: IndexPolicy, instance: Instance) -> None:
-    if not isinstance(policy, IndexPolicy):
+def _check_compatible(policy, instance: Instance, levels) -> None:
+    if isinstance(policy, HeterogeneousPolicy):
+        if not isinstance(levels, PrivacyLevels):
+            raise ValueError(f"policy {policy.name!r} needs privacy_levels=make_privacy_levels(...), the users' "
+                             f"distribution of eps_t; got {levels!r}")
+        if levels.p_at_least(policy.epsilon_min) <= 0:
+            raise ValueError(f"no user of {levels.name!r} ever reaches epsilon_min={policy.epsilon_min:g}: every "
+                             f"response would be discarded and the agent could never learn; lower epsilon_min")
+    elif levels is not None:
+        raise ValueError(f"privacy_levels is only for the heterogeneous HeLDP-UCB-* policies, not {policy.name!r}")
+    elif not isinstance(policy, IndexPolicy):
         raise TypeError(f"policy must come from make_policy(), got {policy!r}")
     if not isinstance(instance, Instance):
         raise TypeError(f"instance must come from make_instance(), got {instance!r}")
@@ -150,15 +159,19 @@ def _check_compatible(policy: IndexPolicy, instance: Instance) -> None:
             f"use its Sigmoid version {policy.name}S")
 
 
-def run_streams(seed_seq: np.random.SeedSequence) -> tuple[np.random.Generator, np.random.Generator]:
-    """The two generators of one run: users' rewards and curator noise.
+def _label_of(policy) -> float:
+    return policy.epsilon_min if isinstance(policy, HeterogeneousPolicy) else policy.epsilon
+
+
+def run_streams(seed_seq: np.random.SeedSequence, k: int = 2) -> tuple[np.random.Generator, ...]:
+    """The generators of one run: users' rewards, curator noise and (k = 3) users' privacy levels.
 
     Derived from the run's spawn key, not with ``seed_seq.spawn`` (which counts its calls), so the same
     run always gets the same streams, however often and by whom they are asked for.
     """
     return tuple(np.random.Generator(np.random.PCG64(np.random.SeedSequence(
         entropy=seed_seq.entropy, spawn_key=(*seed_seq.spawn_key, i), pool_size=seed_seq.pool_size)))
-        for i in (0, 1))
+        for i in range(k))
 
 
 def run_one(policy: IndexPolicy, instance: Instance, horizon: int, seed_seq: np.random.SeedSequence,
@@ -183,18 +196,42 @@ def run_one(policy: IndexPolicy, instance: Instance, horizon: int, seed_seq: np.
     return counts_out
 
 
+def run_one_heterogeneous(policy: HeterogeneousPolicy, instance: Instance, levels: PrivacyLevels, horizon: int,
+                          seed_seq: np.random.SeedSequence, checkpoints: np.ndarray) -> np.ndarray:
+    """One run of a HeLDP policy; users' levels come from a third stream. Returns counts (C, arms)."""
+    reward_rng, noise_rng, level_rng = run_streams(seed_seq, 3)
+    n = instance.n_arms
+    counts = np.zeros(n, dtype=np.int64)
+    kept = np.zeros(n, dtype=np.int64)
+    sums, acc, means, widths = (np.zeros(n) for _ in range(4))
+    counts_out = np.zeros((checkpoints.shape[0], n), dtype=np.int64)
+    t = ci = 0
+    while t < horizon:
+        m = min(CHUNK, horizon - t)
+        rd = instance.draw_stream(reward_rng, m)
+        nd = policy.draw_noise(noise_rng, m)
+        ed = levels.sample(level_rng, m)
+        t, ci = heterogeneous_chunk(t, horizon, instance.families, instance.params, rd, nd, ed,
+                                    policy.mechanism_code, policy.use_sigmoid, policy.epsilon_min,
+                                    policy.forced_exploration, counts, kept, sums, acc, means, widths,
+                                    checkpoints, ci, counts_out)
+    return counts_out
+
+
 def default_workers() -> int:
     return max(1, min(os.cpu_count() or 1, int(os.environ.get("LDPCODE_WORKERS", os.cpu_count() or 1))))
 
 
 def simulate(policy: IndexPolicy, instance: Instance, horizon: int, runs: int = 50, seed: int = 0, *,
-             checkpoints=None, workers: int | None = None, progress: bool | None = None) -> SimulationResult:
+             checkpoints=None, workers: int | None = None, progress: bool | None = None,
+             privacy_levels: PrivacyLevels | None = None) -> SimulationResult:
     """Simulate ``runs`` independent runs of ``policy`` on ``instance`` for ``horizon`` pulls.
 
     ``checkpoints`` defaults to :func:`log_checkpoints`; ``workers`` threads share the runs (the
     result does not depend on it); ``progress`` shows a bar over runs (default: only on a terminal).
+    ``privacy_levels`` (heterogeneous policies only) is the users' distribution of eps_t.
     """
-    _check_compatible(policy, instance)
+    _check_compatible(policy, instance, privacy_levels)
     horizon = check_int("horizon", horizon, minimum=instance.n_arms)
     runs = check_int("runs", runs, minimum=1)
     seed = check_int("seed", seed, minimum=0)
@@ -211,6 +248,8 @@ def simulate(policy: IndexPolicy, instance: Instance, horizon: int, runs: int = 
         progress = sys.stderr.isatty() and horizon * runs >= 10**8
 
     def task(r):
+        if privacy_levels is not None:
+            return run_one_heterogeneous(policy, instance, privacy_levels, horizon, children[r], checkpoints)
         return run_one(policy, instance, horizon, children[r], checkpoints)
 
     with ThreadPoolExecutor(max_workers=workers) as pool:
@@ -220,5 +259,5 @@ def simulate(policy: IndexPolicy, instance: Instance, horizon: int, runs: int = 
 
             it = tqdm(it, total=runs, desc=f"{policy!r} T={horizon:,}", leave=False)
         counts = np.stack(list(it))
-    return SimulationResult(policy.name, policy.epsilon, instance.name, horizon, runs, seed, checkpoints,
+    return SimulationResult(policy.name, _label_of(policy), instance.name, horizon, runs, seed, checkpoints,
                             counts, instance.gaps)
