@@ -180,3 +180,98 @@ def gap_panel(ax, x, gaps, se=None, *, exact=None, constants=None, color=None, l
         ax.set_title(title)
     ax.legend(loc="upper left", fontsize="x-small")
     return ax
+
+
+def fit_panel(ax, x, y, se=None, *, fit=None, color=None, label=None, annotate=None, z: float = 1.96,
+              xlabel=None, ylabel=None, title=None):
+    """Points (x, y) with a least-squares line, as in Figure 2 of Ren et al. (extended version): the mean
+    regret of each (law, epsilon_min) against V_L or V_B.
+
+    ``se``: standard errors of y, drawn as error bars of +- ``z`` * se; ``fit``: a
+    :class:`ldpcode.simulate.LinearFit` (default: :func:`ldpcode.simulate.linear_fit` of x, y), drawn as
+    a dashed line over the range of x in ``THEORY_STYLE``, labelled with its slope, intercept and R^2;
+    ``annotate``: one text per point, written beside it. Linear axes. Returns the fit.
+    """
+    from .simulate import linear_fit
+
+    x = np.asarray(x, dtype=float)
+    y = np.asarray(y, dtype=float)
+    if x.shape != y.shape or x.ndim != 1:
+        raise ValueError(f"x and y must be 1-d of the same shape, got {x.shape} and {y.shape}")
+    fit = linear_fit(x, y) if fit is None else fit
+    if se is None:
+        pts = ax.scatter(x, y, color=color, label=label, zorder=3)
+        c = pts.get_facecolor()[0]
+    else:
+        se = np.asarray(se, dtype=float)
+        if se.shape != x.shape:
+            raise ValueError(f"se must have the shape of x, {x.shape}, got {se.shape}")
+        cont = ax.errorbar(x, y, yerr=z * se, fmt="o", color=color, label=label, capsize=3, zorder=3)
+        c = cont.lines[0].get_color()
+    xs = np.array([x.min(), x.max()])
+    ax.plot(xs, fit.predict(xs), color=c, **THEORY_STYLE,
+            label=f"fit {fit.slope:.4g} V + {fit.intercept:.4g}, R² = {fit.r2:.4f}")
+    if annotate is not None:
+        if len(annotate) != x.size:
+            raise ValueError(f"annotate must hold one text per point ({x.size}), got {len(annotate)}")
+        for xi, yi, s in zip(x, y, annotate):
+            ax.annotate(s, (xi, yi), textcoords="offset points", xytext=(5, -10), fontsize="x-small", color=c)
+    ax.set(xlabel=xlabel or ax.get_xlabel(), ylabel=ylabel or ax.get_ylabel())
+    if title:
+        ax.set_title(title)
+    ax.legend(loc="upper left", fontsize="x-small")
+    return fit
+
+
+def relative_panel(ax, x, y, se=None, *, curves=None, marks=None, color=None, label=None, z: float = 1.96,
+                   logx: bool = True, xlabel=None, ylabel="value / its minimum", title=None):
+    """Several functions of one parameter, each divided by its own minimum, so that their minimizers can
+    be compared on one axis (Section 4.2 of Ren et al., extended version: choose ε_min minimizing V_L or
+    V_B instead of the regret).
+
+    Points (x, y / min y), with error bars of +- ``z`` * se / min y when ``se`` is given (e.g. mean regrets
+    over runs); ``curves``: dict label -> (xs, ys), each drawn as a line divided by min(ys), the first
+    solid, the next in ``THEORY_STYLE`` (dashed), then dotted; non-finite ys are skipped. ``marks``:
+    dict label -> x value, drawn as vertical lines (solid, dashed, dotted, dash-dotted). Log y axis,
+    log x axis unless ``logx=False``. Returns ax.
+    """
+    x = np.asarray(x, dtype=float)
+    y = np.asarray(y, dtype=float)
+    if x.shape != y.shape or x.ndim != 1 or x.size == 0:
+        raise ValueError(f"x and y must be non-empty 1-d of the same shape, got {x.shape} and {y.shape}")
+    if not (np.isfinite(y).all() and (y > 0).all()):
+        raise ValueError("y must be finite and > 0 (it is divided by its minimum on a log axis)")
+    ymin = y.min()
+    if se is None:
+        pts = ax.plot(x, y / ymin, "o", color=color, label=label, zorder=3)[0]
+    else:
+        se = np.asarray(se, dtype=float)
+        if se.shape != x.shape:
+            raise ValueError(f"se must have the shape of x, {x.shape}, got {se.shape}")
+        pts = ax.errorbar(x, y / ymin, yerr=z * se / ymin, fmt="o", color=color, label=label, capsize=3,
+                          zorder=3).lines[0]
+    c = pts.get_color()
+    styles = [dict(linestyle="-", linewidth=1.0, alpha=0.8), THEORY_STYLE, dict(linestyle=":", linewidth=1.4)]
+    for i, (name, (xs, ys)) in enumerate((curves or {}).items()):
+        xs, ys = np.asarray(xs, dtype=float), np.asarray(ys, dtype=float)
+        if xs.shape != ys.shape or xs.ndim != 1:
+            raise ValueError(f"curve {name!r}: xs and ys must be 1-d of the same shape, got {xs.shape}, {ys.shape}")
+        ok = np.isfinite(ys) & (ys > 0)
+        if ok.any():
+            ax.plot(xs[ok], ys[ok] / ys[ok].min(), color="grey" if i == 0 else c, label=name,
+                    **styles[min(i, len(styles) - 1)])
+    for (name, xv), ls in zip((marks or {}).items(), ("-", "--", ":", "-.")):
+        ax.axvline(xv, color="k", linestyle=ls, linewidth=0.9, label=f"{name}: {xv:.3g}")
+    if logx:
+        from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+
+        ax.set_xscale("log")
+        ax.xaxis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+        ax.xaxis.set_minor_formatter(NullFormatter())
+    ax.set_yscale("log")
+    ax.set(xlabel=xlabel or ax.get_xlabel(), ylabel=ylabel)
+    if title:
+        ax.set_title(title)
+    ax.legend(loc="upper center", fontsize="x-small")
+    return ax

@@ -139,6 +139,55 @@ def ratio_of_means_se(num, den, *, paired: bool = True):
     return np.sqrt(np.maximum(var, 0.0)) / np.abs(ym)
 
 
+@dataclass(frozen=True)
+class LinearFit:
+    """Result of :func:`linear_fit`: ``slope`` a, ``intercept`` b, coefficient of determination ``r2``,
+    and ``n`` the number of points."""
+
+    slope: float
+    intercept: float
+    r2: float
+    n: int
+
+    def predict(self, x):
+        """a x + b (broadcasts)."""
+        return self.slope * np.asarray(x, dtype=float) + self.intercept
+
+
+def linear_fit(x, y) -> LinearFit:
+    r"""Ordinary least squares :math:`y \approx a x + b` and its :math:`R^2`, as in Figure 2 of Ren et al.
+    (extended version, Section 4.2: "we linearly fit the empirical regrets and the values of
+    :math:`V_L` or :math:`V_B`, and summarize the corresponding :math:`R^2`-value"):
+
+    .. math:: a = \frac{\sum_i (x_i-\bar x)(y_i-\bar y)}{\sum_i (x_i-\bar x)^2},\quad b = \bar y - a\bar x,\quad
+              R^2 = 1 - \frac{\sum_i (y_i - a x_i - b)^2}{\sum_i (y_i-\bar y)^2}.
+
+    With an intercept, :math:`R^2` equals the squared Pearson correlation of x and y. Lives here, beside
+    :func:`ratio_of_means_se`, because it summarises simulated regrets; it is not a bound.
+
+    Raises ValueError unless x and y are finite 1-d arrays of the same length >= 3 (two points fit
+    exactly), x is not constant, and y is not constant (R^2 undefined).
+    """
+    xs = np.asarray(x, dtype=float)
+    ys = np.asarray(y, dtype=float)
+    for name, a in (("x", xs), ("y", ys)):
+        if a.ndim != 1 or a.size < 3 or not np.isfinite(a).all():
+            raise ValueError(f"{name} must be a finite 1-d array of at least 3 points, got shape {a.shape}"
+                             + ("" if np.isfinite(a).all() else " with non-finite values"))
+    if xs.size != ys.size:
+        raise ValueError(f"x and y must have the same length, got {xs.size} and {ys.size}")
+    dx, dy = xs - xs.mean(), ys - ys.mean()
+    sxx, syy = float(dx @ dx), float(dy @ dy)
+    if sxx == 0:
+        raise ValueError(f"x must not be constant (all values {xs[0]!r}): the slope is undefined")
+    if syy == 0:
+        raise ValueError(f"y must not be constant (all values {ys[0]!r}): R^2 is undefined")
+    slope = float(dx @ dy) / sxx
+    intercept = float(ys.mean() - slope * xs.mean())
+    resid = ys - slope * xs - intercept
+    return LinearFit(slope=slope, intercept=intercept, r2=float(1.0 - (resid @ resid) / syy), n=int(xs.size))
+
+
 def _check_compatible(policy, instance: Instance, levels) -> None:
     if isinstance(policy, HeterogeneousPolicy):
         if not isinstance(levels, PrivacyLevels):
