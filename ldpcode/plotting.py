@@ -81,16 +81,15 @@ def band_curve(ax, t, values, *, label=None, color=None, band: float | None = 0.
     bound in the proof of Theorem 4 or 6 of Ren et al. (2020). The band is mean +- z * sd / sqrt(runs)
     (sd with ddof = 1), as in :meth:`ldpcode.simulate.SimulationResult.regret_band`. Returns the mean.
     """
-    from scipy.stats import norm
+    from .simulate import mean_and_half_width
 
     t = np.asarray(t)
     v = np.asarray(values, dtype=float)
     if v.ndim != 2 or v.shape[1] != t.shape[0]:
         raise ValueError(f"values must have shape (runs, {t.shape[0]}) to match t, got {v.shape}")
-    mean = v.mean(axis=0)
+    mean, half = mean_and_half_width(v, band or 0.95)
     (line,) = ax.plot(t, mean, label=label, color=color)
     if band and v.shape[0] > 1:
-        half = norm.ppf(0.5 + band / 2) * v.std(axis=0, ddof=1) / np.sqrt(v.shape[0])
         ax.fill_between(t, mean - half, mean + half, color=line.get_color(), alpha=0.2, linewidth=0)
     return mean
 

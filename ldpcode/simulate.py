@@ -33,6 +33,17 @@ def log_checkpoints(horizon: int, points: int = 121) -> np.ndarray:
     return cp
 
 
+def mean_and_half_width(values, level: float = 0.95):
+    """Mean over runs (axis 0) and the half-width z * sd / sqrt(runs) (sd with ddof = 1) of its
+    normal-approximation confidence interval at ``level``; the half-width is 0 for a single run."""
+    from scipy.stats import norm
+
+    v = np.asarray(values, dtype=float)
+    runs = v.shape[0]
+    half = norm.ppf(0.5 + level / 2) * v.std(axis=0, ddof=1) / np.sqrt(runs) if runs > 1 else np.zeros(v.shape[1:])
+    return v.mean(axis=0), half
+
+
 @dataclass
 class SimulationResult:
     """What :func:`simulate` returns.
@@ -66,11 +77,7 @@ class SimulationResult:
 
     def regret_band(self, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
         """Normal-approximation confidence band for the mean regret at each checkpoint."""
-        from scipy.stats import norm
-
-        reg = self.regret
-        half = norm.ppf(0.5 + level / 2) * reg.std(axis=0, ddof=1) / np.sqrt(self.runs) if self.runs > 1 else 0.0
-        m = reg.mean(axis=0)
+        m, half = mean_and_half_width(self.regret, level)
         return m - half, m + half
 
     def final_regret(self) -> np.ndarray:

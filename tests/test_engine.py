@@ -130,3 +130,14 @@ def test_run_streams_do_not_depend_on_call_history():
     second = [g.random(3) for g in run_streams(ss)]
     np.testing.assert_array_equal(first, second)
     assert not np.array_equal(first[0], first[1])  # rewards and noise are different streams
+
+
+def test_mean_and_half_width_by_hand():
+    from ldpcode.simulate import mean_and_half_width
+
+    v = np.array([[1.0, 10.0], [3.0, 10.0], [5.0, 10.0]])
+    m, half = mean_and_half_width(v, 0.95)
+    np.testing.assert_allclose(m, [3.0, 10.0])
+    np.testing.assert_allclose(half, [1.959963984540054 * 2.0 / math.sqrt(3), 0.0])
+    m1, h1 = mean_and_half_width(v[:1])
+    np.testing.assert_array_equal(h1, [0.0, 0.0])
