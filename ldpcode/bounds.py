@@ -65,8 +65,7 @@ def laplace_ratio(epsilon) -> float:
 
 def bernoulli_ratio(epsilon) -> float:
     r"""The privacy cost factor of LDP-UCB-B over UCB1: :math:`((e^\epsilon+1)/(e^\epsilon-1))^2` (Thm 6)."""
-    eps = check_epsilon(epsilon)
-    return ((math.exp(eps) + 1.0) / math.expm1(eps)) ** 2
+    return float(heldp_beta(check_epsilon(epsilon)))
 
 
 def lower_bound_constant(means, epsilon) -> float:
@@ -354,8 +353,10 @@ def heldp_alpha(epsilon):
 def heldp_beta(epsilon):
     r""":math:`\beta(\epsilon) = ((e^\epsilon+1)/(e^\epsilon-1))^2 = \coth^2(\epsilon/2)` (Section 3.2,
     before Theorem 10), computed as :math:`1/\tanh^2(\epsilon/2)`, which cannot overflow. Broadcasts."""
-    eps = np.asarray(epsilon, dtype=float)
-    return 1.0 / np.tanh(eps / 2.0) ** 2
+    from .mechanisms import bernoulli_scale
+
+    # the curator's own coth(eps/2) (pure-Python form, so any array shape broadcasts), squared
+    return bernoulli_scale.py_func(np.asarray(epsilon, dtype=float)) ** 2
 
 
 def _check_levels(levels):
