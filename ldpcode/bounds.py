@@ -33,6 +33,17 @@ function                               statement
 :func:`heldp_ucb_b_homogeneous_bound`  HeLDP paper, Corollary 11: :math:`\sum 8\beta(\epsilon)\log T/\Delta_a + (2+\pi^2/3)\Delta_a`
 :func:`v_l`, :func:`v_b`               HeLDP paper, Section 4.2: :math:`V_L`, :math:`V_B`
 :func:`choose_epsilon_min`             HeLDP paper, Section 4.2: ε_min minimizing :math:`V_L` or :math:`V_B`
+:func:`gdp_minimax_lower_bound`        Azize-Basu 2022 (global DP), Thm 2: :math:`\max\{\sqrt{T(K-1)}/27, (K-1)/(131\epsilon)\}`
+:func:`gdp_minimax_threshold`          Thm 2's crossing :math:`\frac{27}{131}\sqrt{(K-1)/T}` (the paper prints 131/27)
+:func:`gdp_lower_bound_constant`       Azize-Basu, Thm 3: :math:`\sum\Delta_a/\min\{d_{\inf}, 6\epsilon t_{\inf}\}` (per arm: :func:`gdp_lower_bound_terms`)
+:func:`linear_minimax_lower_bound`     Azize-Basu, Thm 4: :math:`\max\{e^{-2}d\sqrt T/8, e^{-6}d/(4\epsilon)\}` (crossing: :func:`linear_minimax_threshold`)
+:func:`linear_c_epsilon`               Azize-Basu, Thm 5: the program :math:`c_\epsilon(\mathcal A,\theta)` (ε = ∞: :func:`linear_graves_lai_constant`)
+:func:`adap_ucb_regret_bound`          Azize-Basu, Thm 7: :math:`\sum 16\alpha\log T/\min\{\Delta_a,\epsilon\} + 3\alpha/(\alpha-3)`
+:func:`adap_klucb_regret_bound`        Azize-Basu, Thm 8, with its unknown :math:`C_1(\alpha), C_2` given by the caller
+:func:`gdp_minimax_upper_rate`         Azize-Basu, after Thm 8: :math:`\sqrt{KT\log T} + K\log T/\epsilon` (a rate)
+:func:`dp_ucb_rate`, :func:`dp_se_rate`  Azize-Basu, Table 1: DP-UCB and DP-SE regret rates (constant 1)
+:func:`adap_ucb_rate`                  Azize-Basu, Table 1: :math:`\sum\Delta_a\log T/\min\{\Delta_a^2,\epsilon\Delta_a\}` (a rate)
+:func:`adap_klucb_rate`                Azize-Basu, Table 1: :math:`\sum\Delta_a\log T/\min\{d(\mu_a,\mu^*),\epsilon\Delta_a\}` (a rate)
 =====================================  ===========================================================
 """
 from __future__ import annotations
@@ -681,3 +692,532 @@ def choose_epsilon_min(levels, mechanism, candidates=None) -> EpsilonMinChoice:
             vals.append(best_v)
     return EpsilonMinChoice(epsilon_min=best_c, mechanism=mech, value=best_v, candidates=tuple(kept),
                             values=tuple(vals))
+
+
+# ===================================================================================================
+# Azize and Basu (2022): epsilon-global DP
+# ===================================================================================================
+# "When Privacy Meets Partial Information: A Refined Analysis of Differentially Private Bandits",
+# NeurIPS 2022. Lower bounds (Theorems 2-5, Table 2), upper bounds of AdaP-UCB / AdaP-KLUCB (Theorems 7,
+# 8) and the regret rates of Table 1. Conventions of this section:
+#   * epsilon is a finite number > 0 (check_epsilon); only linear_c_epsilon also accepts math.inf (no privacy);
+#   * horizon is an integer >= 1 (Theorem 2: >= K - 1); logs are natural;
+#   * means of bounded or Bernoulli arms lie in [0, 1]; Gaussian means are any finite numbers;
+#   * a sum over the suboptimal arms that would be empty (all means equal) raises ValueError: every
+#     statement here is about instances with a suboptimal arm (Theorem 5 even asks for a unique optimum),
+#     and an all-equal ``means`` is far more often a typo than an intended zero.
+import numbers as _numbers  # noqa: E402
+from dataclasses import field as _field  # noqa: E402
+
+from scipy import linalg as _linalg  # noqa: E402
+
+from ._validate import check_choice as _check_choice  # noqa: E402
+from .divergences import d_inf_bernoulli, d_inf_gaussian, t_inf_bernoulli, t_inf_gaussian  # noqa: E402
+
+
+def _gdp_log_horizon(horizon, minimum: int = 1) -> float:
+    return math.log(check_int("horizon", horizon, minimum=minimum))
+
+
+def _gdp_suboptimal(means, family: str = "bernoulli"):
+    """(means, best mean, indices of suboptimal arms, their gaps); raises when there is no suboptimal arm."""
+    if family == "bernoulli":
+        means = check_probability_vector("means", means)
+    else:
+        try:
+            means = np.asarray(means, dtype=float)
+        except (TypeError, ValueError) as exc:
+            raise TypeError(f"means must be a sequence of real numbers, got {means!r}") from exc
+        if means.ndim != 1 or not np.isfinite(means).all():
+            raise ValueError(f"means must be a 1-d sequence of finite numbers, got {means!r}")
+    if means.size < 2:
+        raise ValueError(f"means must hold at least 2 arms, got {means.size}")
+    best = float(means.max())
+    idx = np.flatnonzero(means < best)
+    if idx.size == 0:
+        raise ValueError(f"means must contain at least one suboptimal arm (Delta_a > 0), got all equal to {best!r}")
+    return means, best, idx, best - means[idx]
+
+
+def _check_alpha_gdp(alpha) -> float:
+    alpha = check_real("alpha", alpha)
+    if not alpha > 3:
+        raise ValueError(f"alpha must be > 3 (Theorems 7 and 8 need alpha > 3), got {alpha!r}")
+    return alpha
+
+
+def gdp_minimax_lower_bound(horizon, n_arms, epsilon) -> float:
+    r"""Theorem 2 (Azize and Basu 2022), eq. (3): for :math:`K > 1`, :math:`T \ge K-1`, :math:`\epsilon > 0`,
+
+    .. math:: \mathrm{Reg}^{\mathrm{minimax}}_{T,\epsilon} \ge \max\Big\{\frac{1}{27}\sqrt{T(K-1)},\;
+              \frac{1}{131}\frac{K-1}{\epsilon}\Big\}.
+    """
+    k = check_int("n_arms", n_arms, minimum=2)
+    t = check_int("horizon", horizon, minimum=max(1, k - 1))
+    eps = check_epsilon(epsilon)
+    return max(math.sqrt(t * (k - 1)) / 27.0, (k - 1) / (131.0 * eps))
+
+
+def gdp_minimax_threshold(horizon, n_arms, as_printed: bool = False) -> float:
+    r"""The ε below which the private term of Theorem 2 dominates: the crossing of its two terms,
+
+    .. math:: \frac{1}{27}\sqrt{T(K-1)} = \frac{K-1}{131\,\epsilon} \iff \epsilon = \frac{27}{131}\sqrt{\frac{K-1}{T}}.
+
+    **Discrepancy with the paper.** The text after Theorem 2 puts the threshold at
+    :math:`\frac{131}{27}\sqrt{(K-1)/T}` (the ratio inverted, 23.5 times larger), and its example
+    (T = 10^6, K = 100: "ε ≥ 0.05") uses that printed value (0.0483); the true crossing there is 0.00205.
+    This function returns the true crossing; ``as_printed=True`` returns the paper's printed expression.
+    Same conditions as :func:`gdp_minimax_lower_bound` (K ≥ 2, T ≥ K − 1).
+    """
+    k = check_int("n_arms", n_arms, minimum=2)
+    t = check_int("horizon", horizon, minimum=max(1, k - 1))
+    if not isinstance(as_printed, (bool, np.bool_)):
+        raise TypeError(f"as_printed must be True or False, got {as_printed!r}")
+    ratio = 131.0 / 27.0 if as_printed else 27.0 / 131.0
+    return ratio * math.sqrt((k - 1) / t)
+
+
+_GDP_FAMILIES = ("bernoulli", "gaussian")
+
+
+@dataclass(frozen=True, eq=False)
+class GDPLowerBoundTerms:
+    r"""Per-arm pieces of Theorem 3, for the suboptimal arms only (index ``arms`` into ``means``):
+    ``gaps`` :math:`\Delta_a`, ``d_inf``, ``t_inf``, ``epsilon_threshold`` :math:`d_{\inf}/(6t_{\inf})`
+    (the ε below which the private term :math:`6\epsilon t_{\inf}` is the smaller one), ``private`` (whether
+    ``epsilon`` is below it), ``terms`` :math:`\Delta_a/\min(d_{\inf}, 6\epsilon t_{\inf})` and their sum
+    ``value`` (the constant of :func:`gdp_lower_bound_constant`)."""
+
+    epsilon: float
+    family: str
+    variance: str
+    arms: np.ndarray
+    gaps: np.ndarray
+    d_inf: np.ndarray
+    t_inf: np.ndarray
+    epsilon_threshold: np.ndarray
+    private: np.ndarray
+    terms: np.ndarray
+    value: float = _field(default=float("nan"))
+
+
+def gdp_lower_bound_terms(means, epsilon, family="bernoulli", sigma=1.0, variance="known") -> GDPLowerBoundTerms:
+    r"""The per-arm quantities of Theorem 3 (see :func:`gdp_lower_bound_constant` for the statement and the
+    arguments), returned as a :class:`GDPLowerBoundTerms`, so that a notebook can show which arms are in the
+    high-privacy regime :math:`\epsilon < d_{\inf}/(6 t_{\inf})` (remark 3 after Theorem 3)."""
+    eps = check_epsilon(epsilon)
+    _check_choice("family", family, _GDP_FAMILIES)
+    _check_choice("variance", variance, ("known", "unknown"))
+    means, best, idx, gaps = _gdp_suboptimal(means, family)
+    if family == "bernoulli":
+        try:
+            sig = np.asarray(sigma, dtype=float)
+        except (TypeError, ValueError):
+            sig = None
+        if variance != "known" or sig is None or not np.all(sig == 1.0):
+            raise ValueError(f"sigma and variance apply to family='gaussian' only; for 'bernoulli' leave them at "
+                             f"their defaults, got sigma={sigma!r}, variance={variance!r}")
+        if best >= 1.0:
+            raise ValueError("for family='bernoulli' the best mean must be < 1: no Bernoulli law has a mean above 1, "
+                             "so d_inf and t_inf are infima over an empty set (+inf) and Theorem 3 says nothing; "
+                             f"got max(means) = {best!r}")
+        d = np.asarray(d_inf_bernoulli(means[idx], best), dtype=float).reshape(-1)
+        t = np.asarray(t_inf_bernoulli(means[idx], best), dtype=float).reshape(-1)
+    else:
+        try:
+            sig = np.asarray(sigma, dtype=float)
+        except (TypeError, ValueError) as exc:
+            raise TypeError(f"sigma must be a real number or a sequence of real numbers, got {sigma!r}") from exc
+        try:
+            sig = np.broadcast_to(sig, means.shape)
+        except ValueError as exc:
+            raise ValueError(f"sigma must be one standard deviation > 0 or one per arm ({means.size}), "
+                             f"got {sigma!r}") from exc
+        if not (np.isfinite(sig).all() and (sig > 0).all()):
+            raise ValueError(f"sigma must be finite and > 0 (a standard deviation), got {sigma!r}")
+        d = np.asarray(d_inf_gaussian(means[idx], best, sig[idx], variance), dtype=float).reshape(-1)
+        t = np.asarray(t_inf_gaussian(means[idx], best, sig[idx], variance), dtype=float).reshape(-1)
+    thr = d / (6.0 * t)
+    terms = gaps / np.minimum(d, 6.0 * eps * t)
+    return GDPLowerBoundTerms(epsilon=eps, family=family, variance=variance, arms=idx, gaps=gaps, d_inf=d,
+                              t_inf=t, epsilon_threshold=thr, private=eps < thr, terms=terms,
+                              value=float(terms.sum()))
+
+
+def gdp_lower_bound_constant(means, epsilon, family="bernoulli", sigma=1.0, variance="known") -> float:
+    r"""Theorem 3 (Azize and Basu 2022), eq. (4): every consistent ε-global-DP policy has
+
+    .. math:: \liminf_{T\to\infty}\frac{\mathrm{Reg}_T}{\log T} \ge \sum_{a:\Delta_a>0}
+              \frac{\Delta_a}{\min\{d_{\inf}(P_a,\mu^*,\mathcal M_a),\; 6\epsilon\, t_{\inf}(P_a,\mu^*,\mathcal M_a)\}}.
+
+    ``family="bernoulli"``: means in [0, 1] with the best < 1, :math:`d_{\inf} = d(\mu_a,\mu^*)`,
+    :math:`t_{\inf} = \Delta_a` (:func:`~ldpcode.divergences.d_inf_bernoulli`). ``family="gaussian"``: arm a is
+    :math:`\mathcal N(\mu_a, \sigma_a^2)` (``sigma`` one value or one per arm) in the class of Gaussians with
+    that variance (``variance="known"``) or of all Gaussians (``"unknown"``); see
+    :func:`~ldpcode.divergences.d_inf_gaussian` and :func:`~ldpcode.divergences.t_inf_gaussian`.
+    For large ε this is the Lai-Robbins constant :math:`\sum\Delta_a/d_{\inf}`; the per-arm switch points are
+    in :func:`gdp_lower_bound_terms`.
+
+    Remark 2 after Theorem 3 says that, as :math:`d_{\inf}\ge 2\Delta_a^2` (Pinsker), the bound "reduces to"
+    :math:`\Omega(\sum\log T/\min\{\Delta_a,\epsilon\})`. Pinsker gives the other direction: each term is
+    *at most* :math:`1/(2\min\{\Delta_a,\epsilon\})`. The Ω form needs the reverse inequality
+    :math:`d(\mu_a,\mu^*)\le\Delta_a^2/(\mu^*(1-\mu^*))` (KL ≤ χ²), which gives each term *at least*
+    :math:`1/(\max\{1/(\mu^*(1-\mu^*)), 6\}\min\{\Delta_a,\epsilon\})`: the Ω holds with a constant that
+    depends on :math:`\mu^*` (both sides are checked in the tests).
+    """
+    return gdp_lower_bound_terms(means, epsilon, family=family, sigma=sigma, variance=variance).value
+
+
+def linear_minimax_lower_bound(horizon, dim, epsilon) -> float:
+    r"""Theorem 4 (Azize and Basu 2022), eq. (5): for :math:`\mathcal A = [-1,1]^d`, :math:`\Theta=\mathbb R^d`
+    and unit Gaussian noise, every ε-global-DP policy has
+
+    .. math:: \mathrm{Reg}^{\mathrm{minimax}}_T \ge \max\Big\{\frac{e^{-2}}{8}d\sqrt T,\; \frac{e^{-6}}{4}\frac d\epsilon\Big\}.
+    """
+    t = check_int("horizon", horizon, minimum=1)
+    d = check_int("dim", dim, minimum=1)
+    eps = check_epsilon(epsilon)
+    return max(math.exp(-2) / 8.0 * d * math.sqrt(t), math.exp(-6) / 4.0 * d / eps)
+
+
+def linear_minimax_threshold(horizon) -> float:
+    r"""The regime threshold of Theorem 4 given in the Remarks after Theorem 5: :math:`\epsilon = 2e^{-4}/\sqrt T`.
+
+    It is exactly where the two terms of :func:`linear_minimax_lower_bound` are equal, for every d:
+    :math:`\frac{e^{-2}}{8}d\sqrt T = \frac{e^{-6}}{4}\frac d\epsilon \iff \epsilon = \frac{8e^{-6}}{4e^{-2}\sqrt T}
+    = \frac{2e^{-4}}{\sqrt T}` (d cancels). Below it the private term dominates.
+    """
+    return 2.0 * math.exp(-4) / math.sqrt(check_int("horizon", horizon, minimum=1))
+
+
+@dataclass(frozen=True, eq=False)
+class LinearCEpsilon:
+    r"""The solution of Theorem 5's program (:func:`linear_c_epsilon`).
+
+    ``value`` is :math:`c_\epsilon(\mathcal A,\theta)`; ``alpha`` the optimal allocation per action (``inf`` at
+    the optimal action, see :func:`linear_c_epsilon`); ``gaps`` :math:`\Delta_a`; ``bounds`` the right-hand
+    sides :math:`\min\{\Delta_a^2/2, 3\epsilon\rho\Delta_a\}` (``nan`` at the optimal action); ``norms``
+    :math:`\|a\|^2_{H_\alpha^{-1}}` at the solution; ``regime`` per action: ``"optimal"``, ``"non-private"``
+    (:math:`\Delta_a^2/2` is the smaller bound) or ``"private"`` (:math:`3\epsilon\rho\Delta_a` is);
+    ``tight`` whether the constraint holds with equality (relative 1e-6) at the solution; ``dual_bound`` a
+    certified lower bound on ``value`` from a dual-feasible point (``value - dual_bound`` bounds the error).
+    """
+
+    value: float
+    alpha: np.ndarray
+    gaps: np.ndarray
+    bounds: np.ndarray
+    norms: np.ndarray
+    regime: tuple
+    tight: np.ndarray
+    dual_bound: float
+    optimal_index: int
+    epsilon: float
+    rho: float
+
+
+def _check_epsilon_or_inf(epsilon) -> float:
+    if isinstance(epsilon, _numbers.Real) and not isinstance(epsilon, bool) and float(epsilon) == math.inf:
+        return math.inf
+    return check_epsilon(epsilon, "epsilon (finite > 0, or math.inf for no privacy)")
+
+
+def _check_linear_instance(actions, theta):
+    try:
+        A = np.asarray(actions, dtype=float)
+        th = np.asarray(theta, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"actions and theta must be arrays of real numbers, got {actions!r}, {theta!r}") from exc
+    if A.ndim != 2 or A.shape[0] < 2 or A.shape[1] < 1:
+        raise ValueError(f"actions must be a 2-d array of at least 2 actions (one per row), got shape {A.shape}")
+    if not np.isfinite(A).all():
+        raise ValueError("actions must contain only finite numbers")
+    n, d = A.shape
+    if th.shape != (d,) or not np.isfinite(th).all():
+        raise ValueError(f"theta must be a finite vector of length d = {d}, got {theta!r}")
+    if np.linalg.matrix_rank(A) < d:
+        raise ValueError(f"actions must span R^d (d = {d}); their rank is {np.linalg.matrix_rank(A)}")
+    values = A @ th
+    best = float(values.max())
+    tol = 1e-12 * max(1.0, float(np.abs(values).max()))
+    opt = np.flatnonzero(values >= best - tol)
+    if opt.size != 1:
+        raise ValueError(f"theta must have a unique optimal action (Theorem 5); actions {opt.tolist()} tie "
+                         f"at <a, theta> = {best!r}")
+    gaps = np.where(values >= best - tol, 0.0, best - values)
+    return A, th, int(opt[0]), gaps
+
+
+def _c_eps_norms(Z, alpha, ridge=0.0):
+    """(g, M): g_a = z_a^T H^{-1} z_a and M_ab = (z_a^T H^{-1} z_b)^2, H = sum alpha_b z_b z_b^T (+ ridge I)."""
+    H = Z.T @ (alpha[:, None] * Z)
+    if ridge:
+        H = H + ridge * np.eye(H.shape[0])
+    G = Z @ np.linalg.solve(H, Z.T)
+    return np.diag(G).copy(), G * G
+
+
+def _c_eps_to_boundary(Z, b, alpha):
+    """Scale alpha onto the feasible set: the constraints are homogeneous of degree -1 in alpha."""
+    g, _ = _c_eps_norms(Z, alpha)
+    s = float(np.max(g / b))
+    if not (np.isfinite(s) and s > 0):
+        raise np.linalg.LinAlgError("singular H")
+    return alpha * s
+
+
+def _c_eps_solve(Z, gaps, b):
+    r"""Minimise :math:`\sum_c\alpha_c\Delta_c` s.t. :math:`g_a(\alpha) = z_a^\top H_\alpha^{-1}z_a \le b_a`, α >= 0
+    (rows :math:`z_a` of Z span :math:`\mathbb R^m`). A convex program (linear cost; :math:`g_a` is convex in α since
+    the matrix inverse is operator convex), solved by a log-barrier interior-point method with exact Newton steps
+    (Boyd and Vandenberghe, Convex Optimization, Section 11.3), using
+    :math:`\partial g_a/\partial\alpha_c = -G_{ac}^2` and :math:`\partial^2 g_a/\partial\alpha_c\partial\alpha_e =
+    2G_{ac}G_{ce}G_{ea}`, :math:`G = ZH_\alpha^{-1}Z^\top`. Stops when the barrier's gap bound 2n/t is below 1e-9
+    of the cost; the result is then scaled onto the exact feasible set, and entries below 1e-9 of the largest set
+    to 0 when that costs nothing. Returns (alpha, value, dual bound from :func:`_c_eps_dual`)."""
+    n = Z.shape[0]
+    a0 = 2.0 * _c_eps_to_boundary(Z, b, 1.0 / b)  # strictly feasible: g = b/2 at the largest
+    unit = float(a0.mean())
+    bb = b * unit  # g(alpha) = g(y)/unit for alpha = unit * y
+    y = a0 / unit
+    c = gaps / float(np.dot(gaps, y))  # cost normalised to 1 at the start
+
+    def state(y):
+        G = Z @ np.linalg.solve(Z.T @ (y[:, None] * Z), Z.T)
+        return G, bb - np.diag(G)
+
+    def phi(t, y, s):
+        return t * float(np.dot(c, y)) - float(np.sum(np.log(s))) - float(np.sum(np.log(y)))
+
+    t = 2.0 * n
+    G, s = state(y)
+    for _outer in range(60):
+        for _newton in range(200):
+            M = G * G
+            grad = t * c - M.T @ (1.0 / s) - 1.0 / y
+            hess = M.T @ (M / (s * s)[:, None]) + 2.0 * G * (G.T @ (G / s[:, None])) + np.diag(1.0 / (y * y))
+            try:
+                step = -np.linalg.solve(hess, grad)
+            except np.linalg.LinAlgError:  # pragma: no cover
+                step = -grad / np.diag(hess)
+            dec = -float(np.dot(grad, step))
+            if dec <= 1e-8:  # centred enough: the barrier's own gap bound dominates
+                break
+            f0, tau = phi(t, y, s), 1.0
+            neg = step < 0
+            if neg.any():
+                tau = min(1.0, 0.99 * float(np.min(-y[neg] / step[neg])))
+            while tau > 1e-8:
+                y_new = y + tau * step
+                G_new, s_new = state(y_new)
+                if (s_new > 0).all() and phi(t, y_new, s_new) <= f0 - 0.25 * tau * dec:
+                    break
+                tau *= 0.5
+            else:  # no progress at working precision
+                break
+            y, G, s = y_new, G_new, s_new
+        if 2.0 * n / t < 1e-9 * float(np.dot(c, y)):
+            break
+        t *= 8.0
+    alpha = _c_eps_to_boundary(Z, b, y * unit)
+    value = float(np.dot(alpha, gaps))
+    small = alpha < 1e-9 * alpha.max()
+    if small.any():
+        try:
+            cleaned = _c_eps_to_boundary(Z, b, np.where(small, 0.0, alpha))
+            if float(np.dot(cleaned, gaps)) <= value:
+                alpha, value = cleaned, float(np.dot(cleaned, gaps))
+        except np.linalg.LinAlgError:
+            pass
+    return alpha, value, min(_c_eps_dual(Z, gaps, b, alpha), value)
+
+
+def _c_eps_dual(Z, gaps, b, alpha):
+    r"""A certified lower bound on the program's value. For any vectors :math:`v_a` with
+    :math:`\sum_a (z_c^\top v_a)^2 \le \Delta_c` for every c, Cauchy-Schwarz gives, for every feasible α',
+    :math:`\sum_c\alpha'_c\Delta_c \ge \sum_a v_a^\top H_{\alpha'} v_a \ge \sum_a (v_a^\top z_a)^2/b_a`. With
+    :math:`v_a = \sqrt{\lambda_a}H_\alpha^{-1}z_a` at the computed α, the best λ >= 0 solves the LP
+    max :math:`\sum_a\lambda_a g_a^2/b_a` s.t. :math:`M^\top\lambda \le \Delta` (tight at the exact optimum, by KKT)."""
+    g, M = _c_eps_norms(Z, alpha)
+    res = optimize.linprog(-(g * g / b), A_ub=M.T, b_ub=gaps, bounds=[(0, None)] * Z.shape[0], method="highs")
+    if res.status != 0:  # pragma: no cover
+        return 0.0
+    lam = np.maximum(res.x, 0.0)
+    kappa = max(1.0, float(np.max((lam @ M) / gaps)))  # guard against solver round-off
+    return float(np.sum(lam * g * g / b) / kappa)
+
+
+def linear_c_epsilon(actions, theta, epsilon, rho=1.0) -> LinearCEpsilon:
+    r"""Theorem 5 (Azize and Basu 2022), eq. (6): for a finite action set :math:`\mathcal A` spanning
+    :math:`\mathbb R^d` and θ with a unique optimal action, every consistent ε-global-DP policy has
+    :math:`\liminf_T \mathrm{Reg}_T/\log T \ge c_\epsilon(\mathcal A,\theta)`, the structural distinguishability gap
+
+    .. math:: c_\epsilon = \inf_{\alpha\in[0,\infty)^{\mathcal A}} \sum_a \alpha(a)\Delta_a \quad\text{s.t.}\quad
+              \|a\|^2_{H_\alpha^{-1}} \le \min\{\tfrac12\Delta_a^2,\; 3\epsilon\rho\Delta_a\}\ \ \forall a:\Delta_a>0,
+              \qquad H_\alpha = \sum_a \alpha(a)\,aa^\top.
+
+    Readings of this book (the extraction of the paper is incomplete here):
+
+    * the extraction prints :math:`\|a\|_{H_\alpha}`; Table 2 prints :math:`\|a\|_{H_\alpha^{-1}}`, and so does the
+      Graves-Lai program the Remarks refer to (Lattimore and Szepesvári 2017). It is the :math:`H_\alpha^{-1}`
+      norm (with :math:`H_\alpha` the constraint would push α *down* and the infimum would be 0).
+    * :math:`\rho_a(\mathcal A)` ("a structure-dependent constant") is never defined; Table 2 writes one
+      :math:`\rho(\mathcal A)`. Here ``rho`` is one constant for all arms, an explicit parameter (default 1).
+      :math:`c_\epsilon` depends on ε only through :math:`\epsilon\rho`.
+    * ``epsilon=math.inf`` drops the private constraint: the ε-free Graves-Lai constant
+      (:func:`linear_graves_lai_constant`). :math:`c_\epsilon` is non-increasing in ε.
+
+    The optimal action :math:`a^*` has :math:`\Delta=0`, so :math:`\alpha(a^*)` costs nothing and, since raising
+    it lowers every :math:`\|a\|^2_{H_\alpha^{-1}}`, the infimum is the limit :math:`\alpha(a^*) = M\to\infty`. With
+    :math:`H' = \sum_{a\ne a^*}\alpha(a)aa^\top` and :math:`x^\top H^{-1}x = \sup_y\, 2x^\top y - y^\top Hy`, the
+    penalty :math:`M(a^{*\top}y)^2` forces :math:`y\perp a^*` in the limit:
+    :math:`\|a\|^2_{(H'+Ma^*a^{*\top})^{-1}} \downarrow z_a^\top(Q^\top H'Q)^{-1}z_a`, :math:`z_a = Q^\top a`, Q an
+    orthonormal basis of :math:`a^{*\perp}` (when H' is invertible this is :math:`\min_c\|a-c\,a^*\|^2_{H'^{-1}}`).
+    So the program is solved in :math:`a^{*\perp}` over the suboptimal arms only, and ``alpha`` is reported as
+    ``inf`` at :math:`a^*`; actions parallel to :math:`a^*` get α = 0 (their constraint reads 0 <= b).
+    The reduced program (linear cost, convex constraints) is solved by a log-barrier interior-point method with
+    exact Newton steps, and the result scaled onto the feasible set (the constraints are homogeneous in α); a
+    dual-feasible point gives ``dual_bound`` <= ``value``, a certificate of accuracy (relative gap ~1e-6 or
+    better in the tests, where the value also matches closed forms and brute-force grids). Meant for small sets
+    (d ≤ 5, |A| ≤ 20: well under a second). Returns a :class:`LinearCEpsilon`.
+    """
+    A, th, opt, gaps = _check_linear_instance(actions, theta)
+    eps = _check_epsilon_or_inf(epsilon)
+    rho = check_epsilon(rho, "rho")
+    n, d = A.shape
+    sub = np.flatnonzero(np.arange(n) != opt)
+    g_sub = gaps[sub]
+    b_sub = np.minimum(0.5 * g_sub ** 2, 3.0 * eps * rho * g_sub)
+    Q = _linalg.null_space(A[opt][None, :]) if np.any(A[opt] != 0) else np.eye(d)
+    Z = A[sub] @ Q  # coordinates in the complement of a*
+    alpha_sub = np.zeros(sub.size)
+    norms_sub = np.zeros(sub.size)
+    value, dual = 0.0, 0.0
+    if Q.shape[1] > 0:
+        nz = np.linalg.norm(Z, axis=1) > 1e-12 * max(1.0, float(np.abs(A).max()))
+        # arms along a* (z_a = 0) are known once a* is: their constraint reads 0 <= b_a, and they add nothing to H
+        Zn, gn, bn = Z[nz], g_sub[nz], b_sub[nz]
+        al, value, dual = _c_eps_solve(Zn, gn, bn)
+        alpha_sub[nz] = al
+        norms_sub[nz] = _c_eps_norms(Zn, al)[0]
+    alpha = np.zeros(n)
+    alpha[sub] = alpha_sub
+    alpha[opt] = math.inf
+    bounds_all = np.full(n, np.nan)
+    bounds_all[sub] = b_sub
+    norms = np.zeros(n)
+    norms[sub] = norms_sub
+    tight = np.zeros(n, dtype=bool)
+    tight[sub] = norms_sub >= b_sub * (1 - 1e-6)
+    regime = tuple("optimal" if i == opt else ("private" if 3.0 * eps * rho * gaps[i] < 0.5 * gaps[i] ** 2
+                                                else "non-private") for i in range(n))
+    return LinearCEpsilon(value=float(value), alpha=alpha, gaps=gaps, bounds=bounds_all, norms=norms,
+                          regime=regime, tight=tight, dual_bound=float(dual), optimal_index=opt,
+                          epsilon=eps, rho=rho)
+
+
+def linear_graves_lai_constant(actions, theta) -> LinearCEpsilon:
+    r"""The non-private Graves-Lai constant of the linear bandit with unit Gaussian noise (Lattimore and
+    Szepesvári 2017): Theorem 5's program with only :math:`\|a\|^2_{H_\alpha^{-1}} \le \Delta_a^2/2`, i.e.
+    :func:`linear_c_epsilon` at ``epsilon=math.inf``; the limit of :math:`c_\epsilon` for large ε."""
+    return linear_c_epsilon(actions, theta, math.inf)
+
+
+def adap_ucb_regret_bound(means, horizon, epsilon, alpha=3.1) -> float:
+    r"""Theorem 7 (Azize and Basu 2022): for rewards in [0, 1] and α > 3, AdaP-UCB has
+
+    .. math:: \mathrm{Reg}_T \le \sum_{a:\Delta_a>0}\Big(\frac{16\alpha}{\min\{\Delta_a,\epsilon\}}\log T
+              + \frac{3\alpha}{\alpha-3}\Big).
+
+    ``alpha`` ≤ 3 is a ValueError: the theorem needs α > 3 (Remark 1). The paper's experiments use α = 3.1.
+    """
+    eps = check_epsilon(epsilon)
+    alpha = _check_alpha_gdp(alpha)
+    log_t = _gdp_log_horizon(horizon)
+    _, _, _, gaps = _gdp_suboptimal(means)
+    return float(np.sum(16.0 * alpha / np.minimum(gaps, eps) * log_t + 3.0 * alpha / (alpha - 3.0)))
+
+
+def adap_klucb_regret_bound(means, horizon, epsilon, *, c1, c2, alpha=3.1) -> float:
+    r"""Theorem 8 (Azize and Basu 2022): for Bernoulli rewards, α > 3 and constants :math:`C_1(\alpha), C_2 > 0`,
+    AdaP-KLUCB has
+
+    .. math:: \mathrm{Reg}_T \le \sum_{a:\Delta_a>0}\Big(\frac{C_1(\alpha)\Delta_a}{\min\{d_{\inf}(\mu_a,\mu^*),
+              C_2\epsilon\Delta_a\}}\log T + \frac{3\alpha}{\alpha-3}\Big),
+
+    with :math:`d_{\inf}(\mu_a,\mu^*) = d(\mu_a,\mu^*)` the Bernoulli gap (``inf`` when :math:`\mu^* = 1`, when
+    the private term is the minimum). The paper does not give :math:`C_1(\alpha)` or :math:`C_2`, so ``c1`` (the
+    value of :math:`C_1` at this ``alpha``) and ``c2`` are required keyword arguments, finite and > 0; this module
+    never invents them. Only the shape of the bound in ε and :math:`\Delta_a` is the paper's.
+    """
+    eps = check_epsilon(epsilon)
+    c1 = check_epsilon(c1, "c1")
+    c2 = check_epsilon(c2, "c2")
+    alpha = _check_alpha_gdp(alpha)
+    log_t = _gdp_log_horizon(horizon)
+    means, best, idx, gaps = _gdp_suboptimal(means)
+    d = np.asarray(d_inf_bernoulli(means[idx], best), dtype=float).reshape(-1)
+    return float(np.sum(c1 * gaps / np.minimum(d, c2 * eps * gaps) * log_t + 3.0 * alpha / (alpha - 3.0)))
+
+
+def gdp_minimax_upper_rate(horizon, n_arms, epsilon) -> float:
+    r""":math:`\sqrt{KT\log T} + K\log T/\epsilon`: the minimax upper rate of AdaP-UCB and AdaP-KLUCB
+    (Appendix E.4, stated after Theorem 8 as :math:`\mathcal O(\cdot)`; the constant is not given, this is the
+    rate with constant 1, for drawing slopes beside :func:`gdp_minimax_lower_bound`)."""
+    k = check_int("n_arms", n_arms, minimum=1)
+    eps = check_epsilon(epsilon)
+    t = check_int("horizon", horizon, minimum=1)
+    log_t = math.log(t)
+    return math.sqrt(k * t * log_t) + k * log_t / eps
+
+
+def dp_ucb_rate(means, horizon, epsilon) -> float:
+    r"""Table 1, DP-UCB (Mishra and Thakurta 2015; Tossou and Dimitrakakis 2016):
+    :math:`\log(T)^{2.5}/\epsilon + \sum_{a:\Delta_a>0}\log T/\Delta_a`, the :math:`\mathcal O(\cdot)` rate with
+    constant 1 (a rate, not a bound). Means of [0, 1]-valued arms."""
+    eps = check_epsilon(epsilon)
+    log_t = _gdp_log_horizon(horizon)
+    _, _, _, gaps = _gdp_suboptimal(means)
+    return float(log_t ** 2.5 / eps + np.sum(log_t / gaps))
+
+
+def dp_se_rate(means, horizon, epsilon) -> float:
+    r"""Table 1, DP-SE (Sajed and Sheffet 2019): :math:`K\log T/\epsilon + \sum_{a:\Delta_a>0}\log T/\Delta_a`
+    (constant 1; a rate). K is ``len(means)``."""
+    eps = check_epsilon(epsilon)
+    log_t = _gdp_log_horizon(horizon)
+    means, _, _, gaps = _gdp_suboptimal(means)
+    return float(means.size * log_t / eps + np.sum(log_t / gaps))
+
+
+def adap_ucb_rate(means, horizon, epsilon) -> float:
+    r"""Table 1, AdaP-UCB: :math:`\sum_{a:\Delta_a>0}\Delta_a\log T/\min\{\Delta_a^2, \epsilon\Delta_a\}`
+    (:math:`= \sum\log T/\min\{\Delta_a,\epsilon\}`, Theorem 7 without its constants; a rate)."""
+    eps = check_epsilon(epsilon)
+    log_t = _gdp_log_horizon(horizon)
+    _, _, _, gaps = _gdp_suboptimal(means)
+    return float(np.sum(gaps * log_t / np.minimum(gaps ** 2, eps * gaps)))
+
+
+def adap_klucb_rate(means, horizon, epsilon) -> float:
+    r"""Table 1, AdaP-KLUCB: :math:`\sum_{a:\Delta_a>0}\Delta_a\log T/\min\{d(\mu_a,\mu^*), \epsilon\Delta_a\}`,
+    d the Bernoulli KL (Theorem 8 with :math:`C_1 = C_2 = 1` and without its additive term; a rate)."""
+    eps = check_epsilon(epsilon)
+    log_t = _gdp_log_horizon(horizon)
+    means, best, idx, gaps = _gdp_suboptimal(means)
+    d = np.asarray(d_inf_bernoulli(means[idx], best), dtype=float).reshape(-1)
+    return float(np.sum(gaps * log_t / np.minimum(d, eps * gaps)))
+
+
+def adap_releases_bound(horizon, n_arms) -> float:
+    r"""Most private means Algorithm 1 (AdaP-UCB, AdaP-KLUCB) computes in T steps (Table 1 of Azize and
+    Basu 2022, "# Private Means", stated as :math:`\mathcal O(\log T)`): :math:`K + K\log_2(T/K)`.
+
+    K releases come from the initial pull of each arm. Every later release closes an episode that
+    doubles its arm's count, so arm a closes at most :math:`\log_2 N_a(T)` episodes, and
+    :math:`\sum_a \log_2 N_a(T) \le K\log_2(T/K)` by concavity since :math:`\sum_a N_a(T) = T`. (Our
+    derivation; the paper states only the order.) ``horizon`` must be an integer >= ``n_arms`` >= 1.
+    """
+    k = check_int("n_arms", n_arms, minimum=1)
+    t = check_int("horizon", horizon, minimum=k)
+    return float(k + k * math.log2(t / k))

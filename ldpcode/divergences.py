@@ -4,7 +4,10 @@ All logs are natural, with the convention 0 log 0 = 0 (Ren et al., footnote 3).
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
+from numba import njit
 
 from ._validate import check_probability_vector
 
@@ -18,7 +21,7 @@ def kl_bernoulli(p, q):
     q = np.asarray(q, dtype=float)
     for name, v in (("p", p), ("q", q)):
         check_probability_vector(name, np.atleast_1d(v).ravel())
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         a = np.where(p > 0, p * np.log(p / q), 0.0)
         b = np.where(p < 1, (1 - p) * np.log((1 - p) / (1 - q)), 0.0)
     return a + b
@@ -33,7 +36,7 @@ def kl_discrete(f, g):
     for name, v in (("f", f), ("g", g)):
         if (v < 0).any() or not np.isfinite(v).all() or not np.isclose(v.sum(axis=-1), 1.0).all():
             raise ValueError(f"{name} must be a probability vector (non-negative, summing to 1)")
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         terms = np.where(f > 0, f * np.log(f / g), 0.0)
     return terms.sum(axis=-1)
 
@@ -68,6 +71,249 @@ def kl_mixture(p, q, f, g):
             raise ValueError(f"{name} must be a probability vector (non-negative, summing to 1 on its last axis)")
     ha = p[..., None] * f + (1 - p[..., None]) * g
     hb = q[..., None] * f + (1 - q[..., None]) * g
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         terms = np.where(ha > 0, ha * np.log(ha / hb), 0.0)
     return terms.sum(axis=-1)
+
+
+@njit(cache=True, nogil=True)
+def _kl_ber(p, q):
+    a = p * math.log(p / q) if p > 0.0 else 0.0
+    b = (1.0 - p) * math.log((1.0 - p) / (1.0 - q)) if p < 1.0 else 0.0
+    return a + b
+
+
+@njit(cache=True, nogil=True)
+def klucb_bernoulli_scalar(p, level):
+    r"""The KL-UCB index :math:`\max\{q \in [p, 1] : d(p, q) \le \text{level}\}` for one arm, by bisection.
+
+    ``d`` is the Bernoulli KL divergence. Compiled, no checks (see :func:`klucb_bernoulli`); 50 halvings of
+    [p, 1] leave an error below 1e-15, and the returned end is the upper one, so the index is never
+    below the exact maximiser (an optimistic index stays optimistic).
+    """
+    if level <= 0.0:
+        return p
+    if p >= 1.0:
+        return 1.0
+    if _kl_ber(p, 1.0 - 1e-15) <= level:
+        return 1.0
+    lo = p
+    hi = 1.0
+    for _ in range(50):
+        mid = 0.5 * (lo + hi)
+        if _kl_ber(p, mid) > level:
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+def klucb_bernoulli(p, level):
+    r"""KL-UCB index :math:`\max\{q \in [0, 1] : d(p, q) \le \text{level}\}` (Garivier and Cappé 2011),
+    the inversion behind AdaP-KLUCB (Azize and Basu 2022, eq. 8) and KL-UCB. Broadcasts.
+
+    ``p`` must lie in [0, 1] and ``level`` be a finite number >= 0.
+    """
+    p = np.asarray(p, dtype=float)
+    level = np.asarray(level, dtype=float)
+    check_probability_vector("p", np.atleast_1d(p).ravel())
+    if not np.isfinite(level).all() or (level < 0).any():
+        raise ValueError(f"level must be finite and >= 0, got {level!r}")
+    pb, lb = np.broadcast_arrays(p, level)
+    out = np.empty(pb.shape)
+    flat_p, flat_l, flat_o = pb.ravel(), lb.ravel(), out.reshape(-1)
+    for i in range(flat_p.size):
+        flat_o[i] = klucb_bernoulli_scalar(float(flat_p[i]), float(flat_l[i]))
+    return out if out.ndim else float(out)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Distinguishability gaps d_inf and t_inf (Azize and Basu 2022, Section 3, before Theorem 3)
+# ---------------------------------------------------------------------------------------------------
+# For a class M of laws with finite means, an arm law P and the best mean mu*:
+#   d_inf(P, mu*, M) = inf { KL(P || P') : P' in M, mean(P') > mu* }   (KL-distinguishability gap)
+#   t_inf(P, mu*, M) = inf { TV(P,  P') : P' in M, mean(P') > mu* }    (TV-distinguishability gap)
+# The infimum over an empty set is +inf; when mean(P) > mu* the law P itself is admissible and both are 0.
+from scipy import optimize as _optimize  # noqa: E402
+from scipy import special as _special  # noqa: E402
+
+from ._validate import check_choice as _check_choice  # noqa: E402
+
+_VARIANCE_CLASSES = ("known", "unknown")
+
+
+def _as_output(x):
+    x = np.asarray(x, dtype=float)
+    return x if x.ndim else float(x)
+
+
+def _finite_array(name, values):
+    try:
+        arr = np.asarray(values, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"{name} must be a real number or an array of real numbers, got {values!r}") from exc
+    bad = ~np.isfinite(arr)
+    if bad.any():
+        i = np.unravel_index(int(np.flatnonzero(bad.ravel())[0]), arr.shape) if arr.ndim else ()
+        raise ValueError(f"{name} must contain only finite numbers, got {arr[i]!r} at index {i}")
+    return arr
+
+
+def _positive_array(name, values):
+    arr = _finite_array(name, values)
+    bad = arr <= 0
+    if bad.any():
+        i = np.unravel_index(int(np.flatnonzero(bad.ravel())[0]), arr.shape) if arr.ndim else ()
+        raise ValueError(f"{name} must be a finite number > 0, got {arr[i]!r} at index {i}")
+    return arr
+
+
+def _check_pair_bernoulli(mu_a, mu_star):
+    a = _finite_array("mu_a", mu_a)
+    s = _finite_array("mu_star", mu_star)
+    check_probability_vector("mu_a", a.ravel() if a.ndim else a[None])
+    check_probability_vector("mu_star", s.ravel() if s.ndim else s[None])
+    return np.broadcast_arrays(a, s)
+
+
+def d_inf_bernoulli(mu_a, mu_star):
+    r"""KL-distinguishability gap of the Bernoulli class (Azize and Basu 2022, before Theorem 3):
+
+    .. math:: d_{\inf}(\mathrm{Ber}(\mu_a), \mu^*, \mathcal{B}) = \inf_{m > \mu^*} d(\mu_a, m) = d(\mu_a, \mu^*)
+              \quad (\mu_a \le \mu^* < 1),
+
+    since :math:`m \mapsto d(\mu_a, m)` is continuous and increasing on :math:`[\mu_a, 1]` (the infimum is the
+    limit at :math:`\mu^*`, not attained). Two edge cases follow the definition exactly: for
+    :math:`\mu_a > \mu^*` the arm's own law is admissible and the gap is 0; for :math:`\mu^* = 1` no Bernoulli
+    law has a mean above :math:`\mu^*`, the infimum runs over an empty set and the gap is ``inf``.
+    Pinsker's inequality gives :math:`d_{\inf} \ge 2\Delta_a^2` (the paper's remark 2 after Theorem 3).
+    ``mu_a`` and ``mu_star`` lie in [0, 1] and broadcast.
+    """
+    a, s = _check_pair_bernoulli(mu_a, mu_star)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        kl = kl_bernoulli(np.minimum(a, s), s)
+    out = np.where(s >= 1.0, np.inf, np.where(a >= s, 0.0, kl))
+    return _as_output(out)
+
+
+def t_inf_bernoulli(mu_a, mu_star):
+    r"""TV-distinguishability gap of the Bernoulli class: :math:`\inf_{m>\mu^*} \mathrm{TV}(\mathrm{Ber}(\mu_a),
+    \mathrm{Ber}(m)) = \inf_{m>\mu^*} (m - \mu_a) = \mu^* - \mu_a = \Delta_a` (remark 2 after Theorem 3).
+
+    Same edge cases as :func:`d_inf_bernoulli`: 0 when :math:`\mu_a > \mu^*`, ``inf`` when :math:`\mu^* = 1`
+    (empty set; the paper's ":math:`t_{\inf} = \Delta_a`" is the limit, not the infimum, there). Broadcasts.
+    """
+    a, s = _check_pair_bernoulli(mu_a, mu_star)
+    return _as_output(np.where(s >= 1.0, np.inf, np.maximum(s - a, 0.0)))
+
+
+def _interval_prob(lo, hi):
+    """P{lo < Z < hi} for Z ~ N(0, 1), computed on the side of 0 where it does not cancel."""
+    from scipy.stats import norm
+
+    return np.where(lo > 0, norm.sf(lo) - norm.sf(hi), norm.cdf(hi) - norm.cdf(lo))
+
+
+def tv_gaussian(m1, s1, m2, s2):
+    r"""Total variation :math:`\mathrm{TV}(\mathcal N(m_1, s_1^2), \mathcal N(m_2, s_2^2)) = \frac12\int|f-g|`,
+    in closed form through the crossing points of the two densities. Broadcasts.
+
+    Equal variances: :math:`2\Phi(|m_1-m_2|/(2s)) - 1`. Otherwise, with :math:`s_1 < s_2` (swap if needed),
+    :math:`f > g` exactly between the two real roots :math:`x_1 < x_2` of
+    :math:`\frac{(x-m_2)^2}{2s_2^2} - \frac{(x-m_1)^2}{2s_1^2} + \log\frac{s_2}{s_1} = 0` (a concave quadratic,
+    positive at :math:`x = m_1`, so both roots are real) and
+    :math:`\mathrm{TV} = P_f(x_1<X<x_2) - P_g(x_1<X<x_2)`. Checked in the tests against numerical
+    integration of :math:`|f-g|/2`. ``m1, m2`` finite, ``s1, s2`` finite and > 0 (standard deviations).
+    """
+    m1 = _finite_array("m1", m1)
+    m2 = _finite_array("m2", m2)
+    s1 = _positive_array("s1", s1)
+    s2 = _positive_array("s2", s2)
+    m1, s1, m2, s2 = np.broadcast_arrays(m1, s1, m2, s2)
+    swap = s1 > s2
+    ma, sa = np.where(swap, m2, m1), np.where(swap, s2, s1)  # the narrower law
+    mb, sb = np.where(swap, m1, m2), np.where(swap, s1, s2)  # the wider law
+    equal = sa == sb
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        same = _special.erf(np.abs(ma - mb) / (2.0 * math.sqrt(2.0) * sa))
+        qa = 0.5 / sb ** 2 - 0.5 / sa ** 2
+        qb = ma / sa ** 2 - mb / sb ** 2
+        qc = 0.5 * mb ** 2 / sb ** 2 - 0.5 * ma ** 2 / sa ** 2 + np.log(sb / sa)
+        disc = np.maximum(qb * qb - 4.0 * qa * qc, 0.0)
+        q = -0.5 * (qb + np.where(qb >= 0, 1.0, -1.0) * np.sqrt(disc))  # stable roots q/qa and qc/q
+        r1 = q / qa
+        r2 = np.where(q != 0, qc / q, -r1)
+        lo, hi = np.minimum(r1, r2), np.maximum(r1, r2)
+        diff = _interval_prob((lo - ma) / sa, (hi - ma) / sa) - _interval_prob((lo - mb) / sb, (hi - mb) / sb)
+    out = np.where(equal, same, np.clip(diff, 0.0, 1.0))
+    return _as_output(out)
+
+
+def _check_gaussian_args(mu_a, mu_star, sigma, variance):
+    _check_choice("variance", variance, _VARIANCE_CLASSES)
+    a = _finite_array("mu_a", mu_a)
+    s = _finite_array("mu_star", mu_star)
+    sig = _positive_array("sigma", sigma)
+    return np.broadcast_arrays(a, s, sig)
+
+
+def d_inf_gaussian(mu_a, mu_star, sigma=1.0, variance="known"):
+    r"""KL-distinguishability gap of a Gaussian arm :math:`\mathcal N(\mu_a, \sigma^2)` (Azize and Basu 2022,
+    before Theorem 3), for two model classes; :math:`\Delta = \max(\mu^*-\mu_a, 0)`:
+
+    * ``variance="known"``: the class :math:`\{\mathcal N(m, \sigma^2): m\in\mathbb R\}` with the arm's
+      :math:`\sigma` fixed. :math:`\mathrm{KL} = (m-\mu_a)^2/(2\sigma^2)`, so :math:`d_{\inf} = \Delta^2/(2\sigma^2)`.
+    * ``variance="unknown"``: all Gaussians :math:`\mathcal N(m, s^2)`, :math:`s > 0`. With
+      :math:`\delta = m-\mu_a`, :math:`\mathrm{KL}(\mathcal N(\mu_a,\sigma^2)\|\mathcal N(m,s^2)) =
+      \log\frac s\sigma + \frac{\sigma^2+\delta^2}{2s^2} - \frac12`, minimised over :math:`s^2` at
+      :math:`s^2 = \sigma^2+\delta^2` (derivative :math:`\frac1{2s^2} - \frac{\sigma^2+\delta^2}{2s^4}`), which
+      leaves :math:`\frac12\log(1+\delta^2/\sigma^2)`, increasing in :math:`\delta`; the infimum over
+      :math:`m > \mu^*` is the limit :math:`\delta\to\Delta`: :math:`d_{\inf} = \frac12\log(1+\Delta^2/\sigma^2)`.
+
+    Since :math:`\log(1+x) \le x` the unknown-variance gap is the smaller (the class is larger).
+    ``sigma`` is the arm's standard deviation (> 0). Broadcasts over all three arguments.
+    """
+    a, s, sig = _check_gaussian_args(mu_a, mu_star, sigma, variance)
+    gap = np.maximum(s - a, 0.0)
+    x = (gap / sig) ** 2
+    out = 0.5 * x if variance == "known" else 0.5 * np.log1p(x)
+    return _as_output(out)
+
+
+def _t_inf_unknown_standard(r):
+    r""":math:`\inf_{s>0} \mathrm{TV}(\mathcal N(0,1), \mathcal N(r, s^2))` for one r >= 0 (see :func:`t_inf_gaussian`)."""
+    if r == 0.0:
+        return 0.0
+    at_one = float(tv_gaussian(0.0, 1.0, r, 1.0))
+    # grid on log s, then Brent's bounded search between the neighbours of the best grid point. The
+    # minimiser lies near log s = 0 for small r and near log r for large r; the bracket covers both.
+    grid = np.linspace(-3.0, math.log1p(r) + 3.0, 241)
+    vals = tv_gaussian(0.0, 1.0, r, np.exp(grid))
+    i = int(np.argmin(vals))
+    lo, hi = grid[max(i - 1, 0)], grid[min(i + 1, grid.size - 1)]
+    res = _optimize.minimize_scalar(lambda u: float(tv_gaussian(0.0, 1.0, r, math.exp(u))), bounds=(lo, hi),
+                                    method="bounded", options={"xatol": 1e-10})
+    return float(min(at_one, float(vals[i]), float(res.fun)))
+
+
+def t_inf_gaussian(mu_a, mu_star, sigma=1.0, variance="known"):
+    r"""TV-distinguishability gap of a Gaussian arm :math:`\mathcal N(\mu_a, \sigma^2)`; :math:`\Delta =
+    \max(\mu^*-\mu_a, 0)`.
+
+    * ``variance="known"``: :math:`\inf_{m>\mu^*}\mathrm{TV}(\mathcal N(\mu_a,\sigma^2),\mathcal N(m,\sigma^2))
+      = 2\Phi(\Delta/(2\sigma)) - 1` (closed form; TV of a location shift grows with the shift).
+    * ``variance="unknown"``: :math:`\inf_{s>0}\mathrm{TV}(\mathcal N(\mu_a,\sigma^2), \mathcal N(\mu^*, s^2))`,
+      computed numerically with :func:`tv_gaussian` (exact crossing-point formula): a grid over
+      :math:`\log s` then a bounded Brent search, never above the value at :math:`s=\sigma`, so never above
+      the known-variance gap. The mean of the alternative is put at its limit :math:`\mu^*` (TV is
+      continuous in :math:`m` and, for every fixed s, non-decreasing in :math:`m \ge \mu^*`; checked in the
+      tests). By scale invariance the value depends on :math:`\Delta/\sigma` only.
+
+    ``sigma`` is the arm's standard deviation (> 0). Broadcasts.
+    """
+    a, s, sig = _check_gaussian_args(mu_a, mu_star, sigma, variance)
+    ratio = np.maximum(s - a, 0.0) / sig
+    if variance == "known":
+        return _as_output(_special.erf(ratio / (2.0 * math.sqrt(2.0))))
+    out = np.array([_t_inf_unknown_standard(float(r)) for r in ratio.ravel()]).reshape(ratio.shape)
+    return _as_output(out)
