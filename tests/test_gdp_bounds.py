@@ -48,8 +48,8 @@ def test_bernoulli_gaps_edge_cases():
 @given(probs, probs)
 def test_bernoulli_d_inf_pinsker(a, s):
     # remark 2 after Theorem 3: d_inf >= 2 Delta^2 (Pinsker), with t_inf = Delta
-    assume(s < 1.0)
     a, s = min(a, s), max(a, s)
+    assume(s < 1.0)  # at mu* = 1 no Bernoulli law has a larger mean: d_inf = t_inf = inf
     # (up to rounding: the two terms of kl cancel to ~1e-16 absolute)
     assert D.d_inf_bernoulli(a, s) >= 2 * (s - a) ** 2 * (1 - 1e-9) - 1e-15
     assert D.t_inf_bernoulli(a, s) == pytest.approx(s - a, abs=1e-15)
