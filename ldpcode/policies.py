@@ -33,6 +33,7 @@ from numba import njit
 
 from . import mechanisms as mech
 from ._validate import check_choice, check_epsilon
+from .global_policies import GLOBAL_POLICIES, make_global_policy
 from .instances import reward_from_draw
 
 
@@ -91,17 +92,30 @@ _SPECS = {
 
 def list_policies() -> list[str]:
     """The names :func:`make_policy` accepts."""
-    return sorted(_SPECS) + sorted(_HE_SPECS)
+    return sorted(_SPECS) + sorted(_HE_SPECS) + sorted(GLOBAL_POLICIES)
 
 
-def make_policy(name: str, epsilon: float | None = None, *, epsilon_min: float | None = None):
+def make_policy(name: str, epsilon: float | None = None, *, epsilon_min: float | None = None,
+                alpha: float | None = None, beta: float | None = None, gamma: float | None = None):
     """A policy by the paper's name.
 
     The homogeneous private policies need ``epsilon`` > 0 and UCB1 takes none; the heterogeneous
     HeLDP-UCB-* take ``epsilon_min`` > 0, the threshold below which responses are discarded (the users'
     levels are part of the environment: ``simulate(..., privacy_levels=...)``).
+
+    The ε-global DP policies of Azize and Basu (2022), :mod:`ldpcode.global_policies`: ``AdaP-UCB`` and
+    ``AdaP-KLUCB`` (``alpha``, default 3.1; alpha <= 3 warns that Theorems 7-8 no longer apply), ``DP-SE``
+    (``beta``, default 1/T), ``DP-UCB`` (``gamma``, default 0.1), and the non-private ``KL-UCB``.
     """
-    check_choice("policy", name, {**_SPECS, **_HE_SPECS})
+    check_choice("policy", name, {**_SPECS, **_HE_SPECS, **dict.fromkeys(GLOBAL_POLICIES)})
+    if name in GLOBAL_POLICIES:
+        if epsilon_min is not None:
+            raise ValueError(f"policy {name!r} takes no epsilon_min (one epsilon for the whole action sequence)")
+        return make_global_policy(name, epsilon, {"alpha": alpha, "beta": beta, "gamma": gamma})
+    for opt, val in (("alpha", alpha), ("beta", beta), ("gamma", gamma)):
+        if val is not None:
+            raise ValueError(f"policy {name!r} takes no {opt} (only the global-DP policies "
+                             f"{', '.join(GLOBAL_POLICIES)} have options)")
     if name in _HE_SPECS:
         if epsilon is not None:
             raise ValueError(f"policy {name!r} takes epsilon_min, not epsilon: the users bring their own levels")

@@ -73,3 +73,140 @@ def run_reference(policy, instance, horizon: int, seed_seq: np.random.SeedSequen
         if t + 1 in cps:
             out[cps[t + 1]] = N
     return out
+
+
+# ---------------------------------------------------------------------------------------------------
+# Azize and Basu (2022): the global-DP policies, one pull at a time
+# ---------------------------------------------------------------------------------------------------
+
+def _kl(p: float, q: float) -> float:
+    a = p * math.log(p / q) if p > 0 else 0.0
+    b = (1 - p) * math.log((1 - p) / (1 - q)) if p < 1 else 0.0
+    return a + b
+
+
+def _klucb(p: float, level: float) -> float:
+    """max{q in [p, 1] : kl(p, q) <= level}, by plain bisection (60 halvings)."""
+    if p >= 1 or level <= 0:
+        return min(max(p, 0.0), 1.0)
+    lo, hi = p, 1.0
+    if _kl(p, 1 - 1e-15) <= level:
+        return 1.0
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        if _kl(p, mid) > level:
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+def _adap_index(name, mu, m, t_l, eps, alpha):
+    """Eqs. (7) and (8), written out per arm."""
+    out = []
+    for a in range(len(mu)):
+        priv = alpha * math.log(t_l) / (eps * m[a])
+        if name == "AdaP-UCB":
+            out.append(mu[a] + math.sqrt(alpha * math.log(t_l) / (2 * m[a])) + priv)
+        else:
+            clipped = min(max(mu[a] + priv, 0.0), 1.0)
+            out.append(_klucb(clipped, alpha * math.log(t_l) / m[a]))
+    return out
+
+
+def run_reference_global(policy, instance, horizon: int, seed_seq: np.random.SeedSequence,
+                         checkpoints: np.ndarray) -> np.ndarray:
+    """One run of AdaP-UCB, AdaP-KLUCB, DP-SE, DP-UCB or KL-UCB, one pull at a time, consuming the reward
+    stream one draw per pull and the noise stream one Laplace draw per private release (per pull for
+    DP-UCB). Returns the pull counts at ``checkpoints``, shape (C, arms)."""
+    reward_rng, noise_rng = run_streams(seed_seq)
+    K = instance.n_arms
+    N = np.zeros(K, dtype=np.int64)
+    out = np.zeros((len(checkpoints), K), dtype=np.int64)
+    cps = {int(c): i for i, c in enumerate(checkpoints)}
+    eps = policy.epsilon
+
+    def pull(arm, t):
+        r = _reward(instance.arms[arm], float(instance.draw_stream(reward_rng, 1)[0]))
+        N[arm] += 1
+        if t + 1 in cps:
+            out[cps[t + 1]] = N
+        return r
+
+    if policy.name in ("AdaP-UCB", "AdaP-KLUCB"):
+        mu, m = [0.0] * K, [0] * K
+        for a in range(K):  # Line 3
+            r = pull(a, a)
+            mu[a] = r + noise_rng.laplace() / eps
+            m[a] = 1
+        t = K
+        while t < horizon:
+            u = _adap_index(policy.name, mu, m, t + 1, eps, policy.alpha)
+            arm = max(range(K), key=lambda a: (u[a], -a))
+            target, total, length = 2 * N[arm], 0.0, 0
+            while N[arm] < target and t < horizon:  # Line 7
+                total += pull(arm, t)
+                length += 1
+                t += 1
+            if t < horizon:  # the private mean of the episode just ended
+                mu[arm] = total / length + noise_rng.laplace() / (eps * length)
+                m[arm] = length
+        return out
+
+    if policy.name == "DP-SE":
+        from .global_policies import dp_se_epoch_length
+
+        beta = 1.0 / horizon if policy.beta is None else policy.beta
+        active, t, e = list(range(K)), 0, 1
+        while t < horizon:
+            if len(active) == 1:
+                while t < horizon:
+                    pull(active[0], t)
+                    t += 1
+                break
+            R = dp_se_epoch_length(len(active), e, eps, beta)
+            sums = dict.fromkeys(active, 0.0)
+            for _ in range(R):
+                for a in active:
+                    if t < horizon:
+                        sums[a] += pull(a, t)
+                        t += 1
+            if t >= horizon:
+                break
+            priv = {a: sums[a] / R + noise_rng.laplace() / (eps * R) for a in active}
+            best = max(priv.values())
+            active = [a for a in active if best - priv[a] <= 2.0 ** (-e)]
+            e += 1
+        return out
+
+    S = [0.0] * K
+    if policy.name == "DP-UCB":
+        from .global_policies import dp_ucb_noise_bound
+
+        depth, scale, bound = dp_ucb_noise_bound(horizon, K, eps, policy.gamma)
+        noise = noise_rng.laplace(0.0, 1.0, horizon)
+        trees = [dict() for _ in range(K)]  # (level j, block n >> j) -> Laplace noise of that node
+        priv = [0.0] * K
+        for t in range(horizon):
+            if t < K:
+                arm = t
+            else:
+                u = [priv[a] / N[a] + math.sqrt(2 * math.log(t) / N[a]) + bound / N[a] for a in range(K)]
+                arm = max(range(K), key=lambda a: (u[a], -a))
+            S[arm] += pull(arm, t)
+            n = int(N[arm])
+            used = [(j, n >> j) for j in range(depth) if (n >> j) & 1]
+            for node in used:
+                if node not in trees[arm]:
+                    trees[arm][node] = scale * noise[t]
+            priv[arm] = S[arm] + sum(trees[arm][node] for node in used)
+        return out
+
+    for t in range(horizon):  # KL-UCB
+        if t < K:
+            arm = t
+        else:
+            u = [_klucb(S[a] / N[a], math.log(t) / N[a]) for a in range(K)]
+            arm = max(range(K), key=lambda a: (u[a], -a))
+        S[arm] += pull(arm, t)
+    return out

@@ -19,7 +19,11 @@ import numpy as np
 
 from ._validate import check_int
 from .instances import Instance, PrivacyLevels
+from . import global_policies as gp
+from . import mechanisms as mech
 from .policies import HeterogeneousPolicy, IndexPolicy, heterogeneous_chunk, index_policy_chunk
+
+_GLOBAL = (gp.AdaptiveEpisodes, gp.DPSE, gp.DPUCB, gp.KLUCB)
 
 CHUNK = 1 << 15  # steps per compiled call: two draw buffers of 256 KiB stay in cache
 
@@ -50,7 +54,8 @@ class SimulationResult:
 
     ``checkpoints`` (C,), ``counts`` (runs, C, arms): N_a at each checkpoint, ``gaps`` (arms,).
     ``regret`` (runs, C) is the pseudo-regret sum_a N_a(t) Delta_a; ``pulls`` (runs, arms) the counts at
-    the horizon.
+    the horizon. ``releases`` (runs,), for the global-DP policies, counts the private statistics each run
+    computed (Azize and Basu, Table 1, "# Private Means"); None otherwise.
     """
 
     policy: str
@@ -62,6 +67,7 @@ class SimulationResult:
     checkpoints: np.ndarray
     counts: np.ndarray
     gaps: np.ndarray
+    releases: np.ndarray | None = None
 
     @property
     def regret(self) -> np.ndarray:
@@ -195,6 +201,128 @@ def linear_fit(x, y) -> LinearFit:
     return LinearFit(slope=slope, intercept=intercept, r2=float(1.0 - (resid @ resid) / syy), n=int(xs.size))
 
 
+@dataclass(frozen=True)
+class HingeFit:
+    """Result of :func:`hinge_fit`: the ``breakpoint`` x*, the ``plateau`` value of y above it, the
+    ``slope`` of log y against log x below it, the coefficient of determination ``r2`` on log y, ``n`` points."""
+
+    breakpoint: float
+    plateau: float
+    slope: float
+    r2: float
+    n: int
+
+    def predict(self, x):
+        """plateau * min(x / x*, 1) ** slope (broadcasts)."""
+        x = np.asarray(x, dtype=float)
+        return self.plateau * np.minimum(x / self.breakpoint, 1.0) ** self.slope
+
+
+def hinge_fit(x, y, *, grid: int = 2001) -> HingeFit:
+    r"""Two regimes in log-log coordinates: :math:`\log y \approx a + b\,\min(\log x - \log x^*, 0)`, a power
+    law of slope b below the breakpoint x* and a plateau :math:`e^a` above it, fitted by least squares.
+
+    This is how the book locates a regime change such as Figure 3 of Azize and Basu (2022), where the
+    regret of AdaP-KLUCB depends on ε below some ε* and not above it: for each candidate x* on a log grid
+    of ``grid`` points strictly inside the range of x, a and b are ordinary least squares, and x* is the
+    candidate of least squared error. Needs at least 4 points, x > 0 and y > 0, all finite.
+    """
+    xs = np.asarray(x, dtype=float)
+    ys = np.asarray(y, dtype=float)
+    for name, a in (("x", xs), ("y", ys)):
+        if a.ndim != 1 or a.size < 4 or not np.isfinite(a).all() or (a <= 0).any():
+            raise ValueError(f"{name} must be a 1-d array of at least 4 finite positive numbers, got {a!r}")
+    if xs.size != ys.size:
+        raise ValueError(f"x and y must have the same length, got {xs.size} and {ys.size}")
+    grid = check_int("grid", grid, minimum=3)
+    lx, ly = np.log(xs), np.log(ys)
+    if lx.max() == lx.min():
+        raise ValueError("x must not be constant")
+    cands = np.linspace(lx.min(), lx.max(), grid + 2)[1:-1]
+    best = (np.inf, None)
+    for c in cands:
+        h = np.minimum(lx - c, 0.0)
+        A = np.column_stack([np.ones_like(h), h])
+        coef, *_ = np.linalg.lstsq(A, ly, rcond=None)
+        sse = float(((A @ coef - ly) ** 2).sum())
+        if sse < best[0]:
+            best = (sse, (c, coef))
+    sse, (c, (a, b)) = best
+    syy = float(((ly - ly.mean()) ** 2).sum())
+    return HingeFit(breakpoint=float(np.exp(c)), plateau=float(np.exp(a)), slope=float(b),
+                    r2=float(1 - sse / syy) if syy > 0 else 1.0, n=int(xs.size))
+
+
+
+@dataclass(frozen=True)
+class HingeBootstrap:
+    """Result of :func:`hinge_bootstrap`: ``fit`` (the :class:`HingeFit` of the mean over all runs) and, per
+    bootstrap replicate, the resampled run ``indices`` (n_boot, runs) and the refitted ``breakpoints``,
+    ``plateaus`` and ``slopes`` (n_boot,)."""
+
+    fit: HingeFit
+    indices: np.ndarray
+    breakpoints: np.ndarray
+    plateaus: np.ndarray
+    slopes: np.ndarray
+
+    @property
+    def breakpoint_se(self) -> float:
+        """Bootstrap standard error of the breakpoint (sd of the replicates, ddof = 1)."""
+        return float(np.std(self.breakpoints, ddof=1))
+
+    @property
+    def plateau_se(self) -> float:
+        return float(np.std(self.plateaus, ddof=1))
+
+    @property
+    def slope_se(self) -> float:
+        return float(np.std(self.slopes, ddof=1))
+
+
+def hinge_bootstrap(x, values, *, n_boot: int = 1000, seed: int = 0, grid: int = 2001) -> HingeBootstrap:
+    r"""Bootstrap over runs of :func:`hinge_fit`, for the standard error of a regime change such as the
+    breakpoint ε* of Figure 3 of Azize and Basu (2022).
+
+    ``values`` has one row per run and one column per x (e.g. the regret at T of each run at each ε).
+    Replicate k draws ``runs`` row indices with replacement from ``np.random.default_rng(seed)`` (all
+    replicates in one ``integers(0, runs, size=(n_boot, runs))`` call), averages the chosen rows at each x
+    and refits the hinge on the same candidate grid as :func:`hinge_fit`. The refit is done for all
+    replicates at once in closed form: for a candidate x* with :math:`h_i = \min(\log x_i - \log x^*, 0)`,
+    the least-squares slope is :math:`b = S_{hy}/S_{hh}` and the squared error :math:`S_{yy} - S_{hy}^2/S_{hh}`
+    (centred sums), the same minimisation :func:`hinge_fit` solves one replicate at a time.
+
+    Raises ValueError unless ``values`` is a (runs, len(x)) array of finite numbers > 0 with runs >= 2, and
+    x is as :func:`hinge_fit` requires.
+    """
+    xs = np.asarray(x, dtype=float)
+    v = np.asarray(values, dtype=float)
+    if v.ndim != 2 or v.shape[0] < 2 or v.shape[1] != xs.size:
+        raise ValueError(f"values must have shape (runs >= 2, {xs.size}) (one row per run, one column per x), "
+                         f"got {v.shape}")
+    if not np.isfinite(v).all() or (v <= 0).any():
+        raise ValueError("values must be finite and > 0 (their means are fitted on log axes)")
+    n_boot = check_int("n_boot", n_boot, minimum=2)
+    seed = check_int("seed", seed, minimum=0)
+    fit = hinge_fit(xs, v.mean(axis=0), grid=grid)  # also validates x and grid
+    runs = v.shape[0]
+    idx = np.random.default_rng(seed).integers(0, runs, size=(n_boot, runs))
+    ly = np.log(v[idx].mean(axis=1))                       # (n_boot, n)
+    lx = np.log(xs)
+    cands = np.linspace(lx.min(), lx.max(), grid + 2)[1:-1]
+    h = np.minimum(lx[None, :] - cands[:, None], 0.0)      # (grid, n)
+    hc = h - h.mean(axis=1, keepdims=True)
+    yc = ly - ly.mean(axis=1, keepdims=True)
+    shh = (hc ** 2).sum(axis=1)                            # (grid,) > 0: the largest x has h = 0, others < 0
+    shy = hc @ yc.T                                        # (grid, n_boot)
+    sse = (yc ** 2).sum(axis=1)[None, :] - shy ** 2 / shh[:, None]
+    best = np.argmin(sse, axis=0)
+    cols = np.arange(n_boot)
+    slopes = shy[best, cols] / shh[best]
+    intercepts = ly.mean(axis=1) - slopes * h[best].mean(axis=1)
+    return HingeBootstrap(fit=fit, indices=idx, breakpoints=np.exp(cands[best]), plateaus=np.exp(intercepts),
+                          slopes=slopes)
+
 def _check_compatible(policy, instance: Instance, levels) -> None:
     if isinstance(policy, HeterogeneousPolicy):
         if not isinstance(levels, PrivacyLevels):
@@ -205,11 +333,14 @@ def _check_compatible(policy, instance: Instance, levels) -> None:
                              f"response would be discarded and the agent could never learn; lower epsilon_min")
     elif levels is not None:
         raise ValueError(f"privacy_levels is only for the heterogeneous HeLDP-UCB-* policies, not {policy.name!r}")
-    elif not isinstance(policy, IndexPolicy):
+    elif not isinstance(policy, (IndexPolicy, *_GLOBAL)):
         raise TypeError(f"policy must come from make_policy(), got {policy!r}")
     if not isinstance(instance, Instance):
         raise TypeError(f"instance must come from make_instance(), got {instance!r}")
     if policy.needs_bounded_rewards and not instance.bounded:
+        if isinstance(policy, _GLOBAL):
+            raise ValueError(f"policy {policy.name!r} needs rewards in [0, 1] (its privacy or its index rests on "
+                             f"it) but instance {instance.name!r} is unbounded")
         raise ValueError(
             f"policy {policy.name!r} needs rewards in [0, 1] but instance {instance.name!r} is unbounded; "
             f"use its Sigmoid version {policy.name}S")
@@ -274,6 +405,40 @@ def run_one_heterogeneous(policy: HeterogeneousPolicy, instance: Instance, level
     return counts_out
 
 
+def run_one_global(policy, instance: Instance, horizon: int, seed_seq: np.random.SeedSequence,
+                   checkpoints: np.ndarray, *, sampler: str = "exact") -> tuple[np.ndarray, int]:
+    """One run of an ε-global DP policy (or KL-UCB); returns (counts at the checkpoints, private releases).
+
+    Episodic policies (AdaP-*, DP-SE) advance a whole episode at a time (see
+    :mod:`ldpcode.global_policies`); DP-UCB and KL-UCB step with compiled kernels.
+    """
+    reward_rng, noise_rng = run_streams(seed_seq)
+    if policy.episodic:
+        blocks = policy.run(instance, horizon, reward_rng, noise_rng, sampler=sampler)
+        return blocks.counts_at(checkpoints), blocks.releases
+    n = instance.n_arms
+    counts = np.zeros(n, dtype=np.int64)
+    sums = np.zeros(n)
+    counts_out = np.zeros((checkpoints.shape[0], n), dtype=np.int64)
+    t = ci = 0
+    if isinstance(policy, gp.DPUCB):
+        depth, scale, bound = gp.dp_ucb_noise_bound(horizon, n, policy.epsilon, policy.gamma)
+        nodes = np.zeros((n, depth))
+        means, widths = np.zeros(n), np.zeros(n)
+        while t < horizon:
+            m = min(CHUNK, horizon - t)
+            rd = instance.draw_stream(reward_rng, m)
+            nd = mech.draw_noise(mech.LAPLACE, noise_rng, m)
+            t, ci = gp.dp_ucb_chunk(t, horizon, instance.families, instance.params, rd, nd, scale, bound,
+                                    counts, sums, nodes, means, widths, checkpoints, ci, counts_out)
+        return counts_out, horizon  # one new private sum per pull
+    while t < horizon:
+        rd = instance.draw_stream(reward_rng, min(CHUNK, horizon - t))
+        t, ci = gp.klucb_chunk(t, horizon, instance.families, instance.params, rd, counts, sums,
+                               checkpoints, ci, counts_out)
+    return counts_out, 0
+
+
 def default_workers() -> int:
     return max(1, min(os.cpu_count() or 1, int(os.environ.get("LDPCODE_WORKERS", os.cpu_count() or 1))))
 
@@ -303,9 +468,13 @@ def simulate(policy: IndexPolicy, instance: Instance, horizon: int, runs: int = 
     if progress is None:
         progress = sys.stderr.isatty() and horizon * runs >= 10**8
 
+    is_global = isinstance(policy, _GLOBAL)
+
     def task(r):
         if privacy_levels is not None:
             return run_one_heterogeneous(policy, instance, privacy_levels, horizon, children[r], checkpoints)
+        if is_global:
+            return run_one_global(policy, instance, horizon, children[r], checkpoints)
         return run_one(policy, instance, horizon, children[r], checkpoints)
 
     with ThreadPoolExecutor(max_workers=workers) as pool:
@@ -314,6 +483,10 @@ def simulate(policy: IndexPolicy, instance: Instance, horizon: int, runs: int = 
             from tqdm.auto import tqdm
 
             it = tqdm(it, total=runs, desc=f"{policy!r} T={horizon:,}", leave=False)
-        counts = np.stack(list(it))
+        out = list(it)
+    releases = None
+    if is_global:
+        releases = np.array([o[1] for o in out], dtype=np.int64)
+        out = [o[0] for o in out]
     return SimulationResult(policy.name, _label_of(policy), instance.name, horizon, runs, seed, checkpoints,
-                            counts, instance.gaps)
+                            np.stack(out), instance.gaps, releases)

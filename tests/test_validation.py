@@ -36,7 +36,7 @@ def test_private_policy_needs_epsilon_and_ucb1_refuses_one():
 
 
 def test_unknown_names_list_the_known_ones():
-    with pytest.raises(ValueError, match="unknown policy 'LDP-UCB'; known: HeLDP-UCB-B, HeLDP-UCB-BS, HeLDP-UCB-L, HeLDP-UCB-LS, LDP-UCB-B, LDP-UCB-BS, LDP-UCB-L"):
+    with pytest.raises(ValueError, match="unknown policy 'LDP-UCB'; known: AdaP-KLUCB, AdaP-UCB, DP-SE, DP-UCB, HeLDP-UCB-B, HeLDP-UCB-BS, HeLDP-UCB-L, HeLDP-UCB-LS, KL-UCB, LDP-UCB-B"):
         ldp.make_policy("LDP-UCB", epsilon=1.0)
     with pytest.raises(ValueError, match=r"unknown instance 'ren2020'; known: bernoulli, gaussian, ren2020-bernoulli"):
         ldp.make_instance("ren2020")
