@@ -296,6 +296,7 @@ def noise_free_pulls(name: str, means, horizon: int, epsilon: float, alpha: floa
     pulls[top] = (T - pulls.sum()) / top.size
     return pulls
 
+
 def dp_se_epoch_length(n_active: int, epoch: int, epsilon: float, beta: float) -> int:
     r"""Pulls per active arm in epoch e of DP-SE: with :math:`\Delta_e = 2^{-e}`,
 
@@ -429,6 +430,15 @@ class KLUCB:
 
 
 @njit(cache=True, nogil=True)
+def _record(t, counts, checkpoints, ci, counts_out):
+    """Copy the counts into ``counts_out`` at every checkpoint equal to t; returns the next checkpoint index."""
+    while ci < checkpoints.shape[0] and checkpoints[ci] == t:
+        counts_out[ci, :] = counts
+        ci += 1
+    return ci
+
+
+@njit(cache=True, nogil=True)
 def dp_ucb_chunk(t, horizon, families, params, reward_draws, noise_draws, scale, bound,
                  counts, sums, nodes, means, widths, checkpoints, ci, counts_out):
     """Advance one DP-UCB run by ``len(reward_draws)`` steps (or to ``horizon``); one Laplace draw per step
@@ -455,9 +465,7 @@ def dp_ucb_chunk(t, horizon, families, params, reward_draws, noise_draws, scale,
         means[arm] = (sums[arm] + noise + bound) / counts[arm]
         widths[arm] = math.sqrt(2.0 / counts[arm])
         t += 1
-        while ci < checkpoints.shape[0] and checkpoints[ci] == t:
-            counts_out[ci, :] = counts
-            ci += 1
+        ci = _record(t, counts, checkpoints, ci, counts_out)
     return t, ci
 
 
@@ -487,9 +495,7 @@ def klucb_chunk(t, horizon, families, params, reward_draws, counts, sums, checkp
         counts[arm] += 1
         sums[arm] += r
         t += 1
-        while ci < checkpoints.shape[0] and checkpoints[ci] == t:
-            counts_out[ci, :] = counts
-            ci += 1
+        ci = _record(t, counts, checkpoints, ci, counts_out)
     return t, ci
 
 

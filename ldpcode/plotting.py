@@ -13,6 +13,9 @@ POLICY_COLORS = {
     "UCB1": "#000000", "UCB1-S": "#000000",
     "LDP-UCB-L": "#1f77b4", "LDP-UCB-LS": "#1f77b4",
     "LDP-UCB-B": "#d62728", "LDP-UCB-BS": "#d62728",
+    # Azize and Basu (2022), global DP
+    "AdaP-KLUCB": "#2ca02c", "AdaP-UCB": "#ff7f0e", "DP-SE": "#9467bd", "DP-UCB": "#8c564b",
+    "KL-UCB": "#7f7f7f",
 }
 THEORY_STYLE = dict(linestyle="--", linewidth=1.2, alpha=0.9)
 
@@ -72,6 +75,49 @@ def regret_panel(ax, results, *, labels=None, colors=None, band: float | None = 
     paper_axes(ax, title=f"{title}\n{sub}" if title else sub)
     ax.legend(loc="upper left")
     return ax
+
+
+def mean_sd_panel(ax, results, *, labels=None, colors=None, n_sd: float = 1.0, loglog: bool = True,
+                  title=None, t_min: int = 1):
+    """Mean pseudo-regret of each result against t with a band of +- ``n_sd`` standard deviations of the
+    runs (sd with ddof = 1): the spread of single runs, not a confidence interval for the mean.
+
+    This is how Azize and Basu (2022, Section 5) draw Figure 2: "we plot corresponding average and
+    standard deviations of regrets". ``loglog=False`` gives linear axes. On log axes, points with a
+    mean <= 0 are skipped and the band's lower edge is clipped at one decade below the mean (mean - sd
+    may be <= 0). Only checkpoints >= ``t_min`` are drawn. Returns a dict label -> (t, mean, sd).
+    """
+    results = list(results)
+    if not results:
+        raise ValueError("results must hold at least one SimulationResult, got none")
+    n_sd = float(n_sd)
+    if not (math.isfinite(n_sd) and n_sd > 0):
+        raise ValueError(f"n_sd must be a finite number > 0 (standard deviations in the band), got {n_sd!r}")
+    out = {}
+    for i, res in enumerate(results):
+        label = labels[i] if labels else res.label
+        color = colors[i] if colors else POLICY_COLORS.get(res.policy)
+        reg = np.asarray(res.regret, dtype=float)
+        mean = reg.mean(axis=0)
+        sd = reg.std(axis=0, ddof=1) if reg.shape[0] > 1 else np.zeros_like(mean)
+        keep = res.checkpoints >= t_min
+        if loglog:
+            keep &= mean > 0
+        t = res.checkpoints[keep]
+        m, s = mean[keep], sd[keep]
+        lo, hi = m - n_sd * s, m + n_sd * s
+        if loglog:
+            lo = np.maximum(lo, m / 10)
+        (line,) = ax.plot(t, m, label=label, color=color)
+        if reg.shape[0] > 1:
+            ax.fill_between(t, lo, hi, color=line.get_color(), alpha=0.2, linewidth=0)
+        out[label] = (t, m, s)
+    T = max(r.horizon for r in results)
+    runs = "/".join(map(str, sorted({r.runs for r in results})))
+    sub = f"T = {format_horizon(T)}, {runs} runs, mean ± {n_sd:g} sd"
+    paper_axes(ax, title=f"{title}\n{sub}" if title else sub, loglog=loglog)
+    ax.legend(loc="upper left")
+    return out
 
 
 def band_curve(ax, t, values, *, label=None, color=None, band: float | None = 0.95):
@@ -274,3 +320,142 @@ def relative_panel(ax, x, y, se=None, *, curves=None, marks=None, color=None, la
         ax.set_title(title)
     ax.legend(loc="upper center", fontsize="x-small")
     return ax
+
+
+def episode_timeline(ax, blocks, *, log: bool = False, arm_labels=None, colors=None, mark_starts: bool = True,
+                     annotate: bool = True, max_marks: int = 12, title=None):
+    r"""Figure 1 of Azize and Basu (2022): the episodes of one run of Algorithm 1, one row per arm.
+
+    ``blocks`` is a :class:`ldpcode.global_policies.Blocks` (``policy.run(...)``). Step t occupies
+    [t, t + 1) on the x axis, so the episode :math:`[t_\ell, t_{\ell+1} - 1]` is a bar from
+    :math:`t_\ell` to :math:`t_{\ell+1}`; the first block (each arm once, round-robin) gives one unit bar
+    per arm. A block of several arms with more than one pull each (a DP-SE epoch) is drawn hatched across
+    its span on each of its arms' rows. ``mark_starts``: dotted verticals at the episode starts
+    :math:`t_\ell` (labelled :math:`t_1, t_2, \dots` above the axes for the first ``max_marks``);
+    ``annotate``: the length of each bar written in it when it is wide enough; ``log``: log x axis (for
+    long runs, where doubling episodes have equal widths). Arms are labelled 1..K (the paper's
+    numbering) unless ``arm_labels`` is given, arm 1 on top. Returns a dict arm -> list of (start, length)
+    of its bars.
+    """
+    from matplotlib.ticker import NullLocator
+
+    from .global_policies import Blocks
+
+    if not isinstance(blocks, Blocks) or not blocks.start:
+        raise ValueError(f"blocks must be a non-empty ldpcode.global_policies.Blocks (policy.run(...)), got {blocks!r}")
+    K = blocks.n_arms
+    labels = list(arm_labels) if arm_labels is not None else [f"arm {a + 1}" for a in range(K)]
+    if len(labels) != K:
+        raise ValueError(f"arm_labels must hold one label per arm ({K}), got {len(labels)}")
+    colors = list(colors) if colors is not None else [f"C{a % 10}" for a in range(K)]
+    if len(colors) != K:
+        raise ValueError(f"colors must hold one colour per arm ({K}), got {len(colors)}")
+    max_marks = int(max_marks)
+    if max_marks < 0:
+        raise ValueError(f"max_marks must be an integer >= 0, got {max_marks!r}")
+    T = int(sum(blocks.length))
+    bars = {a: [] for a in range(K)}
+    spans = {a: [] for a in range(K)}
+    for s, arms, n in zip(blocks.start, blocks.arms, blocks.length):
+        k = len(arms)
+        if k == 1:
+            bars[arms[0]].append((s + 1, n))
+        elif n <= k:
+            for i in range(n):
+                bars[arms[i]].append((s + 1 + i, 1))
+        else:
+            for a in arms:
+                spans[a].append((s + 1, n))
+    for a in range(K):
+        y = K - 1 - a
+        ax.broken_barh(bars[a], (y - 0.35, 0.7), facecolors=colors[a], edgecolor="white", linewidth=0.8)
+        if spans[a]:
+            ax.broken_barh(spans[a], (y - 0.35, 0.7), facecolors="none", edgecolor=colors[a], hatch="//",
+                           linewidth=0.8)
+        if annotate:
+            for x0, w in bars[a]:
+                text, chars = _length_label(w)
+                if _axis_fraction(x0, x0 + w, T, log) >= 0.012 * max(chars, 2):
+                    xc = math.sqrt(x0 * (x0 + w)) if log else x0 + w / 2
+                    ax.text(xc, y, text, ha="center", va="center", fontsize="x-small", color="white")
+    if log:
+        ax.set_xscale("log")
+    ax.set_xlim(1, T + 1)
+    if mark_starts:
+        starts = [s + 1 for s in blocks.start[1:]]
+        for t in starts:
+            ax.axvline(t, color="0.3", linestyle=":", linewidth=0.8)
+        marks, last = [], None  # label t_l only where labels do not collide
+        for i, t in enumerate(starts):
+            if len(marks) < max_marks and (last is None or _axis_fraction(last, t, T, log) >= 0.03):
+                marks.append((t, f"$t_{{{i + 1}}}$"))
+                last = t
+        top = ax.secondary_xaxis("top")
+        top.set_xticks([t for t, _ in marks])
+        top.set_xticklabels([lab for _, lab in marks], fontsize="x-small")
+        top.xaxis.set_minor_locator(NullLocator())
+    ax.set_ylim(-0.6, K - 0.4)
+    ax.set_yticks(range(K))
+    ax.set_yticklabels(labels[::-1])
+    ax.grid(False, axis="y")
+    ax.set_xlabel("step t")
+    horizon = format_horizon(T) if T >= 1000 else str(T)
+    ax.set_title(title if title is not None else f"{K} arms, T = {horizon}, {len(blocks.start) - 1} episodes")
+    return bars
+
+
+def _axis_fraction(x0: float, x1: float, T: int, log: bool) -> float:
+    """The fraction of the timeline [1, T + 1] between x0 and x1, on a linear or log axis."""
+    if log:
+        return (math.log(x1) - math.log(x0)) / math.log(T + 1.0)
+    return (x1 - x0) / T
+
+
+def _length_label(n: int) -> tuple[str, int]:
+    """The text written in an episode bar, and about how many characters wide it is."""
+    if n < 10_000:
+        return f"{n}", len(str(n))
+    k = n.bit_length() - 1
+    return (f"$2^{{{k}}}$", 3) if n == 1 << k else (f"{n:.0e}", 5)
+
+
+def log_ratio_panel(ax, x, log_ratio, lower, upper, *, epsilon, exact=None, color=None, label=None,
+                    ylim=None, xlabel=None, title=None):
+    r"""Estimated privacy-loss log-ratios with their confidence intervals against the ε band.
+
+    For :func:`ldpcode.audit.binned_log_ratio` (x: bin centres) and
+    :func:`ldpcode.audit.action_sequence_audit` (x: a rank of the action sequences): points
+    (x, log_ratio) with bars from ``lower`` to ``upper``, clipped to ``ylim`` (default ±(2ε + 0.5)); an
+    infinite bound is drawn to the edge of the panel, a non-finite point not at all. Dashed lines at
+    ±ε (Definition 2 of Azize and Basu, Definition 1 of Ren et al.: an ε-DP mechanism keeps every
+    log-ratio inside). ``exact``: values at x drawn as black crosses (e.g. exact bin log-ratios). Returns
+    the number of intervals lying entirely outside [-ε, ε] (a violation at the intervals' confidence).
+    """
+    x = np.asarray(x, dtype=float)
+    est, lo, hi = (np.asarray(v, dtype=float) for v in (log_ratio, lower, upper))
+    if not (x.ndim == 1 and est.shape == lo.shape == hi.shape == x.shape):
+        raise ValueError(f"x, log_ratio, lower and upper must be 1-d of one shape, got {x.shape}, {est.shape}, "
+                         f"{lo.shape}, {hi.shape}")
+    eps = float(epsilon)
+    if not (math.isfinite(eps) and eps > 0):
+        raise ValueError(f"epsilon must be a finite number > 0, got {epsilon!r}")
+    y0, y1 = ylim if ylim is not None else (-(2 * eps + 0.5), 2 * eps + 0.5)
+    clo = np.clip(np.nan_to_num(lo, nan=y0, neginf=y0), y0, y1)
+    chi = np.clip(np.nan_to_num(hi, nan=y1, posinf=y1), y0, y1)
+    ok = np.isfinite(est)
+    pts = np.clip(est, y0, y1)
+    bars = ax.vlines(x, clo, chi, color=color, linewidth=1.2, alpha=0.7)
+    c = bars.get_color()[0] if color is None else color
+    ax.plot(x[ok], pts[ok], "o", color=c, markersize=3.5, label=label)
+    if exact is not None:
+        ex = np.asarray(exact, dtype=float)
+        if ex.shape != x.shape:
+            raise ValueError(f"exact must have the shape of x, {x.shape}, got {ex.shape}")
+        ax.plot(x, ex, "x", color="k", markersize=5, label="exact")
+    for s in (-1, 1):
+        ax.axhline(s * eps, color="k", **THEORY_STYLE, label=r"$\pm\epsilon$" if s == 1 else None)
+    ax.set_ylim(y0, y1)
+    ax.set(xlabel=xlabel or ax.get_xlabel(), ylabel="log-ratio of probabilities")
+    if title:
+        ax.set_title(title)
+    return int(((lo > eps) | (hi < -eps)).sum())
