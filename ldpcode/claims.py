@@ -187,16 +187,34 @@ def check(notebook: str, params: dict, claims: list[Claim], *, write: bool | Non
 
 
 @dataclass
+class Table:
+    """A plain table: aligned text for nbval and the terminal, HTML for the rendered book."""
+
+    head: list
+    body: list
+
+    def __repr__(self) -> str:
+        widths = [max(len(str(x)) for x in col) for col in zip(self.head, *self.body)]
+        line = lambda row: "  ".join(str(x).ljust(w) for x, w in zip(row, widths)).rstrip()  # noqa: E731
+        return "\n".join([line(self.head), line(["-" * w for w in widths])] + [line(r) for r in self.body])
+
+    def _repr_html_(self) -> str:
+        th = "".join(f"<th>{html.escape(str(h))}</th>" for h in self.head)
+        trs = "".join("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in r) + "</tr>" for r in self.body)
+        return f"<table class='ldp-report'><thead><tr>{th}</tr></thead><tbody>{trs}</tbody></table>"
+
+
+@dataclass
 class Summary:
     """Every stored claim of the book, one row each (for the reproduction report)."""
 
     rows: list
 
-    def _table(self):
+    def table(self) -> Table:
         head = ["claim", "source", "paper", "theory", "reproduced", "agrees with paper"]
         body = [[r["id"], r["source"], _fmt(r["paper"]), _fmt(r["theory"]), _fmt(r["reproduced"]), r["verdict"]]
                 for r in self.rows]
-        return head, body
+        return Table(head, body)
 
     def counts(self) -> dict:
         out: dict = {}
@@ -204,17 +222,18 @@ class Summary:
             out[r["verdict"]] = out.get(r["verdict"], 0) + 1
         return out
 
+    def get(self, claim_id: str) -> dict:
+        """The stored claim ``claim_id`` (a dict with paper, theory, reproduced, tolerance, ...)."""
+        for r in self.rows:
+            if r["id"] == claim_id:
+                return r
+        raise ValueError(f"no stored claim {claim_id!r} under data/ (run its notebook with --write first)")
+
     def __repr__(self) -> str:
-        head, body = self._table()
-        widths = [max(len(str(x)) for x in col) for col in zip(head, *body)]
-        line = lambda row: "  ".join(str(x).ljust(w) for x, w in zip(row, widths)).rstrip()
-        return "\n".join([line(head), line(["-" * w for w in widths])] + [line(r) for r in body])
+        return repr(self.table())
 
     def _repr_html_(self) -> str:
-        head, body = self._table()
-        th = "".join(f"<th>{html.escape(h)}</th>" for h in head)
-        trs = "".join("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in r) + "</tr>" for r in body)
-        return f"<table class='ldp-report'><thead><tr>{th}</tr></thead><tbody>{trs}</tbody></table>"
+        return self.table()._repr_html_()
 
 
 def verdict(paper, reproduced, rel: float = 0.1) -> str:

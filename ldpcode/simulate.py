@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validate import check_int
+from ._validate import check_int, check_real
 from .instances import Instance, PrivacyLevels
 from . import global_policies as gp
 from . import mechanisms as mech
@@ -305,8 +305,7 @@ def hinge_bootstrap(x, values, *, n_boot: int = 1000, seed: int = 0, grid: int =
     n_boot = check_int("n_boot", n_boot, minimum=2)
     seed = check_int("seed", seed, minimum=0)
     fit = hinge_fit(xs, v.mean(axis=0), grid=grid)  # also validates x and grid
-    runs = v.shape[0]
-    idx = np.random.default_rng(seed).integers(0, runs, size=(n_boot, runs))
+    idx = bootstrap_indices(v.shape[0], n_boot, seed)
     ly = np.log(v[idx].mean(axis=1))                       # (n_boot, n)
     lx = np.log(xs)
     cands = np.linspace(lx.min(), lx.max(), grid + 2)[1:-1]
@@ -322,6 +321,198 @@ def hinge_bootstrap(x, values, *, n_boot: int = 1000, seed: int = 0, grid: int =
     intercepts = ly.mean(axis=1) - slopes * h[best].mean(axis=1)
     return HingeBootstrap(fit=fit, indices=idx, breakpoints=np.exp(cands[best]), plateaus=np.exp(intercepts),
                           slopes=slopes)
+
+
+# ----------------------------------------------------------------------------------------------
+# Measured exponents: one least-squares slope, one bootstrap over runs
+# ----------------------------------------------------------------------------------------------
+
+def bootstrap_indices(runs: int, n_boot: int, seed: int) -> np.ndarray:
+    """Run indices of ``n_boot`` bootstrap replicates, drawn with replacement in one
+    ``np.random.default_rng(seed).integers(0, runs, size=(n_boot, runs))`` call: the resampling of every
+    bootstrap over runs in this module (:func:`hinge_bootstrap`, :func:`loglog_slope`, ...)."""
+    return np.random.default_rng(seed).integers(0, runs, size=(n_boot, runs))
+
+
+def _row_slopes(x: np.ndarray, ys: np.ndarray) -> np.ndarray:
+    """Least-squares slopes of each row of ``ys`` (n_boot, n) on ``x`` (n,): the slope of :func:`linear_fit`,
+    in closed form for all rows at once."""
+    xc = x - x.mean()
+    return (ys - ys.mean(axis=1, keepdims=True)) @ xc / (xc @ xc)
+
+
+@dataclass(frozen=True, eq=False)
+class SlopeFit:
+    r"""A measured exponent (or growth rate) with its uncertainty from a bootstrap over runs.
+
+    ``slope``, ``intercept`` and ``r2`` are :func:`linear_fit` of the fitted points: ordinate ``y`` (the
+    mean regret over runs, its log, or a ratio of means; see the function that made it) against abscissa
+    ``x`` (as given, before any log), ``n`` points. ``se`` is the standard deviation (ddof = 1) of the
+    slopes refitted on ``n_boot`` bootstrap replicates of the runs, and [``ci_low``, ``ci_high``] their
+    percentile interval at ``level``. ``n_boot`` counts the replicates actually used (those whose means
+    could be logged, see :func:`loglog_slope`).
+    """
+
+    slope: float
+    intercept: float
+    se: float
+    ci_low: float
+    ci_high: float
+    r2: float
+    n: int
+    level: float
+    n_boot: int
+    x: np.ndarray
+    y: np.ndarray
+
+    def predict(self, x):
+        """slope * x + intercept, in the fitted coordinates (log t for an exponent; broadcasts), as
+        :meth:`LinearFit.predict`."""
+        return self.slope * np.asarray(x, dtype=float) + self.intercept
+
+
+def _check_runs_matrix(name: str, values, n_points: int, *, min_runs: int = 2) -> np.ndarray:
+    v = np.asarray(values, dtype=float)
+    if v.ndim != 2 or v.shape[1] != n_points or v.shape[0] < min_runs:
+        raise ValueError(f"{name} must have shape (runs >= {min_runs}, {n_points}) (one row per run, one column "
+                         f"per point), got {v.shape}")
+    if not np.isfinite(v).all():
+        raise ValueError(f"{name} must be finite")
+    return v
+
+
+def _check_abscissa(name: str, x, *, positive: bool) -> np.ndarray:
+    xs = np.asarray(x, dtype=float)
+    if xs.ndim != 1 or xs.size < 3 or not np.isfinite(xs).all() or (positive and (xs <= 0).any()):
+        raise ValueError(f"{name} must be a 1-d array of at least 3 finite" + (" positive" if positive else "")
+                         + f" numbers (log taken), got {x!r}")
+    return xs
+
+
+def _fit_range(t, t_min):
+    ts = _check_abscissa("t", t, positive=True)
+    if t_min is None:
+        return ts, np.ones(ts.size, dtype=bool)
+    t_min = check_real("t_min", t_min)
+    keep = ts >= t_min
+    if keep.sum() < 3:
+        raise ValueError(f"t_min={t_min!r} must leave at least 3 points of t to fit, leaves {int(keep.sum())}")
+    return ts, keep
+
+
+def _check_boot(n_boot, seed, level):
+    n_boot = check_int("n_boot", n_boot, minimum=2)
+    seed = check_int("seed", seed, minimum=0)
+    level = check_real("level", level)
+    if not 0 < level < 1:
+        raise ValueError(f"level must be in (0, 1), got {level!r}")
+    return n_boot, seed, level
+
+
+def _slope_fit(x, y, lx, boot_y, level, *, log_y: bool) -> SlopeFit:
+    """:func:`linear_fit` of (lx, y or log y) and the bootstrap of the slope from ``boot_y`` (n_boot, n):
+    with ``log_y``, replicates with a mean <= 0 somewhere cannot be logged and are left out."""
+    if log_y:
+        ok = (boot_y > 0).all(axis=1)
+        if ok.sum() < 2:
+            raise ValueError(f"fewer than 2 bootstrap replicates have positive means at every point "
+                             f"({int(ok.sum())} of {boot_y.shape[0]}); the log-log slope has no bootstrap")
+        boot_y = np.log(boot_y[ok])
+    fit = linear_fit(lx, np.log(y) if log_y else y)
+    slopes = _row_slopes(lx, boot_y)
+    lo, hi = np.quantile(slopes, [(1 - level) / 2, (1 + level) / 2])
+    return SlopeFit(slope=fit.slope, intercept=fit.intercept, se=float(slopes.std(ddof=1)), ci_low=float(lo),
+                    ci_high=float(hi), r2=fit.r2, n=fit.n, level=float(level), n_boot=int(slopes.size),
+                    x=np.asarray(x, dtype=float), y=np.asarray(y, dtype=float))
+
+
+def loglog_slope(t, regret_runs, *, t_min=None, n_boot: int = 1000, seed: int = 0, level: float = 0.95) -> SlopeFit:
+    r"""Measured exponent a of :math:`\bar R(t) \approx C t^a`: the least-squares slope (:func:`linear_fit`)
+    of :math:`\log \bar R(t)` against :math:`\log t` over the points :math:`t \ge` ``t_min`` (all if None),
+    :math:`\bar R` the mean over runs of ``regret_runs`` (runs, len(t)). This is how every rate of Table 1
+    of Zheng et al. (2020) becomes a number: t may be checkpoints of one run set, horizons simulated
+    separately (then column j is the regret at the end of horizon j), or any positive abscissa (e.g. ε).
+
+    Why a bootstrap over runs: runs are independent, the points of one run are not (a prefix of a run is
+    part of the run, and runs of one seed share their streams across horizons), so the least-squares
+    standard error would be wrong. Replicate k resamples whole rows (:func:`bootstrap_indices`), averages
+    them and refits the slope; ``se`` and the percentile interval come from these slopes. A replicate
+    whose mean is <= 0 at some point cannot be logged and is left out (``SlopeFit.n_boot`` counts the rest).
+
+    ``SlopeFit.y`` holds the mean regret at the fitted points. Raises ValueError (naming the parameter) if
+    t is not positive, ``regret_runs`` has the wrong shape (>= 2 runs), ``t_min`` leaves fewer than 3 points,
+    or the mean regret is <= 0 at a fitted point.
+    """
+    ts, keep = _fit_range(t, t_min)
+    v = _check_runs_matrix("regret_runs", regret_runs, ts.size)[:, keep]
+    n_boot, seed, level = _check_boot(n_boot, seed, level)
+    m = v.mean(axis=0)
+    if (m <= 0).any():
+        raise ValueError("regret_runs must have a mean > 0 at every fitted point (its log is fitted)")
+    idx = bootstrap_indices(v.shape[0], n_boot, seed)
+    return _slope_fit(ts[keep], m, np.log(ts[keep]), v[idx].mean(axis=1), level, log_y=True)
+
+
+def log_growth(t, regret_runs, *, t_min=None, n_boot: int = 1000, seed: int = 0, level: float = 0.95) -> SlopeFit:
+    r"""Growth against log t, for O(log T) rates (Theorem 6 of Zheng et al. 2020, strongly convex two-point
+    BCO): the least-squares slope b and :math:`R^2` of :math:`\bar R(t) \approx a + b\log t` over the points
+    :math:`t \ge` ``t_min`` (all if None), :math:`\bar R` the mean over runs of ``regret_runs`` (runs,
+    len(t)). A logarithmic rate shows as :math:`R^2` near 1 (a power law would curve on these axes); b is
+    the constant in front of log T. ``se`` and the interval come from resampling runs, as in
+    :func:`loglog_slope` (no replicate is left out: nothing is logged but t). ``SlopeFit.y`` is the mean
+    regret. Raises ValueError on bad shapes, t <= 0, or a ``t_min`` that leaves fewer than 3 points.
+    """
+    ts, keep = _fit_range(t, t_min)
+    v = _check_runs_matrix("regret_runs", regret_runs, ts.size)[:, keep]
+    n_boot, seed, level = _check_boot(n_boot, seed, level)
+    idx = bootstrap_indices(v.shape[0], n_boot, seed)
+    return _slope_fit(ts[keep], v.mean(axis=0), np.log(ts[keep]), v[idx].mean(axis=1), level, log_y=False)
+
+
+def ratio_exponent(x, num_runs, den_runs, *, paired: bool = True, n_boot: int = 1000, seed: int = 0,
+                   level: float = 0.95) -> SlopeFit:
+    r"""Slope of :math:`\log(\bar X_j/\bar Y)` against :math:`\log x_j`: how the private / non-private regret
+    ratio grows with x, e.g. x = 1/ε (Table 1 of Zheng et al. 2020 states ratio ∝ 1/ε, slope 1, for one-point
+    feedback; Theorem 3 gives at most 1 when the learner's regret is proportional to its feedback range).
+
+    ``num_runs`` (runs, len(x)): column j the private regrets at x_j; ``den_runs`` (runs,): the non-private
+    ones. The bootstrap resamples runs as :func:`loglog_slope` does; ``paired=True`` (runs with the same
+    seeds, common random numbers, as in :func:`ratio_of_means_se`) resamples the same run indices for
+    numerator and denominator and needs equal run counts, ``paired=False`` draws the denominator's
+    indices separately (after the numerator's, from the same generator). Replicates with a ratio <= 0 are
+    left out. ``SlopeFit.y`` holds the ratios of means. Raises ValueError on bad shapes, x <= 0, or a
+    ratio of means <= 0.
+    """
+    xs = _check_abscissa("x", x, positive=True)
+    num = _check_runs_matrix("num_runs", num_runs, xs.size)
+    den = np.asarray(den_runs, dtype=float)
+    if den.ndim != 1 or den.size < 2 or not np.isfinite(den).all():
+        raise ValueError(f"den_runs must be a finite array of shape (runs >= 2,), got {den.shape}")
+    if paired and den.size != num.shape[0]:
+        raise ValueError(f"paired=True needs as many runs in den_runs as in num_runs, got {den.size} and "
+                         f"{num.shape[0]}")
+    n_boot, seed, level = _check_boot(n_boot, seed, level)
+    r = num.mean(axis=0) / den.mean()
+    if not (r > 0).all():
+        raise ValueError("every ratio of mean regrets num_runs / den_runs must be > 0 (its log is fitted)")
+    rng = np.random.default_rng(seed)
+    idx = rng.integers(0, num.shape[0], size=(n_boot, num.shape[0]))
+    jdx = idx if paired else rng.integers(0, den.size, size=(n_boot, den.size))
+    boot = num[idx].mean(axis=1) / den[jdx].mean(axis=1)[:, None]
+    return _slope_fit(xs, r, np.log(xs), boot, level, log_y=True)
+
+
+def resolve_checkpoints(horizon: int, checkpoints=None, points: int = 121) -> np.ndarray:
+    """The checkpoints of a simulation: :func:`log_checkpoints` (``points``) if ``checkpoints`` is None, else
+    ``checkpoints`` as int64, which must be a strictly increasing sequence of rounds in [1, ``horizon``]."""
+    if checkpoints is None:
+        return log_checkpoints(horizon, points)
+    cp = np.asarray(checkpoints, dtype=np.int64)
+    if cp.ndim != 1 or cp.size == 0 or (np.diff(cp) <= 0).any() or cp[0] < 1 or cp[-1] > horizon:
+        raise ValueError(f"checkpoints must be a strictly increasing sequence of rounds in [1, horizon={horizon}], "
+                         f"got {checkpoints!r}")
+    return cp
+
 
 def _check_compatible(policy, instance: Instance, levels) -> None:
     if isinstance(policy, HeterogeneousPolicy):
@@ -456,13 +647,7 @@ def simulate(policy: IndexPolicy, instance: Instance, horizon: int, runs: int = 
     horizon = check_int("horizon", horizon, minimum=instance.n_arms)
     runs = check_int("runs", runs, minimum=1)
     seed = check_int("seed", seed, minimum=0)
-    if checkpoints is None:
-        checkpoints = log_checkpoints(horizon)
-    else:
-        checkpoints = np.asarray(checkpoints, dtype=np.int64)
-        if checkpoints.ndim != 1 or checkpoints.size == 0 or (np.diff(checkpoints) <= 0).any() \
-                or checkpoints[0] < 1 or checkpoints[-1] > horizon:
-            raise ValueError("checkpoints must be a strictly increasing sequence of pull counts in [1, horizon]")
+    checkpoints = resolve_checkpoints(horizon, checkpoints)
     workers = default_workers() if workers is None else check_int("workers", workers, minimum=1)
     children = np.random.SeedSequence(seed).spawn(runs)
     if progress is None:
