@@ -1,0 +1,440 @@
+r"""Bandit convex optimisation (BCO) under (ε, δ)-LDP: Section 3 of Zheng et al. (2020).
+
+Everything lives on the closed unit ball of R^d (``d = 5`` by default): the decision set is
+X = B (so r = R = 1 in the notation of Agarwal, Dekel and Xiao 2010, r B ⊆ X ⊆ R B), and a learner
+that perturbs its point by ρ u (u uniform on the unit sphere) keeps its centre in the shrunk set
+(1 - ρ) X, so every queried point lies in X.
+
+Environments (all losses bounded by B = 1 on X; oblivious: the sequence is a fixed function of t, the
+same for every run; runs differ only by the learner's and the curator's randomness):
+
+``"linear"`` (adversarial, convex, not strongly convex)
+    f_t(x) = θ_t·x, θ_t = (0.6, 0.4 cos(2π t/P), 0.4 sin(2π t/P), 0, ..., 0), P = 7:
+    ||θ_t|| = √0.52 ≈ 0.721, so |f_t| ≤ 0.721 ≤ B and f_t is G-Lipschitz with G = 0.721 (we use
+    G = 1 in the tuning). Comparator: min over the ball of Σ θ_s·x = -||Σ θ_s||.
+``"quadratic"`` (adversarial, μ-strongly convex, moving centres)
+    f_t(x) = (4/9) ||x - c_t||², c_t = 0.5 (cos(2π t/P), sin(2π t/P), 0, ..., 0): 0 ≤ f_t ≤ (4/9)(1.5)² = 1
+    on X, μ = 8/9, Lipschitz G = (8/9)(1.5) = 4/3. Comparator (exact): with S = Σ c_s, Q = Σ ||c_s||²,
+    the minimiser is S/t (inside X) and the minimum is (4/9)(Q - ||S||²/t).
+``"stochastic"`` (stochastic BCO of Agarwal et al. 2011)
+    feedback f(x) + q_t with f(x) = (4/9)||x - c||², c = (0.5, 0, ..., 0), q_t ~ N(0, 0.1²) i.i.d.
+    (sub-Gaussian, mean 0); pseudo-regret Σ f(x_t) - t f(c) = Σ f(x_t).
+``"constant"`` (a check)
+    f_t(x) = 1/2 for every x: the regret is 0 exactly, whatever the learner does.
+
+Learners (vectorised over runs by a numba loop per run; run r draws everything from its own
+generators ``run_streams(SeedSequence(seed).spawn(runs)[r], 2)``: the first for the sphere directions
+u_t (and q_t), the second for the curator's Gaussian noise, so results do not depend on threads):
+
+* :func:`simulate_one_point`: Algorithm 1 of Zheng et al. (the one-point reduction) around the
+  sphere-sampling gradient descent of Flaxman, Kalai and McMahan (2005): the server plays
+  y_t = x_t + ρ_t u_t, the user releases f_t(y_t) + Z_t with Z_t ~ N(0, σ²),
+  σ = ``GaussianMechanism(ε, δ, sensitivity=2B).sigma`` (Theorem 2: |f_t| ≤ B, so the released value
+  has sensitivity 2B), and the learner uses only that value:
+  g_t = (d/ρ_t)(f_t(y_t) + Z_t) u_t, x_{t+1} = Π_{(1-ρ_{t+1})X}(x_t - η_t g_t).
+* :func:`simulate_two_point`: Algorithm 2 of Zheng et al. around Algorithm 4 (= the two-point
+  algorithm of Agarwal, Dekel and Xiao 2010): x_{t,1,2} = x_t ± ρ u_t, the user releases
+  f_t(x_{t,1}) - f_t(x_{t,2}) + n_t·(x_{t,1} - x_{t,2}), n_t ~ N(0, σ² I_d),
+  σ = 2G √(2 ln(1.25/δ))/ε (= ``GaussianMechanism(ε, δ, sensitivity=2G).sigma``), and
+  g_t = (d/(2ρ)) · released · u_t.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from ._validate import check_int, check_real
+from .mechanisms import GaussianMechanism
+from .reductions import algorithm1_mechanism
+from .simulate import resolve_checkpoints, run_streams
+
+ENVIRONMENTS = ("linear", "quadratic", "stochastic", "constant")
+_ENV_CODE = {"linear": 0, "quadratic": 1, "stochastic": 2, "constant": 3}
+PERIOD = 7.0             # period P of the moving θ_t / c_t (short: not trackable by the learner)
+QUAD_SCALE = 4.0 / 9.0   # f_t = QUAD_SCALE ||x - c_t||^2
+STOCH_NOISE_SD = 0.1     # sd of q_t in the stochastic environment
+
+
+@dataclass(frozen=True)
+class Environment:
+    """Constants of one environment (see the module docstring): ``B`` bound on |f_t| on X, ``G``
+    Lipschitz constant used in the tuning, ``mu`` strong-convexity modulus (0 if only convex)."""
+
+    name: str
+    d: int
+    B: float
+    G: float
+    mu: float
+
+
+def make_environment(name: str, d: int = 5) -> Environment:
+    """The environment ``name`` ("linear", "quadratic" or "stochastic") on the unit ball of R^d, d >= 3."""
+    if name not in ENVIRONMENTS:
+        raise ValueError(f"environment must be one of {ENVIRONMENTS}, got {name!r}")
+    d = check_int("d", d, minimum=3)
+    if name in ("linear", "constant"):
+        return Environment(name, d, B=1.0, G=1.0, mu=0.0)
+    return Environment(name, d, B=1.0, G=QUAD_SCALE * 2 * 1.5, mu=2 * QUAD_SCALE)
+
+
+def _check_positive(name, value):
+    v = check_real(name, value)
+    if v <= 0:
+        raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
+    return v
+
+
+def one_point_sigma(epsilon, delta, B) -> float:
+    r"""σ of Algorithm 1 (Zheng et al. 2020, line 2): :math:`\sigma = 2B\sqrt{2\ln(1.25/\delta)}/\epsilon`,
+    the Gaussian mechanism for a value in [-B, B] (L2 sensitivity 2B): the ``sigma`` of
+    :func:`ldpcode.reductions.algorithm1_mechanism`, the one place where Algorithm 1's noise is calibrated."""
+    return algorithm1_mechanism(epsilon, delta, _check_positive("B", B)).sigma
+
+
+def two_point_sigma(epsilon, delta, G) -> float:
+    r"""σ of Algorithm 2 (Zheng et al. 2020, line 2 and Section 3.2), read as
+    :math:`\sigma = 2G\sqrt{2\ln(1.25/\delta)}/\epsilon` (the extraction prints "2G 2 ln(1.25/δ) T"; the
+    text under Algorithm 2 gives ε in the denominator). The released difference
+    f(x_{t,1}) - f(x_{t,2}) lies in [-2ρG, 2ρG] (L2 sensitivity 4ρG) and the added noise
+    n_t·(x_{t,1} - x_{t,2}) = 2ρ n_t·u_t ~ N(0, (2ρσ)²): 2ρσ is exactly the Gaussian mechanism's σ for
+    sensitivity 4ρG, whatever ρ."""
+    return GaussianMechanism(epsilon, delta, sensitivity=2.0 * _check_positive("G", G)).sigma
+
+
+def noisy_range(B, sigma, horizon, delta) -> float:
+    r"""The range of the virtual loss f_t + Z_t used to tune the black box (Theorem 3 of Zheng et al.):
+    :math:`\tilde B = B + \sigma\sqrt{2\ln(T/\delta)}` (with probability >= 1 - δ all |Z_t| are below
+    the second term). For σ = 0 it is B."""
+    B = _check_positive("B", B)
+    sigma = check_real("sigma", sigma)
+    if sigma < 0:
+        raise ValueError(f"sigma must be >= 0, got {sigma!r}")
+    T = check_int("horizon", horizon, minimum=1)
+    d = check_real("delta", delta)
+    if not 0 < d < 1:
+        raise ValueError(f"delta must be in (0, 1), got {delta!r}")
+    return B + sigma * math.sqrt(2.0 * math.log(max(T, 2) / d))
+
+
+def project_ball(x, radius):
+    """Euclidean projection of the rows of ``x`` (shape (..., d)) onto the ball of ``radius`` > 0."""
+    radius = _check_positive("radius", radius)
+    x = np.asarray(x, dtype=float)
+    n = np.linalg.norm(x, axis=-1, keepdims=True)
+    return np.where(n > radius, x * (radius / np.maximum(n, 1e-300)), x)
+
+
+def sphere_gradient_estimate(values, u, rho, d):
+    r"""The sphere-sampling estimator of Flaxman, Kalai and McMahan (2005), Lemma 1:
+    :math:`g = \frac{d}{\rho} f(x + \rho u)\, u`, unbiased for :math:`\nabla \hat f_\rho(x)`, the gradient
+    of the ρ-smoothed loss :math:`\hat f_\rho(x) = E_{v\sim\text{ball}} f(x + \rho v)`. ``values`` (n,),
+    ``u`` (n, d) unit vectors; returns (n, d)."""
+    rho = _check_positive("rho", rho)
+    u = np.asarray(u, dtype=float)
+    if u.ndim != 2 or u.shape[1] != d:
+        raise ValueError(f"u must have shape (n, d={d}), got {u.shape}")
+    v = np.asarray(values, dtype=float)
+    if v.shape != (u.shape[0],):
+        raise ValueError(f"values must have shape ({u.shape[0]},) to match u, got {v.shape}")
+    return (d / rho) * v[:, None] * u
+
+
+# ----------------------------------------------------------------------------------------------------
+# numba kernels: one run each
+# ----------------------------------------------------------------------------------------------------
+
+@njit(cache=True)
+def _loss(env, x, t, d, cvec):
+    """f_t(x) for env 0 (linear), 1 (quadratic), 2 (stochastic: f without q_t). ``cvec`` scratch."""
+    ang = 2.0 * math.pi * t / PERIOD
+    if env == 3:
+        return 0.5
+    if env == 0:
+        s = 0.6 * x[0] + 0.4 * math.cos(ang) * x[1] + 0.4 * math.sin(ang) * x[2]
+        return s
+    for i in range(d):
+        cvec[i] = 0.0
+    if env == 1:
+        cvec[0] = 0.5 * math.cos(ang)
+        cvec[1] = 0.5 * math.sin(ang)
+    else:
+        cvec[0] = 0.5
+    s = 0.0
+    for i in range(d):
+        s += (x[i] - cvec[i]) ** 2
+    return QUAD_SCALE * s
+
+
+@njit(cache=True)
+def _comparator(env, t, d, S, Q):
+    """min over X of sum_{s<=t} f_s, from the running sums S (θ_s or c_s) and Q (sum ||c_s||^2)."""
+    if env == 0:
+        n = 0.0
+        for i in range(d):
+            n += S[i] * S[i]
+        return -math.sqrt(n)
+    if env == 1:
+        n = 0.0
+        for i in range(d):
+            n += S[i] * S[i]
+        return QUAD_SCALE * (Q[0] - n / t)
+    if env == 3:
+        return Q[0]
+    return 0.0
+
+
+@njit(cache=True)
+def _accumulate(env, t, d, S, Q):
+    ang = 2.0 * math.pi * t / PERIOD
+    if env == 0:
+        S[0] += 0.6
+        S[1] += 0.4 * math.cos(ang)
+        S[2] += 0.4 * math.sin(ang)
+    elif env == 1:
+        S[0] += 0.5 * math.cos(ang)
+        S[1] += 0.5 * math.sin(ang)
+        Q[0] += 0.25
+    elif env == 3:
+        Q[0] += 0.5
+
+
+@njit(cache=True)
+def _draw_direction(u, d, rng_u):
+    """u uniform on the unit sphere of R^d (a normalised standard Gaussian vector), written in place."""
+    nu = 0.0
+    for i in range(d):
+        u[i] = rng_u.standard_normal()
+        nu += u[i] * u[i]
+    nu = math.sqrt(nu)
+    for i in range(d):
+        u[i] /= nu
+
+
+@njit(cache=True)
+def _step_and_project(x, c, u, d, rad):
+    """The gradient step x <- x - c u of both learners (c = η_t times the scalar in front of u_t in g_t),
+    then the Euclidean projection on the ball of radius ``rad`` = 1 - ρ (the shrunk set (1 - ρ)X)."""
+    nx = 0.0
+    for i in range(d):
+        x[i] -= c * u[i]
+        nx += x[i] * x[i]
+    nx = math.sqrt(nx)
+    if nx > rad:
+        for i in range(d):
+            x[i] *= rad / nx
+
+
+@njit(cache=True)
+def _one_point_run(env, d, T, sigma, strongly, eta0, rho0, rho_max, mu, checkpoints, rng_u, rng_z, out):
+    x = np.zeros(d)
+    y = np.zeros(d)
+    u = np.zeros(d)
+    cvec = np.zeros(d)
+    S = np.zeros(d)
+    Q = np.zeros(1)
+    cum = 0.0
+    k = 0
+    for t in range(1, T + 1):
+        if strongly:
+            rho = min(rho_max, rho0 * t ** (-1.0 / 3.0))
+            eta = 1.0 / (mu * t)
+            rho_next = min(rho_max, rho0 * (t + 1) ** (-1.0 / 3.0))
+        else:
+            rho = min(rho_max, rho0 * t ** (-0.25))
+            eta = eta0 * t ** (-0.75)
+            rho_next = min(rho_max, rho0 * (t + 1) ** (-0.25))
+        _draw_direction(u, d, rng_u)
+        for i in range(d):
+            y[i] = x[i] + rho * u[i]
+        f = _loss(env, y, t, d, cvec)
+        cum += f
+        _accumulate(env, t, d, S, Q)
+        obs = f
+        if env == 2:
+            obs += STOCH_NOISE_SD * rng_u.standard_normal()
+        if sigma > 0:
+            obs += sigma * rng_z.standard_normal()      # the user's release: f_t(y_t) + Z_t
+        _step_and_project(x, eta * d / rho * obs, u, d, 1.0 - rho_next)   # the learner sees only obs
+        if k < checkpoints.shape[0] and t == checkpoints[k]:
+            out[k] = cum - _comparator(env, t, d, S, Q)
+            k += 1
+
+
+@njit(cache=True)
+def _two_point_run(env, d, T, sigma, strongly, eta0, rho, mu, checkpoints, rng_u, rng_z, out):
+    x = np.zeros(d)
+    x1 = np.zeros(d)
+    x2 = np.zeros(d)
+    u = np.zeros(d)
+    cvec = np.zeros(d)
+    S = np.zeros(d)
+    Q = np.zeros(1)
+    cum = 0.0
+    k = 0
+    for t in range(1, T + 1):
+        eta = 1.0 / (mu * t) if strongly else eta0 / math.sqrt(t)
+        _draw_direction(u, d, rng_u)
+        for i in range(d):
+            x1[i] = x[i] + rho * u[i]
+            x2[i] = x[i] - rho * u[i]
+        f1 = _loss(env, x1, t, d, cvec)
+        f2 = _loss(env, x2, t, d, cvec)
+        cum += 0.5 * (f1 + f2)
+        _accumulate(env, t, d, S, Q)
+        obs = f1 - f2
+        if env == 2:
+            obs += STOCH_NOISE_SD * (rng_u.standard_normal() - rng_u.standard_normal())
+        if sigma > 0:
+            nd = 0.0                                    # n_t . (x_{t,1} - x_{t,2}), n_t ~ N(0, σ² I_d)
+            for i in range(d):
+                nd += sigma * rng_z.standard_normal() * (x1[i] - x2[i])
+            obs += nd
+        _step_and_project(x, eta * d / (2.0 * rho) * obs, u, d, 1.0 - rho)
+        if k < checkpoints.shape[0] and t == checkpoints[k]:
+            out[k] = cum - _comparator(env, t, d, S, Q)
+            k += 1
+
+
+# ----------------------------------------------------------------------------------------------------
+# public drivers
+# ----------------------------------------------------------------------------------------------------
+
+@dataclass
+class BCOResult:
+    """``regret`` (runs, C) at ``checkpoints`` (C,); the tuning actually used (``sigma``, ``eta0``,
+    ``rho0``/``rho``, ``B_tilde``/``G_tilde``) and ``steps`` = runs * horizon (for steps/s)."""
+
+    algorithm: str
+    environment: str
+    d: int
+    horizon: int
+    runs: int
+    seed: int
+    epsilon: float
+    delta: float
+    sigma: float
+    tuning: dict
+    checkpoints: np.ndarray
+    regret: np.ndarray
+
+    @property
+    def steps(self) -> int:
+        return self.runs * self.horizon
+
+
+def _common(environment, d, horizon, runs, seed, epsilon, delta):
+    env = make_environment(environment, d)
+    T = check_int("horizon", horizon, minimum=2)
+    runs = check_int("runs", runs, minimum=1)
+    seed = check_int("seed", seed, minimum=0)
+    if epsilon is not None:
+        GaussianMechanism(epsilon, delta, 1.0)   # validates epsilon and delta
+    return env, T, runs, seed
+
+
+def one_point_tuning(env: Environment, horizon: int, sigma: float, delta: float, rho_max: float = 0.5) -> dict:
+    r"""Schedules of the one-point sphere-sampling gradient descent (anytime versions of Flaxman et al.
+    2005 and Agarwal et al. 2010), tuned for losses of range :math:`\tilde B` = :func:`noisy_range`
+    (Theorem 3 of Zheng et al.: the black box is run on the virtual losses f_t + Z_t, whose Lipschitz
+    constant in x is still G), R = 1:
+
+    * convex: from :math:`R^2/\eta + \eta T (d\tilde B/\rho)^2 + 3G\rho T`,
+      :math:`\rho_t = \min(\rho_{max}, \rho_0 t^{-1/4})`, :math:`\rho_0 = \sqrt{2Rd\tilde B/(3G)}`,
+      :math:`\eta_t = \eta_0 t^{-3/4}`, :math:`\eta_0 = R\rho_0/(d\tilde B)`: regret
+      :math:`O(\sqrt{d\tilde B G R}\,T^{3/4})`;
+    * μ-strongly convex: :math:`\eta_t = 1/(\mu t)`, from :math:`(d\tilde B/\rho)^2 \log T/\mu + 3G\rho T`,
+      :math:`\rho_t = \min(\rho_{max}, \rho_0 t^{-1/3})`, :math:`\rho_0 = (d^2\tilde B^2/(3\mu G))^{1/3}`:
+      regret :math:`O((d\tilde B)^{2/3}(G/\mu)^{1/3} T^{2/3})` up to log factors.
+
+    ρ is capped at ``rho_max`` < r = 1 so that (1 - ρ)X is not empty.
+    """
+    Bt = noisy_range(env.B, sigma, horizon, delta)
+    if env.mu > 0:
+        rho0 = (env.d ** 2 * Bt ** 2 / (3 * env.mu * env.G)) ** (1 / 3)
+        eta0 = 1.0 / env.mu
+    else:
+        rho0 = math.sqrt(2 * env.d * Bt / (3 * env.G))
+        eta0 = rho0 / (env.d * Bt)
+    return dict(B_tilde=Bt, rho0=rho0, eta0=eta0, rho_max=rho_max)
+
+
+def simulate_one_point(environment: str = "quadratic", horizon: int = 10_000, runs: int = 16, seed: int = 0, *,
+                       epsilon: float | None = 1.0, delta: float = 1e-5, d: int = 5, strongly_convex=None,
+                       rho_max: float = 0.5, checkpoints=None) -> BCOResult:
+    r"""Regret of Algorithm 1 (Zheng et al. 2020) with the sphere-sampling gradient descent as black box
+    (``epsilon=None``: the non-private learner, σ = 0). ``strongly_convex`` (default: whether the
+    environment is) picks the η_t = 1/(μt), ρ ∝ t^{-1/3} schedule; see :func:`one_point_tuning`.
+    Regret at t: Σ_{s≤t} f_s(y_s) (the points actually played) - min_{x∈X} Σ_{s≤t} f_s(x); for
+    "stochastic" the pseudo-regret with f."""
+    env, T, runs, seed = _common(environment, d, horizon, runs, seed, epsilon, delta)
+    rho_max = check_real("rho_max", rho_max)
+    if not 0 < rho_max < 1:
+        raise ValueError(f"rho_max must be in (0, 1), got {rho_max!r}")
+    sigma = 0.0 if epsilon is None else one_point_sigma(epsilon, delta, env.B)
+    strongly = env.mu > 0 if strongly_convex is None else bool(strongly_convex)
+    if strongly and env.mu <= 0:
+        raise ValueError(f"strongly_convex=True needs a strongly convex environment, got {environment!r}")
+    tun = one_point_tuning(env if strongly else Environment(env.name, env.d, env.B, env.G, 0.0), T, sigma,
+                           delta, rho_max)
+    cp = resolve_checkpoints(T, checkpoints, 41)
+    out = np.zeros((runs, cp.size))
+    for r, ss in enumerate(np.random.SeedSequence(seed).spawn(runs)):
+        g_u, g_z = run_streams(ss, 2)
+        _one_point_run(_ENV_CODE[env.name], env.d, T, sigma, strongly, tun["eta0"], tun["rho0"], rho_max,
+                       env.mu, cp, g_u, g_z, out[r])
+    return BCOResult("one-point", env.name, env.d, T, runs, seed, np.inf if epsilon is None else float(epsilon),
+                     float(delta), sigma, tun, cp, out)
+
+
+def two_point_tuning(env: Environment, horizon: int, sigma: float) -> dict:
+    r"""Schedules of Algorithm 4 (Agarwal, Dekel and Xiao 2010, two-point feedback) inside Algorithm 2:
+    ρ = ln T / T (Algorithm 2, line 2, ξ = ρ/r with r = 1); convex: :math:`\eta_t = R/(d\tilde G\sqrt t)`,
+    :math:`\tilde G = \sqrt{G^2 + \sigma^2}` (the estimate g_t = (d/2ρ)(f_1 - f_2)u + d (n·u) u has
+    E||g_t||² <= d²(G² + σ²)), regret O(d R G̃ √T); μ-strongly convex: η_t = 1/(μt), regret
+    O(d² G̃²/μ · log T) (the virtual loss f_t + n_t·x is still μ-strongly convex)."""
+    Gt = math.sqrt(env.G ** 2 + sigma ** 2)
+    return dict(G_tilde=Gt, rho=math.log(horizon) / horizon, eta0=1.0 / (env.d * Gt))
+
+
+def simulate_two_point(environment: str = "quadratic", horizon: int = 10_000, runs: int = 16, seed: int = 0, *,
+                       epsilon: float | None = 1.0, delta: float = 1e-5, d: int = 5, strongly_convex=None,
+                       checkpoints=None) -> BCOResult:
+    r"""Regret of Algorithm 2 (Zheng et al. 2020) with Algorithm 4 (two-point BCO of Agarwal et al. 2010)
+    as black box (``epsilon=None``: non-private). Regret as in Theorem 6: Σ_t (f_t(x_{t,1}) + f_t(x_{t,2}))/2
+    - min_{x∈X} Σ_t f_t(x). Tuning: :func:`two_point_tuning`; σ: :func:`two_point_sigma`."""
+    env, T, runs, seed = _common(environment, d, horizon, runs, seed, epsilon, delta)
+    sigma = 0.0 if epsilon is None else two_point_sigma(epsilon, delta, env.G)
+    strongly = env.mu > 0 if strongly_convex is None else bool(strongly_convex)
+    if strongly and env.mu <= 0:
+        raise ValueError(f"strongly_convex=True needs a strongly convex environment, got {environment!r}")
+    tun = two_point_tuning(env, T, sigma)
+    cp = resolve_checkpoints(T, checkpoints, 41)
+    out = np.zeros((runs, cp.size))
+    for r, ss in enumerate(np.random.SeedSequence(seed).spawn(runs)):
+        g_u, g_z = run_streams(ss, 2)
+        _two_point_run(_ENV_CODE[env.name], env.d, T, sigma, strongly, tun["eta0"], tun["rho"], env.mu, cp,
+                       g_u, g_z, out[r])
+    return BCOResult("two-point", env.name, env.d, T, runs, seed, np.inf if epsilon is None else float(epsilon),
+                     float(delta), sigma, tun, cp, out)
+
+
+def two_point_release(f1, f2, x1, x2, sigma, rng: np.random.Generator):
+    r"""What user t sends in Algorithm 2 (line 5): :math:`f_t(x_{t,1}) - f_t(x_{t,2}) + n_t^\top(x_{t,1} - x_{t,2})`,
+    :math:`n_t \sim N(0, \sigma^2 I_d)`. Vectorised: ``f1``, ``f2`` (n,), ``x1``, ``x2`` (n, d). (The
+    simulation kernel inlines the same computation.)"""
+    sigma = check_real("sigma", sigma)
+    if sigma < 0:
+        raise ValueError(f"sigma must be >= 0, got {sigma!r}")
+    x1 = np.asarray(x1, dtype=float)
+    x2 = np.asarray(x2, dtype=float)
+    if x1.shape != x2.shape or x1.ndim != 2:
+        raise ValueError(f"x1 and x2 must have the same shape (n, d), got {x1.shape} and {x2.shape}")
+    f1 = np.asarray(f1, dtype=float)
+    f2 = np.asarray(f2, dtype=float)
+    if f1.shape != (x1.shape[0],) or f2.shape != f1.shape:
+        raise ValueError(f"f1 and f2 must have shape ({x1.shape[0]},), got {f1.shape} and {f2.shape}")
+    n = sigma * rng.standard_normal(x1.shape)
+    return f1 - f2 + ((x1 - x2) * n).sum(axis=1)
