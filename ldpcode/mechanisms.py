@@ -71,7 +71,13 @@ def unbias(x, epsilon):
     r"""The map g of the extended version (Section 3.2): :math:`g(1;\epsilon) = \tfrac12(1 + k)`,
     :math:`g(0;\epsilon) = \tfrac12(1 - k)`, :math:`k = (e^\epsilon+1)/(e^\epsilon-1)`, so that
     :math:`\mathbb{E}[g(M_B(R;\epsilon);\epsilon)] = \mathbb{E}[R]`. Written :math:`\tfrac12 + (x - \tfrac12)k`."""
-    return 0.5 + (x - 0.5) * bernoulli_scale(epsilon)
+    return unbias_scaled(x, bernoulli_scale(epsilon))
+
+
+@njit(cache=True)
+def unbias_scaled(x, k):
+    """:func:`unbias` given k = :func:`bernoulli_scale` (eps) already computed (for engines that reuse it)."""
+    return 0.5 + (x - 0.5) * k
 
 
 def ctb_output_mean(mu, epsilon):

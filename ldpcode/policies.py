@@ -147,19 +147,27 @@ def index_policy_chunk(t, horizon, families, params, reward_draws, noise_draws,
     """
     n = counts.shape[0]
     steps = min(reward_draws.shape[0], horizon - t)
+    # Two exact shortcuts (the pulls are bit-for-bit those of the plain loop; tests/test_engine.py):
+    # log(t + 1) of this round is log t of the next, so one log per pull; and the forced-pull scan
+    # runs only when the smallest count can be at the limit (counts only grow, so the minimum is
+    # re-read only when the arm that held it is pulled).
+    cmin = counts.min()
+    log_t = math.log(t) if t > 0 else 0.0
     for s in range(steps):
+        log_next = math.log(t + 1.0)
         if t < n:
             arm = t  # Line 1: pull each arm once
         else:
             arm = -1
-            if forced:  # Agent 2, Lines 5-6
-                limit = 4.0 * math.log(t + 1.0)
-                for a in range(n):
-                    if counts[a] <= limit:
-                        arm = a
-                        break
+            if forced:  # Agent 2, Lines 5-6: N_a <= log t^4 in round t + 1
+                limit = 4.0 * log_next
+                if cmin <= limit:
+                    for a in range(n):
+                        if counts[a] <= limit:
+                            arm = a
+                            break
             if arm < 0:
-                g = math.sqrt(math.log(t))
+                g = math.sqrt(log_t)
                 best = -np.inf
                 for a in range(n):
                     u = means[a] + g * widths[a]
@@ -168,11 +176,15 @@ def index_policy_chunk(t, horizon, families, params, reward_draws, noise_draws,
                         arm = a
         r = reward_from_draw(families[arm], params[arm, 0], params[arm, 1], reward_draws[s])
         x = mech.respond(mech_code, use_sigmoid, r, noise_draws[s], laplace_scale, exp_eps)
+        old = counts[arm]
         counts[arm] += 1
+        if old == cmin:
+            cmin = counts.min()
         sums[arm] += x
         means[arm] = sums[arm] / counts[arm]
         widths[arm] = c / math.sqrt(counts[arm])
         t += 1
+        log_t = log_next
         while ci < checkpoints.shape[0] and checkpoints[ci] == t:
             counts_out[ci, :] = counts
             ci += 1
@@ -243,16 +255,27 @@ def heterogeneous_chunk(t, horizon, families, params, reward_draws, noise_draws,
     n = counts.shape[0]
     steps = min(reward_draws.shape[0], horizon - t)
     force_factor = 4.0 / (eps_min * eps_min)
+    # Exact shortcuts, as in index_policy_chunk: one log per pull, the forced-pull scan only when the
+    # smallest A_a can be at the limit, and the per-level constants (1/eps_t, e^eps_t, k(eps_t))
+    # recomputed only when eps_t differs from the previous user's (same floats, fewer exp/tanh calls).
+    amin = np.inf
+    for a in range(n):
+        amin = min(amin, acc[a])
+    log_t = math.log(t) if t > 0 else 0.0
+    last_e = -1.0
+    e_scale = e_exp = e_k = e_inc = 0.0
     for s in range(steps):
         arm = -1
+        log_next = math.log(t + 1.0)
         if forced:  # Agent 2, Line 4: A_a <= eps_min^-2 log t^4 in round t = (pulls so far) + 1
-            limit = force_factor * math.log(t + 1.0)
-            for a in range(n):
-                if acc[a] <= limit:
-                    arm = a
-                    break
+            limit = force_factor * log_next
+            if amin <= limit:
+                for a in range(n):
+                    if acc[a] <= limit:
+                        arm = a
+                        break
         if arm < 0:
-            g = math.sqrt(math.log(t)) if t > 1 else 0.0
+            g = math.sqrt(log_t) if t > 1 else 0.0
             best = -np.inf
             for a in range(n):
                 u = np.inf if kept[a] == 0 else means[a] + g * widths[a]
@@ -262,14 +285,26 @@ def heterogeneous_chunk(t, horizon, families, params, reward_draws, noise_draws,
         counts[arm] += 1
         e = eps_draws[s]
         if e >= eps_min:  # otherwise the response is discarded (Agent 2 Line 17, Agent 4 Line 13)
+            if e != last_e:
+                last_e = e
+                if mech_code == mech.LAPLACE:
+                    e_scale = 1.0 / e
+                    e_inc = 1.0 / (e * e)
+                else:
+                    e_exp = math.exp(e)
+                    e_k = mech.bernoulli_scale(e)
+                    e_inc = e_k * e_k
             r = reward_from_draw(families[arm], params[arm, 0], params[arm, 1], reward_draws[s])
             if mech_code == mech.LAPLACE:
-                x = mech.respond(mech_code, use_sigmoid, r, noise_draws[s], 1.0 / e, 0.0)
-                acc[arm] += 1.0 / (e * e)
+                x = mech.respond(mech_code, use_sigmoid, r, noise_draws[s], e_scale, 0.0)
             else:
-                x = mech.unbias(mech.respond(mech_code, use_sigmoid, r, noise_draws[s], 0.0, math.exp(e)), e)
-                k = mech.bernoulli_scale(e)
-                acc[arm] += k * k
+                x = mech.unbias_scaled(mech.respond(mech_code, use_sigmoid, r, noise_draws[s], 0.0, e_exp), e_k)
+            old = acc[arm]
+            acc[arm] += e_inc
+            if old == amin:
+                amin = np.inf
+                for a in range(n):
+                    amin = min(amin, acc[a])
             kept[arm] += 1
             sums[arm] += x
             means[arm] = sums[arm] / kept[arm]
@@ -278,6 +313,7 @@ def heterogeneous_chunk(t, horizon, families, params, reward_draws, noise_draws,
             else:
                 widths[arm] = math.sqrt(2.0 * acc[arm]) / kept[arm]
         t += 1
+        log_t = log_next
         while ci < checkpoints.shape[0] and checkpoints[ci] == t:
             counts_out[ci, :] = counts
             ci += 1

@@ -75,6 +75,58 @@ def run_reference(policy, instance, horizon: int, seed_seq: np.random.SeedSequen
     return out
 
 
+def run_reference_heterogeneous(policy, instance, levels, horizon: int, seed_seq: np.random.SeedSequence,
+                                checkpoints: np.ndarray) -> np.ndarray:
+    r"""One run of HeLDP-UCB-L / -B (extended version of Ren et al., Agents 2 and 4), step by step, on the
+    three streams of :func:`ldpcode.simulate.run_one_heterogeneous` (rewards, curator noise, users' levels).
+
+    Literal indexes, with log t^4 = 4 log t and t the pulls so far: Agent 2, Line 14,
+    :math:`s_a/N_a + \sqrt{\log t^4/(2N_a)} + \sqrt{8A_a\log t^4/N_a^2}` after the forced pulls of Line 4
+    (:math:`A_a \le \epsilon_{\min}^{-2}\log t^4` in round t + 1); Agent 4, Line 11,
+    :math:`s_a/N_a + \sqrt{B_a\log t^4/(2N_a^2)}`; :math:`u_a = \infty` while :math:`N_a = 0`. Responses of
+    users with :math:`\epsilon_t < \epsilon_{\min}` are discarded. Returns pull counts, shape (C, arms).
+    """
+    reward_rng, noise_rng, level_rng = run_streams(seed_seq, 3)
+    reward_draws = instance.draw_stream(reward_rng, horizon)
+    noise_draws = policy.draw_noise(noise_rng, horizon)
+    eps_draws = levels.sample(level_rng, horizon)
+    n, em = instance.n_arms, policy.epsilon_min
+    pulls, kept = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
+    S, A = np.zeros(n), np.zeros(n)
+    out = np.zeros((len(checkpoints), n), dtype=np.int64)
+    cps = {int(c): i for i, c in enumerate(checkpoints)}
+    laplace = policy.mechanism_code == mech.LAPLACE
+    for t in range(horizon):
+        low = np.flatnonzero(A <= 4 * math.log(t + 1) / em ** 2) if policy.forced_exploration else []
+        if len(low):
+            arm = int(low[0])
+        else:
+            lt4 = 4 * math.log(t) if t > 1 else 0.0
+            with np.errstate(divide="ignore", invalid="ignore"):
+                if laplace:
+                    u = S / kept + np.sqrt(lt4 / (2 * kept)) + np.sqrt(8 * A * lt4 / kept ** 2)
+                else:
+                    u = S / kept + np.sqrt(A * lt4 / (2 * kept ** 2))
+            arm = int(np.argmax(np.where(kept == 0, np.inf, u)))
+        pulls[arm] += 1
+        e = eps_draws[t]
+        if e >= em:
+            r = _reward(instance.arms[arm], reward_draws[t])
+            if policy.use_sigmoid:
+                r = 1.0 / (1.0 + math.exp(-r))
+            if laplace:  # Curator 1 at eps_t
+                x, A[arm] = r + noise_draws[t] / e, A[arm] + e ** -2
+            else:  # Curator 3 at eps_t, then g(x; eps_t) = 1/2 + (x - 1/2) k, k = (e^eps+1)/(e^eps-1)
+                k = (math.exp(e) + 1) / (math.exp(e) - 1)
+                y = float(noise_draws[t] < (r * math.exp(e) + 1.0 - r) / (1.0 + math.exp(e)))
+                x, A[arm] = 0.5 + (y - 0.5) * k, A[arm] + k * k
+            kept[arm] += 1
+            S[arm] += x
+        if t + 1 in cps:
+            out[cps[t + 1]] = pulls
+    return out
+
+
 # ---------------------------------------------------------------------------------------------------
 # Azize and Basu (2022): the global-DP policies, one pull at a time
 # ---------------------------------------------------------------------------------------------------
