@@ -38,17 +38,6 @@ def test_fast_path_pulls_exactly_the_arms_of_the_reference(name, eps, inst, seed
     np.testing.assert_array_equal(fast, plain)
 
 
-def test_same_seed_same_numbers_whatever_the_workers():
-    pol, ins = ldp.make_policy("LDP-UCB-L", 1.0), ldp.make_instance("ren2020-mixed")
-    a = ldp.simulate(pol, ins, 20_000, runs=5, seed=9, workers=1)
-    b = ldp.simulate(pol, ins, 20_000, runs=5, seed=9, workers=2)
-    c = ldp.simulate(pol, ins, 20_000, runs=5, seed=9, workers=3)
-    np.testing.assert_array_equal(a.counts, b.counts)
-    np.testing.assert_array_equal(a.counts, c.counts)
-    d = ldp.simulate(pol, ins, 20_000, runs=5, seed=10)
-    assert not np.array_equal(a.counts, d.counts)
-
-
 def test_run_r_does_not_depend_on_the_number_of_runs():
     pol, ins = ldp.make_policy("LDP-UCB-B", 1.0), ldp.make_instance("ren2020-bernoulli")
     few = ldp.simulate(pol, ins, 5_000, runs=2, seed=4)
