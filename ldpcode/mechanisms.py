@@ -247,7 +247,7 @@ def draw_noise(code: int, rng: np.random.Generator, size) -> np.ndarray:
 
     Laplace draws are exactly (bit for bit) ``rng.laplace(0.0, 1.0, size)``, made faster: NumPy's
     sampler turns one uniform U of the stream into -log(2 - 2U) (U >= 1/2) or log(2U) (0 < U < 1/2), and
-    draws again when U = 0; :func:`laplace_from_uniform` applies the same formulas to ``rng.random``'s
+    draws again when U = 0; :func:`_laplace_from_uniform` applies the same formulas to ``rng.random``'s
     uniforms in compiled code. In the (probability 2^-53 per draw) case of a zero, the generator is
     rewound and NumPy's own sampler used, so the stream never differs (tests/test_mechanisms.py).
     """
@@ -255,7 +255,7 @@ def draw_noise(code: int, rng: np.random.Generator, size) -> np.ndarray:
         state = rng.bit_generator.state
         u = rng.random(size)
         if u.all():
-            return laplace_from_uniform(u.ravel()).reshape(u.shape)
+            return _laplace_from_uniform(u.ravel()).reshape(u.shape)
         rng.bit_generator.state = state
         return rng.laplace(0.0, 1.0, size)
     if code == BERNOULLI:
@@ -264,7 +264,7 @@ def draw_noise(code: int, rng: np.random.Generator, size) -> np.ndarray:
 
 
 @njit(cache=True, nogil=True)
-def laplace_from_uniform(u):
+def _laplace_from_uniform(u):
     """Standard Laplace draws from uniforms in (0, 1): NumPy's ``random_laplace`` formula, element-wise."""
     out = np.empty_like(u)
     for i in range(u.shape[0]):
