@@ -53,10 +53,7 @@ def check_int(name: str, value, *, minimum: int | None = None) -> int:
 
 def check_probability_vector(name: str, values) -> np.ndarray:
     """A non-empty 1-d array of finite numbers in [0, 1] (means of bounded arms)."""
-    try:
-        arr = np.asarray(values, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"{name} must be a sequence of numbers in [0, 1], got {values!r}") from exc
+    arr = as_float_array(name, values)
     if arr.ndim != 1 or arr.size == 0:
         raise ValueError(f"{name} must be a non-empty 1-d sequence of numbers in [0, 1], got shape {arr.shape}")
     bad = ~np.isfinite(arr) | (arr < 0) | (arr > 1)
@@ -66,9 +63,69 @@ def check_probability_vector(name: str, values) -> np.ndarray:
     return arr
 
 
-def check_unit_interval(name: str, values) -> np.ndarray:
-    """Rewards given to a bounded curator (CTL, CTB): every entry finite and in [0, 1]."""
-    arr = np.asarray(values, dtype=float)
+def as_float_array(name: str, values) -> np.ndarray:
+    """``values`` as a float array, or a TypeError naming ``name`` (strings, bytes, dicts, sets, None and
+    ragged or non-numeric sequences are refused; NumPy would turn ``"0.5"`` into 0.5)."""
+    def refuse():
+        raise TypeError(f"{name} must be a number or an array of numbers, got {values!r} of type "
+                        f"{type(values).__name__}")
+    if values is None or isinstance(values, (str, bytes, dict, set, frozenset, complex)):
+        refuse()
+    try:
+        raw = np.asarray(values)
+    except (TypeError, ValueError):
+        refuse()
+    if raw.dtype.kind not in "biuf" or raw.dtype == object:
+        refuse()
+    if raw.dtype.kind == "b" and raw.ndim == 0:
+        refuse()  # True is not a number here
+    return raw.astype(float)
+
+
+def check_array(name: str, values, *, ndim: int | None = None, min_size: int = 0, low: float | None = None,
+                high: float | None = None, low_open: bool = False, high_open: bool = False) -> np.ndarray:
+    """A float array of ``ndim`` dimensions (any if None) and at least ``min_size`` entries, every entry
+    finite and in the interval [low, high] (``low_open``/``high_open`` exclude an end). Raises TypeError
+    for a non-numeric value and ValueError naming the first bad entry and its index."""
+    arr = as_float_array(name, values)
+    if ndim is not None and arr.ndim != ndim:
+        raise ValueError(f"{name} must be a {ndim}-d array, got shape {arr.shape}")
+    if arr.size < min_size:
+        raise ValueError(f"{name} must hold at least {min_size} numbers, got {arr.size}")
+    bad = ~np.isfinite(arr)
+    if low is not None:
+        bad |= (arr <= low) if low_open else (arr < low)
+    if high is not None:
+        bad |= (arr >= high) if high_open else (arr > high)
+    if bad.any():
+        idx = np.unravel_index(int(np.flatnonzero(bad.ravel())[0]), arr.shape) if arr.ndim else ()
+        if low is not None and high is not None:
+            allowed = f"in {'(' if low_open else '['}{low:g}, {high:g}{')' if high_open else ']'}"
+        elif low is not None:
+            allowed = f"finite and {'>' if low_open else '>='} {low:g}"
+        elif high is not None:
+            allowed = f"finite and {'<' if high_open else '<='} {high:g}"
+        else:
+            allowed = "finite"
+        where = tuple(int(i) for i in idx)
+        at = f" at index {where if len(where) != 1 else where[0]}" if arr.ndim else ""
+        raise ValueError(f"{name} must be {allowed}, got {float(arr[idx])!r}{at}")
+    return arr
+
+
+def check_rng(name: str, rng) -> np.random.Generator:
+    """A NumPy ``Generator`` (``np.random.default_rng(seed)``)."""
+    if not isinstance(rng, np.random.Generator):
+        raise TypeError(f"{name} must be a numpy.random.Generator (np.random.default_rng(seed)), got {rng!r}")
+    return rng
+
+
+def check_unit_interval(name: str, values, ndim: int | None = None) -> np.ndarray:
+    """Rewards given to a bounded curator (CTL, CTB): every entry finite and in [0, 1]; with ``ndim``,
+    the array must have that many dimensions (``ndim=1`` for a vector of rewards, ``2`` for a table)."""
+    arr = as_float_array(name, values)
+    if ndim is not None and arr.ndim != ndim:
+        raise ValueError(f"{name} must be a {ndim}-d array of numbers in [0, 1], got shape {arr.shape}")
     bad = ~np.isfinite(arr) | (arr < 0) | (arr > 1)
     if bad.any():
         idx = np.unravel_index(int(np.flatnonzero(bad.ravel())[0]), arr.shape) if arr.ndim else ()
@@ -80,7 +137,7 @@ def check_unit_interval(name: str, values) -> np.ndarray:
 
 
 def check_finite_array(name: str, values) -> np.ndarray:
-    arr = np.asarray(values, dtype=float)
+    arr = as_float_array(name, values)
     if not np.isfinite(arr).all():
         raise ValueError(f"{name} must contain only finite numbers")
     return arr

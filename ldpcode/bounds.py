@@ -53,12 +53,12 @@ import math
 import numpy as np
 from scipy import integrate, optimize
 
-from ._validate import check_epsilon, check_int, check_probability_vector, check_real
+from ._validate import as_float_array, check_array, check_epsilon, check_int, check_probability_vector, check_real
 from .divergences import kl_bernoulli
 
 
 def _gaps(means) -> np.ndarray:
-    means = np.asarray(means, dtype=float)
+    means = as_float_array("means", means)
     if means.ndim != 1 or means.size < 2 or not np.isfinite(means).all():
         raise ValueError(f"means must be a 1-d sequence of at least 2 finite numbers, got {means!r}")
     gaps = means.max() - means
@@ -95,8 +95,12 @@ def basu2019_lower_bound_constant(means, epsilon) -> float:
     """
     eps = check_epsilon(epsilon)
     means = check_probability_vector("means", means)
+    if means.size < 2:
+        raise ValueError(f"means must hold at least 2 arms, got {means.tolist()}")
     best = means.max()
     sub = means[means < best]
+    if sub.size == 0:
+        return 0.0  # no suboptimal arm: no regret to bound (as lower_bound_constant)
     kl = kl_bernoulli(sub, np.full_like(sub, best))
     return float(np.sum((best - sub) / (2.0 * min(4.0, math.exp(2 * eps)) * math.expm1(eps) ** 2 * kl)))
 
@@ -158,7 +162,8 @@ def ctb_lai_robbins_constant(means, epsilon) -> float:
 def lemma12_bound(p, q, epsilon):
     r"""Lemma 12's right-hand side :math:`(e^\epsilon - e^{-\epsilon})^2 (p-q)^2`."""
     eps = check_epsilon(epsilon)
-    return (2.0 * math.sinh(eps)) ** 2 * (np.asarray(p, dtype=float) - np.asarray(q, dtype=float)) ** 2
+    p, q = check_array("p", p, low=0, high=1), check_array("q", q, low=0, high=1)
+    return (2.0 * math.sinh(eps)) ** 2 * (p - q) ** 2
 
 
 def fact13_bound(r, R):
@@ -180,8 +185,8 @@ def lemma12_fact13_bound(p, q, epsilon):
     valid for p < q too.
     """
     eps = check_epsilon(epsilon)
-    p = np.asarray(p, dtype=float)
-    q = np.asarray(q, dtype=float)
+    p = as_float_array("p", p)
+    q = as_float_array("q", q)
     for name, v in (("p", p), ("q", q)):
         if not np.isfinite(v).all() or (v < 0).any() or (v > 1).any():
             raise ValueError(f"{name} must lie in [0, 1], got {v!r}")
@@ -205,7 +210,7 @@ def laplace_sum_tail_bound(lam, n, b, v=None):
     v = b * math.sqrt(n) if v is None else check_real("v", v)
     if v < b * math.sqrt(n) * (1 - 1e-12):
         raise ValueError(f"v must be >= b sqrt(n) = {b * math.sqrt(n):g}, got {v!r}")
-    lam = np.asarray(lam, dtype=float)
+    lam = check_array("lam", lam)
     valid = (lam > 0) & (lam < 2 * math.sqrt(2) * v * v / b)
     return np.where(valid, np.exp(-lam ** 2 / (8 * v * v)), np.nan)
 
@@ -244,14 +249,14 @@ def ldp_ucb_b_regret_bound(means, horizon, epsilon, c_s: float = 1.0) -> float:
 
 def ldp_ucb_l_pulls_bound(gap, horizon, epsilon):
     r"""Proof of Theorem 4: :math:`E[N_a(T)] \le 8(1+4/\epsilon)^2\log T/\Delta_a^2 + 1 + 2\pi^2/3`."""
-    gap = np.asarray(gap, dtype=float)
+    gap = check_array("gap", gap, low=0, low_open=True)
     return 8 * laplace_ratio(epsilon) * _log_horizon(horizon) / gap ** 2 + 1 + 2 * math.pi ** 2 / 3
 
 
 def ldp_ucb_b_pulls_bound(gap, horizon, epsilon):
     r"""Proof of Theorem 6: :math:`E[N_a(T)] \le 8\log T/\Delta_{a,\epsilon}^2 + 1 + \pi^2/3`,
     :math:`\Delta_{a,\epsilon} = \Delta_a (e^\epsilon-1)/(e^\epsilon+1)`."""
-    gap = np.asarray(gap, dtype=float)
+    gap = check_array("gap", gap, low=0, low_open=True)
     return 8 * bernoulli_ratio(epsilon) * _log_horizon(horizon) / gap ** 2 + 1 + math.pi ** 2 / 3
 
 
@@ -261,7 +266,8 @@ def distribution_free_rate(n_arms, horizon, epsilon) -> float:
     The paper gives no constant; this is the rate with constant 1, for drawing slopes.
     """
     n = check_int("n_arms", n_arms, minimum=1)
-    return math.sqrt(n * horizon * _log_horizon(horizon)) / check_epsilon(epsilon)
+    log_t = _log_horizon(horizon)
+    return math.sqrt(n * int(horizon) * log_t) / check_epsilon(epsilon)
 
 
 def _v(a):
@@ -357,8 +363,9 @@ from dataclasses import dataclass  # noqa: E402
 
 def heldp_alpha(epsilon):
     r""":math:`\alpha(\epsilon) = \epsilon^{-2}` (Section 3.1, before Theorem 7). Broadcasts."""
-    eps = np.asarray(epsilon, dtype=float)
-    return 1.0 / (eps * eps)
+    eps = check_array("epsilon", epsilon, low=0)
+    with np.errstate(divide="ignore"):
+        return 1.0 / (eps * eps)
 
 
 def heldp_beta(epsilon):
@@ -367,7 +374,7 @@ def heldp_beta(epsilon):
     from .mechanisms import bernoulli_scale
 
     # the curator's own coth(eps/2) (pure-Python form, so any array shape broadcasts), squared
-    return bernoulli_scale.py_func(np.asarray(epsilon, dtype=float)) ** 2
+    return bernoulli_scale.py_func(check_array("epsilon", epsilon, low=0)) ** 2
 
 
 def _check_levels(levels):
@@ -663,7 +670,7 @@ def choose_epsilon_min(levels, mechanism, candidates=None) -> EpsilonMinChoice:
     if candidates is None:
         cand = _default_candidates(levels)
     else:
-        cand = np.atleast_1d(np.asarray(candidates, dtype=float))
+        cand = np.atleast_1d(as_float_array("candidates", candidates))
         if cand.ndim != 1 or cand.size == 0:
             raise ValueError(f"candidates must be a non-empty 1-d sequence of epsilon_min values, got {candidates!r}")
         for c in cand:

@@ -21,6 +21,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from ._validate import check_real
+from .parameters import check as _check_parameters
+
 
 WRITE_ENV = "LDPCODE_WRITE_CLAIMS"
 REPORT_CHAPTER = "report"
@@ -51,6 +53,16 @@ class Claim:
                 setattr(self, name, check_real(f"{self.id}: {name}", v, allow_inf=True))
 
 
+def check_parameters(notebook: str, namespace: dict) -> None:
+    """Check a notebook's parameters before any work: ``ldp.claims.check_parameters(
+    "chapters/<chapter>/<name>.ipynb", globals())`` in the cell right after the parameters cell.
+
+    The rules (type, range, finiteness, consistency) are the notebook's entry in
+    :data:`ldpcode.parameters.NOTEBOOKS`; a bad value raises TypeError or ValueError naming the parameter,
+    the value and what is allowed. Returns None, so the cell prints nothing."""
+    _check_parameters(notebook, namespace)
+
+
 def repo_root() -> Path:
     """The book's top folder: ``$LDPCODE_ROOT``, else the nearest parent of the working directory
     holding ``_toc.yml``, else the folder above the installed package."""
@@ -67,6 +79,8 @@ def repo_root() -> Path:
 def data_path(notebook: str, root: Path | None = None) -> Path:
     """``chapters/ren2020/figure1.ipynb`` -> ``<root>/data/ren2020/figure1.json``."""
     p = Path(notebook)
+    if not str(notebook).endswith(".ipynb") or not p.name:
+        raise ValueError(f"notebook must be a path like 'chapters/<chapter>/<name>.ipynb', got {notebook!r}")
     parts = p.with_suffix(".json").parts
     if parts[0] != "chapters" or len(parts) < 3:
         raise ValueError(f"notebook must be a path like 'chapters/<chapter>/<name>.ipynb', got {notebook!r}")
@@ -150,6 +164,13 @@ def check(notebook: str, params: dict, claims: list[Claim], *, write: bool | Non
     """Compare ``claims`` with the numbers stored for ``notebook`` (see the module docstring)."""
     if write is None:
         write = os.environ.get(WRITE_ENV, "") not in ("", "0")
+    if not isinstance(notebook, str):
+        raise TypeError(f"notebook must be a path string like 'chapters/<chapter>/<name>.ipynb', got {notebook!r}")
+    data_path(notebook, root)  # refuses a path outside chapters/<chapter>/
+    if not isinstance(params, dict):
+        raise TypeError(f"params must be a dict of the notebook's parameters, got {params!r}")
+    if not isinstance(claims, (list, tuple)) or not all(isinstance(c, Claim) for c in claims):
+        raise TypeError(f"claims must be a list of Claim objects, got {claims!r}")
     params = _normalise(params)
     ids = [c.id for c in claims]
     if len(set(ids)) != len(ids):

@@ -59,7 +59,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import njit
 
-from ._validate import check_int, check_real
+from ._validate import as_float_array, check_array, check_int, check_real, check_rng
 from .mechanisms import GaussianMechanism
 from .simulate import SlopeFit, loglog_slope, resolve_checkpoints, run_streams
 
@@ -95,6 +95,8 @@ def logistic_loss_gradient(theta, x, y):
 
 def sample_unit_ball(rng: np.random.Generator, shape, dim: int) -> np.ndarray:
     """Uniform points in the unit ball of R^dim: Gaussian direction, radius U^{1/dim}."""
+    rng = check_rng("rng", rng)
+    dim = check_int("dim", dim, minimum=1)
     g = rng.standard_normal((*shape, dim))
     g /= np.linalg.norm(g, axis=-1, keepdims=True)
     return g * rng.random((*shape, 1)) ** (1.0 / dim)
@@ -145,11 +147,12 @@ def make_contextual_instance(dim: int = 5, n_arms: int = 10, *, link: str = "lin
     noise = check_real("noise", noise)
     if noise < 0:
         raise ValueError(f"noise must be >= 0 (half-width of the uniform reward noise), got {noise!r}")
+    seed = check_int("seed", seed, minimum=0)
     if theta is None:
         g = np.random.default_rng(seed).standard_normal(dim)
         th = g / np.linalg.norm(g)
     else:
-        th = np.asarray(theta, dtype=float)
+        th = as_float_array("theta", theta)
         if th.ndim != 1 or th.shape[0] != dim:
             raise ValueError(f"theta must have dimension dim = {dim}, got shape {th.shape}")
         if not np.isfinite(th).all() or np.linalg.norm(th) > 1 + 1e-12:
@@ -184,7 +187,15 @@ def gloc_mechanisms(epsilon, delta, grad_bound=1.0):
 def upsilon(sigma, t, dim, horizon, alpha):
     r"""Υ_t = σ√t (4√d + 2 ln(2T/α)) (Algorithm 3, line 3, our reading): w.h.p. bound on the operator
     norm of the sum of t symmetric Gaussian noise matrices with entry sd σ."""
-    t = np.asarray(t, dtype=float)
+    sigma = check_real("sigma", sigma)
+    if sigma < 0:
+        raise ValueError(f"sigma must be >= 0, got {sigma!r}")
+    t = check_array("t", t, low=0)
+    dim = check_int("dim", dim, minimum=1)
+    horizon = check_int("horizon", horizon, minimum=1)
+    alpha = check_real("alpha", alpha)
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must be in (0, 1), got {alpha!r}")
     return sigma * np.sqrt(t) * (4.0 * math.sqrt(dim) + 2.0 * math.log(2.0 * horizon / alpha))
 
 
@@ -259,6 +270,11 @@ def simulate_contextual(policy: str, instance: ContextualInstance, horizon: int,
         raise ValueError(f"engine must be 'numba' or 'numpy', got {engine!r}")
     horizon = check_int("horizon", horizon, minimum=1)
     runs = check_int("runs", runs, minimum=1)
+    seed = check_int("seed", seed, minimum=0)
+    if not isinstance(instance, ContextualInstance):
+        raise TypeError(f"instance must be a ContextualInstance (make_contextual_instance), got {instance!r}")
+    if check_real("sigma_scale", sigma_scale) < 0:
+        raise ValueError(f"sigma_scale must be >= 0, got {sigma_scale!r}")
     alpha = check_real("alpha", alpha)
     if not 0 < alpha < 1:
         raise ValueError(f"alpha must be in (0, 1), got {alpha!r}")

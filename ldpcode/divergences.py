@@ -9,7 +9,7 @@ import math
 import numpy as np
 from numba import njit
 
-from ._validate import check_probability_vector
+from ._validate import as_float_array, check_probability_vector
 
 
 def kl_bernoulli(p, q):
@@ -17,8 +17,8 @@ def kl_bernoulli(p, q):
 
     Broadcasts over arrays; ``inf`` where the support of Ber(p) is not inside that of Ber(q).
     """
-    p = np.asarray(p, dtype=float)
-    q = np.asarray(q, dtype=float)
+    p = as_float_array("p", p)
+    q = as_float_array("q", q)
     for name, v in (("p", p), ("q", q)):
         check_probability_vector(name, np.atleast_1d(v).ravel())
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
@@ -27,15 +27,24 @@ def kl_bernoulli(p, q):
     return a + b
 
 
-def kl_discrete(f, g):
-    r""":math:`\sum_x f(x)\log(f(x)/g(x))` for two probability vectors on the same finite set."""
-    f = np.asarray(f, dtype=float)
-    g = np.asarray(g, dtype=float)
+def _probability_pair(f, g):
+    """Two probability vectors (or stacks of them, last axis the outcomes) of the same shape."""
+    f = as_float_array("f", f)
+    g = as_float_array("g", g)
+    for name, v in (("f", f), ("g", g)):
+        if v.ndim == 0 or v.size == 0:
+            raise ValueError(f"{name} must be a non-empty probability vector, got {v!r}")
     if f.shape != g.shape:
         raise ValueError(f"f and g must have the same shape, got {f.shape} and {g.shape}")
     for name, v in (("f", f), ("g", g)):
         if (v < 0).any() or not np.isfinite(v).all() or not np.isclose(v.sum(axis=-1), 1.0).all():
-            raise ValueError(f"{name} must be a probability vector (non-negative, summing to 1)")
+            raise ValueError(f"{name} must be a probability vector (non-negative, summing to 1), got {v.tolist()}")
+    return f, g
+
+
+def kl_discrete(f, g):
+    r""":math:`\sum_x f(x)\log(f(x)/g(x))` for two probability vectors on the same finite set."""
+    f, g = _probability_pair(f, g)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         terms = np.where(f > 0, f * np.log(f / g), 0.0)
     return terms.sum(axis=-1)
@@ -43,8 +52,7 @@ def kl_discrete(f, g):
 
 def tv_discrete(f, g):
     """Total variation distance between two probability vectors: half their L1 distance."""
-    f = np.asarray(f, dtype=float)
-    g = np.asarray(g, dtype=float)
+    f, g = _probability_pair(f, g)
     return 0.5 * np.abs(f - g).sum(axis=-1)
 
 
@@ -114,8 +122,8 @@ def klucb_bernoulli(p, level):
 
     ``p`` must lie in [0, 1] and ``level`` be a finite number >= 0.
     """
-    p = np.asarray(p, dtype=float)
-    level = np.asarray(level, dtype=float)
+    p = as_float_array("p", p)
+    level = as_float_array("level", level)
     check_probability_vector("p", np.atleast_1d(p).ravel())
     if not np.isfinite(level).all() or (level < 0).any():
         raise ValueError(f"level must be finite and >= 0, got {level!r}")
@@ -148,10 +156,7 @@ def _as_output(x):
 
 
 def _finite_array(name, values):
-    try:
-        arr = np.asarray(values, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"{name} must be a real number or an array of real numbers, got {values!r}") from exc
+    arr = as_float_array(name, values)
     bad = ~np.isfinite(arr)
     if bad.any():
         i = np.unravel_index(int(np.flatnonzero(bad.ravel())[0]), arr.shape) if arr.ndim else ()

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import njit
 
-from ._validate import check_choice, check_probability_vector, check_real
+from ._validate import as_float_array, check_choice, check_probability_vector, check_real
 
 # Family codes shared with the compiled engine.
 BERNOULLI, BETA_A1, TWO_POINT, UNIFORM, GAUSSIAN = 0, 1, 2, 3, 4
@@ -158,7 +158,7 @@ def _bernoulli(means, name="bernoulli"):
 
 
 def _gaussian(means, sigma=1.0, name="gaussian"):
-    means = np.asarray(means, dtype=float)
+    means = as_float_array("means", means)
     if means.ndim != 1 or means.size == 0 or not np.isfinite(means).all():
         raise ValueError(f"means must be a non-empty 1-d sequence of finite numbers, got {means!r}")
     sigma = check_real("sigma", sigma)
@@ -278,12 +278,12 @@ class PrivacyLevels:
 
 
 def _discrete_levels(values, probs=None, name=None):
-    values = np.asarray(values, dtype=float)
+    values = as_float_array("values", values)
     if values.ndim != 1 or values.size == 0:
         raise ValueError(f"values must be a non-empty 1-d sequence of privacy levels, got {values!r}")
     if not np.isfinite(values).all() or (values < 0).any():
         raise ValueError(f"privacy levels must be finite and >= 0, got values={values.tolist()}")
-    probs = np.full(values.size, 1.0 / values.size) if probs is None else np.asarray(probs, dtype=float)
+    probs = np.full(values.size, 1.0 / values.size) if probs is None else as_float_array("probs", probs)
     if probs.shape != values.shape or (probs < 0).any() or not np.isclose(probs.sum(), 1.0):
         raise ValueError(f"probs must be non-negative, sum to 1 and match values, got {probs!r}")
     vals, pr = values.copy(), probs.copy()
@@ -340,7 +340,7 @@ def make_privacy_levels(kind: str, **kwargs) -> PrivacyLevels:
     * ``discrete`` (``values=``, optional ``probs=``), ``clipped-gaussian`` (``mean, sd, lo, hi``);
     * ``sampler`` (``sampler=callable(rng, size)``, ``name=``): any user-given distribution.
     """
-    check_choice("privacy levels", kind, _LEVELS)
+    check_choice("privacy levels kind", kind, _LEVELS)
     fixed = {"ren-heldp-discrete", "ren-heldp-gaussian"}
     if kind in fixed and kwargs:
         raise ValueError(f"privacy levels {kind!r} take no parameters, got {sorted(kwargs)}")

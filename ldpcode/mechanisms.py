@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from ._validate import check_epsilon, check_finite_array, check_unit_interval
+from ._validate import check_epsilon, check_finite_array, check_rng, check_unit_interval
 
 # Mechanism codes shared with the compiled engine.
 NONE, LAPLACE, BERNOULLI = 0, 1, 2
@@ -226,7 +226,7 @@ class Curator:
             rewards = check_unit_interval("rewards", rewards)
         else:
             rewards = check_finite_array("rewards", rewards)
-        noise = self.draw_noise(rng, rewards.shape)
+        noise = self.draw_noise(check_rng("rng", rng), rewards.shape)
         return _respond_array(self.code, self.use_sigmoid, rewards.ravel(), noise.ravel(),
                               self.laplace_scale, self.exp_eps).reshape(rewards.shape)
 
@@ -431,7 +431,7 @@ class GaussianMechanism:
 
     def privatize(self, values, rng: np.random.Generator) -> np.ndarray:
         x = check_finite_array("values", values)
-        return x + self.sigma * rng.standard_normal(x.shape)
+        return x + self.sigma * check_rng("rng", rng).standard_normal(x.shape)
 
 
 @dataclass(frozen=True, init=False)
@@ -452,4 +452,4 @@ class LaplaceMechanism:
 
     def privatize(self, values, rng: np.random.Generator) -> np.ndarray:
         x = check_finite_array("values", values)
-        return x + rng.laplace(0.0, self.scale, x.shape)
+        return x + check_rng("rng", rng).laplace(0.0, self.scale, x.shape)

@@ -307,7 +307,7 @@ LEARNERS = {"UCB": SubGaussianUCB, "Tsallis-INF": TsallisINF}
 
 def make_learner(name: str):
     """A fresh built-in learner: ``"UCB"`` or ``"Tsallis-INF"``."""
-    if name not in LEARNERS:
+    if not isinstance(name, str) or name not in LEARNERS:
         raise ValueError(f"name must be one of {sorted(LEARNERS)}, got {name!r}")
     return LEARNERS[name]()
 
@@ -517,6 +517,11 @@ def simulate_mab(agent, env: LossSchedule, horizon: int, runs: int = 20, seed: i
     seed = check_int("seed", seed, minimum=0)
     if engine not in ("auto", "python"):
         raise ValueError(f"engine must be 'auto' or 'python', got {engine!r}")
+    if workers is not None:
+        workers = check_int("workers", workers, minimum=1)
+    if not all(callable(getattr(agent, m, None)) for m in ("reset", "select", "update")):
+        raise TypeError(f"agent must be a learner or a OnePointReduction (make_agent), with reset, select and "
+                        f"update methods, got {agent!r}")
     cp = resolve_checkpoints(horizon, checkpoints, 61)
     learner, mech, _ = _unwrap(agent)
     fast = (engine == "auto" and type(learner) in (SubGaussianUCB, TsallisINF)

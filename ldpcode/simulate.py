@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validate import check_int, check_real
+from ._validate import as_float_array, check_int, check_real
 from .instances import Instance, PrivacyLevels
 from . import global_policies as gp
 from . import mechanisms as mech
@@ -42,7 +42,12 @@ def mean_and_half_width(values, level: float = 0.95):
     normal-approximation confidence interval at ``level``; the half-width is 0 for a single run."""
     from scipy.stats import norm
 
-    v = np.asarray(values, dtype=float)
+    v = as_float_array("values", values)
+    if v.ndim == 0 or v.shape[0] == 0:
+        raise ValueError(f"values must be a non-empty array with runs on axis 0, got shape {v.shape}")
+    level = check_real("level", level)
+    if not 0 < level < 1:
+        raise ValueError(f"level must be in (0, 1), got {level!r}")
     runs = v.shape[0]
     half = norm.ppf(0.5 + level / 2) * v.std(axis=0, ddof=1) / np.sqrt(runs) if runs > 1 else np.zeros(v.shape[1:])
     return v.mean(axis=0), half
@@ -131,8 +136,8 @@ def ratio_of_means_se(num, den, *, paired: bool = True):
     This is the standard error behind the tolerance of every regret-ratio claim (Ren et al. 2020,
     Sec. 4: "the ratio of the regrets of LDP-UCB-B to non-private UCB is 1.6").
     """
-    x = np.asarray(num, dtype=float)
-    y = np.asarray(den, dtype=float)
+    x = as_float_array("num", num)
+    y = as_float_array("den", den)
     for name, a in (("num", x), ("den", y)):
         if a.ndim not in (1, 2) or a.shape[0] < 2 or not np.isfinite(a).all():
             raise ValueError(f"{name} must be a finite array of shape (runs,) or (runs, C) with runs >= 2, "
@@ -181,8 +186,8 @@ def linear_fit(x, y) -> LinearFit:
     Raises ValueError unless x and y are finite 1-d arrays of the same length >= 3 (two points fit
     exactly), x is not constant, and y is not constant (R^2 undefined).
     """
-    xs = np.asarray(x, dtype=float)
-    ys = np.asarray(y, dtype=float)
+    xs = as_float_array("x", x)
+    ys = as_float_array("y", y)
     for name, a in (("x", xs), ("y", ys)):
         if a.ndim != 1 or a.size < 3 or not np.isfinite(a).all():
             raise ValueError(f"{name} must be a finite 1-d array of at least 3 points, got shape {a.shape}"
@@ -227,8 +232,8 @@ def hinge_fit(x, y, *, grid: int = 2001) -> HingeFit:
     of ``grid`` points strictly inside the range of x, a and b are ordinary least squares, and x* is the
     candidate of least squared error. Needs at least 4 points, x > 0 and y > 0, all finite.
     """
-    xs = np.asarray(x, dtype=float)
-    ys = np.asarray(y, dtype=float)
+    xs = as_float_array("x", x)
+    ys = as_float_array("y", y)
     for name, a in (("x", xs), ("y", ys)):
         if a.ndim != 1 or a.size < 4 or not np.isfinite(a).all() or (a <= 0).any():
             raise ValueError(f"{name} must be a 1-d array of at least 4 finite positive numbers, got {a!r}")
@@ -295,8 +300,8 @@ def hinge_bootstrap(x, values, *, n_boot: int = 1000, seed: int = 0, grid: int =
     Raises ValueError unless ``values`` is a (runs, len(x)) array of finite numbers > 0 with runs >= 2, and
     x is as :func:`hinge_fit` requires.
     """
-    xs = np.asarray(x, dtype=float)
-    v = np.asarray(values, dtype=float)
+    xs = as_float_array("x", x)
+    v = as_float_array("values", values)
     if v.ndim != 2 or v.shape[0] < 2 or v.shape[1] != xs.size:
         raise ValueError(f"values must have shape (runs >= 2, {xs.size}) (one row per run, one column per x), "
                          f"got {v.shape}")
@@ -331,6 +336,9 @@ def bootstrap_indices(runs: int, n_boot: int, seed: int) -> np.ndarray:
     """Run indices of ``n_boot`` bootstrap replicates, drawn with replacement in one
     ``np.random.default_rng(seed).integers(0, runs, size=(n_boot, runs))`` call: the resampling of every
     bootstrap over runs in this module (:func:`hinge_bootstrap`, :func:`loglog_slope`, ...)."""
+    runs = check_int("runs", runs, minimum=1)
+    n_boot = check_int("n_boot", n_boot, minimum=1)
+    seed = check_int("seed", seed, minimum=0)
     return np.random.default_rng(seed).integers(0, runs, size=(n_boot, runs))
 
 
@@ -372,7 +380,7 @@ class SlopeFit:
 
 
 def _check_runs_matrix(name: str, values, n_points: int, *, min_runs: int = 2) -> np.ndarray:
-    v = np.asarray(values, dtype=float)
+    v = as_float_array(name, values)
     if v.ndim != 2 or v.shape[1] != n_points or v.shape[0] < min_runs:
         raise ValueError(f"{name} must have shape (runs >= {min_runs}, {n_points}) (one row per run, one column "
                          f"per point), got {v.shape}")
@@ -382,7 +390,7 @@ def _check_runs_matrix(name: str, values, n_points: int, *, min_runs: int = 2) -
 
 
 def _check_abscissa(name: str, x, *, positive: bool) -> np.ndarray:
-    xs = np.asarray(x, dtype=float)
+    xs = as_float_array(name, x)
     if xs.ndim != 1 or xs.size < 3 or not np.isfinite(xs).all() or (positive and (xs <= 0).any()):
         raise ValueError(f"{name} must be a 1-d array of at least 3 finite" + (" positive" if positive else "")
                          + f" numbers (log taken), got {x!r}")
@@ -485,7 +493,7 @@ def ratio_exponent(x, num_runs, den_runs, *, paired: bool = True, n_boot: int = 
     """
     xs = _check_abscissa("x", x, positive=True)
     num = _check_runs_matrix("num_runs", num_runs, xs.size)
-    den = np.asarray(den_runs, dtype=float)
+    den = as_float_array("den_runs", den_runs)
     if den.ndim != 1 or den.size < 2 or not np.isfinite(den).all():
         raise ValueError(f"den_runs must be a finite array of shape (runs >= 2,), got {den.shape}")
     if paired and den.size != num.shape[0]:
@@ -507,7 +515,11 @@ def resolve_checkpoints(horizon: int, checkpoints=None, points: int = 121) -> np
     ``checkpoints`` as int64, which must be a strictly increasing sequence of rounds in [1, ``horizon``]."""
     if checkpoints is None:
         return log_checkpoints(horizon, points)
-    cp = np.asarray(checkpoints, dtype=np.int64)
+    cpf = as_float_array("checkpoints", checkpoints)
+    if cpf.ndim != 1 or not np.isfinite(cpf).all() or (cpf != np.round(cpf)).any():
+        raise ValueError(f"checkpoints must be a 1-d sequence of whole rounds in [1, horizon={horizon}], "
+                         f"got {checkpoints!r}")
+    cp = cpf.astype(np.int64)
     if cp.ndim != 1 or cp.size == 0 or (np.diff(cp) <= 0).any() or cp[0] < 1 or cp[-1] > horizon:
         raise ValueError(f"checkpoints must be a strictly increasing sequence of rounds in [1, horizon={horizon}], "
                          f"got {checkpoints!r}")

@@ -57,7 +57,7 @@ def test_lemma1_rejects_bad_starts(starts):
 
 
 def test_lemma1_rejects_unbounded_rewards():
-    with pytest.raises(ValueError, match=r"rewards must hold rewards in \[0, 1\]"):
+    with pytest.raises(ValueError, match=r"rewards must be in \[0, 1\], got 1.5 at index 1"):
         audit.lemma1_release([0, 1.5, 0], [2], 1.0, 3, np.random.default_rng(0))
 
 

@@ -1,0 +1,556 @@
+"""Hostile input: generated bad values thrown at the public API of ldpcode and at every notebook's
+parameter check. Each bad value goes into one parameter at a time, the others valid and small (so a
+wrongly accepted value cannot run long), under a per-call time limit. Every one must be refused with a
+ValueError (or a TypeError for a wrong type) whose message names the parameter. The count of bad inputs
+is printed in pytest's terminal summary (tests/conftest.py)."""
+from __future__ import annotations
+
+import math
+import re
+import signal
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+import ldpcode as ldp
+from ldpcode import audit, bco, bounds, claims, contextual, divergences, mechanisms, parameters, reductions
+from ldpcode.simulate import bootstrap_indices, hinge_bootstrap, log_growth, mean_and_half_width, ratio_exponent
+
+FUZZ = settings(max_examples=25, derandomize=True, deadline=None, database=None,
+                suppress_health_check=list(HealthCheck))
+TIME_LIMIT = 3.0   # seconds per call: a call still running then is a hang
+
+
+class Hang(Exception):
+    pass
+
+
+def _alarm(signum, frame):
+    raise Hang()
+
+
+def expect_refused(call, param: str, value, fuzz_count):
+    """Run ``call()``: it must raise ValueError or TypeError naming ``param``, within TIME_LIMIT."""
+    fuzz_count["tried"] += 1
+    previous = signal.signal(signal.SIGALRM, _alarm)
+    signal.setitimer(signal.ITIMER_REAL, TIME_LIMIT)
+    try:
+        call()
+    except Hang:
+        outcome = f"hung (still running after {TIME_LIMIT} s)"
+    except (ValueError, TypeError) as exc:
+        if re.search(rf"(?<![A-Za-z0-9_]){re.escape(param)}(?![A-Za-z0-9])", str(exc)):
+            return
+        outcome = f"raised {type(exc).__name__} without naming {param!r}: {exc}"
+    except Exception as exc:  # noqa: BLE001 - the point is to catch anything that escapes
+        outcome = f"escaped as {type(exc).__name__}: {exc}"
+    else:
+        outcome = "was accepted"
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    fuzz_count["escaped"] += 1
+    pytest.fail(f"{param}={value!r} {outcome}")
+
+
+# --- bad values ---------------------------------------------------------------------------------------------
+
+NAN, INF = math.nan, math.inf
+NONFINITE = st.sampled_from([NAN, INF, -INF, np.float64(NAN)])
+WRONG_TYPES = st.sampled_from(["1", "abc", b"1", {"a": 1}, {1}, 1 + 2j, object(), True, False, np.bool_(True)])
+NOT_SEQUENCES = st.sampled_from(["0.5", None, {"a": 1}, object(), 1 + 2j])
+FINITE = st.floats(allow_nan=False, allow_infinity=False)
+
+
+def bad_real(lo=None, hi=None, *, lo_open=False, hi_open=False, none_ok=False, vector_ok=False):
+    """Values outside a finite real interval: non-finite, out of range, wrong type."""
+    parts = [NONFINITE, WRONG_TYPES]
+    if not none_ok:
+        parts.append(st.just(None))
+    if not vector_ok:
+        parts.append(st.sampled_from([[1.0], (0.5, 0.5)]))
+    if lo is not None:
+        parts.append(st.floats(max_value=lo, exclude_max=not lo_open, allow_nan=False, allow_infinity=False))
+        parts.append(st.integers(max_value=math.floor(lo) - (0 if lo_open or lo != math.floor(lo) else 1)))
+    if hi is not None:
+        parts.append(st.floats(min_value=hi, exclude_min=not hi_open, allow_nan=False, allow_infinity=False))
+    return st.one_of(parts)
+
+
+def bad_int(lo=None, hi=None, *, none_ok=False):
+    parts = [NONFINITE, st.sampled_from(["1", 1 + 2j, [1], True, False, object()]),
+             FINITE.filter(lambda v: not float(v).is_integer())]
+    if not none_ok:
+        parts.append(st.just(None))
+    if lo is not None:
+        parts.append(st.integers(max_value=lo - 1))
+    if hi is not None:
+        parts.append(st.integers(min_value=hi + 1, max_value=hi + 10**30))
+    return st.one_of(parts)
+
+
+BAD_UNIT = st.one_of(NONFINITE, st.floats(max_value=0, exclude_max=True, allow_nan=False, allow_infinity=False),
+                     st.floats(min_value=1, exclude_min=True, allow_nan=False, allow_infinity=False))
+UNIT = st.floats(0, 1)
+
+
+def bad_vector(bad_item, good_item, *, min_len=1, one_d=True):
+    """A list with one bad item among good ones; too short; 2-d (where 1-d is required); not a sequence."""
+    with_bad = st.tuples(st.lists(good_item, max_size=3), bad_item, st.lists(good_item, max_size=3)).map(
+        lambda t: [*t[0], t[1], *t[2]])
+    parts = [with_bad, NOT_SEQUENCES]
+    if one_d:
+        parts.append(st.just([[0.5, 0.4], [0.3, 0.2]]))
+    if min_len > 0:
+        parts.append(st.lists(good_item, max_size=min_len - 1))
+    return st.one_of(parts)
+
+
+def bad_name(known):
+    return st.one_of(st.text(max_size=10).filter(lambda s: s not in known),
+                     st.sampled_from([None, 1, 1.5, ["x"], b"UCB1", True]))
+
+
+BAD_POS = bad_real(0, lo_open=True)
+BAD_PROB = bad_real(0, 1, lo_open=True, hi_open=True)
+BAD_FINITE_MEANS = bad_vector(st.one_of(NONFINITE, st.sampled_from(["a", None, 1 + 1j])), UNIT, min_len=2)
+BAD_MEANS = bad_vector(st.one_of(BAD_UNIT, st.sampled_from(["a", None, 1 + 1j])), UNIT, min_len=1)
+
+
+# --- targets: a callable, small valid arguments, and bad values per parameter ---------------------------------
+
+@dataclass
+class Target:
+    id: str
+    func: object
+    valid: dict
+    bad: dict                # parameter -> strategy of bad values
+    names: dict | None = None   # parameter -> the name its messages use, where it differs
+
+    def cases(self):
+        return [(self, p) for p in self.bad]
+
+
+def _rng():
+    return np.random.default_rng(0)
+
+
+BERN = ldp.make_instance("bernoulli", means=[0.6, 0.4])
+GAUSS_LEVELS = dict(kind="clipped-gaussian", mean=1.0, sd=1.0, lo=0.0, hi=10.0)
+
+TARGETS = [
+    Target("make_instance", ldp.make_instance, dict(name="bernoulli", means=[0.6, 0.4]),
+           dict(name=bad_name(ldp.list_instances()), means=BAD_MEANS), names=dict(name="instance")),
+    Target("make_instance.gaussian", ldp.make_instance, dict(name="gaussian", means=[0.6, 0.4], sigma=1.0),
+           dict(means=bad_vector(st.one_of(NONFINITE, st.just("a")), FINITE), sigma=BAD_POS)),
+    Target("make_policy.name", ldp.make_policy, dict(name="UCB1"), dict(name=bad_name(ldp.list_policies())),
+           names=dict(name="policy")),
+    *[Target(f"make_policy.{n}", ldp.make_policy, dict(name=n, epsilon=1.0), dict(epsilon=BAD_POS))
+      for n in ["LDP-UCB-L", "LDP-UCB-B", "LDP-UCB-LS", "LDP-UCB-BS", "AdaP-UCB", "AdaP-KLUCB", "DP-SE", "DP-UCB"]],
+    *[Target(f"make_policy.{n}", ldp.make_policy, dict(name=n, epsilon_min=1.0), dict(epsilon_min=BAD_POS))
+      for n in ["HeLDP-UCB-L", "HeLDP-UCB-B", "HeLDP-UCB-LS", "HeLDP-UCB-BS"]],
+    *[Target(f"make_policy.{n}.alpha", ldp.make_policy, dict(name=n, epsilon=1.0, alpha=3.1),
+             dict(alpha=bad_real(0, lo_open=True, none_ok=True))) for n in ["AdaP-UCB", "AdaP-KLUCB"]],
+    Target("make_policy.DP-SE.beta", ldp.make_policy, dict(name="DP-SE", epsilon=1.0, beta=0.1),
+           dict(beta=bad_real(0, 1, lo_open=True, hi_open=True, none_ok=True))),
+    Target("make_policy.DP-UCB.gamma", ldp.make_policy, dict(name="DP-UCB", epsilon=1.0, gamma=0.1),
+           dict(gamma=bad_real(0, 1, lo_open=True, hi_open=True, none_ok=True))),
+    Target("make_curator", ldp.make_curator, dict(name="CTL", epsilon=1.0),
+           dict(name=bad_name(["CTL", "CTB", "CTLS", "CTBS", "CTL-S", "CTB-S"]), epsilon=BAD_POS),
+           names=dict(name="curator")),
+    *[Target(f"{c.__name__}", c, dict(epsilon=1.0), dict(epsilon=BAD_POS)) for c in (ldp.CTL, ldp.CTB,
+                                                                                    ldp.CTLS, ldp.CTBS)],
+    *[Target(f"{c.__name__}.privatize", lambda rewards, rng, c=c: c(1.0).privatize(rewards, rng),
+             dict(rewards=[0.2, 0.7], rng=_rng()),
+             dict(rewards=bad_vector(st.one_of(BAD_UNIT, st.just("a")), UNIT, min_len=0, one_d=False),
+                  rng=st.sampled_from([None, 0, "seed", np.random.RandomState(0)])))
+      for c in (ldp.CTL, ldp.CTB)],
+    *[Target(f"{c.__name__}.privatize", lambda rewards, rng, c=c: c(1.0).privatize(rewards, rng),
+             dict(rewards=[0.2, 7.0], rng=_rng()),
+             dict(rewards=bad_vector(st.one_of(NONFINITE, st.just("a")), FINITE, min_len=0, one_d=False),
+                  rng=st.sampled_from([None, 0, "seed", np.random.RandomState(0)])))
+      for c in (ldp.CTLS, ldp.CTBS)],
+    Target("GaussianMechanism", mechanisms.GaussianMechanism, dict(epsilon=1.0, delta=1e-5, sensitivity=1.0),
+           dict(epsilon=BAD_POS, delta=BAD_PROB, sensitivity=BAD_POS)),
+    Target("LaplaceMechanism", mechanisms.LaplaceMechanism, dict(epsilon=1.0, sensitivity=1.0),
+           dict(epsilon=BAD_POS, sensitivity=BAD_POS)),
+    Target("GaussianMechanism.privatize",
+           lambda values, rng: mechanisms.GaussianMechanism(1.0, 1e-5).privatize(values, rng),
+           dict(values=[0.1, 0.2], rng=_rng()),
+           dict(values=bad_vector(st.one_of(NONFINITE, st.just("a")), FINITE, min_len=0, one_d=False),
+                rng=st.sampled_from([None, 0, "seed"]))),
+    Target("make_privacy_levels.kind", ldp.make_privacy_levels, dict(kind="constant", epsilon=1.0),
+           dict(kind=bad_name(ldp.list_privacy_levels())), names=dict(kind="kind")),
+    Target("make_privacy_levels.constant", ldp.make_privacy_levels, dict(kind="constant", epsilon=1.0),
+           dict(epsilon=BAD_POS)),
+    Target("make_privacy_levels.clipped-gaussian", ldp.make_privacy_levels, GAUSS_LEVELS,
+           dict(mean=bad_real(), sd=BAD_POS, lo=bad_real(0), hi=bad_real(0, lo_open=True))),
+    Target("make_privacy_levels.discrete", ldp.make_privacy_levels,
+           dict(kind="discrete", values=[0.5, 1.0], probs=[0.5, 0.5]),
+           dict(values=bad_vector(st.one_of(NONFINITE, st.floats(max_value=0, exclude_max=True)),
+                                  st.floats(0.1, 10)),
+                probs=st.one_of(bad_vector(BAD_UNIT, UNIT).filter(lambda v: v is not None), st.just([0.2, 0.2]),
+                                st.just([0.5, 0.25, 0.25])))),
+    Target("simulate", ldp.simulate,
+           dict(policy=ldp.make_policy("UCB1"), instance=BERN, horizon=20, runs=1, seed=0, workers=1),
+           dict(policy=st.sampled_from(["UCB1", None, 1, ldp.CTL(1.0)]), instance=st.sampled_from(
+               ["bernoulli", None, [0.5, 0.4]]), horizon=bad_int(2), runs=bad_int(1), seed=bad_int(0),
+                checkpoints=st.one_of(st.just([]), st.just([5, 3]), st.just([0, 5]), st.just([5, 21]),
+                                      st.just([[5]]), st.just([2.5]), st.just([NAN]),
+                                      NOT_SEQUENCES.filter(lambda v: v is not None)),
+                workers=bad_int(1, none_ok=True))),
+    Target("simulate.heldp", ldp.simulate,
+           dict(policy=ldp.make_policy("HeLDP-UCB-B", epsilon_min=1.0), instance=BERN, horizon=20, runs=1,
+                seed=0, workers=1, privacy_levels=ldp.make_privacy_levels("constant", epsilon=1.0)),
+           dict(privacy_levels=st.sampled_from([None, 1.0, "constant", [1.0, 2.0]]))),
+    Target("choose_epsilon_min", ldp.choose_epsilon_min,
+           dict(levels=ldp.make_privacy_levels("ren-heldp-discrete"), mechanism="L", candidates=[0.2, 1.0]),
+           dict(levels=st.sampled_from([None, 1.0, "ren-heldp-discrete", [1.0]]),
+                mechanism=bad_name(["L", "B"]),
+                candidates=bad_vector(st.one_of(NONFINITE, st.floats(max_value=0)), st.floats(0.1, 10)).filter(
+                    lambda v: v is not None))),
+    Target("log_checkpoints", ldp.log_checkpoints, dict(horizon=100, points=5),
+           dict(horizon=bad_int(1), points=bad_int(2))),
+    Target("linear_fit", ldp.linear_fit, dict(x=[1.0, 2.0, 3.0], y=[1.0, 2.5, 2.9]),
+           dict(x=st.one_of(bad_vector(NONFINITE, FINITE, min_len=0), st.just([1.0, 2.0]), st.just([1.0, 1.0, 1.0])),
+                y=st.one_of(bad_vector(NONFINITE, FINITE, min_len=0), st.just([1.0, 2.0])))),
+    Target("loglog_slope", ldp.loglog_slope,
+           dict(t=[10, 100, 1000], regret_runs=[[1.0, 2.0, 4.0], [1.5, 2.5, 4.5]], t_min=None, n_boot=20, seed=0,
+                level=0.9),
+           dict(t=st.one_of(bad_vector(st.one_of(NONFINITE, st.floats(max_value=0)), st.floats(1, 1e6)),
+                            st.just([10, 100])),
+                regret_runs=st.one_of(st.just([[1.0, 2.0, NAN]]), st.just([[1.0, 2.0]]), st.just([1.0, 2.0, 3.0, 4.0]),
+                                      st.just([[-1.0, -2.0, -3.0]]), NOT_SEQUENCES),
+                t_min=bad_real(none_ok=True).filter(lambda v: not (isinstance(v, float) and math.isinf(v) and v < 0)),
+                n_boot=bad_int(2), seed=bad_int(0), level=BAD_PROB)),
+    Target("log_growth", log_growth,
+           dict(t=[10, 100, 1000], regret_runs=[[1.0, 2.0, 3.0], [1.5, 2.5, 3.5]], n_boot=20, seed=0, level=0.9),
+           dict(t=bad_vector(st.one_of(NONFINITE, st.floats(max_value=0)), st.floats(1, 1e6)),
+                n_boot=bad_int(2), seed=bad_int(0), level=BAD_PROB)),
+    Target("ratio_exponent", ratio_exponent,
+           dict(x=[1.0, 2.0, 4.0], num_runs=[[1.0, 2.0, 4.0], [1.1, 2.1, 4.1]],
+                den_runs=[1.0, 1.1], n_boot=20, seed=0, level=0.9),
+           dict(x=bad_vector(st.one_of(NONFINITE, st.floats(max_value=0)), st.floats(0.1, 10)),
+                num_runs=st.sampled_from([[[1.0, 2.0]], [[1.0, NAN, 2.0]], [1.0, 2.0, 3.0], "a"]),
+                n_boot=bad_int(2), seed=bad_int(0), level=BAD_PROB)),
+    Target("hinge_fit", ldp.hinge_fit, dict(x=[0.1, 0.2, 0.5, 1.0, 2.0], y=[1.0, 1.0, 1.0, 0.5, 0.25], grid=50),
+           dict(x=bad_vector(st.one_of(NONFINITE, st.floats(max_value=0)), st.floats(0.1, 10)),
+                y=st.one_of(bad_vector(NONFINITE, st.floats(0.1, 10)), st.just([1.0, 2.0])), grid=bad_int(2))),
+    Target("hinge_bootstrap", hinge_bootstrap,
+           dict(x=[0.1, 0.2, 0.5, 1.0, 2.0], values=[[1.0, 1.0, 1.0, 0.5, 0.25], [1.1, 1.0, 0.9, 0.5, 0.3]],
+                n_boot=5, seed=0, grid=20),
+           dict(n_boot=bad_int(1), seed=bad_int(0), grid=bad_int(2),
+                values=st.sampled_from([[[1.0, 2.0]], [1.0, 2.0, 3.0, 4.0, 5.0], [[1.0, NAN, 1.0, 1.0, 1.0]]]))),
+    Target("bootstrap_indices", bootstrap_indices, dict(runs=3, n_boot=4, seed=0),
+           dict(runs=bad_int(1), n_boot=bad_int(1), seed=bad_int(0))),
+    Target("mean_and_half_width", mean_and_half_width, dict(values=[[1.0, 2.0], [1.5, 2.5]], level=0.95),
+           dict(level=BAD_PROB, values=st.sampled_from([[], "a", None, 1.0, {"a": 1}]))),
+    Target("ratio_of_means_se", ldp.ratio_of_means_se, dict(num=[1.0, 2.0, 1.5], den=[1.0, 1.1, 0.9]),
+           dict(num=st.sampled_from([[], "a", None, [NAN, 1.0, 1.0], [1.0, 2.0]]),
+                den=st.sampled_from([[], "a", None, [NAN, 1.0, 1.0], [1.0, 2.0], [0.0, 0.0, 0.0]]))),
+]
+
+# bounds: means, horizon, epsilon and friends
+MEANS3 = [0.8, 0.5, 0.3]
+TARGETS += [
+    *[Target(f"bounds.{f.__name__}", f, dict(epsilon=1.0), dict(epsilon=BAD_POS))
+      for f in (bounds.laplace_ratio, bounds.bernoulli_ratio)],
+    *[Target(f"bounds.{f.__name__}", f, dict(epsilon=1.0), dict(epsilon=bad_real(0, vector_ok=True)))
+      for f in (bounds.heldp_alpha, bounds.heldp_beta)],   # broadcast; alpha(0) = beta(0) = inf
+    *[Target(f"bounds.{f.__name__}", f, dict(means=MEANS3, epsilon=1.0),
+             dict(means=BAD_MEANS, epsilon=BAD_POS))
+      for f in (bounds.basu2019_lower_bound_constant, bounds.ctb_lai_robbins_constant,
+                bounds.gdp_lower_bound_constant)],
+    *[Target(f"bounds.{f.__name__}", f, dict(means=MEANS3, epsilon=1.0), dict(means=BAD_FINITE_MEANS, epsilon=BAD_POS))
+      for f in (bounds.lower_bound_constant, bounds.lower_bound_constant_small_epsilon,
+                bounds.lower_bound_constant_tightened)],
+    Target("bounds.lai_robbins_constant", bounds.lai_robbins_constant, dict(means=MEANS3), dict(means=BAD_MEANS)),
+    Target("bounds.ucb1_regret_bound", bounds.ucb1_regret_bound, dict(means=MEANS3, horizon=100),
+           dict(means=BAD_FINITE_MEANS, horizon=bad_int(2))),
+    *[Target(f"bounds.{f.__name__}", f, dict(means=MEANS3, horizon=100, epsilon=1.0),
+             dict(means=BAD_FINITE_MEANS, horizon=bad_int(2), epsilon=BAD_POS))
+      for f in (bounds.ldp_ucb_l_regret_bound, bounds.ldp_ucb_b_regret_bound, bounds.adap_ucb_regret_bound,
+                bounds.dp_ucb_rate, bounds.dp_se_rate, bounds.adap_ucb_rate, bounds.adap_klucb_rate,
+                bounds.heldp_ucb_l_homogeneous_bound, bounds.heldp_ucb_b_homogeneous_bound)],
+    *[Target(f"bounds.{f.__name__}", f, dict(gap=0.2, horizon=100, epsilon=1.0),
+             dict(gap=bad_real(0, lo_open=True, vector_ok=True), horizon=bad_int(2), epsilon=BAD_POS))
+      for f in (bounds.ldp_ucb_l_pulls_bound, bounds.ldp_ucb_b_pulls_bound)],
+    *[Target(f"bounds.{f.__name__}", f, dict(n_arms=3, horizon=100, epsilon=1.0),
+             dict(n_arms=bad_int(1), horizon=bad_int(1), epsilon=BAD_POS))
+      for f in (bounds.distribution_free_rate, bounds.gdp_minimax_lower_bound, bounds.gdp_minimax_upper_rate)],
+    Target("bounds.gdp_minimax_threshold", bounds.gdp_minimax_threshold, dict(horizon=100, n_arms=3),
+           dict(horizon=bad_int(1), n_arms=bad_int(1))),
+    Target("bounds.linear_minimax_lower_bound", bounds.linear_minimax_lower_bound, dict(horizon=100, dim=3, epsilon=1.0),
+           dict(horizon=bad_int(1), dim=bad_int(1), epsilon=BAD_POS)),
+    Target("bounds.adap_releases_bound", bounds.adap_releases_bound, dict(horizon=100, n_arms=3),
+           dict(horizon=bad_int(1), n_arms=bad_int(1))),
+    Target("bounds.lemma12_bound", bounds.lemma12_bound, dict(p=0.3, q=0.6, epsilon=1.0),
+           dict(p=bad_real(0, 1, vector_ok=True), q=bad_real(0, 1, vector_ok=True), epsilon=BAD_POS)),
+    Target("bounds.laplace_sum_tail_bound", bounds.laplace_sum_tail_bound, dict(lam=1.0, n=4, b=1.0),
+           dict(lam=st.one_of(NONFINITE, WRONG_TYPES, st.just(None)), n=bad_int(1), b=BAD_POS)),
+    Target("bounds.heldp_quantities", bounds.heldp_quantities,
+           dict(levels=ldp.make_privacy_levels("ren-heldp-discrete"), epsilon_min=1.0),
+           dict(levels=st.sampled_from([None, 1.0, "ren-heldp-discrete"]), epsilon_min=BAD_POS)),
+    Target("bounds.adap_klucb_regret_bound", bounds.adap_klucb_regret_bound,
+           dict(means=MEANS3, horizon=100, epsilon=1.0, c1=1.0, c2=1.0),
+           dict(means=BAD_MEANS, horizon=bad_int(1), epsilon=BAD_POS, c1=BAD_POS, c2=BAD_POS)),
+    Target("bounds.linear_c_epsilon", bounds.linear_c_epsilon,
+           dict(actions=[[1.0, 0.0], [0.0, 1.0]], theta=[1.0, 0.0], epsilon=1.0, rho=1.0),
+           dict(actions=st.sampled_from([[[1.0, 0.0]], [[1.0, NAN], [0.0, 1.0]], [1.0, 0.0], "a"]),
+                theta=st.sampled_from([[1.0], [NAN, 0.0], "a", [[1.0, 0.0]], [1.0, 0.0, 0.0]]),
+                epsilon=BAD_POS.filter(lambda v: v != INF), rho=BAD_POS)),   # epsilon = inf: the non-private constant
+]
+
+TARGETS += [
+    Target("divergences.kl_bernoulli", divergences.kl_bernoulli, dict(p=0.3, q=0.6),
+           dict(p=bad_real(0, 1, vector_ok=True), q=bad_real(0, 1, vector_ok=True))),
+    *[Target(f"divergences.{f.__name__}", f, dict(f=[0.5, 0.5], g=[0.25, 0.75]),
+             dict(f=st.one_of(bad_vector(BAD_UNIT, UNIT), st.just([0.2, 0.2]), st.just([0.5, 0.25, 0.25])),
+                  g=st.one_of(bad_vector(BAD_UNIT, UNIT), st.just([0.2, 0.2]), st.just([0.5, 0.25, 0.25]))))
+      for f in (divergences.kl_discrete, divergences.tv_discrete)],
+    Target("divergences.klucb_bernoulli", divergences.klucb_bernoulli, dict(p=0.3, level=0.5),
+           dict(p=bad_real(0, 1, vector_ok=True), level=bad_real(0, vector_ok=True))),
+    *[Target(f"divergences.{f.__name__}", f, dict(mu_a=0.3, mu_star=0.6),
+             dict(mu_a=bad_real(0, 1, vector_ok=True), mu_star=bad_real(0, 1, vector_ok=True)))
+      for f in (divergences.d_inf_bernoulli, divergences.t_inf_bernoulli)],
+    *[Target(f"divergences.{f.__name__}", f, dict(mu_a=0.3, mu_star=0.6, sigma=1.0, variance="known"),
+             dict(mu_a=bad_real(vector_ok=True), sigma=bad_real(0, lo_open=True, vector_ok=True),
+                  variance=bad_name(["known", "unknown"])))
+      for f in (divergences.d_inf_gaussian, divergences.t_inf_gaussian)],
+    Target("divergences.tv_gaussian", divergences.tv_gaussian, dict(m1=0.0, s1=1.0, m2=1.0, s2=1.0),
+           dict(m1=bad_real(vector_ok=True), s1=bad_real(0, lo_open=True, vector_ok=True))),
+]
+
+TARGETS += [
+    Target("reductions.algorithm1_mechanism", reductions.algorithm1_mechanism,
+           dict(epsilon=1.0, delta=1e-5, loss_bound=1.0), dict(epsilon=BAD_POS, delta=BAD_PROB, loss_bound=BAD_POS)),
+    Target("reductions.laplace_mechanism", reductions.laplace_mechanism, dict(epsilon=1.0, loss_bound=1.0),
+           dict(epsilon=BAD_POS, loss_bound=BAD_POS)),
+    Target("reductions.make_learner", reductions.make_learner, dict(name="UCB"),
+           dict(name=bad_name(["UCB", "Tsallis-INF"]))),
+    Target("reductions.make_agent", reductions.make_agent,
+           dict(learner="UCB", mechanism="gaussian", epsilon=1.0, delta=1e-5, loss_bound=1.0),
+           dict(mechanism=bad_name(["gaussian", "laplace"]).filter(lambda v: v is not None), epsilon=BAD_POS, delta=BAD_PROB,
+                loss_bound=BAD_POS)),
+    Target("reductions.bernoulli_losses", reductions.bernoulli_losses, dict(means=[0.2, 0.5]), dict(means=BAD_MEANS)),
+    Target("reductions.ucb_adversary", reductions.ucb_adversary, dict(n_arms=2, horizon=50),
+           dict(n_arms=bad_int(2), horizon=bad_int(2))),
+    Target("reductions.simulate_mab", reductions.simulate_mab,
+           dict(agent=reductions.make_agent("UCB"), env=reductions.bernoulli_losses([0.2, 0.5]), horizon=20, runs=1,
+                seed=0, workers=1),
+           dict(horizon=bad_int(1), runs=bad_int(1), seed=bad_int(0), workers=bad_int(1, none_ok=True),
+                engine=bad_name(["auto", "python"]),
+                checkpoints=st.sampled_from([[], [5, 3], [0, 5], [5, 21], [[5]], [2.5], "a"]),
+                agent=st.sampled_from([None, "ucb", 1]), env=st.sampled_from([None, [0.2, 0.5], "bernoulli"]))),
+    Target("contextual.make_contextual_instance", contextual.make_contextual_instance,
+           dict(dim=3, n_arms=4, link="linear", noise=0.5, seed=0),
+           dict(dim=bad_int(1), n_arms=bad_int(2), link=bad_name(["linear", "logistic"]),
+                noise=bad_real(0), seed=bad_int(0), contexts=bad_name(["ball", "identical"]),
+                theta=st.sampled_from([[1.0], [NAN, 0.0, 0.0], "a", [[1.0, 0.0, 0.0]], [10.0, 0.0, 0.0]]))),
+    Target("contextual.simulate_contextual", contextual.simulate_contextual,
+           dict(policy="linucb", instance=contextual.make_contextual_instance(3, 4, seed=0), horizon=20, runs=1,
+                seed=0, epsilon=None, delta=None),
+           dict(policy=bad_name(["linucb", "ldp-linucb", "gloc", "ldp-gloc"]), horizon=bad_int(2),
+                runs=bad_int(1), seed=bad_int(0), alpha=BAD_PROB, lam=BAD_POS, sigma_scale=bad_real(0),
+                engine=bad_name(["numba", "numpy"]),
+                checkpoints=st.sampled_from([[], [5, 3], [0, 5], [5, 21], "a"]))),
+    Target("contextual.simulate_contextual.private", contextual.simulate_contextual,
+           dict(policy="ldp-linucb", instance=contextual.make_contextual_instance(3, 4, seed=0), horizon=20, runs=1,
+                seed=0, epsilon=1.0, delta=0.01),
+           dict(epsilon=BAD_POS, delta=BAD_PROB)),
+    Target("contextual.linucb_mechanisms", contextual.linucb_mechanisms, dict(epsilon=1.0, delta=0.01, y_max=1.5),
+           dict(epsilon=BAD_POS, delta=BAD_PROB, y_max=BAD_POS)),
+    Target("contextual.gloc_mechanisms", contextual.gloc_mechanisms, dict(epsilon=1.0, delta=0.01, grad_bound=1.0),
+           dict(epsilon=BAD_POS, delta=BAD_PROB, grad_bound=BAD_POS)),
+    Target("contextual.upsilon", contextual.upsilon, dict(sigma=1.0, t=10, dim=3, horizon=100, alpha=0.05),
+           dict(sigma=bad_real(0), t=bad_real(0, vector_ok=True), dim=bad_int(1), horizon=bad_int(1), alpha=BAD_PROB)),
+    Target("contextual.sample_unit_ball", contextual.sample_unit_ball, dict(rng=_rng(), shape=(3,), dim=2),
+           dict(dim=bad_int(1), rng=st.sampled_from([None, 0, "a"]))),
+]
+
+TARGETS += [
+    Target("claims.Claim", claims.Claim, dict(id="x.y", source="s", reproduced=1.0, tolerance=0.1),
+           dict(id=st.sampled_from(["", None, 1, ["x"]]), reproduced=bad_real(),
+                tolerance=bad_real(0), paper=st.one_of(st.just(NAN), WRONG_TYPES),
+                theory=st.one_of(st.just(NAN), WRONG_TYPES))),
+    Target("claims.check", claims.check,
+           dict(notebook="chapters/none/none.ipynb", params={}, claims=[], write=False),
+           dict(notebook=st.sampled_from(["", "x.ipynb", "data/x.ipynb", None, 1]),
+                params=st.sampled_from([None, 1, "a", [1]]), claims=st.sampled_from([None, 1, "a", [1], [None]]))),
+]
+
+# bco and audit (Zheng et al.; the empirical privacy audits)
+TARGETS += [
+    Target("bco.make_environment", bco.make_environment, dict(name="quadratic", d=3),
+           dict(name=bad_name(list(bco.ENVIRONMENTS)), d=bad_int(1)), names=dict(name="environment")),
+    *[Target(f"bco.{f.__name__}", f, dict(environment="quadratic", horizon=20, runs=1, seed=0, epsilon=1.0,
+                                         delta=1e-5, d=3),
+             dict(environment=bad_name(list(bco.ENVIRONMENTS)), horizon=bad_int(2), runs=bad_int(1),
+                  seed=bad_int(0), epsilon=bad_real(0, lo_open=True, none_ok=True), delta=BAD_PROB, d=bad_int(1),
+                  checkpoints=st.sampled_from([[], [5, 3], [0, 5], [5, 21], [2.5], "a"])))
+      for f in (bco.simulate_one_point, bco.simulate_two_point)],
+    Target("bco.one_point_sigma", bco.one_point_sigma, dict(epsilon=1.0, delta=1e-5, B=1.0),
+           dict(epsilon=BAD_POS, delta=BAD_PROB, B=BAD_POS)),
+    Target("bco.two_point_sigma", bco.two_point_sigma, dict(epsilon=1.0, delta=1e-5, G=1.0),
+           dict(epsilon=BAD_POS, delta=BAD_PROB, G=BAD_POS)),
+    Target("bco.noisy_range", bco.noisy_range, dict(B=1.0, sigma=1.0, horizon=100, delta=1e-5),
+           dict(B=BAD_POS, sigma=bad_real(0), horizon=bad_int(1), delta=BAD_PROB)),
+    Target("audit.random_dp_pair", audit.random_dp_pair, dict(epsilon=1.0, k=3, rng=_rng()),
+           dict(epsilon=BAD_POS, k=bad_int(2), rng=st.sampled_from([None, 0, "a"]),
+                mode=bad_name(["interior", "extreme"]), concentration=BAD_POS)),
+    Target("audit.max_log_ratio", audit.max_log_ratio, dict(f=[0.5, 0.5], g=[0.25, 0.75]),
+           dict(f=st.one_of(bad_vector(BAD_UNIT, UNIT), st.just([0.2, 0.2])),
+                g=st.one_of(bad_vector(BAD_UNIT, UNIT), st.just([0.2, 0.2])))),
+    Target("audit.binned_log_ratio", audit.binned_log_ratio,
+           dict(samples_a=[0.1, 0.5, 0.9, 0.3], samples_b=[0.2, 0.6, 0.8, 0.4], bins=[0.0, 0.5, 1.0], alpha=0.05),
+           dict(samples_a=bad_vector(NONFINITE, FINITE), bins=st.sampled_from([[0.5], [1.0, 0.0], [NAN, 1.0], "a", 0]),
+                alpha=BAD_PROB)),
+    Target("audit.algorithm1_episode_bound", audit.algorithm1_episode_bound, dict(n_arms=2, horizon=100),
+           dict(n_arms=bad_int(1), horizon=bad_int(1))),
+    Target("audit.first_decision_log_ratio", audit.first_decision_log_ratio,
+           dict(name="AdaP-UCB", epsilon=1.0, alpha=3.1),
+           dict(name=bad_name(["AdaP-UCB", "AdaP-KLUCB"]), epsilon=BAD_POS, alpha=BAD_POS)),
+    Target("audit.broken_policy", audit.broken_policy, dict(name="AdaP-UCB", epsilon=1.0, flaw="noise-halved"),
+           dict(name=bad_name(["AdaP-UCB", "AdaP-KLUCB"]), epsilon=BAD_POS,
+                flaw=bad_name(["noise-halved", "no-forgetting"]))),
+    *[Target(f"simulate.{n}", ldp.simulate, dict(policy=ldp.make_policy(n, epsilon=1.0), instance=BERN, horizon=20,
+                                                runs=1, seed=0, workers=1),
+             dict(horizon=bad_int(2), runs=bad_int(1), seed=bad_int(0),
+                  instance=st.sampled_from([None, "bernoulli", [0.6, 0.4]])))
+      for n in ("AdaP-UCB", "DP-SE", "LDP-UCB-B")],
+]
+
+
+# Gaps in modules this suite may not fix (ldpcode/audit.py is owned elsewhere): left out of the passing
+# suite, kept as strict xfails so that the fix turns them into failures to move back (delete the entry).
+ALL_CASES = [c for t in TARGETS for c in t.cases()]
+CASES = ALL_CASES
+
+
+@pytest.mark.parametrize("target,param", CASES, ids=[f"{t.id}:{p}" for t, p in CASES])
+@FUZZ
+@given(data=st.data())
+def test_bad_input_is_refused(target, param, data, fuzz_count):
+    value = data.draw(target.bad[param], label=param)
+    args = {**target.valid, param: value}
+    name = (target.names or {}).get(param, param)
+    expect_refused(lambda: target.func(**args), name, value, fuzz_count)
+
+
+# --- every notebook's parameter check -------------------------------------------------------------------------
+
+def bad_for_rule(rule: parameters.Rule):
+    """Values that ``rule`` must refuse (derived from the rule, so the table and the fuzz cannot drift)."""
+    P = parameters
+    if isinstance(rule, P.Optional):
+        return bad_for_rule(rule.rule).filter(lambda v: v is not None)
+    if isinstance(rule, P.Int):
+        return bad_int(rule.lo, rule.hi)
+    if isinstance(rule, P.Real):
+        return bad_real(rule.lo, rule.hi, lo_open=rule.lo_open, hi_open=rule.hi_open)
+    if isinstance(rule, (P.Choice, P.Text)):
+        known = rule.values if isinstance(rule, P.Choice) else ()
+        strat = st.text(max_size=10).filter(lambda s: s not in known) if known else st.just("")
+        return st.one_of(strat, st.sampled_from([None, 1, 1.5, ["x"], b"x", True]))
+    if isinstance(rule, P.Seq):
+        good = good_for_rule(rule.item)
+        parts = [NOT_SEQUENCES, st.tuples(st.lists(good, max_size=2), bad_for_rule(rule.item),
+                                          st.lists(good, max_size=2)).map(lambda t: [*t[0], t[1], *t[2]])]
+        if rule.min_len > 0:
+            parts.append(st.lists(good, max_size=rule.min_len - 1))
+        if rule.max_len < 10:
+            parts.append(st.lists(good, min_size=rule.max_len + 1, max_size=rule.max_len + 2))
+        if rule.increasing:
+            parts.append(st.lists(good, min_size=max(rule.min_len, 2), max_size=4).map(lambda v: [v[0]] * len(v)))
+        return st.one_of(parts)
+    if isinstance(rule, P.Fields):
+        n = len(rule.fields)
+        goods = [good_for_rule(r) for _, r in rule.fields]
+        parts = [NOT_SEQUENCES, st.tuples(*goods).map(lambda t: list(t)[:-1]),
+                 st.tuples(*goods).map(lambda t: [*t, t[-1]])]
+        for i, (_, r) in enumerate(rule.fields):
+            parts.append(st.tuples(*goods[:i], bad_for_rule(r), *goods[i + 1:]).map(list))
+        assert n
+        return st.one_of(parts)
+    if isinstance(rule, P.Grid):
+        b, pts = good_for_rule(rule.bound), good_for_rule(rule.points)
+        return st.one_of(NOT_SEQUENCES, st.tuples(b, b).map(list),
+                         st.tuples(bad_for_rule(rule.bound), b, pts).map(list),
+                         st.tuples(b, b, bad_for_rule(rule.points)).map(list),
+                         st.tuples(b, pts).map(lambda t: [t[0], t[0], t[1]]))
+    raise AssertionError(f"no bad-value strategy for {rule!r}")
+
+
+def good_for_rule(rule: parameters.Rule):
+    P = parameters
+    if isinstance(rule, P.Optional):
+        return good_for_rule(rule.rule)
+    if isinstance(rule, P.Int):
+        lo = rule.lo if rule.lo is not None else -10
+        return st.integers(lo, min(lo + 10, rule.hi) if rule.hi is not None else lo + 10)
+    if isinstance(rule, P.Real):
+        lo = -10.0 if rule.lo is None else rule.lo
+        hi = lo + 10.0 if rule.hi is None else rule.hi
+        return st.floats(lo, hi, exclude_min=rule.lo_open, exclude_max=rule.hi_open)
+    if isinstance(rule, P.Choice):
+        return st.sampled_from(rule.values)
+    if isinstance(rule, P.Text):
+        return st.just("x")
+    if isinstance(rule, P.Fields):
+        return st.tuples(*[good_for_rule(r) for _, r in rule.fields]).map(list)
+    raise AssertionError(f"no good-value strategy for {rule!r}")
+
+
+def _defaults(notebook):
+    return dict(claims.load(notebook)["params"])
+
+
+NB_CASES = [(nb, name) for nb, spec in parameters.NOTEBOOKS.items() for name in spec.names]
+
+
+@pytest.mark.parametrize("notebook,name", NB_CASES, ids=[f"{nb.split('/', 1)[1]}:{n}" for nb, n in NB_CASES])
+@settings(FUZZ, max_examples=8)
+@given(data=st.data())
+def test_bad_notebook_parameter_is_refused(notebook, name, data, fuzz_count):
+    rule = parameters.NOTEBOOKS[notebook].rule(name)
+    value = data.draw(bad_for_rule(rule), label=name)
+    namespace = {**_defaults(notebook), name: value}
+    expect_refused(lambda: ldp.claims.check_parameters(notebook, namespace), name, value, fuzz_count)
+
+
+def test_enough_bad_inputs(request, fuzz_count):
+    """At least 1,000 bad inputs per full run of this file (skipped when a subset is selected)."""
+    if request.config.option.keyword or request.config.option.markexpr or fuzz_count["tried"] == 0:
+        pytest.skip("only part of the fuzz suite was selected")
+    assert fuzz_count["escaped"] == 0
+    assert fuzz_count["tried"] >= 1000, fuzz_count
+
+
+# --- the shared validators themselves, on hand-picked values -----------------------------------------------
+
+def test_check_array_messages():
+    from ldpcode._validate import as_float_array, check_array, check_rng, check_unit_interval
+
+    assert check_array("x", [[0.0, 1.0]], ndim=2, low=0, high=1).shape == (1, 2)
+    with pytest.raises(ValueError, match=r"^rewards must be in \[0, 1\], got 1.5 at index \(1, 0\)$"):
+        check_array("rewards", [[0.5, 0.5], [1.5, 0.2]], ndim=2, low=0, high=1)
+    with pytest.raises(ValueError, match=r"^gap must be finite and > 0, got 0.0 at index 1$"):
+        check_array("gap", [0.2, 0.0], low=0, low_open=True)
+    with pytest.raises(ValueError, match=r"^t must be finite, got nan$"):
+        check_array("t", math.nan)
+    with pytest.raises(ValueError, match=r"^table must be a 2-d array, got shape \(3,\)$"):
+        check_array("table", [0.1, 0.2, 0.3], ndim=2)
+    with pytest.raises(ValueError, match=r"^rewards must hold at least 1 numbers, got 0$"):
+        check_array("rewards", [], min_size=1)
+    for bad in ("0.5", None, {"a": 1}, [0.5, "a"], [[1.0], [1.0, 2.0]], True, 1 + 2j):
+        with pytest.raises(TypeError, match=r"^means must be a number or an array of numbers, got"):
+            as_float_array("means", bad)
+    assert as_float_array("flags", np.array([True, False])).tolist() == [1.0, 0.0]
+    with pytest.raises(ValueError, match=r"rewards must be a 2-d array of numbers in \[0, 1\], got shape \(2,\)"):
+        check_unit_interval("rewards", [0.1, 0.2], ndim=2)
+    assert check_unit_interval("rewards", [[0.1, 0.2]], ndim=2).shape == (1, 2)
+    with pytest.raises(TypeError, match="rng must be a numpy.random.Generator"):
+        check_rng("rng", np.random.RandomState(0))
