@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validate import check_epsilon, check_int, check_real
+from ._validate import as_float_array, check_array, check_epsilon, check_int, check_real
 
 PAIR_MODES = ("interior", "extreme")
 
@@ -97,12 +97,13 @@ def max_log_ratio(f, g) -> float:
     r""":math:`\max_i |\log(f_i/g_i)|`, the privacy level a pair of output distributions certifies.
 
     ``inf`` when the supports differ (one is zero where the other is not); points where both are zero are
-    ignored.
+    ignored. ``f`` and ``g`` must be probability vectors of the same length.
     """
-    f = np.asarray(f, dtype=float)
-    g = np.asarray(g, dtype=float)
-    if f.shape != g.shape:
-        raise ValueError(f"f and g must have the same shape, got {f.shape} and {g.shape}")
+    from .divergences import _probability_pair
+
+    f, g = _probability_pair(f, g)
+    if f.ndim != 1:
+        raise ValueError(f"f and g must be 1-d probability vectors, got shape {f.shape}")
     both = (f > 0) | (g > 0)
     if ((f[both] == 0) | (g[both] == 0)).any():
         return math.inf
@@ -192,7 +193,7 @@ def binned_log_ratio(samples_a, samples_b, bins, alpha: float = 0.05) -> BinnedL
         lo, hi = both.min(), both.max()
         edges = np.linspace(lo, hi, k + 1) if hi > lo else lo + np.linspace(-0.5, 0.5, k + 1)
     else:
-        edges = np.asarray(bins, dtype=float)
+        edges = as_float_array("bins", bins)
         if edges.ndim != 1 or edges.size < 2 or np.isnan(edges).any() or (np.diff(edges) <= 0).any():
             raise ValueError(f"bins must be an integer >= 1 or a strictly increasing 1-d array of at least 2 "
                              f"edges (outer edges may be infinite), got {bins!r}")
@@ -257,18 +258,8 @@ BROKEN_FLAWS = ("noise-halved", "no-forgetting")
 
 
 def _check_rewards(name, rewards, ndim) -> np.ndarray:
-    try:
-        r = np.asarray(rewards, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"{name} must be an array of rewards in [0, 1], got {rewards!r}") from exc
-    if r.ndim != ndim or r.size == 0:
-        raise ValueError(f"{name} must be a non-empty {ndim}-d array of rewards in [0, 1], got shape {r.shape}")
-    bad = ~np.isfinite(r) | (r < 0) | (r > 1)
-    if bad.any():
-        idx = np.unravel_index(int(np.flatnonzero(bad.ravel())[0]), r.shape)
-        raise ValueError(f"{name} must hold rewards in [0, 1] (Lemma 1 needs bounded rewards), got "
-                         f"{r[idx]!r} at index {tuple(int(i) for i in idx)}")
-    return r
+    """Rewards for Lemma 1, which needs them bounded: a non-empty ``ndim``-d array in [0, 1]."""
+    return check_array(name, rewards, ndim=ndim, min_size=1, low=0.0, high=1.0)
 
 
 def _episode_bounds(n_steps: int, starts) -> np.ndarray:
@@ -794,6 +785,8 @@ def first_decision_log_ratio(name: str, epsilon, alpha: float = _gp.DEFAULT_ALPH
     """
     eps = check_epsilon(epsilon)
     a = check_real("alpha", alpha)
+    if a <= 0:
+        raise ValueError(f"alpha must be a finite number > 0 (the paper uses 3.1), got {alpha!r}")
     if name == "AdaP-UCB":
         return eps - math.log1p(eps / 2)
     if name == "AdaP-KLUCB":
@@ -802,3 +795,639 @@ def first_decision_log_ratio(name: str, epsilon, alpha: float = _gp.DEFAULT_ALPH
                              f"{a * math.log(3):.4g}, got epsilon={epsilon!r}")
         return eps
     raise ValueError(f"name must be 'AdaP-UCB' or 'AdaP-KLUCB', got {name!r}")
+
+
+# ---------------------------------------------------------------------------------------------------
+# A black-box privacy audit of any curator (issue 6): claimed against realised privacy loss
+# ---------------------------------------------------------------------------------------------------
+#
+# A curator is any object with ``privatize(values, rng)`` and a claimed ``epsilon`` (and ``delta`` for an
+# (ε, δ) mechanism). :func:`curator_audit` feeds it a grid of inputs that includes the extremes of its domain
+# and inputs outside it, samples its outputs, and returns a (1 - alpha) lower confidence bound on the privacy
+# loss it realises. An audit can only refute a claim (lower bound > claimed ε); it can never prove one: a
+# finite sample sees a finite set of events, and a mechanism may leak on events it never samples (see
+# :func:`laplace_float_reachable` for one such leak, invisible to any binned audit). The deliberately broken
+# curators below are there to show that the audit does refute what it should.
+
+AUDIT_INPUTS = (0.0, 0.25, 0.5, 0.75, 1.0)          # the domain [0, 1] of Ren et al.'s rewards, extremes included
+AUDIT_PROBES = (-1.0, 2.0, -1.0e6, 1.0e6)           # outside [0, 1]; inside the domain of CTL-S / CTB-S
+_FLOAT_UNIFORM_STEP = 2.0 ** -53                    # numpy's Generator.random() returns k 2^-53, k < 2^53
+
+
+def _clopper_pearson(n, total, level):
+    """Two-sided Clopper-Pearson interval at level ``level`` for n successes out of ``total`` (arrays)."""
+    from scipy.stats import beta
+
+    n = np.asarray(n, dtype=float)
+    lo = np.where(n > 0, beta.ppf(level / 2, np.maximum(n, 1), total - n + 1), 0.0)
+    hi = np.where(n < total, beta.ppf(1 - level / 2, n + 1, np.maximum(total - n, 1)), 1.0)
+    return lo, hi
+
+
+@dataclass(frozen=True)
+class DeltaLogRatio:
+    """What :func:`delta_log_ratio` returns. ``threshold`` and ``direction`` (``">="`` or ``"<"``) name the
+    event :math:`S = \\{x \\ge c\\}` or :math:`\\{x < c\\}` where ``max_lower`` is attained, ``order`` is
+    ``"ab"`` when the bound is on :math:`\\log((P_a(S) - \\delta)/P_b(S))`, ``"ba"`` for the other order."""
+
+    thresholds: np.ndarray
+    counts_a: np.ndarray   # samples of a at or above each threshold
+    counts_b: np.ndarray
+    delta: float
+    alpha: float
+    max_lower: float       # (1 - alpha) lower confidence bound on the epsilon the two laws need at delta
+    estimate: float        # the same maximum with the empirical frequencies (-inf when no event qualifies)
+    se: float              # delta-method standard error of the empirical log-ratio on the event of max_lower
+    threshold: float
+    direction: str
+    order: str
+
+
+def delta_log_ratio(samples_a, samples_b, thresholds, delta=0.0, alpha: float = 0.05) -> DeltaLogRatio:
+    r"""Lower confidence bound on the ε that two output laws need at a given δ, from threshold events.
+
+    A mechanism is (ε, δ)-DP when :math:`P_a(S) \le e^\epsilon P_b(S) + \delta` for every event S and every
+    ordered pair of inputs (Dwork and Roth 2014, Definition 2.4). Hence for every S with
+    :math:`P_a(S) > \delta`,
+
+    .. math:: \epsilon \ge \log\frac{P_a(S) - \delta}{P_b(S)},
+
+    and replacing :math:`P_a(S)` by a lower and :math:`P_b(S)` by an upper confidence bound gives a lower
+    confidence bound on ε: the estimator of the auditing literature (Jagielski et al. 2020, Nasr et al. 2021,
+    with Clopper-Pearson intervals). The events are :math:`S_j = \{x \ge c_j\}` and their complements
+    :math:`\{x < c_j\}` for the J ``thresholds`` (fixed before sampling), in both orders (a, b) and (b, a).
+    One two-sided Clopper-Pearson interval per threshold and sample, at level ``alpha``/(2J) each, covers an
+    event and its complement; with Bonferroni over these 2J intervals, all bounds hold together with
+    probability at least 1 - ``alpha``, hence so does their maximum ``max_lower``. With ``delta`` = 0 this is
+    a pure-ε audit on threshold events. For Gaussian outputs the likelihood ratio is monotone, so threshold
+    events are the optimal ones and the supremum over c of the exact quantity is the exact ε(δ).
+    """
+    a = _check_samples("samples_a", samples_a)
+    b = _check_samples("samples_b", samples_b)
+    try:
+        c = np.asarray(thresholds, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"thresholds must be a 1-d array of numbers, got {thresholds!r}") from exc
+    if c.ndim != 1 or c.size == 0 or not np.isfinite(c).all() or (np.diff(c) <= 0).any():
+        raise ValueError(f"thresholds must be a non-empty strictly increasing 1-d array of finite numbers, "
+                         f"got {thresholds!r}")
+    d = check_real("delta", delta)
+    if not 0.0 <= d < 1.0:
+        raise ValueError(f"delta must be in [0, 1), got {delta!r}")
+    alpha = check_real("alpha", alpha)
+    if not 0.0 < alpha < 1.0:
+        raise ValueError(f"alpha must be in (0, 1), got {alpha!r}")
+    level = alpha / (2 * c.size)
+    na, nb = a.size, b.size
+    ka = (a[None, :] >= c[:, None]).sum(axis=1)
+    kb = (b[None, :] >= c[:, None]).sum(axis=1)
+    lo_a, hi_a = _clopper_pearson(ka, na, level)
+    lo_b, hi_b = _clopper_pearson(kb, nb, level)
+    # events: (S_j, complement) x orders; each entry: (lower of numerator prob, upper of denominator prob, p_num, p_den)
+    cands = {(">=", "ab"): (lo_a, hi_b, ka / na, kb / nb), (">=", "ba"): (lo_b, hi_a, kb / nb, ka / na),
+             ("<", "ab"): (1 - hi_a, 1 - lo_b, 1 - ka / na, 1 - kb / nb),
+             ("<", "ba"): (1 - hi_b, 1 - lo_a, 1 - kb / nb, 1 - ka / na)}
+    best, best_key, best_j, est, se = -math.inf, (">=", "ab"), 0, -math.inf, math.nan
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for key, (num_lo, den_hi, p_num, p_den) in cands.items():
+            bound = np.where(num_lo > d, np.log(np.maximum(num_lo - d, 1e-300)) - np.log(den_hi), -np.inf)
+            j = int(np.argmax(bound))
+            if bound[j] > best:
+                best, best_key, best_j = float(bound[j]), key, j
+                pn, pd = float(p_num[j]), float(p_den[j])   # var of log(p - d) ~ p(1-p)/(n (p-d)^2)
+                n_num, n_den = (na, nb) if key[1] == "ab" else (nb, na)
+                se = (math.sqrt(pn * (1 - pn) / (n_num * (pn - d) ** 2) + (1 - pd) / (n_den * pd))
+                      if pn > d and pd > 0 else math.nan)
+            point = np.where(p_num > d, np.log(p_num - d) - np.log(p_den), -np.inf)
+            est = max(est, float(np.max(point)))
+    return DeltaLogRatio(c, ka.astype(np.int64), kb.astype(np.int64), d, alpha, best, est, se, float(c[best_j]),
+                         best_key[0], best_key[1])
+
+
+@dataclass(frozen=True)
+class CuratorAudit:
+    """What :func:`curator_audit` returns.
+
+    ``inputs`` are the inputs the curator accepted (audited pairwise), ``rejected`` those it refused with
+    ``ValueError`` (a curator passes for an input it refuses). ``lower`` is the (1 - ``alpha``) lower confidence
+    bound on the privacy loss realised over all pairs of accepted inputs (on the ε scale, at the claimed
+    ``delta``), ``estimate`` the plug-in value (``inf`` when an event is seen under one input and never under
+    the other), ``worst_pair`` the two inputs where ``lower`` is attained, ``pair_lower`` the matrix of
+    pairwise lower bounds, ``exact`` the exact loss over the accepted inputs where the output law is known in
+    closed form (:func:`exact_curator_loss`; nan otherwise), ``se`` the delta-method standard error of the
+    empirical log-ratio on the event where ``lower`` is attained (nan if an estimate there is infinite;
+    for tolerances). ``refuted`` is True when ``lower`` exceeds the
+    claimed ``epsilon``: the claim is then false with confidence at least 1 - ``alpha``.
+    """
+
+    name: str
+    epsilon: float
+    delta: float
+    inputs: tuple
+    rejected: tuple
+    samples: int
+    alpha: float
+    method: str            # "binned" (pure ε) or "threshold" (δ > 0)
+    discrete: bool         # every output seen in the pilot repeated: categories, counted exactly
+    events: int            # bins (binned) or thresholds (threshold) per input
+    lower: float
+    estimate: float
+    worst_pair: tuple
+    pair_lower: np.ndarray
+    exact: float
+    se: float
+
+    @property
+    def refuted(self) -> bool:
+        return bool(self.lower > self.epsilon)
+
+
+def _curator_name(curator) -> str:
+    name = getattr(curator, "name", None)
+    return name if isinstance(name, str) else type(curator).__name__
+
+
+def _audit_edges(pooled, bins, tail_levels: bool):
+    """Bin edges from the pooled pilot outputs: each value seen at least twice (an atom) gets a bin of its
+    own; the other values are cut at their quantiles. All values atoms: cuts at the midpoints."""
+    vals, counts = np.unique(pooled, return_counts=True)
+    atoms = vals[counts >= 2]
+    rest = np.repeat(vals[counts < 2], counts[counts < 2])
+    if rest.size == 0:
+        return np.concatenate([[-np.inf], (atoms[1:] + atoms[:-1]) / 2, [np.inf]]), True
+    if tail_levels:
+        levels = np.unique(np.concatenate([[1e-3, 2e-3, 5e-3, 1e-2, 2e-2, 5e-2], np.arange(1, bins) / bins,
+                                           1 - np.array([1e-3, 2e-3, 5e-3, 1e-2, 2e-2, 5e-2])]))
+    else:
+        levels = np.arange(1, bins) / bins
+    cuts = np.quantile(rest, levels) if levels.size else np.empty(0)
+    singles = np.concatenate([atoms, np.nextafter(atoms, np.inf)])
+    inner = np.unique(np.concatenate([cuts, singles]))
+    inner = inner[np.isfinite(inner)]
+    return np.concatenate([[-np.inf], inner, [np.inf]]), False
+
+
+def curator_audit(curator, samples: int = 100_000, seed=0, *, inputs=AUDIT_INPUTS, probes=AUDIT_PROBES,
+                  epsilon=None, delta=None, bins: int = 10, pilot=None, alpha: float = 0.05) -> CuratorAudit:
+    r"""Black-box privacy audit of a curator: a lower confidence bound on the privacy loss it realises.
+
+    Definition 1 of Ren et al. (2020) (ε-LDP): for every two inputs r, r' and every event S,
+    :math:`P\{M(r)\in S\} \le e^\epsilon P\{M(r')\in S\}`; (ε, δ)-LDP adds δ on the right (Zheng et al.
+    2020, Definition 2; Dwork and Roth 2014). The audit:
+
+    1. feeds ``curator.privatize(np.full(n, r), rng)`` every r in ``inputs`` (default: the grid
+       :data:`AUDIT_INPUTS` of [0, 1], extremes 0 and 1 included) and in ``probes`` (default
+       :data:`AUDIT_PROBES`: -1, 2, ±10^6). An input the curator refuses with ``ValueError`` is recorded in
+       ``rejected`` and passes; every accepted input must honour the claim, in or out of range (a value
+       given twice is audited once). (Give
+       ``probes=()`` for mechanisms whose domain is a promise of the caller, such as
+       :class:`~ldpcode.mechanisms.GaussianMechanism` and :class:`~ldpcode.mechanisms.LaplaceMechanism`,
+       which add noise calibrated to a sensitivity and accept any real input.)
+    2. draws a pilot of ``pilot`` outputs per input (default ``max(1000, samples // 10)``) to fix the events
+       before the main sample is drawn (so the events do not depend on it): every output value seen at least
+       twice is an atom and gets a category of its own (for discrete outputs, e.g. CTB, the categories are
+       the outputs themselves, counted exactly); the other outputs are cut at ``bins`` quantiles of the
+       pooled pilot, the outer bins being half-lines (where a Laplace curator's density ratio is constant
+       and equal to its loss).
+    3. draws ``samples`` outputs per input. Pure ε (``delta`` = 0): for every pair of accepted inputs,
+       :func:`binned_log_ratio` bounds :math:`\max_k|\log(p_{r,k}/p_{r',k})|`; (ε, δ): :func:`delta_log_ratio`
+       bounds :math:`\max_S \log((P_r(S) - \delta)/P_{r'}(S))` over threshold events (the finite edges, with
+       extra quantiles in the tails). Bonferroni: each pairwise call runs at level 2 ``alpha``/m (m accepted
+       inputs), which puts each of an input's K Clopper-Pearson intervals at level ``alpha``/(mK); the same
+       intervals serve every pair an input belongs to, so all m K intervals, hence all pairwise bounds and
+       their maximum ``lower``, hold together with probability at least 1 - ``alpha``. The correction is over
+       inputs x events, not pairs x events.
+
+    ``epsilon`` and ``delta`` are the claim (default ``curator.epsilon`` and ``getattr(curator, "delta", 0)``;
+    ε = 0 is allowed, e.g. a heterogeneous user at ε_t = 0). ``seed`` (an int, a list of ints or a
+    SeedSequence) gives every input its own stream, ``numpy.random.SeedSequence(seed).spawn``. The
+    result's ``refuted`` is True when ``lower`` exceeds the claimed ε. An audit that does not refute
+    proves nothing: it is a lower bound.
+    """
+    eps = getattr(curator, "epsilon", None) if epsilon is None else epsilon
+    if eps is None:
+        raise ValueError("epsilon must be given when the curator has no .epsilon (the claimed privacy level)")
+    eps = check_real("epsilon", eps)
+    if eps < 0:
+        raise ValueError(f"epsilon must be a finite number >= 0 (the claimed level), got {eps!r}")
+    d = getattr(curator, "delta", 0.0) if delta is None else delta
+    d = check_real("delta", d)
+    if not 0.0 <= d < 1.0:
+        raise ValueError(f"delta must be in [0, 1), got {d!r}")
+    if not callable(getattr(curator, "privatize", None)):
+        raise TypeError(f"curator must have a privatize(values, rng) method, got {curator!r}")
+    n = check_int("samples", samples, minimum=100)
+    k = check_int("bins", bins, minimum=1)
+    n_pilot = max(1000, n // 10) if pilot is None else check_int("pilot", pilot, minimum=10)
+    alpha = check_real("alpha", alpha)
+    if not 0.0 < alpha < 1.0:
+        raise ValueError(f"alpha must be in (0, 1), got {alpha!r}")
+    grid = []
+    for label, seq in (("inputs", inputs), ("probes", probes)):
+        try:
+            arr = np.asarray(seq, dtype=float)
+        except (TypeError, ValueError) as exc:
+            raise TypeError(f"{label} must be a 1-d sequence of numbers, got {seq!r}") from exc
+        if arr.ndim != 1 or not np.isfinite(arr).all():
+            raise ValueError(f"{label} must be a 1-d sequence of finite numbers, got {seq!r}")
+        for x in arr.tolist():
+            if x not in grid:   # a repeated value is audited once
+                grid.append(x)
+    if len(grid) < 2:
+        raise ValueError(f"inputs and probes must hold at least two values together, got {grid}")
+    streams = [np.random.default_rng(s) for s in _seed_sequence(seed).spawn(len(grid))]
+    accepted, rejected, pilots, rngs = [], [], [], []
+    for r, g in zip(grid, streams):
+        try:
+            out = curator.privatize(np.full(n_pilot, r), g)
+        except ValueError:
+            rejected.append(r)
+            continue
+        accepted.append(r)
+        pilots.append(_check_outputs(curator, r, out, n_pilot))
+        rngs.append(g)
+    m = len(accepted)
+    if m < 2:
+        raise ValueError(f"the curator accepted fewer than two of the inputs {grid} (rejected {rejected}); "
+                         "an audit compares at least two")
+    tail = d > 0
+    edges, discrete = _audit_edges(np.concatenate(pilots), k, tail)
+    outs = [_check_outputs(curator, r, curator.privatize(np.full(n, r), g), n) for r, g in zip(accepted, rngs)]
+    pair_alpha = 2 * alpha / m
+    pair = np.full((m, m), -np.inf)
+    pair_se = np.full((m, m), np.nan)
+    est = -math.inf
+    thresholds = edges[1:-1]
+    for i in range(m):
+        for j in range(i + 1, m):
+            if tail:
+                if thresholds.size == 0:
+                    continue
+                res = delta_log_ratio(outs[i], outs[j], thresholds, d, pair_alpha)
+                lo, pe, sd = res.max_lower, res.estimate, res.se
+            else:
+                res = binned_log_ratio(outs[i], outs[j], edges, alpha=pair_alpha)
+                lo, sd = res.max_lower, float(res.se[res.argmax])
+                seen = (res.counts_a > 0) | (res.counts_b > 0)
+                pe = float(np.max(np.abs(res.log_ratio[seen]))) if seen.any() else 0.0
+            pair[i, j] = pair[j, i] = lo
+            pair_se[i, j] = pair_se[j, i] = sd
+            est = max(est, pe)
+    i, j = np.unravel_index(int(np.argmax(pair)), pair.shape)
+    exact = exact_curator_loss(curator, accepted, d if tail else None)
+    return CuratorAudit(_curator_name(curator), eps, d, tuple(accepted), tuple(rejected), n, alpha,
+                        "threshold" if tail else "binned", discrete,
+                        int(thresholds.size if tail else edges.size - 1), float(pair[i, j]), float(est),
+                        tuple(sorted((accepted[i], accepted[j]))), pair, exact, float(pair_se[i, j]))
+
+
+def _seed_sequence(seed) -> np.random.SeedSequence:
+    """``seed`` as a SeedSequence: a SeedSequence as is, else its entropy (an int or a list of ints)."""
+    return seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+
+
+def _check_outputs(curator, r, out, n) -> np.ndarray:
+    arr = np.asarray(out, dtype=float)
+    if arr.shape != (n,) or not np.isfinite(arr).all():
+        raise ValueError(f"{_curator_name(curator)}.privatize must return {n} finite numbers for {n} inputs "
+                         f"(input {r!r}), got shape {arr.shape}")
+    return arr
+
+
+def _ctb_rows(p1, p0):
+    return np.column_stack([p0, p1])
+
+
+def exact_curator_loss(curator, inputs, delta=None) -> float:
+    r"""The exact privacy loss of a curator over ``inputs``, where its output law is known in closed form.
+
+    * CTB and CTB-S (Curators 3 and 6 of Ren et al. 2020): :func:`privacy_loss_matrix` of the rows
+      :math:`(P\{0\}, P\{1\})`, :math:`P\{1\} = (ue^\epsilon + 1 - u)/(1 + e^\epsilon)`, u = r or s(r) (both
+      probabilities computed directly, so that :math:`1/(1+e^\epsilon)` is not lost to rounding for large ε);
+    * CTL and CTL-S (Curators 1 and 5), :class:`~ldpcode.mechanisms.LaplaceMechanism`: Laplace laws of one
+      scale b, whose loss is :math:`\max|u - u'|/b` (Lemmas 2 and 8);
+    * :class:`~ldpcode.mechanisms.GaussianMechanism` at ``delta``: the smallest ε with
+      :math:`\delta(\epsilon) \le \delta` for the exact :math:`\delta(\epsilon)` of Balle and Wang (2018,
+      Theorem 8) (:func:`ldpcode.reductions.gaussian_exact_delta`), Δ = the spread of ``inputs``;
+    * any object with an ``exact_loss(inputs)`` method (the broken curators and :class:`HeterogeneousCurator`);
+    * otherwise nan.
+
+    These are the laws of the papers, in real arithmetic; :func:`ctb_float_probability_one` gives the law
+    the floating-point implementation actually has.
+    """
+    x = np.asarray(inputs, dtype=float)
+    if x.ndim != 1 or x.size == 0 or not np.isfinite(x).all():
+        raise ValueError(f"inputs must be a non-empty 1-d sequence of finite numbers, got {inputs!r}")
+    if hasattr(curator, "exact_loss"):
+        return float(curator.exact_loss(x))
+    if isinstance(curator, _mech.CTB):
+        u = _mech.sigmoid(x) if curator.use_sigmoid else x
+        return _ctb_exact(u, curator.epsilon)
+    if isinstance(curator, _mech.CTL):
+        u = _mech.sigmoid(x) if curator.use_sigmoid else x
+        return float((u.max() - u.min()) / curator.laplace_scale)
+    if isinstance(curator, _mech.LaplaceMechanism):
+        return float((x.max() - x.min()) / curator.scale)
+    if isinstance(curator, _mech.GaussianMechanism):
+        dl = curator.delta if delta is None else check_real("delta", delta)
+        return gaussian_epsilon_at_delta(curator.sigma, float(x.max() - x.min()), dl)
+    return math.nan
+
+
+def _ctb_exact(u, epsilon) -> float:
+    e = math.exp(min(float(epsilon), 700.0))
+    p1 = (u * e + 1.0 - u) / (1.0 + e)
+    p0 = ((1.0 - u) * e + u) / (1.0 + e)
+    return float(privacy_loss_matrix(_ctb_rows(p1, p0)).max())
+
+
+def gaussian_epsilon_at_delta(sigma, sensitivity, delta) -> float:
+    r"""The exact ε of the Gaussian mechanism :math:`x + N(0, \sigma^2)` with sensitivity Δ at a given δ:
+    the smallest ε >= 0 with :math:`\delta(\epsilon) \le \delta`, for the exact
+    :math:`\delta(\epsilon) = \Phi(\tfrac{\Delta}{2\sigma} - \tfrac{\epsilon\sigma}{\Delta}) - e^\epsilon
+    \Phi(-\tfrac{\Delta}{2\sigma} - \tfrac{\epsilon\sigma}{\Delta})` of Balle and Wang (2018, Theorem 8),
+    which decreases in ε (root by Brent's method). 0 when Δ = 0 or δ(0) <= δ."""
+    from scipy.optimize import brentq
+
+    from .reductions import gaussian_exact_delta
+
+    s = check_real("sigma", sigma)
+    if s <= 0:
+        raise ValueError(f"sigma must be > 0, got {sigma!r}")
+    dd = check_real("sensitivity", sensitivity)
+    if dd < 0:
+        raise ValueError(f"sensitivity must be >= 0, got {sensitivity!r}")
+    dl = check_real("delta", delta)
+    if not 0.0 < dl < 1.0:
+        raise ValueError(f"delta must be in (0, 1), got {delta!r}")
+    if dd == 0 or float(gaussian_exact_delta(0.0, s, dd)) <= dl:
+        return 0.0
+    f = lambda e: float(gaussian_exact_delta(e, s, dd)) - dl  # noqa: E731
+    hi = 1.0
+    while f(hi) > 0:
+        hi *= 2.0
+    return float(brentq(f, 0.0, hi, xtol=1e-12, rtol=1e-12))
+
+
+# ---- the curators of the heterogeneous setting, at one level eps_t
+
+@dataclass(frozen=True)
+class HeterogeneousCurator:
+    """The curator of a HeLDP policy (Ren et al., extended version, Agents 2 and 4) applied to a user at level
+    ``epsilon`` = ε_t >= 0: :meth:`ldpcode.mechanisms.Curator.respond_to_users` with every ε_t equal, the code
+    path of the heterogeneous setting (at ε_t = 0 CTL answers the constant 1/2 and CTB a fair coin: 0-DP).
+    ``curator`` is the curator's name, ``"CTL"``, ``"CTB"``, ``"CTL-S"`` or ``"CTB-S"``."""
+
+    curator: str
+    epsilon: float
+
+    def __post_init__(self):
+        from ._validate import check_choice
+
+        check_choice("curator", self.curator, _mech.CURATORS)
+        e = check_real("epsilon", self.epsilon)
+        if e < 0:
+            raise ValueError(f"epsilon must be a finite number >= 0 (a user's level eps_t), got {self.epsilon!r}")
+        object.__setattr__(self, "epsilon", e)
+
+    @property
+    def name(self) -> str:
+        return f"{self.curator} at eps_t = {self.epsilon:g}"
+
+    def privatize(self, values, rng: np.random.Generator) -> np.ndarray:
+        v = np.asarray(values, dtype=float)
+        return _mech.CURATORS[self.curator].respond_to_users(v, np.full(v.shape, self.epsilon), rng)[1]
+
+    def exact_loss(self, inputs) -> float:
+        if self.epsilon == 0:
+            return 0.0
+        return exact_curator_loss(_mech.CURATORS[self.curator](self.epsilon), inputs)
+
+
+# ---- deliberately broken curators (for audits that must fail)
+
+class HalfScaleCTL(_mech.CTL):
+    """A deliberately BROKEN CTL: Laplace noise of scale 1/(2ε) instead of 1/ε. It claims ε and is 2ε-LDP
+    on [0, 1] (exact loss 2ε between 0 and 1)."""
+
+    name = "CTL (half scale)"
+
+    @property
+    def laplace_scale(self) -> float:
+        return 0.5 / self.epsilon
+
+
+class SwappedCTB(_mech.CTB):
+    """CTB with its two probabilities swapped: answers 1 with probability :math:`1 - p(r)`. The output is
+    CTB's with 0 and 1 exchanged, a relabelling, so it is still exactly ε-LDP: a privacy audit cannot and
+    should not refute it. What is broken is its utility: its mean is :math:`1 - \\mu_{a,\\epsilon}`, not
+    Lemma 5's :math:`\\mu_{a,\\epsilon}` (which it inherits as ``output_mean``), and an agent that unbiases
+    its responses learns the wrong arm. :func:`output_mean_audit` catches it."""
+
+    name = "CTB (swapped)"
+
+    def privatize(self, rewards, rng: np.random.Generator) -> np.ndarray:
+        return 1.0 - super().privatize(rewards, rng)
+
+    def probability_one(self, r):
+        return 1.0 - super().probability_one(r)
+
+    def exact_loss(self, inputs) -> float:
+        return _ctb_exact(np.asarray(inputs, dtype=float), self.epsilon)  # a relabelling: the same loss as CTB
+
+
+class UnclippedCTB(_mech.CTB):
+    """A deliberately BROKEN CTB: it accepts any real reward and applies Curator 3's formula
+    :math:`p(r) = (re^\\epsilon + 1 - r)/(1 + e^\\epsilon)` without checking or clipping r to [0, 1]. Outside
+    [0, 1], p(r) leaves :math:`[1/(1+e^\\epsilon), e^\\epsilon/(1+e^\\epsilon)]`: the log-ratio of its answers
+    exceeds ε, and it is infinite once p(r) reaches 0 or 1 (the answer is then certain; ``random() < p``
+    compares with the unclipped p, so p > 1 means always 1 and p < 0 never)."""
+
+    name = "CTB (unclipped)"
+    bounded = False
+
+    def probability_one(self, r):
+        r = _finite("r", r)
+        return np.clip(_mech.ctb_probability(r, self.exp_eps), 0.0, 1.0)
+
+    def privatize(self, rewards, rng: np.random.Generator) -> np.ndarray:
+        r = _finite("rewards", rewards)
+        return (rng.random(r.shape) < _mech.ctb_probability(r, self.exp_eps)).astype(float)
+
+    def exact_loss(self, inputs) -> float:
+        x = np.asarray(inputs, dtype=float)
+        e = self.exp_eps
+        p1 = np.clip((x * e + 1.0 - x) / (1.0 + e), 0.0, 1.0)
+        p0 = np.clip(((1.0 - x) * e + x) / (1.0 + e), 0.0, 1.0)
+        return float(privacy_loss_matrix(_ctb_rows(p1, p0)).max())
+
+
+class LeakyCTL(_mech.CTL):
+    """A deliberately BROKEN CTL: inside [0, 1] it is Curator 1, outside it returns the raw value (the bug of
+    a curator that "passes through" what it was not designed for, instead of refusing it). An out-of-range
+    input is then identified exactly by its output: infinite privacy loss."""
+
+    name = "CTL (leaky)"
+    bounded = False
+
+    def privatize(self, rewards, rng: np.random.Generator) -> np.ndarray:
+        r = _finite("rewards", rewards)
+        inside = (r >= 0) & (r <= 1)
+        out = r.copy()
+        noisy = r + rng.laplace(0.0, 1.0, r.shape) * self.laplace_scale
+        out[inside] = noisy[inside]
+        return out
+
+    def exact_loss(self, inputs) -> float:
+        x = np.asarray(inputs, dtype=float)
+        if ((x < 0) | (x > 1)).any():
+            return math.inf
+        return float((x.max() - x.min()) / self.laplace_scale)
+
+
+def _finite(name, values) -> np.ndarray:
+    from ._validate import check_finite_array
+
+    return check_finite_array(name, values)
+
+
+BROKEN_CURATOR_FLAWS = {"half-scale": HalfScaleCTL, "swapped": SwappedCTB, "unclipped": UnclippedCTB,
+                        "leaky": LeakyCTL}
+
+
+def broken_curator(flaw: str, epsilon):
+    """A deliberately broken curator claiming ``epsilon``: ``"half-scale"`` (:class:`HalfScaleCTL`, 2ε-LDP),
+    ``"swapped"`` (:class:`SwappedCTB`, still ε-LDP but with a wrong mean), ``"unclipped"``
+    (:class:`UnclippedCTB`) or ``"leaky"`` (:class:`LeakyCTL`), the last two leaking on out-of-range input."""
+    from ._validate import check_choice
+
+    return BROKEN_CURATOR_FLAWS[check_choice("flaw", flaw, BROKEN_CURATOR_FLAWS)](epsilon)
+
+
+@dataclass(frozen=True)
+class OutputMeanAudit:
+    """What :func:`output_mean_audit` returns, one entry per reward: the claimed mean, the sample mean, its
+    standard error and z-score; ``refuted`` is True when some ``|z|`` exceeds ``critical``."""
+
+    rewards: np.ndarray
+    claimed: np.ndarray
+    mean: np.ndarray
+    se: np.ndarray
+    z: np.ndarray
+    critical: float
+    alpha: float
+
+    @property
+    def refuted(self) -> bool:
+        return bool(np.max(np.abs(self.z)) > self.critical)
+
+
+def output_mean_audit(curator, rewards=(0.0, 0.25, 0.5, 0.75, 1.0), samples: int = 100_000, seed=0,
+                      alpha: float = 0.05) -> OutputMeanAudit:
+    r"""Does the curator's response have the mean it claims (``curator.output_mean(r)``, e.g. Lemma 5 for
+    CTB: :math:`\tfrac12 + (2r - 1)\frac{e^\epsilon - 1}{2(e^\epsilon + 1)}`)? A check of correctness, not
+    of privacy: it catches a curator whose privacy is intact but whose responses the agent would
+    misread (:class:`SwappedCTB`). For each reward, ``samples`` responses, the z-score of their mean
+    against the claim with the sample standard error; Bonferroni over the rewards: refuted when some
+    :math:`|z| > \Phi^{-1}(1 - \alpha/(2m))` (asymptotic: the central limit theorem, accurate at this n for
+    responses with finite variance)."""
+    from scipy.stats import norm
+
+    if not callable(getattr(curator, "output_mean", None)) or not callable(getattr(curator, "privatize", None)):
+        raise TypeError(f"curator must have privatize(values, rng) and output_mean(mu), got {curator!r}")
+    r = np.asarray(rewards, dtype=float)
+    if r.ndim != 1 or r.size == 0 or not np.isfinite(r).all():
+        raise ValueError(f"rewards must be a non-empty 1-d sequence of finite numbers, got {rewards!r}")
+    n = check_int("samples", samples, minimum=2)
+    alpha = check_real("alpha", alpha)
+    if not 0.0 < alpha < 1.0:
+        raise ValueError(f"alpha must be in (0, 1), got {alpha!r}")
+    rngs = [np.random.default_rng(s) for s in _seed_sequence(seed).spawn(r.size)]
+    claimed = np.array([float(curator.output_mean(x)) for x in r])
+    outs = [np.asarray(curator.privatize(np.full(n, x), g), dtype=float) for x, g in zip(r, rngs)]
+    mean = np.array([o.mean() for o in outs])
+    se = np.array([o.std(ddof=1) / math.sqrt(n) for o in outs])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = np.where(se > 0, (mean - claimed) / se, np.where(mean == claimed, 0.0, np.inf))
+    return OutputMeanAudit(r, claimed, mean, se, z, float(norm.ppf(1 - alpha / (2 * r.size))), alpha)
+
+
+# ---- floating-point Laplace sampling (Mironov 2012)
+
+def laplace_float_output(k, r, scale):
+    r"""The output of ldpcode's Laplace curators, in floating point, for the uniform draw :math:`U = k\,2^{-53}`.
+
+    numpy's ``Generator.laplace`` (which CTL, CTL-S and :class:`~ldpcode.mechanisms.LaplaceMechanism` call)
+    is the textbook inverse-CDF sampler: it draws :math:`U = k 2^{-53}` (``Generator.random``), returns
+    :math:`\log(U + U)` for U < 1/2 and :math:`-\log(2 - U - U)` for U >= 1/2 (U = 0 redrawn), and the curator
+    outputs :math:`r + b\cdot\text{that}`, every operation rounded to a double. This is that map, exactly;
+    ``k`` integers in [1, 2^53) (arrays broadcast). The tests check it against ``Generator.laplace``.
+    """
+    k = np.asarray(k)
+    if not np.issubdtype(k.dtype, np.integer) or (k < 1).any() or (k >= 2 ** 53).any():
+        raise ValueError("k must hold integers in [1, 2^53)")
+    b = check_real("scale", scale)
+    if b <= 0:
+        raise ValueError(f"scale must be > 0, got {scale!r}")
+    u = k.astype(np.float64) * _FLOAT_UNIFORM_STEP
+    noise = np.where(u >= 0.5, -np.log(np.where(u >= 0.5, 2.0 - u - u, 1.0)), np.log(np.where(u < 0.5, u + u, 1.0)))
+    return np.asarray(r, dtype=float) + noise * b
+
+
+def laplace_float_reachable(x, r, scale, window: int = 3) -> np.ndarray:
+    r"""Which outputs ``x`` the floating-point Laplace curator (:func:`laplace_float_output`) can produce from
+    input ``r``: True where some :math:`k \in [1, 2^{53})` gives exactly x.
+
+    The map k -> output is non-decreasing (log, the product by b > 0 and the sum with r are monotone under
+    rounding), so a binary search over k (53 steps, vectorised over x) finds the smallest k whose output is
+    >= x; x is reachable when that k, or one of its ``window`` neighbours on either side (a guard against a
+    non-monotone last bit of ``log``), gives x exactly. Mironov (2012) showed that for the textbook sampler
+    the outputs reachable from two inputs r and r' differ: an output reachable from r only identifies r,
+    whatever ε the real-number analysis promises. The audit of :func:`curator_audit`, which bins outputs,
+    cannot see this; this function can because it knows the sampler.
+    """
+    xs = np.asarray(x, dtype=float)
+    if not np.isfinite(xs).all():
+        raise ValueError("x must contain only finite numbers")
+    rr = check_real("r", r)
+    b = check_real("scale", scale)
+    if b <= 0:
+        raise ValueError(f"scale must be > 0, got {scale!r}")
+    w = check_int("window", window, minimum=0)
+    lo = np.ones(xs.shape, np.int64)
+    hi = np.full(xs.shape, 2 ** 53 - 1, np.int64)
+    while (lo < hi).any():
+        mid = lo + (hi - lo) // 2
+        ge = laplace_float_output(mid, rr, b) >= xs
+        hi = np.where(ge, mid, hi)
+        lo = np.where(ge, lo, mid + 1)
+    out = np.zeros(xs.shape, dtype=bool)
+    for dk in range(-w, w + 1):
+        kk = np.clip(lo + dk, 1, 2 ** 53 - 1)
+        out |= laplace_float_output(kk, rr, b) == xs
+    return out
+
+
+def ctb_float_probability_one(r, epsilon):
+    r"""The probability that CTB answers 1 *as implemented*: the response is 1 when a uniform draw
+    :math:`U = k 2^{-53}` (``Generator.random``) is below the double :math:`\hat p = \mathrm{fl}(p(r))`, so
+    :math:`P\{1\} = \lceil \hat p\, 2^{53}\rceil / 2^{53}` exactly. It differs from Lemma 5's p(r) by less than
+    :math:`2^{-53}` plus the rounding of p, which matters only when :math:`1/(1+e^\epsilon)` approaches
+    :math:`2^{-53}` (from ε around 30); beyond ε = 53 ln 2 ≈ 36.7, 1 + e^ε rounds to e^ε and p(1) to 1, the
+    answer 0 becomes impossible under r = 1 and the implemented loss is infinite, whatever ε is claimed."""
+    rr = _finite("r", r)
+    e = check_real("epsilon", epsilon)
+    if e < 0:
+        raise ValueError(f"epsilon must be >= 0, got {epsilon!r}")
+    p = np.asarray(_mech.ctb_probability(np.atleast_1d(rr), math.exp(min(e, 700.0)))).reshape(rr.shape)
+    return np.ceil(np.clip(p, 0.0, 1.0) * 2.0 ** 53) * _FLOAT_UNIFORM_STEP
+
+
+def consecutive_doubles(x0, count: int) -> np.ndarray:
+    """The ``count`` consecutive doubles starting at the positive double ``x0`` (x0, nextafter(x0), ...):
+    positive doubles are ordered like their bit patterns, so they are x0's pattern plus 0, 1, 2, ..."""
+    x = check_real("x0", x0)
+    if x <= 0:
+        raise ValueError(f"x0 must be a positive finite double, got {x0!r}")
+    n = check_int("count", count, minimum=1)
+    return (np.array(x, dtype=np.float64).view(np.int64) + np.arange(n, dtype=np.int64)).view(np.float64)
