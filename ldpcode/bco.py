@@ -37,6 +37,12 @@ u_t (and q_t), the second for the curator's Gaussian noise, so results do not de
   f_t(x_{t,1}) - f_t(x_{t,2}) + n_t·(x_{t,1} - x_{t,2}), n_t ~ N(0, σ² I_d),
   σ = 2G √(2 ln(1.25/δ))/ε (= ``GaussianMechanism(ε, δ, sensitivity=2G).sigma``), and
   g_t = (d/(2ρ)) · released · u_t.
+* :func:`simulate_one_point` with ``learner="barrier"``: Algorithm 1 around the self-concordant-barrier
+  learners of the smooth rows of Table 1 / Corollary 4 (ellipsoidal sampling, FTRL with the barrier
+  :math:`R(x) = -\ln(1 - \lVert x\rVert^2)` of the unit ball): Hazan and Levy (2014) for strongly convex and
+  smooth losses, Saha and Tewari (2011) for convex and smooth ones; see :func:`barrier_tuning`,
+  :func:`ball_barrier`, :func:`ftrl_barrier_step`, :func:`ellipsoid_point`. Same streams per run as the
+  sphere learner (first: u_t and q_t, second: Z_t).
 """
 from __future__ import annotations
 
@@ -61,13 +67,15 @@ STOCH_NOISE_SD = 0.1     # sd of q_t in the stochastic environment
 @dataclass(frozen=True)
 class Environment:
     """Constants of one environment (see the module docstring): ``B`` bound on |f_t| on X, ``G``
-    Lipschitz constant used in the tuning, ``mu`` strong-convexity modulus (0 if only convex)."""
+    Lipschitz constant used in the tuning, ``mu`` strong-convexity modulus (0 if only convex), ``beta``
+    smoothness constant (∇f_t is β-Lipschitz: 0 for linear and constant losses, 8/9 for the quadratics)."""
 
     name: str
     d: int
     B: float
     G: float
     mu: float
+    beta: float = 0.0
 
 
 def make_environment(name: str, d: int = 5) -> Environment:
@@ -77,7 +85,7 @@ def make_environment(name: str, d: int = 5) -> Environment:
     d = check_int("d", d, minimum=3)
     if name in ("linear", "constant"):
         return Environment(name, d, B=1.0, G=1.0, mu=0.0)
-    return Environment(name, d, B=1.0, G=QUAD_SCALE * 2 * 1.5, mu=2 * QUAD_SCALE)
+    return Environment(name, d, B=1.0, G=QUAD_SCALE * 2 * 1.5, mu=2 * QUAD_SCALE, beta=2 * QUAD_SCALE)
 
 
 def _check_positive(name, value):
@@ -140,6 +148,103 @@ def sphere_gradient_estimate(values, u, rho, d):
     if v.shape != (u.shape[0],):
         raise ValueError(f"values must have shape ({u.shape[0]},) to match u, got {v.shape}")
     return (d / rho) * v[:, None] * u
+
+
+BARRIER_NU = 1.0   # R(x) = -ln(1 - ||x||^2) is a 1-self-concordant barrier of the unit ball
+LEARNERS = ("sphere", "barrier")
+
+
+def ball_barrier(x):
+    r"""The self-concordant barrier of the unit ball used by the barrier learners,
+    :math:`R(x) = -\ln(1 - \lVert x\rVert^2)`, with its gradient and Hessian
+    (:math:`p = 1 - \lVert x\rVert^2`):
+
+    .. math:: \nabla R(x) = \frac{2x}{p}, \qquad \nabla^2 R(x) = \frac{2}{p} I + \frac{4}{p^2} x x^\top .
+
+    Its eigenvalues are :math:`2/p` (across x) and :math:`2(1 + \lVert x\rVert^2)/p^2` (along x), so
+    :math:`\nabla^2 R \succeq 2I`. It is a ν-self-concordant barrier with ν = :data:`BARRIER_NU` = 1
+    (Nesterov and Nemirovski; the barrier of one convex quadratic constraint): the Newton decrement
+    :math:`\nabla R^\top (\nabla^2 R)^{-1} \nabla R = 2\lVert x\rVert^2/(1 + \lVert x\rVert^2) < 1`.
+    ``x`` of shape (d,), strictly inside the ball; returns (value, gradient (d,), Hessian (d, d))."""
+    x = np.asarray(x, dtype=float)
+    if x.ndim != 1 or x.size == 0 or not np.all(np.isfinite(x)):
+        raise ValueError(f"x must be a finite vector of shape (d,), got shape {x.shape}")
+    p = 1.0 - float(x @ x)
+    if p <= 0:
+        raise ValueError(f"x must lie strictly inside the unit ball, got ||x|| = {math.sqrt(1 - p):.6g}")
+    return -math.log(p), 2.0 * x / p, 2.0 / p * np.eye(x.size) + 4.0 / p ** 2 * np.outer(x, x)
+
+
+def ftrl_barrier_step(a, c=0.0):
+    r"""The FTRL step of both barrier learners: :math:`\arg\min_{\lVert x\rVert < 1}\ a^\top x + \frac c2
+    \lVert x\rVert^2 + R(x)`, R = :func:`ball_barrier`, c >= 0.
+
+    Hazan and Levy (2014, Algorithm 1):
+    :math:`x_{t+1} = \arg\min_x \eta\sum_{s\le t}[g_s^\top x + \frac\mu2\lVert x - x_s\rVert^2] + R(x)` is this
+    problem with :math:`a = \eta(\sum_s g_s - \mu\sum_s x_s)`, :math:`c = \eta\mu t`; Saha and Tewari (2011,
+    Algorithm 1): :math:`x_{t+1} = \arg\min_x \eta\sum_{s\le t} g_s^\top x + R(x)` is c = 0,
+    :math:`a = \eta\sum_s g_s`.
+
+    How it is solved: R depends on :math:`\lVert x\rVert` only and the quadratic term is isotropic, so the
+    minimiser is :math:`x = -s\,a/\lVert a\rVert` with s in [0, 1) the root of the increasing, convex
+    :math:`\varphi(s) = cs + 2s/(1 - s^2) - \lVert a\rVert` (the d-dimensional Newton method started at 0
+    stays on this ray). Newton's method on φ is started at
+    :math:`s_0 = (\sqrt{1 + \lVert a\rVert^2} - 1)/\lVert a\rVert`, the root for c = 0, where φ >= 0: on an
+    increasing convex function its iterates then decrease monotonically to the root, never leave
+    [root, s_0] ⊂ [0, 1), and converge quadratically (stopped when a step is below 1e-15 or after 100
+    steps). ``a`` of shape (d,); returns x (d,)."""
+    a = np.asarray(a, dtype=float)
+    if a.ndim != 1 or a.size == 0 or not np.all(np.isfinite(a)):
+        raise ValueError(f"a must be a finite vector of shape (d,), got shape {a.shape}")
+    c = check_real("c", c)
+    if c < 0:
+        raise ValueError(f"c must be a finite number >= 0, got {c!r}")
+    x = np.zeros(a.size)
+    _ftrl_step(a, c, a.size, x)
+    return x
+
+
+def ellipsoid_point(x, c, u, scale=1.0):
+    r"""The ellipsoidal sampling of the barrier learners: with :math:`A = \nabla^2 R(x) + cI`
+    (R = :func:`ball_barrier`), returns :math:`y = x + \text{scale}\cdot A^{-1/2}u` and
+    :math:`w = A^{1/2}u` for each row u of ``u`` (shape (n, d), unit vectors), as arrays (n, d).
+
+    Hazan and Levy (2014): c = ημt, scale = 1; Saha and Tewari (2011): c = 0, scale = δ_t <= 1. Since
+    :math:`A \succeq \nabla^2 R(x)`, :math:`\lVert y - x\rVert_{\nabla^2 R(x)} \le \text{scale} \le 1`: y lies in
+    the Dikin ellipsoid of R at x, inside the open unit ball. Computed in closed form from the two
+    eigenvalues of A (see :func:`ball_barrier`)."""
+    x = np.asarray(x, dtype=float)
+    if x.ndim != 1 or x.size == 0:
+        raise ValueError(f"x must be a vector of shape (d,), got shape {x.shape}")
+    if not float(x @ x) < 1.0:
+        raise ValueError(f"x must lie strictly inside the unit ball, got ||x|| = {np.linalg.norm(x):.6g}")
+    c = check_real("c", c)
+    if c < 0:
+        raise ValueError(f"c must be a finite number >= 0, got {c!r}")
+    scale = check_real("scale", scale)
+    if not 0 < scale <= 1:
+        raise ValueError(f"scale must be in (0, 1], got {scale!r}")
+    u = np.asarray(u, dtype=float)
+    if u.ndim != 2 or u.shape[1] != x.size:
+        raise ValueError(f"u must have shape (n, d={x.size}), got {u.shape}")
+    y = np.empty_like(u)
+    w = np.empty_like(u)
+    _ellipsoid_rows(x, c, scale, u, y, w)
+    return y, w
+
+
+def ellipsoid_gradient_estimate(values, x, c, u, scale=1.0):
+    r"""The ellipsoidal-sampling estimator of Saha and Tewari (2011) and Hazan and Levy (2014):
+    :math:`g = \frac{d}{\text{scale}} f(y)\, A^{1/2} u`, y and :math:`A^{1/2}u` from :func:`ellipsoid_point`.
+    It is unbiased for the gradient of the smoothed loss :math:`\hat f(x) = E_{v\sim\text{ball}}
+    f(x + \text{scale}\,A^{-1/2}v)`; for a linear :math:`f(y) = \theta^\top y`, :math:`E[g] = \theta`
+    exactly (:math:`E[uu^\top] = I/d`). In Algorithm 1 the value is the released :math:`f_t(y_t) + Z_t`.
+    ``values`` (n,) (f at the points y of ``u``'s rows), ``u`` (n, d); returns (n, d)."""
+    _, w = ellipsoid_point(x, c, u, scale)
+    v = np.asarray(values, dtype=float)
+    if v.shape != (w.shape[0],):
+        raise ValueError(f"values must have shape ({w.shape[0]},) to match u, got {v.shape}")
+    return (w.shape[1] / float(scale)) * v[:, None] * w
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -298,6 +403,117 @@ def _two_point_run(env, d, T, sigma, strongly, eta0, rho, mu, checkpoints, rng_u
             k += 1
 
 
+@njit(cache=True)
+def _ftrl_step(a, c, d, x):
+    """x <- argmin a.x + c/2 ||x||^2 - ln(1 - ||x||^2) (see :func:`ftrl_barrier_step`); returns s = ||x||."""
+    na = 0.0
+    for i in range(d):
+        na += a[i] * a[i]
+    na = math.sqrt(na)
+    if na == 0.0:
+        for i in range(d):
+            x[i] = 0.0
+        return 0.0
+    s = na / (math.sqrt(1.0 + na * na) + 1.0)       # (sqrt(1 + na^2) - 1)/na: the root for c = 0, phi >= 0
+    if c > 0.0:
+        for _ in range(100):
+            q = 1.0 - s * s
+            phi = c * s + 2.0 * s / q - na
+            dphi = c + 2.0 * (1.0 + s * s) / (q * q)
+            step = phi / dphi
+            s -= step
+            if step <= 1e-15:
+                break
+    for i in range(d):
+        x[i] = -s * a[i] / na
+    return s
+
+
+@njit(cache=True)
+def _ellipsoid(x, c, scale, u, d, y, w):
+    """y = x + scale A^{-1/2} u and w = A^{1/2} u, A = Hess R(x) + c I (closed form, see ball_barrier)."""
+    r2 = 0.0
+    xu = 0.0
+    for i in range(d):
+        r2 += x[i] * x[i]
+        xu += x[i] * u[i]
+    p = 1.0 - r2
+    lam_perp = 2.0 / p + c
+    lam_par = 2.0 * (1.0 + r2) / (p * p) + c
+    sp = math.sqrt(lam_perp)
+    if r2 > 0.0:
+        k_inv = (1.0 / math.sqrt(lam_par) - 1.0 / sp) * xu / r2     # component along x, over ||x||^2
+        k_sqrt = (math.sqrt(lam_par) - sp) * xu / r2
+    else:
+        k_inv = 0.0
+        k_sqrt = 0.0
+    for i in range(d):
+        y[i] = x[i] + scale * (u[i] / sp + k_inv * x[i])
+        w[i] = sp * u[i] + k_sqrt * x[i]
+
+
+@njit(cache=True)
+def _ellipsoid_rows(x, c, scale, U, Y, W):
+    for i in range(U.shape[0]):
+        _ellipsoid(x, c, scale, U[i], U.shape[1], Y[i], W[i])
+
+
+@njit(cache=True)
+def _barrier_run(env, d, T, sigma, strongly, eta0, delta0, mu, checkpoints, rng_u, rng_z, out, max_norm):
+    x = np.zeros(d)
+    y = np.zeros(d)
+    u = np.zeros(d)
+    w = np.zeros(d)
+    a = np.zeros(d)
+    gsum = np.zeros(d)          # sum of the estimates g_s
+    xsum = np.zeros(d)          # sum of the centres x_s (Hazan-Levy's strong-convexity terms)
+    cvec = np.zeros(d)
+    S = np.zeros(d)
+    Q = np.zeros(1)
+    cum = 0.0
+    k = 0
+    ymax = 0.0
+    for t in range(1, T + 1):
+        if strongly:            # Hazan and Levy (2014): A_t = Hess R(x_t) + eta_t mu t I, full Dikin scale
+            eta = eta0 / math.sqrt(t)
+            c = eta * mu * t
+            scale = 1.0
+        else:                   # Saha and Tewari (2011): A_t = Hess R(x_t), scale delta_t
+            eta = eta0 * t ** (-2.0 / 3.0)
+            c = 0.0
+            scale = min(1.0, delta0 * t ** (-1.0 / 6.0))
+        _draw_direction(u, d, rng_u)
+        _ellipsoid(x, c, scale, u, d, y, w)
+        ny = 0.0
+        for i in range(d):
+            ny += y[i] * y[i]
+        ymax = max(ymax, math.sqrt(ny))
+        f = _loss(env, y, t, d, cvec)
+        cum += f
+        _accumulate(env, t, d, S, Q)
+        obs = f
+        if env == 2:
+            obs += STOCH_NOISE_SD * rng_u.standard_normal()
+        if sigma > 0:
+            obs += sigma * rng_z.standard_normal()      # the user's release: f_t(y_t) + Z_t
+        coef = d / scale * obs                          # the learner sees only obs
+        for i in range(d):
+            gsum[i] += coef * w[i]                      # g_t = (d/scale) obs A_t^{1/2} u_t
+            xsum[i] += x[i]
+        if strongly:
+            for i in range(d):
+                a[i] = eta * (gsum[i] - mu * xsum[i])
+            _ftrl_step(a, eta * mu * t, d, x)
+        else:
+            for i in range(d):
+                a[i] = eta * gsum[i]
+            _ftrl_step(a, 0.0, d, x)
+        if k < checkpoints.shape[0] and t == checkpoints[k]:
+            out[k] = cum - _comparator(env, t, d, S, Q)
+            k += 1
+    max_norm[0] = ymax
+
+
 # ----------------------------------------------------------------------------------------------------
 # public drivers
 # ----------------------------------------------------------------------------------------------------
@@ -305,7 +521,9 @@ def _two_point_run(env, d, T, sigma, strongly, eta0, rho, mu, checkpoints, rng_u
 @dataclass
 class BCOResult:
     """``regret`` (runs, C) at ``checkpoints`` (C,); the tuning actually used (``sigma``, ``eta0``,
-    ``rho0``/``rho``, ``B_tilde``/``G_tilde``) and ``steps`` = runs * horizon (for steps/s)."""
+    ``rho0``/``rho`` or ``delta0``/``beta``/``nu``, ``B_tilde``/``G_tilde``) and ``steps`` = runs * horizon
+    (for steps/s). ``algorithm``: "one-point" (sphere), "one-point-hazan-levy", "one-point-saha-tewari",
+    "two-point"."""
 
     algorithm: str
     environment: str
@@ -319,6 +537,7 @@ class BCOResult:
     tuning: dict
     checkpoints: np.ndarray
     regret: np.ndarray
+    max_norm: np.ndarray | None = None   # barrier learners: max_t ||y_t|| of each run (< 1: inside X)
 
     @property
     def steps(self) -> int:
@@ -361,15 +580,110 @@ def one_point_tuning(env: Environment, horizon: int, sigma: float, delta: float,
     return dict(B_tilde=Bt, rho0=rho0, eta0=eta0, rho_max=rho_max)
 
 
+def barrier_tuning(env: Environment, horizon: int, sigma: float, delta: float, strongly_convex: bool,
+                   beta: float | None = None) -> dict:
+    r"""Schedules of the barrier learners (anytime: they depend on t, and on T only through
+    :math:`\tilde B` = :func:`noisy_range`, computed, as for the sphere learner, with the run's largest
+    horizon), tuned for losses of range :math:`\tilde B` (Theorem 3 of Zheng et al.), ν = :data:`BARRIER_NU`
+    = 1, β the smoothness constant (``beta``, default the environment's; for the linear and constant
+    losses, which are β-smooth for every β >= 0, the default is β = 1: the learner is tuned for the class
+    of 1-smooth convex losses, not for the instance; at β = 0 Saha and Tewari's δ would be 1 for ever,
+    which is SCRiBLe, a √T algorithm for linear losses).
+
+    * **Hazan and Levy (2014), Algorithm 1** (μ-strongly convex and β-smooth; ``strongly_convex=True``):
+      :math:`A_t = \nabla^2R(x_t) + \eta_t\mu t I`, :math:`y_t = x_t + A_t^{-1/2}u_t`,
+      :math:`g_t = d\,\tilde f_t(y_t)\,A_t^{1/2}u_t`,
+      :math:`x_{t+1} = \arg\min_x \eta_t\sum_{s\le t}[g_s^\top x + \frac\mu2\lVert x - x_s\rVert^2] + R(x)`.
+      Their bound has three terms: the regulariser :math:`\nu\ln T/\eta`, the stability
+      :math:`2\eta\lVert g_t\rVert^2_{t,*} \le 2\eta d^2\tilde B^2` per round (the local norm of the
+      estimate is exactly :math:`d|\tilde f_t|`), and the exploration :math:`\beta/(\eta\mu t)` per round
+      (:math:`\frac\beta2 E\lVert A_t^{-1/2}u\rVert^2 \le \beta/(2\eta\mu t)`, paid at the played point and
+      in the smoothed comparator). Their η is fixed for a known T; we use the anytime
+      :math:`\eta_t = \eta_0/\sqrt t`, which makes the sum
+      :math:`\sqrt T[\nu\ln T/\eta_0 + 4\eta_0 d^2\tilde B^2 + 2\beta/(\mu\eta_0)]`, and, dropping the ln T,
+      :math:`\eta_0 = \sqrt{\nu + 2\beta/\mu}\,/\,(2d\tilde B)`: regret :math:`\tilde O(d\tilde B\sqrt{(\nu + \beta/\mu)T})`.
+    * **Saha and Tewari (2011), Algorithm 1** (convex and β-smooth; ``strongly_convex=False``):
+      :math:`A_t = \nabla^2R(x_t)`, :math:`y_t = x_t + \delta_t A_t^{-1/2}u_t`,
+      :math:`g_t = \frac d{\delta_t}\tilde f_t(y_t)\,A_t^{1/2}u_t`,
+      :math:`x_{t+1} = \arg\min_x \eta_t\sum_{s\le t}g_s^\top x + R(x)`. Terms: regulariser
+      :math:`\nu\ln T/\eta`, stability :math:`\eta d^2\tilde B^2/\delta^2` per round, smoothing bias
+      :math:`\beta\delta^2/2` per round (:math:`\nabla^2R \succeq 2I` on the ball, so
+      :math:`\frac\beta2 E\lVert\delta A_t^{-1/2}u\rVert^2 \le \beta\delta^2/4`, twice). Their η and δ are fixed
+      for a known T (:math:`\eta \propto T^{-2/3}`, :math:`\delta \propto T^{-1/6}`); we use the anytime
+      :math:`\eta_t = \eta_0 t^{-2/3}`, :math:`\delta_t = \min(1, \delta_0 t^{-1/6})`, whose sum is
+      :math:`T^{2/3}[\nu\ln T/\eta_0 + \frac32\eta_0 d^2\tilde B^2/\delta_0^2 + \frac34\beta\delta_0^2]`;
+      minimising (ln T dropped): :math:`\delta_0^2 = d\tilde B\sqrt{2\eta_0/\beta}`,
+      :math:`\eta_0 = (2\sqrt2\,\nu/(3d\tilde B\sqrt\beta))^{2/3}`: regret
+      :math:`\tilde O((d\tilde B)^{2/3}\beta^{1/3}\nu^{1/3}T^{2/3})`. δ_t <= 1 keeps y_t in the Dikin
+      ellipsoid, hence in X.
+
+    Returns dict(B_tilde, nu, beta, eta0, delta0) (delta0 = 1 for Hazan and Levy)."""
+    Bt = noisy_range(env.B, sigma, horizon, delta)
+    if beta is None:
+        beta = env.beta if env.beta > 0 else 1.0
+    beta = check_real("beta", beta)
+    if beta < 0 or (beta == 0 and not strongly_convex):
+        raise ValueError(f"beta must be a finite number > 0 (>= 0 for the strongly convex learner), got {beta!r}")
+    nu, d = BARRIER_NU, env.d
+    if strongly_convex:
+        if env.mu <= 0:
+            raise ValueError(f"strongly_convex=True needs a strongly convex environment, got {env.name!r}")
+        eta0 = math.sqrt(nu + 2 * beta / env.mu) / (2 * d * Bt)
+        delta0 = 1.0
+    else:
+        eta0 = (2 * math.sqrt(2) * nu / (3 * d * Bt * math.sqrt(beta))) ** (2 / 3)
+        delta0 = math.sqrt(d * Bt * math.sqrt(2 * eta0 / beta))
+    return dict(B_tilde=Bt, nu=nu, beta=beta, eta0=eta0, delta0=delta0)
+
+
+def hazan_levy_exploration_cost(checkpoints, eta0, mu, beta):
+    r"""The exploration cost of the Hazan-Levy learner at the centre of the ball, summed:
+    :math:`E_t = \sum_{s\le t} \frac\beta2\,\frac{1}{2 + \eta_0\mu\sqrt s}` at each t of ``checkpoints``.
+
+    For a quadratic loss with Hessian βI (our quadratics: β = 8/9),
+    :math:`E[f(x + A^{-1/2}u)] - f(x) = \frac\beta2 E\lVert A^{-1/2}u\rVert^2 = \frac\beta2\,\mathrm{tr}(A^{-1})/d`
+    exactly, and at x = 0, :math:`A_s = \nabla^2R(0) + \eta_s\mu s I = (2 + \eta_0\mu\sqrt s)I` with the anytime
+    :math:`\eta_s = \eta_0/\sqrt s` of :func:`barrier_tuning`. Away from the centre the barrier's curvature
+    is larger and the cost smaller, so this is the exploration part of the regret for x_s near 0. It grows
+    like :math:`\sqrt t` only once :math:`\eta_0\mu\sqrt t \gg 2`: before that its log-log slope is above 1/2.
+    Returns an array of the checkpoints' shape."""
+    cp = np.asarray(checkpoints)
+    if cp.ndim != 1 or cp.size == 0 or not np.issubdtype(cp.dtype, np.integer) or cp[0] < 1 or (np.diff(cp) <= 0).any():
+        raise ValueError(f"checkpoints must be a strictly increasing sequence of integers >= 1, got {checkpoints!r}")
+    eta0 = _check_positive("eta0", eta0)
+    mu = _check_positive("mu", mu)
+    beta = check_real("beta", beta)
+    if beta < 0:
+        raise ValueError(f"beta must be a finite number >= 0, got {beta!r}")
+    s = np.arange(1, int(cp[-1]) + 1, dtype=float)
+    return np.cumsum(0.5 * beta / (2.0 + eta0 * mu * np.sqrt(s)))[cp - 1]
+
+
 def simulate_one_point(environment: str = "quadratic", horizon: int = 10_000, runs: int = 16, seed: int = 0, *,
                        epsilon: float | None = 1.0, delta: float = 1e-5, d: int = 5, strongly_convex=None,
-                       rho_max: float = 0.5, checkpoints=None) -> BCOResult:
-    r"""Regret of Algorithm 1 (Zheng et al. 2020) with the sphere-sampling gradient descent as black box
-    (``epsilon=None``: the non-private learner, σ = 0). ``strongly_convex`` (default: whether the
-    environment is) picks the η_t = 1/(μt), ρ ∝ t^{-1/3} schedule; see :func:`one_point_tuning`.
+                       rho_max: float = 0.5, checkpoints=None, learner: str = "sphere",
+                       beta: float | None = None) -> BCOResult:
+    r"""Regret of Algorithm 1 (Zheng et al. 2020) with a one-point learner as black box
+    (``epsilon=None``: the non-private learner, σ = 0).
+
+    ``learner="sphere"`` (default): the sphere-sampling gradient descent (Flaxman et al. 2005);
+    ``strongly_convex`` (default: whether the environment is) picks the η_t = 1/(μt), ρ ∝ t^{-1/3}
+    schedule; see :func:`one_point_tuning`. ``rho_max`` caps its ρ_t.
+
+    ``learner="barrier"``: the self-concordant-barrier learners of the smooth rows of Table 1:
+    Hazan and Levy (2014) if ``strongly_convex`` (default: whether the environment is), else Saha and
+    Tewari (2011); see :func:`barrier_tuning` (``beta``: the smoothness constant they are tuned for;
+    ``rho_max`` is not used). The result's ``max_norm`` holds each run's largest ||y_t||.
+
     Regret at t: Σ_{s≤t} f_s(y_s) (the points actually played) - min_{x∈X} Σ_{s≤t} f_s(x); for
     "stochastic" the pseudo-regret with f."""
     env, T, runs, seed = _common(environment, d, horizon, runs, seed, epsilon, delta)
+    if not isinstance(learner, str):
+        raise TypeError(f"learner must be a string, one of {LEARNERS}, got {learner!r}")
+    if learner not in LEARNERS:
+        raise ValueError(f"learner must be one of {LEARNERS}, got {learner!r}")
+    if learner == "sphere" and beta is not None:
+        raise ValueError(f"beta is only used by learner='barrier', got beta={beta!r} with learner='sphere'")
     rho_max = check_real("rho_max", rho_max)
     if not 0 < rho_max < 1:
         raise ValueError(f"rho_max must be in (0, 1), got {rho_max!r}")
@@ -377,9 +691,11 @@ def simulate_one_point(environment: str = "quadratic", horizon: int = 10_000, ru
     strongly = env.mu > 0 if strongly_convex is None else bool(strongly_convex)
     if strongly and env.mu <= 0:
         raise ValueError(f"strongly_convex=True needs a strongly convex environment, got {environment!r}")
+    cp = resolve_checkpoints(T, checkpoints, 41)
+    if learner == "barrier":
+        return _simulate_barrier(env, T, runs, seed, epsilon, delta, sigma, strongly, beta, cp)
     tun = one_point_tuning(env if strongly else Environment(env.name, env.d, env.B, env.G, 0.0), T, sigma,
                            delta, rho_max)
-    cp = resolve_checkpoints(T, checkpoints, 41)
     out = np.zeros((runs, cp.size))
     for r, ss in enumerate(np.random.SeedSequence(seed).spawn(runs)):
         g_u, g_z = run_streams(ss, 2)
@@ -387,6 +703,19 @@ def simulate_one_point(environment: str = "quadratic", horizon: int = 10_000, ru
                        env.mu, cp, g_u, g_z, out[r])
     return BCOResult("one-point", env.name, env.d, T, runs, seed, np.inf if epsilon is None else float(epsilon),
                      float(delta), sigma, tun, cp, out)
+
+
+def _simulate_barrier(env, T, runs, seed, epsilon, delta, sigma, strongly, beta, cp) -> BCOResult:
+    tun = barrier_tuning(env, T, sigma, delta, strongly, beta)
+    out = np.zeros((runs, cp.size))
+    max_norm = np.zeros(runs)
+    for r, ss in enumerate(np.random.SeedSequence(seed).spawn(runs)):
+        g_u, g_z = run_streams(ss, 2)
+        _barrier_run(_ENV_CODE[env.name], env.d, T, sigma, strongly, tun["eta0"], tun["delta0"], env.mu, cp,
+                     g_u, g_z, out[r], max_norm[r:r + 1])
+    name = "one-point-hazan-levy" if strongly else "one-point-saha-tewari"
+    return BCOResult(name, env.name, env.d, T, runs, seed, np.inf if epsilon is None else float(epsilon),
+                     float(delta), sigma, tun, cp, out, max_norm)
 
 
 def two_point_tuning(env: Environment, horizon: int, sigma: float) -> dict:
