@@ -31,3 +31,17 @@ def pytest_terminal_summary(terminalreporter):
         else:
             line = f"fuzz: {FUZZ_COUNT['tried']} bad inputs, every one a ValueError/TypeError naming its parameter"
         terminalreporter.write_line(line)
+
+
+# Under pytest-xdist (the README's test command runs two workers) each worker counts its own bad inputs;
+# the workers hand their counts to the controller, which prints the summary line above.
+def pytest_sessionfinish(session):
+    output = getattr(session.config, "workeroutput", None)
+    if output is not None:
+        output["fuzz_count"] = dict(FUZZ_COUNT)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    for key, value in getattr(node, "workeroutput", {}).get("fuzz_count", {}).items():
+        FUZZ_COUNT[key] += value
