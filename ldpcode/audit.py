@@ -1024,13 +1024,7 @@ def curator_audit(curator, samples: int = 100_000, seed=0, *, inputs=AUDIT_INPUT
         raise ValueError(f"alpha must be in (0, 1), got {alpha!r}")
     grid = []
     for label, seq in (("inputs", inputs), ("probes", probes)):
-        try:
-            arr = np.asarray(seq, dtype=float)
-        except (TypeError, ValueError) as exc:
-            raise TypeError(f"{label} must be a 1-d sequence of numbers, got {seq!r}") from exc
-        if arr.ndim != 1 or not np.isfinite(arr).all():
-            raise ValueError(f"{label} must be a 1-d sequence of finite numbers, got {seq!r}")
-        for x in arr.tolist():
+        for x in check_array(label, seq, ndim=1).tolist():
             if x not in grid:   # a repeated value is audited once
                 grid.append(x)
     if len(grid) < 2:
@@ -1115,9 +1109,7 @@ def exact_curator_loss(curator, inputs, delta=None) -> float:
     These are the laws of the papers, in real arithmetic; :func:`ctb_float_probability_one` gives the law
     the floating-point implementation actually has.
     """
-    x = np.asarray(inputs, dtype=float)
-    if x.ndim != 1 or x.size == 0 or not np.isfinite(x).all():
-        raise ValueError(f"inputs must be a non-empty 1-d sequence of finite numbers, got {inputs!r}")
+    x = check_array("inputs", inputs, ndim=1, min_size=1)
     if hasattr(curator, "exact_loss"):
         return float(curator.exact_loss(x))
     if isinstance(curator, _mech.CTB):
@@ -1335,9 +1327,7 @@ def output_mean_audit(curator, rewards=(0.0, 0.25, 0.5, 0.75, 1.0), samples: int
 
     if not callable(getattr(curator, "output_mean", None)) or not callable(getattr(curator, "privatize", None)):
         raise TypeError(f"curator must have privatize(values, rng) and output_mean(mu), got {curator!r}")
-    r = np.asarray(rewards, dtype=float)
-    if r.ndim != 1 or r.size == 0 or not np.isfinite(r).all():
-        raise ValueError(f"rewards must be a non-empty 1-d sequence of finite numbers, got {rewards!r}")
+    r = check_array("rewards", rewards, ndim=1, min_size=1)
     n = check_int("samples", samples, minimum=2)
     alpha = check_real("alpha", alpha)
     if not 0.0 < alpha < 1.0:

@@ -731,12 +731,7 @@ def _gdp_suboptimal(means, family: str = "bernoulli"):
     if family == "bernoulli":
         means = check_probability_vector("means", means)
     else:
-        try:
-            means = np.asarray(means, dtype=float)
-        except (TypeError, ValueError) as exc:
-            raise TypeError(f"means must be a sequence of real numbers, got {means!r}") from exc
-        if means.ndim != 1 or not np.isfinite(means).all():
-            raise ValueError(f"means must be a 1-d sequence of finite numbers, got {means!r}")
+        means = check_array("means", means, ndim=1)
     if means.size < 2:
         raise ValueError(f"means must hold at least 2 arms, got {means.size}")
     best = float(means.max())

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import njit
 
-from ._validate import as_float_array, check_choice, check_probability_vector, check_real
+from ._validate import as_float_array, check_array, check_choice, check_probability_vector, check_real
 
 # Family codes shared with the compiled engine.
 BERNOULLI, BETA_A1, TWO_POINT, UNIFORM, GAUSSIAN = 0, 1, 2, 3, 4
@@ -158,9 +158,7 @@ def _bernoulli(means, name="bernoulli"):
 
 
 def _gaussian(means, sigma=1.0, name="gaussian"):
-    means = as_float_array("means", means)
-    if means.ndim != 1 or means.size == 0 or not np.isfinite(means).all():
-        raise ValueError(f"means must be a non-empty 1-d sequence of finite numbers, got {means!r}")
+    means = check_array("means", means, ndim=1, min_size=1)
     sigma = check_real("sigma", sigma)
     if sigma <= 0:
         raise ValueError(f"sigma must be > 0, got {sigma!r}")
