@@ -4,12 +4,14 @@
     python benchmarks/bench_policies.py --horizon 10**7 --runs 4 --plain-horizon 50000 --repeat 3
 
 For each policy (UCB1, LDP-UCB-L, LDP-UCB-B on ``ren2020-bernoulli``; LDP-UCB-LS, LDP-UCB-BS on
-``ren2020-gaussian``; epsilon = 1) it times
+``ren2020-gaussian``; epsilon = 1; and the heterogeneous HeLDP-UCB-L, HeLDP-UCB-B on ``ren2020-bernoulli``
+with users' levels from ``ren-heldp-discrete`` and epsilon_min = epsilon) it times
 
 * ``fast``: :func:`ldpcode.simulate` with ``workers=1`` (one core, the compiled numba kernel), on
   ``runs`` runs of ``horizon`` pulls;
-* ``plain``: :func:`ldpcode.reference.run_reference`, the literal NumPy transcription of the agent
-  boxes (one index vector recomputed per step), on one run of ``plain_horizon`` pulls;
+* ``plain``: :func:`ldpcode.reference.run_reference` (``run_reference_heterogeneous`` for HeLDP), the
+  literal NumPy transcription of the agent boxes (one index vector recomputed per step), on one run of
+  ``plain_horizon`` pulls;
 
 and prints pulls per second for both and their ratio, then the throughput of LDP-UCB-B on two worker
 threads. Every timing is the best of ``repeat`` attempts, after a warm-up that loads or compiles the
@@ -32,7 +34,7 @@ import time
 import numpy as np
 
 import ldpcode as ldp
-from ldpcode.reference import run_reference
+from ldpcode.reference import run_reference, run_reference_heterogeneous
 
 POLICIES = [  # (policy, instance)
     ("UCB1", "ren2020-bernoulli"),
@@ -40,7 +42,10 @@ POLICIES = [  # (policy, instance)
     ("LDP-UCB-B", "ren2020-bernoulli"),
     ("LDP-UCB-LS", "ren2020-gaussian"),
     ("LDP-UCB-BS", "ren2020-gaussian"),
+    ("HeLDP-UCB-L", "ren2020-bernoulli"),
+    ("HeLDP-UCB-B", "ren2020-bernoulli"),
 ]
+HELDP_LEVELS = "ren-heldp-discrete"  # the users' levels of the heterogeneous policies
 
 
 def _int(text: str) -> int:
@@ -57,8 +62,20 @@ def _int(text: str) -> int:
 
 
 def make(name: str, instance: str, epsilon: float):
+    """(policy, instance, users' privacy levels or None)."""
+    if name.startswith("HeLDP"):
+        return (ldp.make_policy(name, epsilon_min=epsilon), ldp.make_instance(instance),
+                ldp.make_privacy_levels(HELDP_LEVELS))
     pol = ldp.make_policy(name) if name.startswith("UCB1") else ldp.make_policy(name, epsilon=epsilon)
-    return pol, ldp.make_instance(instance)
+    return pol, ldp.make_instance(instance), None
+
+
+def reference(pol, inst, levels, horizon, seed, cps):
+    """The plain step-by-step run on the streams of run 0 of ``simulate(seed)``."""
+    ss = np.random.SeedSequence(seed).spawn(1)[0]
+    if levels is None:
+        return run_reference(pol, inst, horizon, ss, cps)
+    return run_reference_heterogeneous(pol, inst, levels, horizon, ss, cps)
 
 
 def best_time(fn, repeat: int) -> float:
@@ -70,26 +87,24 @@ def best_time(fn, repeat: int) -> float:
     return best
 
 
-def fast_rate(pol, inst, horizon: int, runs: int, seed: int, workers: int, repeat: int) -> float:
+def fast_rate(pol, inst, levels, horizon: int, runs: int, seed: int, workers: int, repeat: int) -> float:
     cps = np.array([horizon], dtype=np.int64)  # one checkpoint: measure the engine, not the bookkeeping
     secs = best_time(lambda: ldp.simulate(pol, inst, horizon, runs, seed, checkpoints=cps, workers=workers,
-                                          progress=False), repeat)
+                                          progress=False, privacy_levels=levels), repeat)
     return horizon * runs / secs
 
 
-def plain_rate(pol, inst, horizon: int, seed: int, repeat: int) -> float:
+def plain_rate(pol, inst, levels, horizon: int, seed: int, repeat: int) -> float:
     cps = np.array([horizon], dtype=np.int64)
-    secs = best_time(lambda: run_reference(pol, inst, horizon, np.random.SeedSequence(seed).spawn(1)[0], cps),
-                     repeat)
-    return horizon / secs
+    return horizon / best_time(lambda: reference(pol, inst, levels, horizon, seed, cps), repeat)
 
 
-def same_pulls(pol, inst, horizon: int, seed: int) -> bool:
+def same_pulls(pol, inst, levels, horizon: int, seed: int) -> bool:
     """Run 0 of simulate(seed) and the plain version on the same SeedSequence child pull the same arms."""
     cps = ldp.log_checkpoints(horizon, 25)
-    fast = ldp.simulate(pol, inst, horizon, 1, seed, checkpoints=cps, workers=1, progress=False).counts[0]
-    plain = run_reference(pol, inst, horizon, np.random.SeedSequence(seed).spawn(1)[0], cps)
-    return bool(np.array_equal(fast, plain))
+    fast = ldp.simulate(pol, inst, horizon, 1, seed, checkpoints=cps, workers=1, progress=False,
+                        privacy_levels=levels).counts[0]
+    return bool(np.array_equal(fast, reference(pol, inst, levels, horizon, seed, cps)))
 
 
 def main(argv=None) -> int:
@@ -110,16 +125,16 @@ def main(argv=None) -> int:
 
     # Warm-up: load (or compile) every numba kernel before anything is timed.
     for name, instance in POLICIES:
-        pol, inst = make(name, instance, args.epsilon)
-        ldp.simulate(pol, inst, 1000, 1, args.seed, workers=1, progress=False)
+        pol, inst, levels = make(name, instance, args.epsilon)
+        ldp.simulate(pol, inst, 1000, 1, args.seed, workers=1, progress=False, privacy_levels=levels)
 
     head = ["policy", "instance", "fast pulls/s", "plain pulls/s", "ratio", "same pulls"]
     rows, fast_rates = [], {}
     for name, instance in POLICIES:
-        pol, inst = make(name, instance, args.epsilon)
-        fast = fast_rate(pol, inst, args.horizon, args.runs, args.seed, 1, args.repeat)
-        plain = plain_rate(pol, inst, args.plain_horizon, args.seed, args.repeat)
-        agree = same_pulls(pol, inst, args.plain_horizon, args.seed)
+        pol, inst, levels = make(name, instance, args.epsilon)
+        fast = fast_rate(pol, inst, levels, args.horizon, args.runs, args.seed, 1, args.repeat)
+        plain = plain_rate(pol, inst, levels, args.plain_horizon, args.seed, args.repeat)
+        agree = same_pulls(pol, inst, levels, args.plain_horizon, args.seed)
         fast_rates[name] = fast
         rows.append([name, instance, f"{fast:.3g}", f"{plain:.3g}", f"{fast / plain:.0f}x", "yes" if agree else "NO"])
         print(f"  measured {name}", file=sys.stderr)
@@ -127,9 +142,9 @@ def main(argv=None) -> int:
     for r in [head, ["-" * w for w in widths]] + rows:
         print("  ".join(str(x).rjust(w) if i >= 2 else str(x).ljust(w) for i, (x, w) in enumerate(zip(r, widths))))
 
-    pol, inst = make("LDP-UCB-B", "ren2020-bernoulli", args.epsilon)
+    pol, inst, levels = make("LDP-UCB-B", "ren2020-bernoulli", args.epsilon)
     runs2 = max(2, args.runs)
-    two = fast_rate(pol, inst, args.horizon, runs2, args.seed, 2, args.repeat)
+    two = fast_rate(pol, inst, levels, args.horizon, runs2, args.seed, 2, args.repeat)
     one = fast_rates["LDP-UCB-B"]
     print(f"\nLDP-UCB-B on 2 workers (T = {args.horizon:,} x {runs2} runs): {two:.3g} pulls/s "
           f"({two / one:.2f}x one worker)")
