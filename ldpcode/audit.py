@@ -784,9 +784,7 @@ def first_decision_log_ratio(name: str, epsilon, alpha: float = _gp.DEFAULT_ALPH
       ``ValueError``.)
     """
     eps = check_epsilon(epsilon)
-    a = check_real("alpha", alpha)
-    if a <= 0:
-        raise ValueError(f"alpha must be a finite number > 0 (the paper uses 3.1), got {alpha!r}")
+    a = _gp._check_alpha(alpha, warn=False)   # the event's law needs no regret theorem
     if name == "AdaP-UCB":
         return eps - math.log1p(eps / 2)
     if name == "AdaP-KLUCB":
@@ -1360,7 +1358,7 @@ def laplace_float_output(k, r, scale):
     if b <= 0:
         raise ValueError(f"scale must be > 0, got {scale!r}")
     u = k.astype(np.float64) * _FLOAT_UNIFORM_STEP
-    noise = np.where(u >= 0.5, -np.log(np.where(u >= 0.5, 2.0 - u - u, 1.0)), np.log(np.where(u < 0.5, u + u, 1.0)))
+    noise = _mech._laplace_from_uniform(u.ravel()).reshape(u.shape)   # the engine's own copy of numpy's formula
     return np.asarray(r, dtype=float) + noise * b
 
 

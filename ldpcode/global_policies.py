@@ -176,11 +176,12 @@ def epoch_sums(instance, active, r: int, rng: np.random.Generator, sampler: str 
 # Algorithm 1 (AdaP-UCB, AdaP-KLUCB) and DP-SE: episodic policies
 # ---------------------------------------------------------------------------------------------------
 
-def _check_alpha(alpha) -> float:
+def _check_alpha(alpha, *, warn: bool = True) -> float:
+    """AdaP's exploration parameter: a finite number > 0; ``warn`` when Theorems 7-8 do not apply (<= 3)."""
     alpha = check_real("alpha", alpha)
     if alpha <= 0:
         raise ValueError(f"alpha must be a finite number > 0 (the paper uses 3.1), got {alpha!r}")
-    if alpha <= 3:
+    if warn and alpha <= 3:
         warnings.warn(f"alpha={alpha:g} <= 3: Theorems 7 and 8 need alpha > 3, so their regret bounds no "
                       "longer apply (the privacy guarantee, Theorem 6, still holds)", UserWarning, stacklevel=3)
     return alpha
