@@ -22,6 +22,8 @@ Lists may be given as lists or tuples (papermill passes lists).
 """
 from __future__ import annotations
 
+import ast
+import difflib
 import math
 import numbers
 from dataclasses import dataclass, field
@@ -337,7 +339,11 @@ class Notebook:
 
 def _data_folder_exists(p) -> bool:
     from .claims import repo_root
-    return p["chapter"] is None or (repo_root() / "data" / p["chapter"]).is_dir()
+    ch = p["chapter"]
+    if ch is None:
+        return True
+    # a plain folder name: no separators, no "..", so "/etc" or "../x" cannot name a folder outside data/
+    return "/" not in ch and "\\" not in ch and ch not in (".", "..") and (repo_root() / "data" / ch).is_dir()
 
 
 _chapter_exists = custom(_data_folder_exists, "chapter must name a folder under data/ (such as 'ren2020'), "
@@ -507,7 +513,7 @@ NOTEBOOKS: dict[str, Notebook] = {
         ("instance", "horizon", "runs", "epsilons", "seed"), {}, (_ren_horizon,)),
     # ---------------------------------------------------------------- the reproduction report
     "chapters/report/reproduction_report.ipynb": Notebook(
-        ("chapter", "agreement"), dict(chapter=Optional(Text()), agreement=POS), (_chapter_exists,)),
+        ("chapter",), dict(chapter=Optional(Text())), (_chapter_exists,)),
     # ---------------------------------------------------------------- Zheng et al. (2020)
     "chapters/zheng2020/algorithm1_theorems2_3.ipynb": Notebook(
         ("loss_bound", "delta", "eps_grid", "delta_grid", "audit_epsilon", "audit_samples", "audit_bins",
@@ -580,9 +586,40 @@ def check_values(notebook: str, values: dict) -> None:
         c(params)
 
 
+INJECTED_MARK = "# Parameters"   # the first line of the cell papermill injects after the parameters cell
+
+
+def injected_names(namespace: dict) -> list:
+    """The names assigned by papermill's injected-parameters cell, read from IPython's input history
+    (``_ih`` in the kernel's globals: papermill's cell starts with the line ``# Parameters``). Empty
+    outside IPython, or when nothing was injected."""
+    history = namespace.get("_ih") if isinstance(namespace, dict) else None
+    names: list = []
+    for src in history if isinstance(history, list) else []:
+        if not isinstance(src, str) or not src.lstrip().startswith(INJECTED_MARK):
+            continue
+        try:
+            tree = ast.parse(src)
+        except SyntaxError:
+            continue
+        for node in tree.body:
+            targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
+            names += [t.id for t in targets if isinstance(t, ast.Name)]
+    return names
+
+
 def check(notebook: str, namespace: dict) -> None:
     """The notebook's parameter check: ``ldp.parameters.check("chapters/<ch>/<nb>.ipynb", globals())``.
 
     Runs in the cell right after the parameters cell (and papermill's injected parameters), before any
-    work. Returns None, so the cell prints nothing."""
+    work. A name papermill injected that the notebook does not declare (``-p horizn 100000``: papermill
+    only warns, and the notebook would run at its defaults) is a ValueError. Returns None, so the cell
+    prints nothing."""
+    spec = rules_for(notebook)
+    unknown = [n for n in injected_names(namespace) if n not in spec.names]
+    if unknown:
+        close = difflib.get_close_matches(unknown[0], spec.names, n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise ValueError(f"parameter {unknown[0]} is not a parameter of {notebook}{hint}; its parameters are "
+                         f"{', '.join(spec.names)}")
     check_values(notebook, namespace)

@@ -10,6 +10,7 @@ from which the pseudo-regret sum_a N_a(t) Delta_a follows exactly.
 """
 from __future__ import annotations
 
+import math
 import os
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -340,6 +341,40 @@ def bootstrap_indices(runs: int, n_boot: int, seed: int) -> np.ndarray:
     n_boot = check_int("n_boot", n_boot, minimum=1)
     seed = check_int("seed", seed, minimum=0)
     return np.random.default_rng(seed).integers(0, runs, size=(n_boot, runs))
+
+
+def mean_se(values) -> float:
+    """Standard error of the mean over runs, :math:`s/\\sqrt{n}` (ddof = 1): the ``se`` of every claim that is a
+    mean over independent runs (a mean regret, a mean count)."""
+    x = as_float_array("values", values)
+    if x.ndim != 1 or x.size < 2 or not np.isfinite(x).all():
+        raise ValueError(f"values must be a finite 1-d array of at least 2 runs, got shape {x.shape}")
+    return float(x.std(ddof=1) / math.sqrt(x.size))
+
+
+def bootstrap_se(statistic, *arrays, n_boot: int = 1000, seed: int = 0) -> float:
+    """Bootstrap standard error over runs of ``statistic(*arrays)``, a number computed from per-run arrays.
+
+    Each array holds one row per run (axis 0, the same number of runs: paired, common random numbers);
+    each replicate resamples the runs with replacement, the same rows in every array
+    (:func:`bootstrap_indices`), and recomputes the statistic. Returns the standard deviation (ddof = 1)
+    of the replicates: the ``se`` of a claim such as an R^2 or a difference of fitted values, which has no
+    closed-form standard error."""
+    if not callable(statistic):
+        raise TypeError(f"statistic must be a function of the arrays, got {statistic!r}")
+    if not arrays:
+        raise ValueError("bootstrap_se needs at least one array of per-run values")
+    arrs = [as_float_array(f"arrays[{i}]", a) for i, a in enumerate(arrays)]
+    runs = arrs[0].shape[0] if arrs[0].ndim else 0
+    if runs < 2 or any(a.ndim == 0 or a.shape[0] != runs for a in arrs):
+        raise ValueError(f"every array needs the same number of runs (>= 2) along axis 0, got shapes "
+                         f"{[a.shape for a in arrs]}")
+    n_boot = check_int("n_boot", n_boot, minimum=2)
+    idx = bootstrap_indices(runs, n_boot, seed)
+    reps = np.array([float(statistic(*(a[i] for a in arrs))) for i in idx])
+    if not np.isfinite(reps).all():
+        raise ValueError("statistic gave a non-finite value on a bootstrap replicate")
+    return float(reps.std(ddof=1))
 
 
 def _row_slopes(x: np.ndarray, ys: np.ndarray) -> np.ndarray:

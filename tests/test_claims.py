@@ -1,18 +1,25 @@
-"""Stored numbers: the check can fail, re-runs at other params never overwrite, writes are atomic."""
+"""Stored numbers: claim kinds and their verdicts, the check's failure modes, safe writes, the report."""
 import json
 import os
 import subprocess
 import sys
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ldpcode import claims as C
 
 NB = "chapters/demo/demo.ipynb"
 
 
+def _stat(x=1.0, se=0.1, paper=1.2, **kw):
+    return C.statistical("demo.x", "Fig. 1", reproduced=x, se=se, paper=paper, cites="ren2020ldp",
+                         reason="a test", horizon=10, **kw)
+
+
 def _claims(x=1.0):
-    return [C.Claim(id="demo.x", source="a test", reproduced=x, tolerance=0.1, paper=1.2, theory=None)]
+    return [_stat(x)]
 
 
 @pytest.fixture
@@ -21,14 +28,133 @@ def root(tmp_path, monkeypatch):
     return tmp_path
 
 
+# --- kinds and verdicts, against hand-computed values ---------------------------------------------------
+
+def test_paper_unit_is_the_last_printed_digit():
+    assert C.paper_unit(1.6) == pytest.approx(0.1)
+    assert C.paper_unit(0.9977) == pytest.approx(1e-4)
+    assert C.paper_unit(16.0) == 1.0 and C.paper_unit(210.0) == 1.0
+    assert C.paper_unit(3.663127e-05) == pytest.approx(1e-11)
+    assert C.paper_unit(0.05) == pytest.approx(0.01)
+
+
+def test_statistical_verdict_counts_standard_errors_beyond_the_papers_rounding():
+    # paper 1.6 stands for [1.55, 1.65]; 1.691 +- 0.012 is (1.691 - 1.65) / 0.012 = 3.42 SE away: near
+    c = C.statistical("a", "s", reproduced=1.691, se=0.012, paper=1.6, cites="ren2020ldp", reason="r", horizon=10**6)
+    assert c.z() == pytest.approx(3.4167, abs=1e-3) and c.verdict() == "near"
+    assert c.tolerance == pytest.approx(4 * 0.012)
+    # R^2 0.898 +- 0.0017 against 0.9977 (unit 1e-4): (0.0997 - 0.00005) / 0.0017 = 58.6 SE: disagrees
+    r2 = C.statistical("b", "s", reproduced=0.898, se=0.0017, paper=0.9977, cites="ren2020heldp", reason="r",
+                       horizon=10**6)
+    assert r2.z() == pytest.approx(58.62, abs=0.01) and r2.verdict() == "disagrees"
+    assert _stat(1.16, 0.1, paper=1.2).verdict() == "agrees"     # within the paper's rounding: z = 0
+    assert _stat(1.16, 0.1, paper=1.2).z() == 0.0
+    assert _stat(1.0, 0.1, paper=1.2).z() == pytest.approx(1.5)  # (0.2 - 0.05) / 0.1
+
+
+def test_statistical_one_sided_senses():
+    # the paper states an order T^(3/4): a slope of 0.5 is within it, 0.91 +- 0.007 is far above
+    below = _stat(0.5, 0.01, paper=0.75, sense="<=")
+    above = _stat(0.91, 0.007, paper=0.75, sense="<=")
+    assert below.z() == 0 and below.verdict() == "agrees"
+    assert above.z() == pytest.approx((0.16 - 0.005) / 0.007) and above.verdict() == "disagrees"
+    assert _stat(0.5, 0.01, paper=0.75, sense=">=").verdict() == "disagrees"
+
+
+def test_exact_claims_need_two_ways_and_judge_the_papers_digits():
+    c = C.exact("a", "Lemma 7", reproduced=0.10582, second=0.105820000001, how="closed form vs quadrature",
+                paper=0.107, cites="ren2020ldp", reason="r")
+    # |0.10582 - 0.107| = 0.00118: beyond half a unit (0.0005), within two units: near
+    assert c.verdict() == "near" and c.problem() is None
+    assert C.exact("a", "s", reproduced=0.0766, second=0.0766, how="x vs y", paper=0.0766, cites="ren2020ldp",
+                   reason="r").verdict() == "agrees"
+    assert C.exact("a", "s", reproduced=0.2, second=0.2, how="x vs y", paper=0.107, cites="ren2020ldp",
+                   reason="r").verdict() == "disagrees"
+    assert C.exact("a", "s", reproduced=2.0, second=2.0 + 1e-12, how="x vs y").verdict() == "two ways agree"
+    apart = C.exact("a", "s", reproduced=2.0, second=2.1, how="x vs y")
+    assert apart.verdict() == "TWO WAYS DIFFER" and "differ" in apart.problem()
+    with pytest.raises(ValueError, match="second, independent computation"):
+        C.Claim(id="a", kind="exact", source="s", reproduced=1.0, tolerance=0.0, how="x vs y")
+    with pytest.raises(ValueError, match="second, independent computation"):
+        C.exact("a", "s", reproduced=1.0, second=1.0, how="the formula")   # no "<one> vs <other>"
+
+
+def test_bound_claims_hold_within_noise_or_fail():
+    holds = C.bound("a", "s", reproduced=10.0, bound=40.0, how="Theorem 4", se=1.0, horizon=10)
+    assert holds.verdict() == "holds" and holds.verdict_text() == "holds (0.25 of bound)"
+    noise = C.bound("a", "s", reproduced=41.5, bound=40.0, how="Theorem 4", se=1.0, horizon=10)
+    assert noise.verdict() == "holds within noise" and noise.problem() is None
+    broken = C.bound("a", "s", reproduced=42.5, bound=40.0, how="Theorem 4", se=1.0, horizon=10)
+    assert broken.verdict() == "VIOLATED" and "2.5 standard errors" in broken.problem()
+    lower = C.bound("a", "s", reproduced=3.0, bound=2.0, how="Theorem 1", sense=">=")
+    assert lower.verdict() == "holds"
+    assert C.bound("a", "s", reproduced=1.0, bound=2.0, how="Theorem 1", sense=">=").verdict() == "VIOLATED"
+    assert C.bound("a", "s", reproduced=5.0, bound=float("inf"), how="vacuous").verdict() == "holds"
+    with pytest.raises(ValueError, match="inequality"):
+        C.bound("a", "s", reproduced=1.0, bound=2.0, how="x", sense="=")
+
+
+def test_tolerances_are_derived():
+    assert _stat(se=0.25).tolerance == 1.0
+    assert _stat(se=0.25, k=2).tolerance == 0.5
+    assert C.reproducible("a", "s", reproduced=1e6).tolerance == pytest.approx(1e-3)
+    assert C.reproducible("a", "s", reproduced=5.0, se=0.5).tolerance == 2.0
+    with pytest.raises(ValueError, match="not k x se"):
+        C.Claim(id="a", kind="reproducible", source="s", reproduced=1.0, se=0.1, k=4, tolerance=1.0)
+    with pytest.raises(ValueError, match=r"k \(standard errors of tolerance\) must be in \[1, 10\]"):
+        _stat(se=0.1, k=40)
+
+
+def test_claim_validation_names_what_is_wrong():
+    with pytest.raises(ValueError, match="kind must be one of"):
+        C.Claim(id="a", kind="guess", source="s", reproduced=1.0, tolerance=0.0)
+    with pytest.raises(ValueError, match="finite"):
+        C.reproducible("a", "s", reproduced=float("nan"))
+    with pytest.raises(ValueError, match="without one it is reproducible"):
+        C.Claim(id="a", kind="statistical", source="s", reproduced=1.0, se=0.1, k=4, tolerance=0.4)
+    with pytest.raises(ValueError, match="se > 0"):
+        _stat(se=0.0)
+    with pytest.raises(ValueError, match="horizon"):
+        C.statistical("a", "s", reproduced=1.0, se=0.1, paper=1.0, cites="ren2020ldp", reason="r")
+    with pytest.raises(ValueError, match="cites must name the paper"):
+        C.statistical("a", "s", reproduced=1.0, se=0.1, paper=1.0, cites="ren2020", reason="r", horizon=5)
+    with pytest.raises(ValueError, match="one-line reason"):
+        C.statistical("a", "s", reproduced=1.0, se=0.1, paper=1.0, cites="ren2020ldp", reason="", horizon=5)
+    with pytest.raises(ValueError, match="only statistical and exact"):
+        C.Claim(id="a", kind="reproducible", source="s", reproduced=1.0, tolerance=0.0, paper=1.0)
+    with pytest.raises(ValueError, match="without spaces"):
+        C.reproducible("a b", "s", reproduced=1.0)
+    with pytest.raises(ValueError, match="source"):
+        C.reproducible("a", "", reproduced=1.0)
+    with pytest.raises(ValueError, match="one line"):
+        _stat(reason="two\nlines") if False else C.statistical("a", "s", reproduced=1.0, se=0.1, paper=1.0,
+                                                              cites="ren2020ldp", reason="x\ny", horizon=5)
+
+
+@given(x=st.floats(-1e6, 1e6), se=st.floats(1e-3, 1e3),
+       paper=st.floats(-1e6, 1e6).filter(lambda p: p == 0 or abs(p) > 1e-9))
+def test_statistical_verdict_is_monotone_in_z(x, se, paper):
+    c = C.statistical("a", "s", reproduced=x, se=se, paper=paper, cites="zheng2020locally", reason="r", horizon=5)
+    z = c.z()
+    assert z >= 0
+    assert c.verdict() == ("agrees" if z <= 2 else "near" if z <= 4 else "disagrees")
+    # the stored dict round-trips to the same claim and verdict
+    assert C.Claim.from_dict(json.loads(json.dumps(c.to_dict()))).verdict() == c.verdict()
+
+
+# --- the check ----------------------------------------------------------------------------------------------
+
 def test_write_then_check_then_fail(root):
     C.check(NB, {"T": 10}, _claims(1.0), write=True, root=root)
     stored = json.loads((root / "data/demo/demo.json").read_text())
     assert stored["params"] == {"T": 10} and stored["claims"][0]["reproduced"] == 1.0
-    rep = C.check(NB, {"T": 10}, _claims(1.05), root=root)
+    assert stored["claims"][0]["kind"] == "statistical"
+    rep = C.check(NB, {"T": 10}, _claims(1.3), root=root)   # within 4 x 0.1
     assert rep.ok and "ok" in repr(rep) and "<table" in rep._repr_html_()
+    head = repr(rep).splitlines()[0].split()
+    assert head[:5] == ["claim", "reproduced", "stored", "check", "verdict"]
     with pytest.raises(AssertionError, match="FAIL"):
-        C.check(NB, {"T": 10}, _claims(1.2), root=root)  # beyond the tolerance of 0.1
+        C.check(NB, {"T": 10}, _claims(1.5), root=root)  # beyond the tolerance of 0.4
 
 
 def test_other_params_are_not_compared_nor_written(root):
@@ -39,30 +165,59 @@ def test_other_params_are_not_compared_nor_written(root):
     assert (root / "data/demo/demo.json").read_bytes() == before
 
 
-def test_missing_file_or_claim_fails(root):
+def test_a_violated_bound_fails_at_any_parameters(root):
+    C.check(NB, {"T": 10}, [C.bound("demo.b", "s", reproduced=1.0, bound=2.0, how="Thm")], write=True, root=root)
+    with pytest.raises(AssertionError, match="bound is violated"):
+        C.check(NB, {"T": 99}, [C.bound("demo.b", "s", reproduced=3.0, bound=2.0, how="Thm")], root=root)
+    with pytest.raises(AssertionError, match="differ by"):
+        C.check(NB, {"T": 99}, [C.exact("demo.e", "s", reproduced=3.0, second=2.0, how="a vs b")], root=root)
+
+
+def test_missing_or_unproduced_claims_fail(root):
     with pytest.raises(AssertionError, match="MISSING"):
         C.check(NB, {"T": 10}, _claims(), root=root)
     C.check(NB, {"T": 10}, _claims(), write=True, root=root)
-    extra = _claims() + [C.Claim(id="demo.y", source="s", reproduced=0.0, tolerance=0.0)]
+    extra = _claims() + [C.reproducible("demo.y", "s", reproduced=0.0)]
     with pytest.raises(AssertionError, match="MISSING"):
         C.check(NB, {"T": 10}, extra, root=root)
-
-
-def test_env_variable_asks_for_writing(root, monkeypatch):
-    monkeypatch.setenv(C.WRITE_ENV, "1")
-    rep = C.check(NB, {"T": 1}, _claims(), root=root)
-    assert "written" in repr(rep) and (root / "data/demo/demo.json").exists()
-
-
-def test_claim_validation():
-    with pytest.raises(ValueError, match="tolerance must be >= 0"):
-        C.Claim(id="a", source="s", reproduced=1.0, tolerance=-1)
-    with pytest.raises(ValueError, match="finite"):
-        C.Claim(id="a", source="s", reproduced=float("nan"), tolerance=1)
+    C.check(NB, {"T": 10}, extra, write=True, root=root)
+    with pytest.raises(AssertionError, match="NOT PRODUCED"):   # a stored claim the notebook no longer makes
+        C.check(NB, {"T": 10}, _claims(), root=root)
+    with pytest.raises(ValueError, match="produced no claim"):
+        C.check(NB, {"T": 10}, [], root=root)
     with pytest.raises(ValueError, match="unique"):
-        C.check(NB, {}, _claims() + _claims(), write=True)
+        C.check(NB, {}, _claims() + _claims(), write=True, root=root)
+
+
+@pytest.mark.parametrize("value, writes", [("1", True), ("true", True), ("YES", True), ("", False), ("0", False),
+                                           ("false", False), ("no", False)])
+def test_write_flag_parses_yes_and_no_only(root, monkeypatch, value, writes):
+    monkeypatch.setenv(C.WRITE_ENV, value)
+    rep = C.check(NB, {"T": 1}, _claims(), root=root) if writes else None
+    if writes:
+        assert "written" in repr(rep) and (root / "data/demo/demo.json").exists()
+    else:
+        with pytest.raises(AssertionError, match="MISSING"):
+            C.check(NB, {"T": 1}, _claims(), root=root)
+        assert not (root / "data/demo/demo.json").exists()
+
+
+@pytest.mark.parametrize("value", ["false-ish", "2", "on", "y"])
+def test_write_flag_refuses_anything_else(root, monkeypatch, value):
+    monkeypatch.setenv(C.WRITE_ENV, value)
+    with pytest.raises(ValueError, match=f"{C.WRITE_ENV} must be one of"):
+        C.check(NB, {"T": 1}, _claims(), root=root)
+
+
+def test_paths_and_corrupt_files_are_named(root):
     with pytest.raises(ValueError, match="chapters/<chapter>/<name>.ipynb"):
         C.data_path("figure1.ipynb")
+    with pytest.raises(ValueError, match="chapters/<chapter>/<name>.ipynb"):
+        C.data_path("chapters/../../etc/x.ipynb")
+    (root / "data/demo").mkdir(parents=True)
+    (root / "data/demo/demo.json").write_text("{not json")
+    with pytest.raises(ValueError, match=r"demo\.json are not valid JSON"):
+        C.check(NB, {"T": 10}, _claims(), root=root)
 
 
 def test_killed_writer_leaves_the_previous_file(root):
@@ -90,12 +245,53 @@ C.write_atomic(Path({str(path)!r}), {{"new": 1}})
     assert len(leftovers) <= 1  # a SIGKILL leaves the temporary file, never a torn stored file
 
 
-def test_collect_and_verdict(root):
+# --- reading back: the report -------------------------------------------------------------------------------
+
+def test_collect_sections_and_claim_list(root):
     C.check(NB, {"T": 10}, _claims(1.0), write=True, root=root)
-    C.check("chapters/demo/other.ipynb", {}, [C.Claim(id="o", source="s", reproduced=3.0, tolerance=0)],
-            write=True, root=root)
+    other = [C.statistical("o.far", "Fig. 2", reproduced=3.0, se=0.1, paper=1.0, cites="ren2020ldp", reason="why",
+                           horizon=10**6),
+             C.exact("o.e", "Lemma 1", reproduced=0.5, second=0.5, how="a vs b"),
+             C.reproducible("o.r", "s", reproduced=7.0)]
+    C.check("chapters/demo/other.ipynb", {}, other, write=True, root=root)
     s = C.collect(root=root)
-    assert [r["id"] for r in s.rows] == ["demo.x", "o"]
-    assert s.counts() == {"no": 1, "no number in paper": 1}  # 1.0 vs the paper's 1.2 is 17% off
-    assert C.verdict(1.2, 1.1) == "yes" and C.verdict(None, 1.0) == "no number in paper"
-    assert "demo.x" in repr(s) and "<table" in s._repr_html_()
+    assert [c.id for c in s.claims] == ["demo.x", "o.far", "o.e", "o.r"]
+    assert s.counts() == {"statistical": 2, "exact": 1, "reproducible": 1}
+    assert s.counts("verdict") == {"agrees": 1, "disagrees": 1, "two ways agree": 1, "reproducible": 1}
+    sec = C.paper_section(s, "ren2020ldp")
+    assert sec.counts() == {"agrees": 1, "near": 0, "disagrees": 1}
+    text = repr(sec)
+    assert "2 stated numbers: 1 agree, 0 near, 1 disagree" in text
+    assert text.splitlines()[2].split()[0] == "verdict"
+    assert text.splitlines()[4].startswith("disagrees")   # the disagreements come first
+    page = sec._repr_html_()
+    assert "href='../demo/other.html'" in page and "class='disagree'" in page
+    assert C.paper_section(s, "azize2022privacy").counts() == {"agrees": 0, "near": 0, "disagrees": 0}
+    with pytest.raises(ValueError, match="cites must be one of"):
+        C.paper_section(s, "nobody2020")
+    full = C.ClaimList(s)._repr_html_()
+    assert full.startswith("<details") and "All 4 stored claims" in full
+    assert s.get("o.r").reproduced == 7.0
+    with pytest.raises(ValueError, match="no stored claim"):
+        s.get("nope")
+
+
+def test_a_stored_file_with_unknown_fields_is_refused(root):
+    C.check(NB, {"T": 10}, _claims(1.0), write=True, root=root)
+    path = root / "data/demo/demo.json"
+    d = json.loads(path.read_text())
+    d["claims"][0]["theory"] = 1.0
+    path.write_text(json.dumps(d))
+    with pytest.raises(ValueError, match="unknown fields"):
+        C.collect(root=root)
+
+
+@pytest.mark.parametrize("x, text", [(0, "0"), (2605.0, "2,605"), (2605.3, "2,605"), (12.0, "12"), (115812.3, "115,812"), (1.6912, "1.691"),
+                                     (3.66e-05, "3.660e-05"), (float("inf"), "inf"), (1e12 + 0.5, "1.000e+12")])
+def test_numbers_are_formatted_for_reading(x, text):
+    assert C._fmt(x) == text
+
+
+@pytest.mark.parametrize("t, text", [(10**6, "10^6"), (2 * 10**5, "2·10^5"), (16000, "16,000"), (300, "300")])
+def test_horizons_are_formatted(t, text):
+    assert C.format_horizon(t) == text

@@ -19,8 +19,8 @@ CELLS = [
     ("code", "runs = 400  # parameters\nseed = 3"),
     ("code", "import numpy as np\nimport ldpcode as ldp\n"
              "x = np.random.default_rng(seed).standard_normal(runs)\nprint(f'mean {x.mean():.4f}')"),
-    ("code", "claims = [ldp.claims.Claim(id='demo.mean', source='a test', reproduced=float(x.mean()),\n"
-             "                          tolerance=4 / np.sqrt(runs), theory=0.0)]\n"
+    ("code", "claims = [ldp.claims.reproducible('demo.mean', 'a test', reproduced=float(x.mean()),\n"
+             "                                   se=float(x.std(ddof=1) / np.sqrt(runs)))]\n"
              f"ldp.claims.check({NB!r}, dict(runs=runs, seed=seed), claims)"),
 ]
 
@@ -42,8 +42,9 @@ def test_a_perturbed_stored_number_fails_the_check_and_nbval(tmp_path):
     # store the notebook's number (the same draws as its cell 2), then execute it: the kept outputs show the
     # check passing against the stored file, as after `python -m ldpcode.nbrun --write`
     x = np.random.default_rng(3).standard_normal(400)
-    C.check(NB, dict(runs=400, seed=3), [C.Claim(id="demo.mean", source="a test", reproduced=float(x.mean()),
-                                                 tolerance=4 / np.sqrt(400), theory=0.0)], write=True, root=root)
+    C.check(NB, dict(runs=400, seed=3), [C.reproducible("demo.mean", "a test", reproduced=float(x.mean()),
+                                                        se=float(x.std(ddof=1) / np.sqrt(400)))],
+            write=True, root=root)
     r = _run([sys.executable, "-c", f"from pathlib import Path; from ldpcode.nbrun import run; run(Path({NB!r}))"],
              root)
     assert r.returncode == 0, r.stderr[-2000:]

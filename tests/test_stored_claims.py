@@ -1,0 +1,77 @@
+"""Every stored number under data/ obeys the book's rules: each claim says its kind, no tolerance is wider
+than the quantity it guards unless the claim says why, no number is stored twice, each stated paper number
+is judged once, and each file belongs to a notebook of the book."""
+import collections
+import json
+from pathlib import Path
+
+import pytest
+
+from ldpcode import claims as C
+
+ROOT = Path(__file__).resolve().parent.parent
+FILES = C.stored_files(root=ROOT)
+SUMMARY = C.collect(root=ROOT)
+TOC = (ROOT / "_toc.yml").read_text()
+
+
+def test_there_are_stored_numbers():
+    assert len(FILES) >= 40 and len(SUMMARY.claims) >= 300
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(ROOT / "data")))
+def test_each_file_belongs_to_a_notebook_of_the_book(path):
+    payload = json.loads(path.read_text())
+    nb = payload["notebook"]
+    assert C.data_path(nb, ROOT) == path, f"{path} is stored for {nb}"
+    assert (ROOT / nb).exists(), f"{path}: its notebook {nb} does not exist"
+    assert nb.removesuffix(".ipynb") in TOC, f"{nb} is not in _toc.yml"
+    assert payload["claims"], f"{path} stores no claim"
+
+
+def test_no_tolerance_is_wider_than_its_quantity_unless_the_claim_says_why():
+    wide = [f"{c.id}: {C._fmt(c.reproduced)} ± {C._fmt(c.tolerance)}" for c in SUMMARY.claims
+            if c.tolerance > abs(c.reproduced) and not c.tolerance_reason]
+    assert not wide, "tolerances wider than the quantity, without a tolerance_reason:\n" + "\n".join(wide)
+
+
+def test_no_number_is_stored_twice():
+    """The same non-integer value under two ids is one number stored twice (integers, such as counts, may
+    coincide by chance)."""
+    by_value = collections.defaultdict(list)
+    for c in SUMMARY.claims:
+        if c.reproduced != int(c.reproduced):
+            by_value[c.reproduced].append(c.id)
+    twice = {v: ids for v, ids in by_value.items() if len(ids) > 1}
+    assert not twice, "numbers stored under more than one id:\n" + "\n".join(
+        f"{v!r}: {', '.join(ids)}" for v, ids in twice.items())
+
+
+def test_each_stated_paper_number_is_judged_once():
+    seen = collections.Counter((c.cites, c.source) for c in SUMMARY.claims if c.paper is not None)
+    again = [f"{k[0]}: {k[1]}" for k, n in seen.items() if n > 1]
+    assert not again, "stated numbers judged by more than one claim (one row per stated number):\n" + "\n".join(again)
+
+
+def test_every_paper_has_stated_numbers_in_the_report():
+    for key in C.PAPERS:
+        assert C.paper_section(SUMMARY, key).claims, f"no stated number of {key} is judged"
+
+
+def test_exact_claims_name_two_different_computations():
+    for c in SUMMARY.claims:
+        if c.kind == "exact":
+            first, second = (s.strip() for s in c.how.split(" vs ", 1))
+            assert first and second and first != second, f"{c.id}: how = {c.how!r}"
+
+
+def test_no_check_fails_on_the_stored_numbers():
+    """What the notebooks assert, read back from data/: no bound violated, no two computations apart."""
+    bad = [f"{c.id}: {c.problem()}" for c in SUMMARY.claims if c.problem()]
+    assert not bad, "\n".join(bad)
+
+
+def test_every_claim_of_a_chapter_is_under_its_chapter():
+    for c in SUMMARY.claims:
+        chapter = SUMMARY.notebooks[c.id].split("/")[1]
+        assert c.id.split(".")[0] == chapter, f"{c.id} is stored by {SUMMARY.notebooks[c.id]}"
