@@ -260,8 +260,9 @@ class Claim:
             return "-"
         if self.kind == "statistical":
             return f"{v} (z = {self.z():.1f})"
-        if self.kind == "bound" and self.bound not in (0.0,) and math.isfinite(self.bound):
-            return f"{v} ({self.reproduced / self.bound:.3g} of bound)" if self.bound > 0 else v
+        if self.kind == "bound" and self.bound > 0 and math.isfinite(self.bound) and self.reproduced >= 0:
+            ratio = self.reproduced / self.bound
+            return f"{v} ({100 * ratio:.2g}% of it)" if self.sense == "<=" else f"{v} ({ratio:.3g}× it)"
         return v
 
     def reference(self) -> str:
@@ -442,13 +443,17 @@ def write_atomic(path: Path, payload: dict) -> None:
 
 # --- formatting ---------------------------------------------------------------------------------------------
 
+_SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
 def format_horizon(t: int) -> str:
-    """10**6 -> '10^6', 2*10**5 -> '2·10^5', 16000 -> '16,000'."""
+    """10**6 -> '10⁶', 2*10**5 -> '2·10⁵', 16000 -> '16,000'."""
     t = int(t)
     e = len(str(t)) - 1
     mant = t / 10**e
     if e >= 4 and mant == int(mant):
-        return f"10^{e}" if mant == 1 else f"{int(mant)}·10^{e}"
+        power = "10" + str(e).translate(_SUPERSCRIPT)
+        return power if mant == 1 else f"{int(mant)}·{power}"
     return f"{t:,}"
 
 

@@ -81,7 +81,7 @@ def test_exact_claims_need_two_ways_and_judge_the_papers_digits():
 
 def test_bound_claims_hold_within_noise_or_fail():
     holds = C.bound("a", "s", reproduced=10.0, bound=40.0, how="Theorem 4", se=1.0, horizon=10)
-    assert holds.verdict() == "holds" and holds.verdict_text() == "holds (0.25 of bound)"
+    assert holds.verdict() == "holds" and holds.verdict_text() == "holds (25% of it)"
     noise = C.bound("a", "s", reproduced=41.5, bound=40.0, how="Theorem 4", se=1.0, horizon=10)
     assert noise.verdict() == "holds within noise" and noise.problem() is None
     broken = C.bound("a", "s", reproduced=42.5, bound=40.0, how="Theorem 4", se=1.0, horizon=10)
@@ -292,6 +292,6 @@ def test_numbers_are_formatted_for_reading(x, text):
     assert C._fmt(x) == text
 
 
-@pytest.mark.parametrize("t, text", [(10**6, "10^6"), (2 * 10**5, "2·10^5"), (16000, "16,000"), (300, "300")])
+@pytest.mark.parametrize("t, text", [(10**6, "10⁶"), (2 * 10**5, "2·10⁵"), (10**10, "10¹⁰"), (16000, "16,000"), (300, "300")])
 def test_horizons_are_formatted(t, text):
     assert C.format_horizon(t) == text

@@ -120,9 +120,11 @@ def test_consistency_checks():
     with pytest.raises(ValueError, match=r"parameter settings\[1\]\[0\] \(law\) must be one of 'ren-heldp-discrete'"):
         ldp.claims.check_parameters(nb, {**ok, "settings": [("ren-heldp-discrete", 1.0), ("uniform", 1.0)]})
     nb = "chapters/report/reproduction_report.ipynb"
-    with pytest.raises(ValueError, match="parameter chapter must name a folder under data/"):
-        ldp.claims.check_parameters(nb, {"chapter": "no-such-chapter", "agreement": 0.1})
-    ldp.claims.check_parameters(nb, {"chapter": "ren2020", "agreement": 0.1})
+    for bad in ("no-such-chapter", "/etc", "../data", "ren2020/../..", ".."):
+        with pytest.raises(ValueError, match="parameter chapter must name a folder under data/"):
+            ldp.claims.check_parameters(nb, {"chapter": bad})
+    ldp.claims.check_parameters(nb, {"chapter": "ren2020"})
+    ldp.claims.check_parameters(nb, {"chapter": None})
 
 
 def test_missing_parameter_and_unknown_notebook():
@@ -134,18 +136,46 @@ def test_missing_parameter_and_unknown_notebook():
         ldp.claims.check_parameters(None, REN4_OK)
 
 
-def test_papermill_stops_a_bad_parameter_before_any_work(tmp_path):
-    """End to end: papermill injects a bad value; the check cell (the one after the injected cell) fails."""
-    pytest.importorskip("papermill")
+def _papermill(tmp_path, *args):
     out = tmp_path / "out.ipynb"
     nb = "chapters/report/reproduction_report.ipynb"
-    proc = subprocess.run([sys.executable, "-m", "papermill", nb, str(out), "-p", "agreement", "-1", "--cwd",
+    proc = subprocess.run([sys.executable, "-m", "papermill", nb, str(out), *args, "--cwd",
                            str(ROOT / "chapters" / "report")],
                           cwd=ROOT, capture_output=True, text=True, timeout=300)
-    assert proc.returncode != 0
-    assert "ValueError: parameter agreement must be a finite number > 0, got -1" in proc.stderr + proc.stdout
-    executed = nbformat.read(out, as_version=4)
+    return proc, nbformat.read(out, as_version=4)
+
+
+def _failed_cell(executed):
     code = [c for c in executed.cells if c.cell_type == "code"]
     failed = [i for i, c in enumerate(code) if any(o.get("output_type") == "error" for o in c.get("outputs", []))]
     assert failed and "check_parameters" in code[failed[0]].source, "the check cell fails"
     assert "injected-parameters" in code[failed[0] - 1].metadata.get("tags", []), "right after the injection"
+
+
+def test_papermill_stops_a_bad_parameter_before_any_work(tmp_path):
+    """End to end: papermill injects a bad value; the check cell (the one after the injected cell) fails."""
+    pytest.importorskip("papermill")
+    proc, executed = _papermill(tmp_path, "-p", "chapter", "/etc")
+    assert proc.returncode != 0
+    assert "ValueError: parameter chapter must name a folder under data/ (such as 'ren2020'), got '/etc'" in (
+        proc.stderr + proc.stdout)
+    _failed_cell(executed)
+
+
+def test_papermill_refuses_a_misspelt_parameter(tmp_path):
+    """papermill only warns about a name the notebook does not declare, then runs at the defaults; the check
+    reads papermill's injected cell from IPython's history and refuses it."""
+    pytest.importorskip("papermill")
+    proc, executed = _papermill(tmp_path, "-p", "chaptr", "ren2020")
+    assert proc.returncode != 0
+    assert ("ValueError: parameter chaptr is not a parameter of chapters/report/reproduction_report.ipynb "
+            "(did you mean 'chapter'?)") in proc.stderr + proc.stdout
+    _failed_cell(executed)
+
+
+def test_injected_names_are_read_from_the_history():
+    ns = {"_ih": ["", "chapter = None", "# Parameters\nchaptr = 'ren2020'\nchapter = 'x'\n", "print(1)"]}
+    assert P.injected_names(ns) == ["chaptr", "chapter"]
+    assert P.injected_names({}) == [] and P.injected_names({"_ih": "not a list"}) == []
+    with pytest.raises(ValueError, match="parameter chaptr is not a parameter of"):
+        ldp.claims.check_parameters("chapters/report/reproduction_report.ipynb", {"chapter": None, **ns})

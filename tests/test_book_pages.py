@@ -1,0 +1,141 @@
+"""The built book as a reader sees it: the book is built into a temporary folder and opened in headless
+Chromium at 1280 px. The reproduction report shows, per paper, its counts and a table whose verdict
+column is on screen; every notebook's check table has its verdict column on screen; page titles carry no
+raw LaTeX; and the pages load nothing from the network.
+
+Needs Chromium (Debian's ``chromium`` package: ``.ci/run`` installs it) and Playwright's Python client
+(``requirements.txt``), which drives that Chromium and downloads no browser of its own. Without a
+Chromium on the PATH the browser tests skip on a developer's machine and fail under CI (``CI`` set).
+Screenshots are kept in ``_build/screenshots/`` for a human to look at.
+"""
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+WIDTH = 1280
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+SHOTS = ROOT / "_build" / "screenshots"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(scope="module")
+def html(tmp_path_factory):
+    out = tmp_path_factory.mktemp("book")
+    proc = subprocess.run(["jupyter-book", "build", "--warningiserror", "--keep-going", "--path-output", str(out),
+                           str(ROOT)], capture_output=True, text=True, timeout=1200)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    return out / "_build" / "html"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if CHROMIUM is None:
+        if os.environ.get("CI"):
+            pytest.fail("CI needs Chromium for the page tests: .ci/run installs Debian's chromium package")
+        pytest.skip("no chromium on the PATH (apt-get install chromium); the page tests run in CI")
+    sync = pytest.importorskip("playwright.sync_api")
+    with sync.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def _page(browser, html, rel):
+    page = browser.new_page(viewport={"width": WIDTH, "height": 1000})
+    page.goto((html / rel).as_uri())
+    page.wait_for_load_state("load")
+    return page
+
+
+def _visible_column(page, table, header):
+    """Is the column headed ``header`` of ``table`` fully on screen at this width, not clipped by the
+    table's scrolling container or by the page?"""
+    heads = [h.strip() for h in table.locator("th").all_inner_texts()]
+    assert header in heads, heads
+    cell = table.locator("th").nth(heads.index(header))
+    box = cell.bounding_box()
+    clip = table.evaluate("t => { const s = t.closest('.ldp-scroll') || t.parentElement;"
+                          " const r = s.getBoundingClientRect(); return [r.left, r.right]; }")
+    return box["x"] >= 0 and box["x"] + box["width"] <= min(WIDTH, clip[1] + 0.5), (box, clip)
+
+
+def test_report_shows_each_papers_verdicts_at_1280px(browser, html):
+    page = _page(browser, html, "chapters/report/reproduction_report.html")
+    tables = page.locator("table.ldp-report")
+    assert tables.count() == 4, "one table of stated numbers per paper"
+    headlines = page.locator("p.ldp-headline").all_inner_texts()
+    assert len(headlines) == 4
+    for text in headlines:
+        assert re.fullmatch(r"\d+ stated numbers: \d+ agree, \d+ near, \d+ disagree", text), text
+        assert not text.startswith("0 "), "every paper has stated numbers"
+    for i in range(4):
+        table = tables.nth(i)
+        ok, where = _visible_column(page, table, "verdict")
+        assert ok, f"the verdict column of section {i + 1} is off-screen at {WIDTH} px: {where}"
+        ok, where = _visible_column(page, table, "reproduced")
+        assert ok, f"the reproduced column of section {i + 1} is off-screen at {WIDTH} px: {where}"
+        links = table.locator("a").evaluate_all("as => as.map(a => a.getAttribute('href'))")
+        for href in links:
+            assert (html / "chapters" / "report" / href).resolve().exists(), href
+    assert page.locator("details.ldp-all-claims").count() == 1, "the full claim list, collapsed"
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "reproduction_report-1280.png"))
+    page.locator("table.ldp-report").first.scroll_into_view_if_needed()
+    page.screenshot(path=str(SHOTS / "reproduction_report-1280-first-section.png"))
+    page.close()
+
+
+def _chapter_pages():
+    return sorted(str(p.relative_to(ROOT).with_suffix(".html")) for p in (ROOT / "chapters").glob("*/*.ipynb"))
+
+
+def test_every_check_table_shows_its_verdict_at_1280px(browser, html):
+    off = []
+    for rel in _chapter_pages():
+        page = _page(browser, html, rel)
+        tables = page.locator("table.ldp-check")
+        if "reproduction_report" not in rel:
+            assert tables.count() >= 1, f"{rel} has no check table"
+        for i in range(tables.count()):
+            table = tables.nth(i)
+            if not table.is_visible():     # the report's collapsed list
+                continue
+            ok, where = _visible_column(page, table, "verdict")
+            if not ok:
+                off.append(f"{rel}: {where}")
+        if rel.endswith("ren2020/figure1.html"):
+            tables.first.scroll_into_view_if_needed()
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(SHOTS / "ren2020-figure1-check-1280.png"))
+        page.close()
+    assert not off, "verdict columns off-screen:\n" + "\n".join(off)
+
+
+def test_titles_carry_no_raw_latex(html):
+    for path in html.rglob("*.html"):
+        title = re.search(r"<title>(.*?)</title>", path.read_text(), re.S)
+        if title:
+            assert not re.search(r"\\\(|\\\[|\$|\\[a-zA-Z]+", title.group(1)), f"{path}: {title.group(1)}"
+
+
+def test_pages_load_nothing_from_the_network(html):
+    pattern = re.compile(r"""<(script|link|img)[^>]+(src|href)=["'](https?:)?//""")
+    for path in html.rglob("*.html"):
+        hit = pattern.search(path.read_text())
+        assert hit is None, f"{path.relative_to(html)} loads {hit.group(0)}"
+
+
+def test_bibliography_labels_are_clean(html):
+    text = (html / "chapters" / "bibliography.html").read_text()
+    labels = re.findall(r'<span class="label"><span class="fn-bracket">\[</span>(.*?)<span', text)
+    assert labels, "no bibliography labels found"
+    for label in labels:
+        assert re.fullmatch(r"\d+", label), f"garbled label {label!r}"
+    assert "Ren et al., 2020a" in text or "2020a" in text
+    assert "$" not in re.sub(r"<script.*?</script>", "", text, flags=re.S), "raw LaTeX in the bibliography"
