@@ -425,10 +425,18 @@ def load(notebook: str, root: Path | None = None) -> dict | None:
 
 
 def write_atomic(path: Path, payload: dict) -> None:
-    """Write JSON to ``path`` through a temporary file and a rename, so a killed run leaves the old file."""
+    """Write JSON to ``path`` through a temporary file and a rename, so a killed or interrupted run leaves the
+    old file (and, but for SIGKILL, no temporary file); the file keeps its mode."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    try:   # keep the file's mode; a new file gets the usual one (mkstemp's own is 0600)
+        mode = path.stat().st_mode & 0o777
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
     try:
+        os.fchmod(fd, mode)
         with os.fdopen(fd, "w") as fh:
             json.dump(payload, fh, indent=1, sort_keys=False, ensure_ascii=False)
             fh.write("\n")

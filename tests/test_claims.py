@@ -220,6 +220,34 @@ def test_paths_and_corrupt_files_are_named(root):
         C.check(NB, {"T": 10}, _claims(), root=root)
 
 
+def test_writes_keep_the_file_mode(root):
+    C.check(NB, {"T": 10}, _claims(1.0), write=True, root=root)
+    path = root / "data/demo/demo.json"
+    assert path.stat().st_mode & 0o777 == 0o666 & ~_umask()
+    path.chmod(0o640)
+    C.check(NB, {"T": 10}, _claims(1.1), write=True, root=root)
+    assert path.stat().st_mode & 0o777 == 0o640
+
+
+def _umask():
+    u = os.umask(0)
+    os.umask(u)
+    return u
+
+
+def test_an_interrupted_writer_leaves_no_temporary_file(root, monkeypatch):
+    C.check(NB, {"T": 10}, _claims(1.0), write=True, root=root)
+    path = root / "data/demo/demo.json"
+    before = path.read_bytes()
+
+    def interrupted(*a, **k):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(C.json, "dump", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        C.write_atomic(path, {"new": 1})
+    assert path.read_bytes() == before and not list(path.parent.glob("*.tmp"))
+
+
 def test_killed_writer_leaves_the_previous_file(root):
     """A writer killed in the middle of writing leaves the stored file as it was."""
     C.check(NB, {"T": 10}, _claims(1.0), write=True, root=root)
