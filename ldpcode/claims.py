@@ -164,9 +164,15 @@ class Claim:
             if not self.reason:
                 raise ValueError(f"{name}: a claim with a paper number needs a one-line reason for its verdict")
             if self.paper_unit is None:
+                if self.paper in (0.0, 1.0):
+                    # 0 and 1 are most often implied values ("A below B", "independent of eps"), which are exact;
+                    # read as printed integers they would silently allow +-0.5
+                    raise ValueError(f"{name}: state paper_unit for paper = {self.paper:g}: 1 if the paper printed "
+                                     "this integer, 0 if it is an exact implied value (a difference >= 0, a ratio "
+                                     "of 1)")
                 self.paper_unit = paper_unit(self.paper)
-            if self.paper_unit <= 0:
-                raise ValueError(f"{name}: paper_unit must be > 0, got {self.paper_unit!r}")
+            if self.paper_unit < 0:
+                raise ValueError(f"{name}: paper_unit must be >= 0 (0: an exact value), got {self.paper_unit!r}")
         if self.kind == "statistical":
             if self.paper is None:
                 raise ValueError(f"{name}: a statistical claim reproduces a paper number; without one it is "

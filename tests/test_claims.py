@@ -52,6 +52,16 @@ def test_statistical_verdict_counts_standard_errors_beyond_the_papers_rounding()
     assert _stat(1.0, 0.1, paper=1.2).z() == pytest.approx(1.5)  # (0.2 - 0.05) / 0.1
 
 
+def test_an_implied_zero_or_one_states_its_unit():
+    with pytest.raises(ValueError, match="state paper_unit for paper = 0"):
+        _stat(5.0, 1.0, paper=0.0, sense=">=")
+    # a ratio of 0.63 +- 0.02 against an implied exact 1 is 18.5 standard errors away, not "within rounding"
+    ratio = _stat(0.63, 0.02, paper=1.0, paper_unit=0.0)
+    assert ratio.z() == pytest.approx(18.5) and ratio.verdict() == "disagrees"
+    assert _stat(0.63, 0.02, paper=1.0, paper_unit=1.0).verdict() == "agrees"   # what a printed "1" would allow
+    assert _stat(-0.01, 0.02, paper=0.0, paper_unit=0.0, sense=">=").verdict() == "agrees"
+
+
 def test_statistical_one_sided_senses():
     # the paper states an order T^(3/4): a slope of 0.5 is within it, 0.91 +- 0.007 is far above
     below = _stat(0.5, 0.01, paper=0.75, sense="<=")
@@ -115,26 +125,26 @@ def test_claim_validation_names_what_is_wrong():
     with pytest.raises(ValueError, match="se > 0"):
         _stat(se=0.0)
     with pytest.raises(ValueError, match="horizon"):
-        C.statistical("a", "s", reproduced=1.0, se=0.1, paper=1.0, cites="ren2020ldp", reason="r")
+        C.statistical("a", "s", reproduced=1.0, se=0.1, paper=1.5, cites="ren2020ldp", reason="r")
     with pytest.raises(ValueError, match="cites must name the paper"):
-        C.statistical("a", "s", reproduced=1.0, se=0.1, paper=1.0, cites="ren2020", reason="r", horizon=5)
+        C.statistical("a", "s", reproduced=1.0, se=0.1, paper=1.5, cites="ren2020", reason="r", horizon=5)
     with pytest.raises(ValueError, match="one-line reason"):
-        C.statistical("a", "s", reproduced=1.0, se=0.1, paper=1.0, cites="ren2020ldp", reason="", horizon=5)
+        C.statistical("a", "s", reproduced=1.0, se=0.1, paper=1.5, cites="ren2020ldp", reason="", horizon=5)
     with pytest.raises(ValueError, match="only statistical and exact"):
-        C.Claim(id="a", kind="reproducible", source="s", reproduced=1.0, tolerance=0.0, paper=1.0)
+        C.Claim(id="a", kind="reproducible", source="s", reproduced=1.0, tolerance=0.0, paper=1.5)
     with pytest.raises(ValueError, match="without spaces"):
         C.reproducible("a b", "s", reproduced=1.0)
     with pytest.raises(ValueError, match="source"):
         C.reproducible("a", "", reproduced=1.0)
     with pytest.raises(ValueError, match="one line"):
-        _stat(reason="two\nlines") if False else C.statistical("a", "s", reproduced=1.0, se=0.1, paper=1.0,
-                                                              cites="ren2020ldp", reason="x\ny", horizon=5)
+        C.statistical("a", "s", reproduced=1.0, se=0.1, paper=1.5, cites="ren2020ldp", reason="x\ny", horizon=5)
 
 
 @given(x=st.floats(-1e6, 1e6), se=st.floats(1e-3, 1e3),
        paper=st.floats(-1e6, 1e6).filter(lambda p: p == 0 or abs(p) > 1e-9))
 def test_statistical_verdict_is_monotone_in_z(x, se, paper):
-    c = C.statistical("a", "s", reproduced=x, se=se, paper=paper, cites="zheng2020locally", reason="r", horizon=5)
+    c = C.statistical("a", "s", reproduced=x, se=se, paper=paper, cites="zheng2020locally", reason="r", horizon=5,
+                      paper_unit=0.0 if paper in (0.0, 1.0) else None)
     z = c.z()
     assert z >= 0
     assert c.verdict() == ("agrees" if z <= 2 else "near" if z <= 4 else "disagrees")
@@ -277,7 +287,7 @@ C.write_atomic(Path({str(path)!r}), {{"new": 1}})
 
 def test_collect_sections_and_claim_list(root):
     C.check(NB, {"T": 10}, _claims(1.0), write=True, root=root)
-    other = [C.statistical("o.far", "Fig. 2", reproduced=3.0, se=0.1, paper=1.0, cites="ren2020ldp", reason="why",
+    other = [C.statistical("o.far", "Fig. 2", reproduced=3.0, se=0.1, paper=2.0, cites="ren2020ldp", reason="why",
                            horizon=10**6),
              C.exact("o.e", "Lemma 1", reproduced=0.5, second=0.5, how="a vs b"),
              C.reproducible("o.r", "s", reproduced=7.0)]

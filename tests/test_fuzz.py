@@ -373,7 +373,7 @@ TARGETS += [
 
 TARGETS += [
     Target("claims.statistical", claims.statistical,
-           dict(id="x.y", source="s", reproduced=1.0, se=0.1, paper=1.0, cites="ren2020ldp", reason="r", horizon=10),
+           dict(id="x.y", source="s", reproduced=1.0, se=0.1, paper=1.5, cites="ren2020ldp", reason="r", horizon=10),
            dict(id=st.sampled_from(["", None, 1, ["x"], "a b"]), reproduced=bad_real(), se=bad_real(0, lo_open=True),
                 paper=st.one_of(st.just(NAN), WRONG_TYPES), cites=st.sampled_from([None, "", "ren2020", 1]),
                 horizon=st.sampled_from([0, -1, 2.5, "10", True]), sense=st.sampled_from(["", "<", "==", None]),
