@@ -274,10 +274,9 @@ class Claim:
     def reference(self) -> str:
         """What the claim is judged against: the paper's number, the bound, or the second computation."""
         if self.paper is not None:
-            rel = "" if self.sense == "=" else self.sense + " "
-            return f"paper {rel}{_fmt(self.paper)}"
+            return f"paper {_SENSE_TEXT[self.sense]}{_fmt(self.paper)}"
         if self.kind == "bound":
-            return f"{self.sense} {_fmt(self.bound)}"
+            return f"{_SENSE_TEXT[self.sense]}{_fmt(self.bound)}"
         if self.kind == "exact":
             return f"2nd way {_fmt(self.second)}"
         return ""
@@ -490,6 +489,9 @@ def _fmt(x, digits: int = 4) -> str:
     return f"{x:.{digits - 1}e}"
 
 
+_SENSE_TEXT = {"=": "", "<=": "≤ ", ">=": "≥ "}
+
+
 def _fmt_se(se) -> str:
     """A standard error to 2 significant digits, without an exponent where one is not needed: 760, 0.012."""
     se = float(f"{float(se):.2g}")
@@ -624,6 +626,9 @@ def check(notebook: str, params: dict, claims: list[Claim], *, write: bool | Non
         for sid, s in stored_by_id.items():
             if sid not in ids:
                 report.rows.append((None, s, "NOT PRODUCED"))
+    problems = [f"{c.id}: {c.problem()}" for c in claims if c.problem()]
+    if problems:   # a violated bound or two computations apart: never stored, whatever was asked
+        raise AssertionError(f"check failed for {notebook}:\n{report!r}\n" + "\n".join(problems))
     if write:
         write_atomic(path, {"notebook": notebook, "params": params, "claims": [c.to_dict() for c in claims]})
         report.message = f"stored numbers written to {path.relative_to(root or repo_root())}"
@@ -633,10 +638,8 @@ def check(notebook: str, params: dict, claims: list[Claim], *, write: bool | Non
         report.compared = False
         report.message = ("parameters differ from the stored ones: nothing compared with data/, nothing "
                           "overwritten; verdicts, bounds and exact values are still checked")
-    problems = [f"{c.id}: {c.problem()}" for c, _, _ in report.rows if c is not None and c.problem()]
     if not report.ok:
-        raise AssertionError(f"stored-number check failed for {notebook}:\n{report!r}"
-                             + ("\n" + "\n".join(problems) if problems else ""))
+        raise AssertionError(f"stored-number check failed for {notebook}:\n{report!r}")
     return report
 
 
@@ -732,7 +735,7 @@ class PaperSection:
         for c in sorted(self.claims, key=lambda c: (order[c.verdict()], self.notebooks[c.id], c.id)):
             nb = self.notebooks[c.id]
             name = nb.removeprefix("chapters/").removesuffix(".ipynb")
-            paper = ("" if c.sense == "=" else c.sense + " ") + _fmt(c.paper)
+            paper = _SENSE_TEXT[c.sense] + _fmt(c.paper)
             body.append([c.verdict_text(), c.source, paper, _fmt_pm(c.reproduced, c.se), c.at(), c.reason,
                          _link(nb, name) if html_links else name])
             classes.append([_VERDICT_CLASS[c.verdict()]] + [None] * 6)
@@ -743,9 +746,21 @@ class PaperSection:
         return f"{PAPERS[self.cites]}\n{self.headline()}\n" + _text_table(self.HEAD, body)
 
     def _repr_html_(self) -> str:
+        """Two rows per stated number, so that the table fits a page beside the book's sidebars: the numbers
+        (verdict, stated number, paper, reproduced, at), then the reason and the link to the notebook."""
         body, classes = self._rows(True)
-        return (f"<p class='ldp-headline'>{html.escape(self.headline())}</p>"
-                + _html_table(self.HEAD, body, "ldp-report", classes))
+        head = "".join(f"<th>{html.escape(h)}</th>" for h in self.HEAD[:5])
+        rows = []
+        for r, cls in zip(body, classes):
+            verdict, source, paper, reproduced, at, why, link = r
+            cells = [f"<td class={cls[0]!r}>{html.escape(verdict)}</td>"] + [
+                f"<td>{html.escape(str(x))}</td>" for x in (source, paper, reproduced, at)]
+            rows.append("<tr class='ldp-main'>" + "".join(cells) + "</tr>")
+            rows.append(f"<tr class='ldp-why'><td colspan='5'><span class='ldp-why-label'>why:</span> "
+                        f"{html.escape(why)} <span class='ldp-nb'>(notebook: {link})</span></td></tr>")
+        return (f"<p class='ldp-headline'>{html.escape(self.headline())}</p><div class='ldp-scroll'>"
+                f"<table class='ldp-report'><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+                "</div>")
 
 
 def paper_section(summary: Summary, cites: str) -> PaperSection:

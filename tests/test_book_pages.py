@@ -80,6 +80,8 @@ def test_report_shows_each_papers_verdicts_at_1280px(browser, html):
         assert ok, f"the verdict column of section {i + 1} is off-screen at {WIDTH} px: {where}"
         ok, where = _visible_column(page, table, "reproduced")
         assert ok, f"the reproduced column of section {i + 1} is off-screen at {WIDTH} px: {where}"
+        fits = table.evaluate("t => { const s = t.closest('.ldp-scroll'); return [s.scrollWidth, s.clientWidth]; }")
+        assert fits[0] <= fits[1] + 1, f"section {i + 1} needs sideways scrolling at {WIDTH} px: {fits}"
         links = table.locator("a").evaluate_all("as => as.map(a => a.getAttribute('href'))")
         for href in links:
             assert (html / "chapters" / "report" / href).resolve().exists(), href

@@ -181,6 +181,10 @@ def test_a_violated_bound_fails_at_any_parameters(root):
         C.check(NB, {"T": 99}, [C.bound("demo.b", "s", reproduced=3.0, bound=2.0, how="Thm")], root=root)
     with pytest.raises(AssertionError, match="differ by"):
         C.check(NB, {"T": 99}, [C.exact("demo.e", "s", reproduced=3.0, second=2.0, how="a vs b")], root=root)
+    before = (root / "data/demo/demo.json").read_bytes()
+    with pytest.raises(AssertionError, match="bound is violated"):   # never stored, even when asked to write
+        C.check(NB, {"T": 10}, [C.bound("demo.b", "s", reproduced=3.0, bound=2.0, how="Thm")], write=True, root=root)
+    assert (root / "data/demo/demo.json").read_bytes() == before
 
 
 def test_missing_or_unproduced_claims_fail(root):
