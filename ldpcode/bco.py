@@ -55,7 +55,7 @@ from numba import njit
 from ._validate import check_int, check_real
 from .mechanisms import GaussianMechanism
 from .reductions import algorithm1_mechanism
-from .simulate import resolve_checkpoints, run_streams
+from .simulate import MAX_HORIZON, MAX_RUNS, Limits, check_limits, resolve_checkpoints, run_streams
 
 ENVIRONMENTS = ("linear", "quadratic", "stochastic", "constant")
 _ENV_CODE = {"linear": 0, "quadratic": 1, "stochastic": 2, "constant": 3}
@@ -115,12 +115,14 @@ def two_point_sigma(epsilon, delta, G) -> float:
 def noisy_range(B, sigma, horizon, delta) -> float:
     r"""The range of the virtual loss f_t + Z_t used to tune the black box (Theorem 3 of Zheng et al.):
     :math:`\tilde B = B + \sigma\sqrt{2\ln(T/\delta)}` (with probability >= 1 - δ all |Z_t| are below
-    the second term). For σ = 0 it is B."""
+    the second term). For σ = 0 (no privacy noise) it is B, and δ is not used (a non-private run has none)."""
     B = _check_positive("B", B)
     sigma = check_real("sigma", sigma)
     if sigma < 0:
         raise ValueError(f"sigma must be >= 0, got {sigma!r}")
     T = check_int("horizon", horizon, minimum=1)
+    if sigma == 0:
+        return B
     d = check_real("delta", delta)
     if not 0 < d < 1:
         raise ValueError(f"delta must be in (0, 1), got {delta!r}")
@@ -333,16 +335,17 @@ def _step_and_project(x, c, u, d, rad):
 
 
 @njit(cache=True)
-def _one_point_run(env, d, T, sigma, strongly, eta0, rho0, rho_max, mu, checkpoints, rng_u, rng_z, out):
-    x = np.zeros(d)
+def _one_point_chunk(env, d, t0, t1, sigma, strongly, eta0, rho0, rho_max, mu, checkpoints, rng_u, rng_z, out,
+                     x, S, Q, acc):
+    """Rounds t0 + 1 .. t1 of one run of the sphere learner. The run's state lives in the arrays ``x``
+    (centre), ``S``, ``Q`` (comparator sums) and ``acc`` = [cumulative loss, next checkpoint index], so
+    that a run is a sequence of chunks (a Ctrl-C is seen between them) with the arithmetic of one loop."""
     y = np.zeros(d)
     u = np.zeros(d)
     cvec = np.zeros(d)
-    S = np.zeros(d)
-    Q = np.zeros(1)
-    cum = 0.0
-    k = 0
-    for t in range(1, T + 1):
+    cum = acc[0]
+    k = int(acc[1])
+    for t in range(t0 + 1, t1 + 1):
         if strongly:
             rho = min(rho_max, rho0 * t ** (-1.0 / 3.0))
             eta = 1.0 / (mu * t)
@@ -366,20 +369,20 @@ def _one_point_run(env, d, T, sigma, strongly, eta0, rho0, rho_max, mu, checkpoi
         if k < checkpoints.shape[0] and t == checkpoints[k]:
             out[k] = cum - _comparator(env, t, d, S, Q)
             k += 1
+    acc[0] = cum
+    acc[1] = k
 
 
 @njit(cache=True)
-def _two_point_run(env, d, T, sigma, strongly, eta0, rho, mu, checkpoints, rng_u, rng_z, out):
-    x = np.zeros(d)
+def _two_point_chunk(env, d, t0, t1, sigma, strongly, eta0, rho, mu, checkpoints, rng_u, rng_z, out, x, S, Q, acc):
+    """Rounds t0 + 1 .. t1 of one run of the two-point learner; state as in :func:`_one_point_chunk`."""
     x1 = np.zeros(d)
     x2 = np.zeros(d)
     u = np.zeros(d)
     cvec = np.zeros(d)
-    S = np.zeros(d)
-    Q = np.zeros(1)
-    cum = 0.0
-    k = 0
-    for t in range(1, T + 1):
+    cum = acc[0]
+    k = int(acc[1])
+    for t in range(t0 + 1, t1 + 1):
         eta = 1.0 / (mu * t) if strongly else eta0 / math.sqrt(t)
         _draw_direction(u, d, rng_u)
         for i in range(d):
@@ -401,6 +404,8 @@ def _two_point_run(env, d, T, sigma, strongly, eta0, rho, mu, checkpoints, rng_u
         if k < checkpoints.shape[0] and t == checkpoints[k]:
             out[k] = cum - _comparator(env, t, d, S, Q)
             k += 1
+    acc[0] = cum
+    acc[1] = k
 
 
 @njit(cache=True)
@@ -459,21 +464,20 @@ def _ellipsoid_rows(x, c, scale, U, Y, W):
 
 
 @njit(cache=True)
-def _barrier_run(env, d, T, sigma, strongly, eta0, delta0, mu, checkpoints, rng_u, rng_z, out, max_norm):
-    x = np.zeros(d)
+def _barrier_chunk(env, d, t0, t1, sigma, strongly, eta0, delta0, mu, checkpoints, rng_u, rng_z, out, max_norm,
+                   x, gsum, xsum, S, Q, acc):
+    """Rounds t0 + 1 .. t1 of one run of a barrier learner; state as in :func:`_one_point_chunk`, plus
+    ``gsum`` (sum of the estimates g_s), ``xsum`` (sum of the centres x_s, Hazan-Levy's strong-convexity
+    terms) and ``max_norm`` = [max ||y_t|| so far]."""
     y = np.zeros(d)
     u = np.zeros(d)
     w = np.zeros(d)
     a = np.zeros(d)
-    gsum = np.zeros(d)          # sum of the estimates g_s
-    xsum = np.zeros(d)          # sum of the centres x_s (Hazan-Levy's strong-convexity terms)
     cvec = np.zeros(d)
-    S = np.zeros(d)
-    Q = np.zeros(1)
-    cum = 0.0
-    k = 0
-    ymax = 0.0
-    for t in range(1, T + 1):
+    cum = acc[0]
+    k = int(acc[1])
+    ymax = max_norm[0]
+    for t in range(t0 + 1, t1 + 1):
         if strongly:            # Hazan and Levy (2014): A_t = Hess R(x_t) + eta_t mu t I, full Dikin scale
             eta = eta0 / math.sqrt(t)
             c = eta * mu * t
@@ -512,6 +516,8 @@ def _barrier_run(env, d, T, sigma, strongly, eta0, delta0, mu, checkpoints, rng_
             out[k] = cum - _comparator(env, t, d, S, Q)
             k += 1
     max_norm[0] = ymax
+    acc[0] = cum
+    acc[1] = k
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -544,14 +550,47 @@ class BCOResult:
         return self.runs * self.horizon
 
 
+BCO_CHUNK = 1 << 16   # rounds per compiled call (a few ms to tens of ms): Ctrl-C is seen between calls
+
+
+def bco_cost(algorithm: str, d: int, horizon: int, runs: int, n_checkpoints: int) -> tuple[float, float, str]:
+    """Estimated (core-seconds, bytes, description) of one BCO simulation call: ``algorithm`` "one-point"
+    (sphere), "two-point" or "barrier", at the per-core costs of :mod:`ldpcode.simulate` (150 + 10d,
+    150 + 17d and 250 + 12d ns a round); memory: the regrets (runs, C) and 1 KiB a run."""
+    ns = {"one-point": 150 + 10 * d, "two-point": 150 + 17 * d, "barrier": 250 + 12 * d}[algorithm]
+    seconds = runs * horizon * ns * 1e-9
+    nbytes = runs * (n_checkpoints * 8 + 8 + 1024) + 64 * d * 8
+    work = (f"runs={runs} x horizon={horizon} = {runs * horizon:.3g} rounds of the {algorithm} learner (d={d}) "
+            f"at {ns} ns a round")
+    return seconds, nbytes, work
+
+
+def _chunks(T: int):
+    """(t0, t1) of the consecutive chunks of rounds t0 + 1 .. t1 that make up a run of T rounds."""
+    for t0 in range(0, T, BCO_CHUNK):
+        yield t0, min(T, t0 + BCO_CHUNK)
+
+
+DEFAULT_DELTA = 1e-5
+"""The δ of a private BCO run when none is given (Zheng et al.'s experiments-free default of the book)."""
+
+
 def _common(environment, d, horizon, runs, seed, epsilon, delta):
+    """Checked (environment, T, runs, seed, delta). ``delta`` belongs to a private run: None there means
+    :data:`DEFAULT_DELTA`; a non-private run (``epsilon=None``) given a delta is refused, as a privacy
+    argument it would silently ignore. The non-private run's δ is nan (it has none)."""
     env = make_environment(environment, d)
-    T = check_int("horizon", horizon, minimum=2)
-    runs = check_int("runs", runs, minimum=1)
+    T = check_int("horizon", horizon, minimum=2, maximum=MAX_HORIZON)
+    runs = check_int("runs", runs, minimum=1, maximum=MAX_RUNS)
     seed = check_int("seed", seed, minimum=0)
-    if epsilon is not None:
-        GaussianMechanism(epsilon, delta, 1.0)   # validates epsilon and delta
-    return env, T, runs, seed
+    if epsilon is None:
+        if delta is not None:
+            raise ValueError(f"delta is a privacy argument: a non-private run (epsilon=None) takes none, got "
+                             f"delta={delta!r}; pass epsilon for a private run, or leave delta out")
+        return env, T, runs, seed, math.nan
+    delta = DEFAULT_DELTA if delta is None else delta
+    GaussianMechanism(epsilon, delta, 1.0)   # validates epsilon and delta
+    return env, T, runs, seed, delta
 
 
 def one_point_tuning(env: Environment, horizon: int, sigma: float, delta: float, rho_max: float = 0.5) -> dict:
@@ -636,7 +675,7 @@ def barrier_tuning(env: Environment, horizon: int, sigma: float, delta: float, s
     return dict(B_tilde=Bt, nu=nu, beta=beta, eta0=eta0, delta0=delta0)
 
 
-def hazan_levy_exploration_cost(checkpoints, eta0, mu, beta):
+def hazan_levy_exploration_cost(checkpoints, eta0, mu, beta, *, limits: Limits | None = None):
     r"""The exploration cost of the Hazan-Levy learner at the centre of the ball, summed:
     :math:`E_t = \sum_{s\le t} \frac\beta2\,\frac{1}{2 + \eta_0\mu\sqrt s}` at each t of ``checkpoints``.
 
@@ -646,7 +685,8 @@ def hazan_levy_exploration_cost(checkpoints, eta0, mu, beta):
     :math:`\eta_s = \eta_0/\sqrt s` of :func:`barrier_tuning`. Away from the centre the barrier's curvature
     is larger and the cost smaller, so this is the exploration part of the regret for x_s near 0. It grows
     like :math:`\sqrt t` only once :math:`\eta_0\mu\sqrt t \gg 2`: before that its log-log slope is above 1/2.
-    Returns an array of the checkpoints' shape."""
+    Returns an array of the checkpoints' shape. The sum is taken over every s up to the last checkpoint (three
+    arrays of that length): ``limits`` (:class:`ldpcode.simulate.Limits`) caps their memory."""
     cp = np.asarray(checkpoints)
     if cp.ndim != 1 or cp.size == 0 or not np.issubdtype(cp.dtype, np.integer) or cp[0] < 1 or (np.diff(cp) <= 0).any():
         raise ValueError(f"checkpoints must be a strictly increasing sequence of integers >= 1, got {checkpoints!r}")
@@ -655,14 +695,17 @@ def hazan_levy_exploration_cost(checkpoints, eta0, mu, beta):
     beta = check_real("beta", beta)
     if beta < 0:
         raise ValueError(f"beta must be a finite number >= 0, got {beta!r}")
-    s = np.arange(1, int(cp[-1]) + 1, dtype=float)
+    n = check_int("checkpoints[-1]", cp[-1], maximum=MAX_HORIZON)
+    check_limits("hazan_levy_exploration_cost", f"a sum over s = 1..checkpoints[-1]={n} (three arrays of doubles)",
+                 n * 20e-9, 24.0 * n, limits, scale_out="Lower the last checkpoint.")
+    s = np.arange(1, n + 1, dtype=float)
     return np.cumsum(0.5 * beta / (2.0 + eta0 * mu * np.sqrt(s)))[cp - 1]
 
 
 def simulate_one_point(environment: str = "quadratic", horizon: int = 10_000, runs: int = 16, seed: int = 0, *,
-                       epsilon: float | None = 1.0, delta: float = 1e-5, d: int = 5, strongly_convex=None,
+                       epsilon: float | None = 1.0, delta: float | None = None, d: int = 5, strongly_convex=None,
                        rho_max: float = 0.5, checkpoints=None, learner: str = "sphere",
-                       beta: float | None = None) -> BCOResult:
+                       beta: float | None = None, limits: Limits | None = None) -> BCOResult:
     r"""Regret of Algorithm 1 (Zheng et al. 2020) with a one-point learner as black box
     (``epsilon=None``: the non-private learner, σ = 0).
 
@@ -676,8 +719,9 @@ def simulate_one_point(environment: str = "quadratic", horizon: int = 10_000, ru
     ``rho_max`` is not used). The result's ``max_norm`` holds each run's largest ||y_t||.
 
     Regret at t: Σ_{s≤t} f_s(y_s) (the points actually played) - min_{x∈X} Σ_{s≤t} f_s(x); for
-    "stochastic" the pseudo-regret with f."""
-    env, T, runs, seed = _common(environment, d, horizon, runs, seed, epsilon, delta)
+    "stochastic" the pseudo-regret with f. ``checkpoints`` (default 41 log-spaced) must end at ``horizon``;
+    ``limits`` caps the estimated time and memory (:func:`bco_cost`, :class:`ldpcode.simulate.Limits`)."""
+    env, T, runs, seed, delta = _common(environment, d, horizon, runs, seed, epsilon, delta)
     if not isinstance(learner, str):
         raise TypeError(f"learner must be a string, one of {LEARNERS}, got {learner!r}")
     if learner not in LEARNERS:
@@ -692,6 +736,8 @@ def simulate_one_point(environment: str = "quadratic", horizon: int = 10_000, ru
     if strongly and env.mu <= 0:
         raise ValueError(f"strongly_convex=True needs a strongly convex environment, got {environment!r}")
     cp = resolve_checkpoints(T, checkpoints, 41)
+    seconds, nbytes, work = bco_cost("barrier" if learner == "barrier" else "one-point", env.d, T, runs, cp.size)
+    check_limits("bco.simulate_one_point", work, seconds, nbytes, limits)
     if learner == "barrier":
         return _simulate_barrier(env, T, runs, seed, epsilon, delta, sigma, strongly, beta, cp)
     tun = one_point_tuning(env if strongly else Environment(env.name, env.d, env.B, env.G, 0.0), T, sigma,
@@ -699,8 +745,10 @@ def simulate_one_point(environment: str = "quadratic", horizon: int = 10_000, ru
     out = np.zeros((runs, cp.size))
     for r, ss in enumerate(np.random.SeedSequence(seed).spawn(runs)):
         g_u, g_z = run_streams(ss, 2)
-        _one_point_run(_ENV_CODE[env.name], env.d, T, sigma, strongly, tun["eta0"], tun["rho0"], rho_max,
-                       env.mu, cp, g_u, g_z, out[r])
+        x, S, Q, acc = np.zeros(env.d), np.zeros(env.d), np.zeros(1), np.zeros(2)
+        for t0, t1 in _chunks(T):
+            _one_point_chunk(_ENV_CODE[env.name], env.d, t0, t1, sigma, strongly, tun["eta0"], tun["rho0"], rho_max,
+                             env.mu, cp, g_u, g_z, out[r], x, S, Q, acc)
     return BCOResult("one-point", env.name, env.d, T, runs, seed, np.inf if epsilon is None else float(epsilon),
                      float(delta), sigma, tun, cp, out)
 
@@ -711,8 +759,11 @@ def _simulate_barrier(env, T, runs, seed, epsilon, delta, sigma, strongly, beta,
     max_norm = np.zeros(runs)
     for r, ss in enumerate(np.random.SeedSequence(seed).spawn(runs)):
         g_u, g_z = run_streams(ss, 2)
-        _barrier_run(_ENV_CODE[env.name], env.d, T, sigma, strongly, tun["eta0"], tun["delta0"], env.mu, cp,
-                     g_u, g_z, out[r], max_norm[r:r + 1])
+        x, gsum, xsum, S, Q, acc = (np.zeros(env.d), np.zeros(env.d), np.zeros(env.d), np.zeros(env.d), np.zeros(1),
+                                    np.zeros(2))
+        for t0, t1 in _chunks(T):
+            _barrier_chunk(_ENV_CODE[env.name], env.d, t0, t1, sigma, strongly, tun["eta0"], tun["delta0"], env.mu,
+                           cp, g_u, g_z, out[r], max_norm[r:r + 1], x, gsum, xsum, S, Q, acc)
     name = "one-point-hazan-levy" if strongly else "one-point-saha-tewari"
     return BCOResult(name, env.name, env.d, T, runs, seed, np.inf if epsilon is None else float(epsilon),
                      float(delta), sigma, tun, cp, out, max_norm)
@@ -729,23 +780,28 @@ def two_point_tuning(env: Environment, horizon: int, sigma: float) -> dict:
 
 
 def simulate_two_point(environment: str = "quadratic", horizon: int = 10_000, runs: int = 16, seed: int = 0, *,
-                       epsilon: float | None = 1.0, delta: float = 1e-5, d: int = 5, strongly_convex=None,
-                       checkpoints=None) -> BCOResult:
+                       epsilon: float | None = 1.0, delta: float | None = None, d: int = 5, strongly_convex=None,
+                       checkpoints=None, limits: Limits | None = None) -> BCOResult:
     r"""Regret of Algorithm 2 (Zheng et al. 2020) with Algorithm 4 (two-point BCO of Agarwal et al. 2010)
     as black box (``epsilon=None``: non-private). Regret as in Theorem 6: Σ_t (f_t(x_{t,1}) + f_t(x_{t,2}))/2
-    - min_{x∈X} Σ_t f_t(x). Tuning: :func:`two_point_tuning`; σ: :func:`two_point_sigma`."""
-    env, T, runs, seed = _common(environment, d, horizon, runs, seed, epsilon, delta)
+    - min_{x∈X} Σ_t f_t(x). Tuning: :func:`two_point_tuning`; σ: :func:`two_point_sigma`. ``checkpoints``
+    and ``limits`` as in :func:`simulate_one_point`."""
+    env, T, runs, seed, delta = _common(environment, d, horizon, runs, seed, epsilon, delta)
     sigma = 0.0 if epsilon is None else two_point_sigma(epsilon, delta, env.G)
     strongly = env.mu > 0 if strongly_convex is None else bool(strongly_convex)
     if strongly and env.mu <= 0:
         raise ValueError(f"strongly_convex=True needs a strongly convex environment, got {environment!r}")
     tun = two_point_tuning(env, T, sigma)
     cp = resolve_checkpoints(T, checkpoints, 41)
+    seconds, nbytes, work = bco_cost("two-point", env.d, T, runs, cp.size)
+    check_limits("bco.simulate_two_point", work, seconds, nbytes, limits)
     out = np.zeros((runs, cp.size))
     for r, ss in enumerate(np.random.SeedSequence(seed).spawn(runs)):
         g_u, g_z = run_streams(ss, 2)
-        _two_point_run(_ENV_CODE[env.name], env.d, T, sigma, strongly, tun["eta0"], tun["rho"], env.mu, cp,
-                       g_u, g_z, out[r])
+        x, S, Q, acc = np.zeros(env.d), np.zeros(env.d), np.zeros(1), np.zeros(2)
+        for t0, t1 in _chunks(T):
+            _two_point_chunk(_ENV_CODE[env.name], env.d, t0, t1, sigma, strongly, tun["eta0"], tun["rho"], env.mu, cp,
+                             g_u, g_z, out[r], x, S, Q, acc)
     return BCOResult("two-point", env.name, env.d, T, runs, seed, np.inf if epsilon is None else float(epsilon),
                      float(delta), sigma, tun, cp, out)
 

@@ -61,7 +61,8 @@ from numba import njit
 
 from ._validate import as_float_array, check_array, check_int, check_real, check_rng
 from .mechanisms import GaussianMechanism
-from .simulate import SlopeFit, loglog_slope, resolve_checkpoints, run_streams
+from .simulate import (MAX_HORIZON, MAX_RUNS, Limits, SlopeFit, check_limits, loglog_slope, resolve_checkpoints,
+                       run_streams)
 
 CHUNK = 512
 LINKS = ("linear", "logistic")
@@ -252,24 +253,53 @@ class ContextualResult:
     choices: np.ndarray | None = None
 
 
+def contextual_cost(engine: str, dim: int, n_arms: int, horizon: int, runs: int, n_checkpoints: int,
+                    record_choices: bool = False) -> tuple[float, float, str]:
+    """Estimated (core-seconds, bytes, description) of one :func:`simulate_contextual` call, at the per-core
+    costs of :mod:`ldpcode.simulate`: a round costs 2 µs + 6 ns K d² + 1.5 ns d³ (numba engine, one run at a
+    time) or 100 µs + runs (5 µs + 10 ns K d² + 2 ns d³) (numpy engine, all runs at once). Memory: the
+    regrets (runs, C), the choices (runs, T) int16 if recorded, 12 KiB a run (its two generators) and the
+    draws of a chunk of ``CHUNK`` rounds (for every run at once with the numpy engine)."""
+    d, K = dim, n_arms
+    per_round = d * K + d * d + 2 * d + 1                   # doubles drawn per round: contexts, noises, uniform
+    if engine == "numba":
+        us = 2.0 + 6e-3 * K * d * d + 1.5e-3 * d ** 3
+        seconds = runs * horizon * us * 1e-6
+        chunk = 3 * CHUNK * per_round * 8
+        unit = f"{us:.3g} µs a round"
+    else:
+        us = 100.0 + runs * (5.0 + 1e-2 * K * d * d + 2e-3 * d ** 3)
+        seconds = horizon * us * 1e-6
+        chunk = runs * (3 * CHUNK * per_round * 8 + 16 * d * d * 8)
+        unit = f"{us:.3g} µs a round for all runs"
+    nbytes = runs * (n_checkpoints * 8 + 12 * 1024) + chunk + (runs * horizon * 2 if record_choices else 0)
+    work = (f"runs={runs} x horizon={horizon} = {runs * horizon:.3g} rounds (d={d}, K={K}, engine={engine!r}) "
+            f"at {unit}" + (", choices recorded" if record_choices else ""))
+    return seconds, nbytes, work
+
+
 def simulate_contextual(policy: str, instance: ContextualInstance, horizon: int, runs: int, seed: int, *,
                         epsilon=None, delta=None, alpha: float = 0.05, lam: float = 1.0, checkpoints=None,
                         record_choices: bool = False, sigma_scale: float = 1.0,
-                        engine: str = "numba") -> ContextualResult:
+                        engine: str = "numba", limits: Limits | None = None) -> ContextualResult:
     """Simulate ``runs`` independent runs of ``policy`` (see the module docstring) on ``instance``.
 
     ``engine``: "numba" (compiled, one run at a time, ~10x faster) or "numpy" (vectorised across runs,
     with the user/server split made explicit through :func:`user_release` and ``_server_update``, which
     the tests instrument). Both draw the same random numbers and are tested to make the same choices.
 
-    ``epsilon``, ``delta`` are required for the LDP policies. ``sigma_scale`` multiplies every privacy
-    noise sd (1 = the calibrated mechanism; tests use it). Returns a :class:`ContextualResult`."""
+    ``epsilon``, ``delta`` are required for the LDP policies and refused for the non-private ones (a
+    privacy level given to "linucb" or "gloc" would be ignored, and the run would not be private).
+    ``sigma_scale`` multiplies every privacy noise sd (1 = the calibrated mechanism; tests use it; LDP
+    policies only). ``checkpoints`` (default 30 log-spaced) must end at ``horizon``; ``limits`` caps the
+    estimated time and memory (:func:`contextual_cost`, :class:`ldpcode.simulate.Limits`). Returns a
+    :class:`ContextualResult`."""
     if policy not in POLICIES:
         raise ValueError(f"policy must be one of {POLICIES}, got {policy!r}")
     if engine not in ("numba", "numpy"):
         raise ValueError(f"engine must be 'numba' or 'numpy', got {engine!r}")
-    horizon = check_int("horizon", horizon, minimum=1)
-    runs = check_int("runs", runs, minimum=1)
+    horizon = check_int("horizon", horizon, minimum=1, maximum=MAX_HORIZON)
+    runs = check_int("runs", runs, minimum=1, maximum=MAX_RUNS)
     seed = check_int("seed", seed, minimum=0)
     if not isinstance(instance, ContextualInstance):
         raise TypeError(f"instance must be a ContextualInstance (make_contextual_instance), got {instance!r}")
@@ -282,6 +312,12 @@ def simulate_contextual(policy: str, instance: ContextualInstance, horizon: int,
     if lam <= 0:
         raise ValueError(f"lam must be > 0, got {lam!r}")
     private = policy.startswith("ldp")
+    if not private and (epsilon is not None or delta is not None):
+        raise ValueError(f"policy {policy!r} is not private and takes no epsilon or delta (they would be ignored), "
+                         f"got epsilon={epsilon!r}, delta={delta!r}; the (ε, δ)-LDP version is 'ldp-{policy}'")
+    if not private and float(sigma_scale) != 1.0:
+        raise ValueError(f"sigma_scale scales privacy noise, which policy {policy!r} does not add; got "
+                         f"sigma_scale={sigma_scale!r} (use an 'ldp-' policy)")
     glm = policy.endswith("gloc")
     if glm != (instance.link == "logistic"):
         raise ValueError(f"policy {policy!r} needs link {'logistic' if glm else 'linear'}, got {instance.link!r}")
@@ -290,7 +326,8 @@ def simulate_contextual(policy: str, instance: ContextualInstance, horizon: int,
     sig_V = sig_u = sig_g = 0.0
     if private:
         if epsilon is None or delta is None:
-            raise ValueError(f"policy {policy!r} needs epsilon and delta, got {epsilon!r}, {delta!r}")
+            raise ValueError(f"policy {policy!r} needs epsilon and delta (its (ε, δ)-LDP level), got "
+                             f"epsilon={epsilon!r}, delta={delta!r}")
         if glm:
             mV, mu_, mg = gloc_mechanisms(epsilon, delta, 1.0)
         else:
@@ -302,6 +339,8 @@ def simulate_contextual(policy: str, instance: ContextualInstance, horizon: int,
         sig_V, sig_u = mV.sigma * scale, mu_.sigma * scale
         sig_g = mg.sigma * scale if mg is not None else 0.0
     cps = resolve_checkpoints(horizon, checkpoints, 30)
+    seconds, nbytes, work = contextual_cost(engine, d, K, horizon, runs, cps.size, bool(record_choices))
+    check_limits("simulate_contextual", work, seconds, nbytes, limits)
     kappa = float(logistic_derivative(S))
     zeta = 1.0 / math.sqrt(horizon)
     n_up = d * (d + 1) // 2
@@ -458,17 +497,27 @@ class HorizonSweep:
 
 
 def horizon_sweep(policy: str, instance: ContextualInstance, horizons, runs: int, seed: int, *, epsilon=None,
-                  delta=None, alpha: float = 0.05, n_boot: int = 2000) -> HorizonSweep:
+                  delta=None, alpha: float = 0.05, n_boot: int = 2000,
+                  limits: Limits | None = None) -> HorizonSweep:
     r"""``runs`` runs of ``policy`` at each horizon (the algorithms depend on T through ln(2T/α) and
     ζ = 1/√T, so each horizon is its own simulation, same seed), then the exponent of Table 1 of Zheng et al.
     (2020), :math:`\tilde O(T^{3/4}/\epsilon)` under LDP, :math:`\tilde O(T^{1/2})` without: the slope of log mean
     regret on log T, :func:`ldpcode.simulate.loglog_slope` with ``n_boot`` resamples of the runs (the same run
-    indices at every horizon, as the runs of one seed share their streams)."""
-    hs = np.asarray(horizons, dtype=np.int64)
-    if hs.ndim != 1 or hs.size < 3 or np.any(np.diff(hs) <= 0) or hs[0] < 2:
+    indices at every horizon, as the runs of one seed share their streams). ``limits`` caps the estimated
+    cost of all the horizons together (checked before the first)."""
+    if isinstance(horizons, (str, bytes)) or np.ndim(horizons) != 1 or len(horizons) < 3:
         raise ValueError(f"horizons must be at least 3 increasing integers >= 2, got {horizons!r}")
-    results = [simulate_contextual(policy, instance, int(T), runs, seed, epsilon=epsilon, delta=delta, alpha=alpha)
-               for T in hs]
+    hs = np.array([check_int(f"horizons[{i}]", T, minimum=2, maximum=MAX_HORIZON) for i, T in enumerate(horizons)],
+                  dtype=np.int64)
+    if np.any(np.diff(hs) <= 0):
+        raise ValueError(f"horizons must be at least 3 increasing integers >= 2, got {horizons!r}")
+    if isinstance(instance, ContextualInstance):
+        runs_ = check_int("runs", runs, minimum=1, maximum=MAX_RUNS)
+        costs = [contextual_cost("numba", instance.dim, instance.n_arms, int(T), runs_, 30) for T in hs]
+        check_limits("horizon_sweep", f"{len(hs)} horizons up to {int(hs[-1])}, " + costs[-1][2],
+                     sum(c[0] for c in costs), max(c[1] for c in costs), limits)
+    results = [simulate_contextual(policy, instance, int(T), runs, seed, epsilon=epsilon, delta=delta, alpha=alpha,
+                                   limits=limits) for T in hs]
     final = np.stack([r.regret[:, -1] for r in results], axis=1)
     fit = loglog_slope(hs, final, n_boot=n_boot, seed=seed)
     return HorizonSweep(policy=policy, epsilon=None if epsilon is None else float(epsilon), horizons=hs,

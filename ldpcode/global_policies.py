@@ -45,7 +45,7 @@ from numba import njit
 
 from . import instances as ins
 from . import mechanisms as mech
-from ._validate import check_epsilon, check_int, check_real
+from ._validate import check_epsilon, check_int, check_probability, check_probability_vector, check_real
 from .divergences import _kl_ber, klucb_bernoulli_scalar
 from .instances import reward_from_draw
 
@@ -141,7 +141,8 @@ class Blocks:
         return out
 
 
-def episode_sum(instance, arm: int, length: int, rng: np.random.Generator, sampler: str = "exact") -> float:
+def episode_sum(instance, arm: int, length: int, rng: np.random.Generator, sampler: str = "exact",
+                cancel=None) -> float:
     """Sum of ``length`` fresh rewards of ``arm``: from its exact law (``"exact"``: Binomial for a Bernoulli
     arm, Normal for a Gaussian arm) or by consuming one stream draw per reward (``"stepwise"``, and every
     other family). A callable ``sampler(arm, length)`` supplies the sum itself (a fixed reward sequence)."""
@@ -156,17 +157,19 @@ def episode_sum(instance, arm: int, length: int, rng: np.random.Generator, sampl
     total = 0.0
     left = length
     while left > 0:  # bounded memory for long episodes
+        if cancel is not None:  # an interrupted simulation (ldpcode.simulate.CancelFlag)
+            cancel.check()
         m = min(left, 1 << 20)
         total += float(ins._rewards_array(a.family, a.p0, a.p1, np.ravel(instance.draw_stream(rng, m))).sum())
         left -= m
     return total
 
 
-def epoch_sums(instance, active, r: int, rng: np.random.Generator, sampler: str = "exact") -> list:
+def epoch_sums(instance, active, r: int, rng: np.random.Generator, sampler: str = "exact", cancel=None) -> list:
     """Reward sums of ``r`` pulls of each arm in ``active``, played round-robin (one DP-SE epoch). The
     ``"stepwise"`` sampler draws the rewards in the order they are pulled, like the reference."""
     if sampler == "exact" or callable(sampler):
-        return [episode_sum(instance, a, r, rng, sampler) for a in active]
+        return [episode_sum(instance, a, r, rng, sampler, cancel) for a in active]
     draws = np.asarray(instance.draw_stream(rng, r * len(active))).reshape(r, len(active))
     return [float(ins._rewards_array(instance.arms[a].family, instance.arms[a].p0, instance.arms[a].p1,
                                      np.ascontiguousarray(draws[:, i])).sum()) for i, a in enumerate(active)]
@@ -201,8 +204,9 @@ class AdaptiveEpisodes:
     forgetful = True
 
     def run(self, instance, horizon: int, reward_rng, noise_rng, *, sampler: str = "exact",
-            trace: bool = False) -> Blocks:
-        """One run of ``horizon`` pulls; returns its :class:`Blocks` (one per episode)."""
+            trace: bool = False, cancel=None) -> Blocks:
+        """One run of ``horizon`` pulls; returns its :class:`Blocks` (one per episode). ``cancel`` (an
+        :class:`ldpcode.simulate.CancelFlag`) is checked between episodes."""
         K = instance.n_arms
         out = Blocks(K)
         mu = np.zeros(K)      # private mean of each arm's last episode
@@ -218,6 +222,8 @@ class AdaptiveEpisodes:
         out.releases = K
         t = K
         while t < horizon:
+            if cancel is not None:
+                cancel.check()
             t_l = t + 1  # Line 5
             u = self.index(mu, m, t_l, self.epsilon, self.alpha)  # Line 6
             arm = int(np.argmax(u))
@@ -229,7 +235,7 @@ class AdaptiveEpisodes:
             t += length
             N[arm] += length
             if t < horizon:  # the private mean of the episode just ended (forgetting the older ones)
-                s = episode_sum(instance, arm, length, reward_rng, sampler)
+                s = episode_sum(instance, arm, length, reward_rng, sampler, cancel)
                 mu[arm] = mech.laplace_mean(s, length, self.epsilon, noise_rng.laplace())
                 m[arm] = length
                 out.releases += 1
@@ -257,11 +263,13 @@ def noise_free_pulls(name: str, means, horizon: int, epsilon: float, alpha: floa
 
     ``name`` is "AdaP-UCB" or "AdaP-KLUCB"; means in [0, 1] (at least two arms, one suboptimal), horizon an
     integer >= 2, epsilon > 0, alpha > 0. Returns an array of pulls per arm (floats when ``staircase=False``).
+    A horizon shorter than the predicted pulls of the suboptimal arms is refused: the model does not apply
+    before the exploration ends (it returned negative pulls for the best arm).
     """
     if name not in ("AdaP-UCB", "AdaP-KLUCB"):
         raise ValueError(f"name must be 'AdaP-UCB' or 'AdaP-KLUCB', got {name!r}")
-    mu = np.asarray(means, dtype=float)
-    if mu.ndim != 1 or mu.size < 2 or not np.isfinite(mu).all() or (mu < 0).any() or (mu > 1).any():
+    mu = check_probability_vector("means", means)
+    if mu.size < 2:
         raise ValueError(f"means must be a 1-d sequence of at least 2 numbers in [0, 1], got {means!r}")
     best = float(mu.max())
     if not (mu < best).any():
@@ -293,6 +301,12 @@ def noise_free_pulls(name: str, means, horizon: int, epsilon: float, alpha: floa
             pulls[a] = 1.0 if m_star <= 1.0 else 2.0 * 2.0 ** math.ceil(math.log2(m_star) - 1e-12)
         else:
             pulls[a] = 2.0 * m_star
+    if pulls.sum() > T:
+        # the suboptimal arms would still be played at T: the model (which assumes each stops at its m*) does
+        # not apply, and the best arms' share T - sum would be negative
+        raise ValueError(f"horizon={T} is too short for the noise-free model at epsilon={eps:g}: it predicts "
+                         f"{pulls.sum():.0f} pulls of the suboptimal arms, more than the horizon; use a horizon "
+                         f"beyond the exploration phase (at least {int(pulls.sum()) + 1})")
     top = np.flatnonzero(mu == best)
     pulls[top] = (T - pulls.sum()) / top.size
     return pulls
@@ -310,6 +324,10 @@ def dp_se_epoch_length(n_active: int, epoch: int, epsilon: float, beta: float) -
     :math:`\Delta_e/8` with the same probability, so every private mean is within :math:`\Delta_e/4` of its
     arm's mean on an event of probability at least 1 - β.
     """
+    n_active = check_int("n_active", n_active, minimum=1)
+    epoch = check_int("epoch", epoch, minimum=1)
+    epsilon = check_epsilon(epsilon)
+    beta = check_probability("beta", beta)
     d = 2.0 ** (-epoch)
     r = max(32.0 * math.log(8.0 * n_active * epoch ** 2 / beta) / d ** 2,
             8.0 * math.log(4.0 * n_active * epoch ** 2 / beta) / (epsilon * d))
@@ -334,13 +352,15 @@ class DPSE:
     alpha = math.nan
 
     def run(self, instance, horizon: int, reward_rng, noise_rng, *, sampler: str = "exact",
-            trace: bool = False) -> Blocks:
+            trace: bool = False, cancel=None) -> Blocks:
         K = instance.n_arms
         beta = 1.0 / horizon if self.beta is None else self.beta
         out = Blocks(K)
         active = list(range(K))
         t, e = 0, 1
         while t < horizon:
+            if cancel is not None:
+                cancel.check()
             if len(active) == 1:
                 out.add(t, active, horizon - t)
                 break
@@ -350,7 +370,7 @@ class DPSE:
             t += n
             if t >= horizon:
                 break
-            sums = epoch_sums(instance, active, r, reward_rng, sampler)
+            sums = epoch_sums(instance, active, r, reward_rng, sampler, cancel)
             mu = np.array([mech.laplace_mean(x, r, self.epsilon, noise_rng.laplace()) for x in sums])
             out.releases += len(active)
             if trace:
@@ -381,6 +401,10 @@ def dp_ucb_noise_bound(horizon: int, n_arms: int, epsilon: float, gamma: float) 
     with probability 1 - γ, as in Mishra and Thakurta's Private UCB. (Our reading; the book does not
     have the text of either baseline paper.)
     """
+    horizon = check_int("horizon", horizon, minimum=1)
+    n_arms = check_int("n_arms", n_arms, minimum=1)
+    epsilon = check_epsilon(epsilon)
+    gamma = check_probability("gamma", gamma)
     L = mech.tree_depth(horizon)
     b = L / epsilon
     delta = gamma / (n_arms * horizon)
@@ -529,11 +553,7 @@ def make_global_policy(name: str, epsilon, options: dict):
     if name == "DP-SE":
         beta = options.get("beta")
         if beta is not None:
-            beta = check_real("beta", beta)
-            if not 0 < beta < 1:
-                raise ValueError(f"beta must be in (0, 1) (a failure probability; default 1/T), got {beta!r}")
+            beta = check_probability("beta", beta)   # a failure probability; default 1/T
         return DPSE(epsilon, beta)
-    gamma = DEFAULT_GAMMA if options.get("gamma") is None else check_real("gamma", options["gamma"])
-    if not 0 < gamma < 1:
-        raise ValueError(f"gamma must be in (0, 1) (a failure probability; the paper uses 0.1), got {gamma!r}")
-    return DPUCB(epsilon, gamma)
+    gamma = DEFAULT_GAMMA if options.get("gamma") is None else check_probability("gamma", options["gamma"])
+    return DPUCB(epsilon, gamma)   # gamma: a failure probability; the paper uses 0.1

@@ -53,7 +53,6 @@ tests, which consumes the streams identically (so both engines give the same pul
 from __future__ import annotations
 
 import math
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -61,7 +60,8 @@ from numba import njit
 
 from ._validate import check_int, check_probability_vector, check_real
 from .mechanisms import GaussianMechanism, LaplaceMechanism
-from .simulate import default_workers, resolve_checkpoints, run_streams
+from .simulate import (MAX_HORIZON, MAX_RUNS, MAX_WORKERS, Limits, check_limits, default_workers,
+                       resolve_checkpoints, run_pool, run_streams)
 
 CHUNK = 1 << 14
 UCB, TSALLIS = 0, 1
@@ -391,28 +391,41 @@ def bernoulli_losses(means, *, bernoulli: bool = True, name: str | None = None) 
 
 
 @njit(cache=True)
-def _ucb_adversary_table(k, horizon, width_c):
-    table = np.zeros((horizon, k))
-    counts = np.zeros(k, dtype=np.int64)
-    sums = np.zeros(k)
-    for t in range(1, horizon + 1):
+def _ucb_adversary_rows(t0, t1, width_c, table, counts, sums):
+    """Rows t0 .. t1 - 1 of the table (rounds t0 + 1 .. t1); ``counts`` and ``sums`` carry UCB1's state."""
+    for t in range(t0 + 1, t1 + 1):
         a = _ucb_select(counts, sums, t - 1 if t > 1 else 1, width_c)
         table[t - 1, a] = 1.0
         counts[a] += 1
         sums[a] += 1.0
+
+
+def _ucb_adversary_table(k, horizon, width_c):
+    """The (horizon, k) 0/1 table, built in chunks of ``CHUNK`` rounds (a Ctrl-C is seen between them)."""
+    table = np.zeros((horizon, k))
+    counts = np.zeros(k, dtype=np.int64)
+    sums = np.zeros(k)
+    for t0 in range(0, horizon, CHUNK):
+        _ucb_adversary_rows(t0, min(horizon, t0 + CHUNK), width_c, table, counts, sums)
     return table
 
 
-def ucb_adversary(n_arms: int, horizon: int) -> LossSchedule:
+def ucb_adversary(n_arms: int, horizon: int, *, limits: Limits | None = None) -> LossSchedule:
     r"""An oblivious adversarial sequence that defeats non-private UCB1: losses are 0/1 and fixed in
     advance by simulating :class:`SubGaussianUCB` (v = 0, deterministic) and giving loss 1 to the arm
     it would play and 0 to all others, round by round. UCB1 then suffers loss 1 every round while
     the best fixed arm suffers at most T/K, so its regret is at least (1 - 1/K) T: linear. The table
     is legitimate for an oblivious adversary because UCB1 is deterministic; a randomised learner
     (Tsallis-INF, or UCB fed noisy losses) does not follow the simulated path. Losses are used as they
-    are (``bernoulli=False``)."""
+    are (``bernoulli=False``). The table takes (K + 1) 8 T bytes: ``limits`` (:class:`ldpcode.simulate.Limits`)
+    caps it and the time to build it, before any work."""
     k = check_int("n_arms", n_arms, minimum=2)
-    horizon = check_int("horizon", horizon, minimum=1)
+    horizon = check_int("horizon", horizon, minimum=1, maximum=MAX_HORIZON)
+    check_limits("ucb_adversary", f"a table of horizon={horizon} x n_arms={k} losses (8 bytes each) and "
+                 f"{horizon:.3g} steps of UCB1 at {20 + 20 * k} ns a step", horizon * (20 + 20 * k) * 1e-9,
+                 horizon * (k + 1) * 8.0, limits,
+                 scale_out="The table cannot be split across calls: lower horizon (UCB1's regret on it is linear, "
+                           "so a short horizon shows it as well).")
     table = _ucb_adversary_table(k, horizon, SubGaussianUCB().kernel_param(0.0))
     return LossSchedule(f"UCB1-adversary (K = {k}, T = {horizon:,})", table,
                         np.arange(1, horizon + 1, dtype=np.int64), False)
@@ -451,7 +464,7 @@ def _unwrap(agent):
     return agent, None, 0.0
 
 
-def _run_kernel(agent, env, horizon, seed_seq, checkpoints):
+def _run_kernel(agent, env, horizon, seed_seq, checkpoints, cancel=None):
     learner, mech, v = _unwrap(agent)
     env_rng, noise_rng, learn_rng = run_streams(seed_seq, 3)
     k = env.n_arms
@@ -463,6 +476,8 @@ def _run_kernel(agent, env, horizon, seed_seq, checkpoints):
     param = learner.kernel_param(v)
     phase, played, ci, t = 0, 0.0, 0, 0
     while t < horizon:
+        if cancel is not None:   # an interrupted call (ldpcode.simulate.run_pool)
+            cancel.check()
         m = min(CHUNK, horizon - t)
         env_u = env_rng.random(m) if env.bernoulli else np.zeros(m)
         noise = mech.privatize(np.zeros(m), noise_rng) if mech is not None else np.zeros(m)
@@ -500,25 +515,46 @@ def _run_python(agent, env, horizon, seed_seq, checkpoints):
     return out, counts
 
 
+def mab_cost(learner_code: int | None, n_arms: int, horizon: int, runs: int, n_checkpoints: int,
+             workers: int = 1) -> tuple[float, float, str]:
+    """Estimated (core-seconds, bytes, description) of one :func:`simulate_mab` call, at the per-core costs
+    of :mod:`ldpcode.simulate`: 50 + 9K ns a step (UCB kernel), 100 + 50K ns (Tsallis-INF kernel), or
+    20 µs + 50K ns (the Python loop, ``learner_code=None``). Memory: the regrets and counts, 4 KiB a run, and
+    per thread three draw buffers of ``CHUNK`` doubles."""
+    K = n_arms
+    if learner_code is None:
+        ns, what = 20_000 + 50 * K, "steps of the Python loop"
+    elif learner_code == UCB:
+        ns, what = 50 + 9 * K, "steps of the UCB kernel"
+    else:
+        ns, what = 100 + 50 * K, "steps of the Tsallis-INF kernel"
+    seconds = runs * horizon * ns * 1e-9
+    nbytes = runs * (n_checkpoints * 8 + K * 8 + 4096) + max(1, min(workers, runs)) * 3 * CHUNK * 8
+    work = f"runs={runs} x horizon={horizon} = {runs * horizon:.3g} {what} on {K} arms at {ns} ns a step"
+    return seconds, nbytes, work
+
+
 def simulate_mab(agent, env: LossSchedule, horizon: int, runs: int = 20, seed: int = 0, *, checkpoints=None,
-                 engine: str = "auto", workers: int | None = None) -> MABResult:
+                 engine: str = "auto", workers: int | None = None, limits: Limits | None = None) -> MABResult:
     """R = ``runs`` independent runs of ``agent`` (a learner, or :class:`OnePointReduction` of one) on ``env``.
 
     Run r draws from ``SeedSequence(seed).spawn(runs)[r]`` (three streams: losses, privacy noise,
     learner). ``engine="auto"`` uses the numba kernel for the built-in learners (exact types, with a Gaussian or
     Laplace mechanism) and the Python loop otherwise; ``"python"`` forces the loop (same pulls, slower).
     Returns regret against the best fixed arm at ``checkpoints`` (default: 61 log-spaced rounds,
-    :func:`ldpcode.simulate.resolve_checkpoints`).
+    :func:`ldpcode.simulate.resolve_checkpoints`; given, they must end at ``horizon``). ``limits`` caps the
+    estimated time and memory (:func:`mab_cost`, :class:`ldpcode.simulate.Limits`), checked before any work;
+    Ctrl-C stops the call within a fraction of a second.
     """
     if not isinstance(env, LossSchedule):
         raise ValueError(f"env must be a LossSchedule, got {env!r}")
-    horizon = check_int("horizon", horizon, minimum=1)
-    runs = check_int("runs", runs, minimum=1)
+    horizon = check_int("horizon", horizon, minimum=1, maximum=MAX_HORIZON)
+    runs = check_int("runs", runs, minimum=1, maximum=MAX_RUNS)
     seed = check_int("seed", seed, minimum=0)
     if engine not in ("auto", "python"):
         raise ValueError(f"engine must be 'auto' or 'python', got {engine!r}")
     if workers is not None:
-        workers = check_int("workers", workers, minimum=1)
+        workers = check_int("workers", workers, minimum=1, maximum=MAX_WORKERS)
     if not all(callable(getattr(agent, m, None)) for m in ("reset", "select", "update")):
         raise TypeError(f"agent must be a learner or a OnePointReduction (make_agent), with reset, select and "
                         f"update methods, got {agent!r}")
@@ -526,10 +562,12 @@ def simulate_mab(agent, env: LossSchedule, horizon: int, runs: int = 20, seed: i
     learner, mech, _ = _unwrap(agent)
     fast = (engine == "auto" and type(learner) in (SubGaussianUCB, TsallisINF)
             and (mech is None or isinstance(mech, (GaussianMechanism, LaplaceMechanism))))
+    workers = (workers or default_workers()) if fast else 1
+    seconds, nbytes, work = mab_cost(learner.code if fast else None, env.n_arms, horizon, runs, cp.size, workers)
+    check_limits("simulate_mab", work, seconds, nbytes, limits)
     children = np.random.SeedSequence(seed).spawn(runs)
     if fast:
-        with ThreadPoolExecutor(max_workers=workers or default_workers()) as pool:
-            out = list(pool.map(lambda r: _run_kernel(agent, env, horizon, children[r], cp), range(runs)))
+        out = run_pool(lambda r, cancel: _run_kernel(agent, env, horizon, children[r], cp, cancel), runs, workers)
     else:
         out = [_run_python(agent, env, horizon, children[r], cp) for r in range(runs)]
     name = agent.name if hasattr(agent, "name") else type(agent).__name__
@@ -538,14 +576,22 @@ def simulate_mab(agent, env: LossSchedule, horizon: int, runs: int = 20, seed: i
 
 
 def make_agent(learner: str, mechanism: str | None = None, *, epsilon=None, delta=None, loss_bound=1.0):
-    """A built-in learner, wrapped by Algorithm 1 when ``mechanism`` is ``"gaussian"`` ((ε, δ)-LDP)
-    or ``"laplace"`` (ε-LDP); ``mechanism=None`` gives the non-private learner."""
+    """A built-in learner, wrapped by Algorithm 1 when ``mechanism`` is ``"gaussian"`` ((ε, δ)-LDP: needs
+    epsilon and delta) or ``"laplace"`` (ε-LDP: needs epsilon, refuses delta); ``mechanism=None`` gives the
+    non-private learner, and refuses epsilon and delta (they would be ignored and the agent not private)."""
     lrn = make_learner(learner)
     if mechanism is None:
+        if epsilon is not None or delta is not None:
+            raise ValueError(f"mechanism=None gives the non-private learner, which takes no epsilon or delta (they "
+                             f"would be ignored), got epsilon={epsilon!r}, delta={delta!r}; pass "
+                             f"mechanism='gaussian' or 'laplace' for a private agent")
         return lrn
     if mechanism == "gaussian":
         return OnePointReduction(lrn, algorithm1_mechanism(epsilon, delta, loss_bound))
     if mechanism == "laplace":
+        if delta is not None:
+            raise ValueError(f"mechanism='laplace' is ε-LDP and takes no delta (it would be ignored), got "
+                             f"delta={delta!r}; use mechanism='gaussian' for (ε, δ)-LDP")
         return OnePointReduction(lrn, laplace_mechanism(epsilon, loss_bound))
     raise ValueError(f"mechanism must be None, 'gaussian' or 'laplace', got {mechanism!r}")
 

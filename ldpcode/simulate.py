@@ -6,13 +6,63 @@ the number of runs or of worker threads, and two policies simulated with the sam
 reward draws (common random numbers, which make their regret ratio less noisy).
 
 What is kept is independent of the horizon: the pull counts N_a(t) at log-spaced checkpoints t,
-from which the pseudo-regret sum_a N_a(t) Delta_a follows exactly.
+from which the pseudo-regret sum_a N_a(t) Delta_a follows exactly. Checkpoints must end at the horizon
+(:func:`resolve_checkpoints`, shared by every engine): the last one is where ``pulls`` and
+``final_regret`` are read.
+
+**Limits: estimated before any work, one design for every engine.** Each simulator (:func:`simulate`,
+``bco.simulate_one_point``/``simulate_two_point``, ``contextual.simulate_contextual``,
+``reductions.simulate_mab`` and ``reductions.ucb_adversary``) estimates, before it draws anything, the
+CPU time (in core-seconds: the same on any number of cores) and the memory its call needs, and refuses a
+call beyond either ceiling of its ``limits`` argument, a :class:`Limits`, with a ValueError that gives the
+estimate, the ceiling, how to override it and how to scale out. The default ``Limits()`` allows
+3600 core-seconds (an hour of one core) and 4 GiB of memory (or half the machine's physical memory if that
+is less); ``limits=Limits(cpu_seconds=math.inf, memory_bytes=math.inf)`` switches the check off. The
+largest calls of the book at their paper-scale defaults are estimated far below: KL-UCB at 20 runs of 10^6
+pulls (Azize and Basu, Theorems 7-8) 85 core-seconds, HeLDP-UCB-B at 50 runs of 10^7 pulls on 20 arms 80,
+DP-UCB at 20 runs of 10^7 53, AdaP-KLUCB at 20 runs of 10^7 (Figure 3, per ε) 0.1; the most memory any
+of them needs is 5.4 MiB (the estimates are :func:`simulate_cost`, ``bco.bco_cost``,
+``contextual.contextual_cost`` and ``reductions.mab_cost``; tests/test_limits.py checks every notebook's
+largest calls against the default ceilings). To scale out instead, split the runs into several calls with
+different seeds (seed=0, 1, ...), on one machine or several, and concatenate their results along the runs
+axis. Whatever the limits, a horizon (and a checkpoint) is at most :data:`MAX_HORIZON` = 2^53, runs at
+most :data:`MAX_RUNS` = 2^32 and workers at most :data:`MAX_WORKERS` = 1024.
+
+The time of a call is its work at the per-core costs below (K arms, dimension d, T the horizon), measured on
+the 2-core AMD EPYC machine of the README (numba 0.68.1) with ``workers=1``, the best of three short runs
+(2 runs of 10^6 pulls at K = 2, 20 and 100; 2 runs of 2·10^5 BCO rounds at d = 5 and 50; contextual runs of
+4000 rounds at (d, K) = (5, 10), (5, 100), (20, 10)) while other jobs were running, so they are on the slow
+side (the README's quieter benchmark gives 1.1-2·10^7 pulls/s for the index policies at K = 20):
+
+* index policies (UCB1, LDP-UCB-*): 60 + 3K ns a pull (UCB1 measured 81, 121, 354 ns);
+* heterogeneous policies (HeLDP-UCB-*): 100 + 3K ns a pull (158-210 ns at K <= 20, 350-390 ns at K = 100);
+* DP-UCB: 250 + 3K ns a pull (288, 332, 500 ns); KL-UCB: 4000 + 45K ns a pull (3.9, 4.7, 8.2 µs);
+* episodic policies (AdaP-*, DP-SE): 20 + 4K µs an episode (10-110 µs at K <= 20, 370 µs at K = 100), at
+  most K(floor(log2 T) + 1) + 1 episodes a run, plus 20 ns a pull when an arm is neither Bernoulli nor
+  Gaussian (its episodes sum their draws): the cost is per episode, not per pull;
+* BCO: 150 + 10d (one-point, sphere), 150 + 17d (two-point), 250 + 12d (barrier) ns a round
+  (measured 192, 225, 343 ns at d = 5; 577, 964, 845 ns at d = 50);
+* contextual: 2 µs + 6 ns K d^2 + 1.5 ns d^3 a round and run (numba engine; 2.9-4.1 µs at d = 5, K = 10),
+  100 µs + runs (5 µs + 10 ns K d^2 + 2 ns d^3) a round (numpy engine, all runs at once);
+* Algorithm 1 (reductions): 50 + 9K ns a step around UCB, 100 + 50K around Tsallis-INF (kernels;
+  measured 75-485 and 167-2470 ns at K = 2-50), 20 µs + 50K ns in the Python loop; ``ucb_adversary``:
+  20 + 20K ns a step.
+
+**Interrupts.** Ctrl-C (KeyboardInterrupt) stops a simulation within a fraction of a second: the runs on
+worker threads (:func:`run_pool`) check a :class:`CancelFlag` between chunks of ``CHUNK`` pulls (between
+episodes for the episodic engine), queued runs are cancelled, the executor is shut down without waiting,
+and the KeyboardInterrupt is re-raised. The engines that run in the calling thread (BCO, contextual,
+reductions' Python loop) return to the interpreter between chunks, where Python raises it.
 """
 from __future__ import annotations
 
+import functools
+import inspect
 import math
 import os
 import sys
+import threading
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -21,6 +71,7 @@ import numpy as np
 from ._validate import as_float_array, check_int, check_real
 from .instances import Instance, PrivacyLevels
 from . import global_policies as gp
+from . import instances as ins
 from . import mechanisms as mech
 from .policies import HeterogeneousPolicy, IndexPolicy, heterogeneous_chunk, index_policy_chunk
 
@@ -28,11 +79,169 @@ _GLOBAL = (gp.AdaptiveEpisodes, gp.DPSE, gp.DPUCB, gp.KLUCB)
 
 CHUNK = 1 << 15  # steps per compiled call: two draw buffers of 256 KiB stay in cache
 
+MAX_HORIZON = 2**53
+"""The largest horizon (and checkpoint) of any engine: rounds up to 2^53 are exact in float64, in which
+checkpoints are validated and log-spaced. (At 10^8 pulls a second, 2^53 pulls take three years.)"""
+MAX_RUNS = 2**32
+"""The most runs of one call, whatever its limits: beyond it even the runs' seed sequences would not fit in
+memory (a call of more runs is refused by the default limits long before)."""
+MAX_WORKERS = 1024
+"""The most worker threads a call may ask for (more threads than cores only add overhead)."""
+MAX_POINTS = 10**7
+"""The most log-spaced checkpoints :func:`log_checkpoints` makes."""
+
+
+def _default_memory_bytes() -> float:
+    """4 GiB, or half the machine's physical memory if that is less."""
+    try:
+        phys = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        phys = 0
+    return float(min(4 * 2**30, phys // 2)) if phys > 0 else float(4 * 2**30)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Ceilings on the estimated cost of one simulation call (module docstring, "Limits").
+
+    ``cpu_seconds``: estimated core-seconds (default 3600, an hour of one core; the same on any number of
+    cores); ``memory_bytes``: estimated peak memory of the call's arrays (default 4 GiB, or half the
+    physical memory if less). ``math.inf`` switches a check off. Every simulator takes ``limits=``."""
+
+    cpu_seconds: float = 3600.0
+    memory_bytes: float | None = None
+
+    def __post_init__(self):
+        for name in ("cpu_seconds", "memory_bytes"):
+            v = getattr(self, name)
+            if name == "memory_bytes" and v is None:
+                v = _default_memory_bytes()
+            v = check_real(f"limits.{name}", v, allow_inf=True)
+            if v <= 0:
+                raise ValueError(f"limits.{name} must be a number > 0 (math.inf for no limit), got {v!r}")
+            object.__setattr__(self, name, v)
+
+
+def _fmt_bytes(n: float) -> str:
+    if not math.isfinite(n):
+        return "no limit"
+    for unit, size in (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if n >= size:
+            return f"{n / size:.3g} {unit}"
+    return f"{n:.0f} bytes"
+
+
+def _fmt_seconds(s: float) -> str:
+    if not math.isfinite(s):
+        return "no limit"
+    if s >= 3 * 365.25 * 86400:
+        return f"{s:.2g} core-seconds ({s / (365.25 * 86400):.2g} core-years)"
+    if s >= 2 * 3600:
+        return f"{s:.3g} core-seconds ({s / 3600:.3g} core-hours)"
+    return f"{s:.3g} core-seconds"
+
+
+SCALE_OUT = ("To scale out instead, split the runs into several calls with different seeds (seed=0, 1, 2, ...), "
+             "on this machine or on several, and concatenate their results along the runs axis; or lower runs or "
+             "horizon.")
+
+
+def check_limits(call: str, work: str, cpu_seconds: float, memory_bytes: float, limits=None, *,
+                 scale_out: str = SCALE_OUT) -> Limits:
+    """Refuse a call whose estimated ``cpu_seconds`` (core-seconds) or ``memory_bytes`` exceed ``limits``
+    (a :class:`Limits`, default ``Limits()``), before any work. ``call`` names the function, ``work``
+    describes what was estimated (it names the parameters that drive the cost). The ValueError gives the
+    estimate, the ceiling, the override and how to scale out (``scale_out``). Returns the limits used."""
+    if limits is None:
+        limits = Limits()
+    elif not isinstance(limits, Limits):
+        raise TypeError(f"limits must be an ldpcode.Limits(cpu_seconds=..., memory_bytes=...) or None, got {limits!r}")
+    over = []
+    if cpu_seconds > limits.cpu_seconds:
+        over.append(("time", f"about {_fmt_seconds(cpu_seconds)}", f"{_fmt_seconds(limits.cpu_seconds)} "
+                     "(limits.cpu_seconds)", f"cpu_seconds={float(f'{cpu_seconds * 1.5:.2g}'):g}"))
+    if memory_bytes > limits.memory_bytes:
+        over.append(("memory", f"about {_fmt_bytes(memory_bytes)}", f"{_fmt_bytes(limits.memory_bytes)} "
+                     "(limits.memory_bytes)", f"memory_bytes={float(f'{memory_bytes * 1.5:.2g}'):g}"))
+    if not over:
+        return limits
+    what = "; ".join(f"its {kind} is estimated at {est}, beyond the ceiling of {ceil}" for kind, est, ceil, _ in over)
+    raise ValueError(
+        f"{call}: {work}: {what}. To run it anyway, pass limits=ldpcode.Limits({', '.join(o[3] for o in over)}) "
+        f"(math.inf switches a check off). {scale_out} (The per-core throughputs behind the estimate are "
+        f"listed in the docstring of the module ldpcode/simulate.py.)")
+
+
+class Cancelled(Exception):
+    """Raised in a worker thread at its next chunk once its call has been interrupted."""
+
+
+class CancelFlag:
+    """Set when a call is interrupted; the engines call :meth:`check` between chunks of work (and between
+    episodes), which raises :class:`Cancelled` once it is set."""
+
+    __slots__ = ("_event",)
+
+    def __init__(self):
+        self._event = threading.Event()
+
+    def set(self) -> None:
+        self._event.set()
+
+    def is_set(self) -> bool:
+        return self._event.is_set()
+
+    def check(self) -> None:
+        if self._event.is_set():
+            raise Cancelled("the simulation was interrupted")
+
+
+def run_pool(task, n: int, workers: int, *, progress: str | None = None) -> list:
+    """``[task(i, cancel) for i in range(n)]`` on ``workers`` threads, in order of i; ``progress`` (a label)
+    shows a bar over the tasks. Tasks are submitted a few at a time (at most ``POOL_WINDOW`` per thread
+    queued or running), so that 10^5 runs do not make 10^5 futures up front. If the caller is interrupted
+    (Ctrl-C) or a task raises, the :class:`CancelFlag` is set (running tasks stop at their next
+    ``cancel.check()``), the few queued tasks are cancelled, the executor is shut down without waiting for
+    them, and the exception is re-raised."""
+    cancel = CancelFlag()
+    threads = max(1, min(workers, n))
+    pool = ThreadPoolExecutor(max_workers=threads)
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=n, desc=progress, leave=False)
+    out = []
+    try:
+        pending = deque()
+        submitted = 0
+        while submitted < n or pending:
+            while submitted < n and len(pending) < POOL_WINDOW * threads:
+                pending.append(pool.submit(task, submitted, cancel))
+                submitted += 1
+            out.append(pending.popleft().result())
+            if bar is not None:
+                bar.update()
+    except BaseException:
+        cancel.set()
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    finally:
+        if bar is not None:
+            bar.close()
+    pool.shutdown(wait=True)
+    return out
+
+
+POOL_WINDOW = 4
+"""Tasks queued or running per worker thread in :func:`run_pool`: enough to keep every thread busy while
+the results are collected in order, few enough that an interrupt has almost nothing to cancel."""
+
 
 def log_checkpoints(horizon: int, points: int = 121) -> np.ndarray:
     """About ``points`` log-spaced pull counts from 1 to ``horizon`` (both included), unique and sorted."""
-    horizon = check_int("horizon", horizon, minimum=1)
-    points = check_int("points", points, minimum=2)
+    horizon = check_int("horizon", horizon, minimum=1, maximum=MAX_HORIZON)
+    points = check_int("points", points, minimum=2, maximum=MAX_POINTS)
     cp = np.unique(np.rint(np.geomspace(1, horizon, points)).astype(np.int64))
     cp[-1] = horizon
     return cp
@@ -545,19 +754,43 @@ def ratio_exponent(x, num_runs, den_runs, *, paired: bool = True, n_boot: int = 
     return _slope_fit(xs, r, np.log(xs), boot, level, log_y=True)
 
 
+def _show_checkpoints(checkpoints) -> str:
+    text = repr(checkpoints)
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
 def resolve_checkpoints(horizon: int, checkpoints=None, points: int = 121) -> np.ndarray:
-    """The checkpoints of a simulation: :func:`log_checkpoints` (``points``) if ``checkpoints`` is None, else
-    ``checkpoints`` as int64, which must be a strictly increasing sequence of rounds in [1, ``horizon``]."""
+    """The checkpoints of a simulation, shared by every engine: :func:`log_checkpoints` (``points``) if
+    ``checkpoints`` is None, else ``checkpoints`` as int64, which must be a strictly increasing sequence of
+    whole rounds in [1, ``horizon``] whose last element is ``horizon`` (the result's pulls and final regret
+    are read there; a result that stopped at t = 50 while saying horizon 100 would be wrong)."""
+    horizon = check_int("horizon", horizon, minimum=1, maximum=MAX_HORIZON)
     if checkpoints is None:
         return log_checkpoints(horizon, points)
-    cpf = as_float_array("checkpoints", checkpoints)
+    try:
+        cpf = as_float_array("checkpoints", checkpoints)
+    except TypeError:
+        raw = np.asarray(checkpoints, dtype=object) if not isinstance(checkpoints, (str, bytes)) else None
+        if raw is not None and raw.ndim == 1 and raw.size and all(isinstance(c, int) and not isinstance(c, bool)
+                                                                  for c in raw):
+            raise ValueError(f"checkpoints must be whole rounds in [1, horizon={horizon}], got "
+                             f"{_show_checkpoints(checkpoints)}") from None   # integers beyond int64
+        raise
     if cpf.ndim != 1 or not np.isfinite(cpf).all() or (cpf != np.round(cpf)).any():
         raise ValueError(f"checkpoints must be a 1-d sequence of whole rounds in [1, horizon={horizon}], "
-                         f"got {checkpoints!r}")
-    cp = cpf.astype(np.int64)
-    if cp.ndim != 1 or cp.size == 0 or (np.diff(cp) <= 0).any() or cp[0] < 1 or cp[-1] > horizon:
+                         f"got {_show_checkpoints(checkpoints)}")
+    if cpf.size == 0 or cpf.min() < 1 or cpf.max() > horizon:
         raise ValueError(f"checkpoints must be a strictly increasing sequence of rounds in [1, horizon={horizon}], "
-                         f"got {checkpoints!r}")
+                         f"got {_show_checkpoints(checkpoints)}")
+    raw = np.asarray(checkpoints)
+    cp = raw.astype(np.int64) if raw.dtype.kind in "iu" else cpf.astype(np.int64)   # ints compared exactly
+    if (np.diff(cp) <= 0).any() or cp[0] < 1 or cp[-1] > horizon:
+        raise ValueError(f"checkpoints must be a strictly increasing sequence of rounds in [1, horizon={horizon}], "
+                         f"got {_show_checkpoints(checkpoints)}")
+    if cp[-1] != horizon:
+        raise ValueError(f"checkpoints must end at the horizon, {horizon} (the result's pulls and final regret are "
+                         f"read at the last checkpoint), got a last checkpoint of {int(cp[-1])}; append {horizon} "
+                         f"to checkpoints, or simulate with horizon={int(cp[-1])}")
     return cp
 
 
@@ -600,8 +833,9 @@ def run_streams(seed_seq: np.random.SeedSequence, k: int = 2) -> tuple[np.random
 
 
 def run_one(policy: IndexPolicy, instance: Instance, horizon: int, seed_seq: np.random.SeedSequence,
-            checkpoints: np.ndarray) -> np.ndarray:
-    """One run with the compiled kernel; returns the counts at the checkpoints, shape (C, arms)."""
+            checkpoints: np.ndarray, cancel: CancelFlag | None = None) -> np.ndarray:
+    """One run with the compiled kernel; returns the counts at the checkpoints, shape (C, arms). ``cancel``
+    is checked before each chunk of ``CHUNK`` pulls."""
     reward_rng, noise_rng = run_streams(seed_seq)
     n = instance.n_arms
     counts = np.zeros(n, dtype=np.int64)
@@ -612,6 +846,8 @@ def run_one(policy: IndexPolicy, instance: Instance, horizon: int, seed_seq: np.
     code, sig, scale, exp_eps = policy.kernel_args()
     t = ci = 0
     while t < horizon:
+        if cancel is not None:
+            cancel.check()
         m = min(CHUNK, horizon - t)
         rd = instance.draw_stream(reward_rng, m)
         nd = policy.draw_noise(noise_rng, m)
@@ -622,7 +858,8 @@ def run_one(policy: IndexPolicy, instance: Instance, horizon: int, seed_seq: np.
 
 
 def run_one_heterogeneous(policy: HeterogeneousPolicy, instance: Instance, levels: PrivacyLevels, horizon: int,
-                          seed_seq: np.random.SeedSequence, checkpoints: np.ndarray) -> np.ndarray:
+                          seed_seq: np.random.SeedSequence, checkpoints: np.ndarray,
+                          cancel: CancelFlag | None = None) -> np.ndarray:
     """One run of a HeLDP policy; users' levels come from a third stream. Returns counts (C, arms)."""
     reward_rng, noise_rng, level_rng = run_streams(seed_seq, 3)
     n = instance.n_arms
@@ -632,6 +869,8 @@ def run_one_heterogeneous(policy: HeterogeneousPolicy, instance: Instance, level
     counts_out = np.zeros((checkpoints.shape[0], n), dtype=np.int64)
     t = ci = 0
     while t < horizon:
+        if cancel is not None:
+            cancel.check()
         m = min(CHUNK, horizon - t)
         rd = instance.draw_stream(reward_rng, m)
         nd = policy.draw_noise(noise_rng, m)
@@ -643,16 +882,26 @@ def run_one_heterogeneous(policy: HeterogeneousPolicy, instance: Instance, level
     return counts_out
 
 
+@functools.lru_cache(maxsize=None)
+def _run_takes_cancel(cls) -> bool:
+    """Whether ``cls.run`` takes ``cancel`` (a subclass written before it, such as the audits' deliberately
+    broken policies, may not: it then runs to its end, as before)."""
+    return "cancel" in inspect.signature(cls.run).parameters
+
+
 def run_one_global(policy, instance: Instance, horizon: int, seed_seq: np.random.SeedSequence,
-                   checkpoints: np.ndarray, *, sampler: str = "exact") -> tuple[np.ndarray, int]:
+                   checkpoints: np.ndarray, *, sampler: str = "exact",
+                   cancel: CancelFlag | None = None) -> tuple[np.ndarray, int]:
     """One run of an ε-global DP policy (or KL-UCB); returns (counts at the checkpoints, private releases).
 
     Episodic policies (AdaP-*, DP-SE) advance a whole episode at a time (see
-    :mod:`ldpcode.global_policies`); DP-UCB and KL-UCB step with compiled kernels.
+    :mod:`ldpcode.global_policies`; ``cancel`` is checked between episodes); DP-UCB and KL-UCB step with
+    compiled kernels (``cancel`` checked between chunks).
     """
     reward_rng, noise_rng = run_streams(seed_seq)
     if policy.episodic:
-        blocks = policy.run(instance, horizon, reward_rng, noise_rng, sampler=sampler)
+        kw = {"cancel": cancel} if cancel is not None and _run_takes_cancel(type(policy)) else {}
+        blocks = policy.run(instance, horizon, reward_rng, noise_rng, sampler=sampler, **kw)
         return blocks.counts_at(checkpoints), blocks.releases
     n = instance.n_arms
     counts = np.zeros(n, dtype=np.int64)
@@ -664,6 +913,8 @@ def run_one_global(policy, instance: Instance, horizon: int, seed_seq: np.random
         nodes = np.zeros((n, depth))
         means, widths = np.zeros(n), np.zeros(n)
         while t < horizon:
+            if cancel is not None:
+                cancel.check()
             m = min(CHUNK, horizon - t)
             rd = instance.draw_stream(reward_rng, m)
             nd = mech.draw_noise(mech.LAPLACE, noise_rng, m)
@@ -671,6 +922,8 @@ def run_one_global(policy, instance: Instance, horizon: int, seed_seq: np.random
                                     counts, sums, nodes, means, widths, checkpoints, ci, counts_out)
         return counts_out, horizon  # one new private sum per pull
     while t < horizon:
+        if cancel is not None:
+            cancel.check()
         rd = instance.draw_stream(reward_rng, min(CHUNK, horizon - t))
         t, ci = gp.klucb_chunk(t, horizon, instance.families, instance.params, rd, counts, sums,
                                checkpoints, ci, counts_out)
@@ -678,44 +931,98 @@ def run_one_global(policy, instance: Instance, horizon: int, seed_seq: np.random
 
 
 def default_workers() -> int:
-    return max(1, min(os.cpu_count() or 1, int(os.environ.get("LDPCODE_WORKERS", os.cpu_count() or 1))))
+    """The number of worker threads of a call that does not say: ``LDPCODE_WORKERS`` (a positive integer) if
+    that environment variable is set, else every core; never more than the cores."""
+    cores = os.cpu_count() or 1
+    text = os.environ.get("LDPCODE_WORKERS")
+    if text is None:
+        return cores
+    try:
+        value = int(text.strip())
+    except ValueError:
+        value = None
+    if value is None or value < 1:
+        raise ValueError(f"the environment variable LDPCODE_WORKERS must be a positive integer (the number of "
+                         f"worker threads; unset it to use every core), got {text!r}")
+    return min(cores, value)
+
+
+def _episodes_bound(n_arms: int, horizon: int) -> int:
+    """At most K(floor(log2 T) + 1) + 1 episodes a run: the first block, then each arm's count doubles with
+    each of its episodes (Algorithm 1, Line 7); DP-SE has far fewer epochs."""
+    return n_arms * (int(horizon).bit_length()) + 1
+
+
+def simulate_cost(policy, instance: Instance, horizon: int, runs: int, n_checkpoints: int,
+                  workers: int = 1) -> tuple[float, float, str]:
+    """Estimated (core-seconds, bytes, description) of ``simulate(policy, instance, horizon, runs)`` with
+    ``n_checkpoints`` checkpoints on ``workers`` threads, from the throughputs of the module docstring.
+
+    Memory: the counts (runs, C, K) int64, twice (each run's array and the stacked result), 4 KiB a run of
+    bookkeeping (its seed sequence, future and array headers), and per thread the draw buffers (three of
+    ``CHUNK`` doubles) and, for the episodic engine, its list of episodes (~400 bytes each)."""
+    K = instance.n_arms
+    threads = max(1, min(workers, runs))
+    if isinstance(policy, HeterogeneousPolicy):
+        name, ns = "pulls of a heterogeneous policy", 100 + 3 * K
+    elif isinstance(policy, gp.DPUCB):
+        name, ns = "pulls of DP-UCB", 250 + 3 * K
+    elif isinstance(policy, gp.KLUCB):
+        name, ns = "pulls of KL-UCB", 4000 + 45 * K
+    elif isinstance(policy, _GLOBAL) and policy.episodic:
+        episodes = _episodes_bound(K, horizon)
+        exact = all(a.family in (ins.BERNOULLI, ins.GAUSSIAN) for a in instance.arms)
+        per_run = episodes * (20 + 4 * K) * 1e-6 + (0.0 if exact else 20e-9 * horizon)
+        seconds = runs * per_run
+        nbytes = runs * (2 * n_checkpoints * K * 8 + 4096) + threads * episodes * 400 + (
+            0 if exact else threads * 3 * 2**20 * 8)
+        work = (f"runs={runs} x horizon={horizon}: at most {episodes} episodes a run of {policy.name} on {K} arms "
+                f"at {20 + 4 * K} µs an episode"
+                + ("" if exact else ", and every pull's reward drawn at 20 ns (arms neither Bernoulli nor Gaussian)"))
+        return seconds, nbytes, work
+    else:
+        name, ns = "pulls of an index policy", 60 + 3 * K
+    pulls = runs * horizon
+    seconds = pulls * ns * 1e-9
+    nbytes = runs * (2 * n_checkpoints * K * 8 + 4096) + threads * (3 * CHUNK * 8 + 64 * K * 8)
+    work = f"runs={runs} x horizon={horizon} = {pulls:.3g} {name} on {K} arms at {ns} ns a pull"
+    return seconds, nbytes, work
 
 
 def simulate(policy: IndexPolicy, instance: Instance, horizon: int, runs: int = 50, seed: int = 0, *,
              checkpoints=None, workers: int | None = None, progress: bool | None = None,
-             privacy_levels: PrivacyLevels | None = None) -> SimulationResult:
+             privacy_levels: PrivacyLevels | None = None, limits: Limits | None = None) -> SimulationResult:
     """Simulate ``runs`` independent runs of ``policy`` on ``instance`` for ``horizon`` pulls.
 
-    ``checkpoints`` defaults to :func:`log_checkpoints`; ``workers`` threads share the runs (the
-    result does not depend on it); ``progress`` shows a bar over runs (default: only on a terminal).
-    ``privacy_levels`` (heterogeneous policies only) is the users' distribution of eps_t.
+    ``checkpoints`` defaults to :func:`log_checkpoints` (given, they must end at ``horizon``); ``workers``
+    threads share the runs (the result does not depend on it; default :func:`default_workers`);
+    ``progress`` shows a bar over runs (default: only on a terminal). ``privacy_levels`` (heterogeneous
+    policies only) is the users' distribution of eps_t. ``limits`` (a :class:`Limits`, default
+    ``Limits()``) caps the estimated time and memory (:func:`simulate_cost`), checked before any work.
+    Ctrl-C stops the call within a fraction of a second (module docstring).
     """
     _check_compatible(policy, instance, privacy_levels)
-    horizon = check_int("horizon", horizon, minimum=instance.n_arms)
-    runs = check_int("runs", runs, minimum=1)
+    horizon = check_int("horizon", horizon, minimum=instance.n_arms, maximum=MAX_HORIZON)
+    runs = check_int("runs", runs, minimum=1, maximum=MAX_RUNS)
     seed = check_int("seed", seed, minimum=0)
     checkpoints = resolve_checkpoints(horizon, checkpoints)
-    workers = default_workers() if workers is None else check_int("workers", workers, minimum=1)
+    workers = default_workers() if workers is None else check_int("workers", workers, minimum=1, maximum=MAX_WORKERS)
+    seconds, nbytes, work = simulate_cost(policy, instance, horizon, runs, checkpoints.size, workers)
+    check_limits("simulate", work, seconds, nbytes, limits)
     children = np.random.SeedSequence(seed).spawn(runs)
     if progress is None:
         progress = sys.stderr.isatty() and horizon * runs >= 10**8
 
     is_global = isinstance(policy, _GLOBAL)
 
-    def task(r):
+    def task(r, cancel):
         if privacy_levels is not None:
-            return run_one_heterogeneous(policy, instance, privacy_levels, horizon, children[r], checkpoints)
+            return run_one_heterogeneous(policy, instance, privacy_levels, horizon, children[r], checkpoints, cancel)
         if is_global:
-            return run_one_global(policy, instance, horizon, children[r], checkpoints)
-        return run_one(policy, instance, horizon, children[r], checkpoints)
+            return run_one_global(policy, instance, horizon, children[r], checkpoints, cancel=cancel)
+        return run_one(policy, instance, horizon, children[r], checkpoints, cancel)
 
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        it = pool.map(task, range(runs))
-        if progress:
-            from tqdm.auto import tqdm
-
-            it = tqdm(it, total=runs, desc=f"{policy!r} T={horizon:,}", leave=False)
-        out = list(it)
+    out = run_pool(task, runs, workers, progress=f"{policy!r} T={horizon:,}" if progress else None)
     releases = None
     if is_global:
         releases = np.array([o[1] for o in out], dtype=np.int64)

@@ -120,7 +120,7 @@ def test_noise_free_pulls_bad_input():
     from ldpcode import global_policies as gp
     with pytest.raises(ValueError, match="name must be 'AdaP-UCB' or 'AdaP-KLUCB'"):
         gp.noise_free_pulls("DP-SE", [0.5, 0.4], 100, 1.0)
-    with pytest.raises(ValueError, match="means must be"):
+    with pytest.raises(ValueError, match=r"means(\[0\])? must be"):
         gp.noise_free_pulls("AdaP-UCB", [1.5, 0.4], 100, 1.0)
     with pytest.raises(ValueError, match="suboptimal"):
         gp.noise_free_pulls("AdaP-UCB", [0.4, 0.4], 100, 1.0)
@@ -130,3 +130,12 @@ def test_noise_free_pulls_bad_input():
         gp.noise_free_pulls("AdaP-UCB", [0.5, 0.4], 100, 0.0)
     with pytest.raises(ValueError, match="alpha"):
         gp.noise_free_pulls("AdaP-UCB", [0.5, 0.4], 100, 1.0, alpha=-1.0)
+
+
+def test_noise_free_model_refuses_a_horizon_shorter_than_its_exploration():
+    """Issue 12: at T = 100 the model returned negative pulls for the best arm ([-220, 256, 64]-like rows):
+    a silent wrong result. It now refuses, naming horizon, and the notebook's rule refuses such a horizon."""
+    with pytest.raises(ValueError, match="horizon=100 is too short for the noise-free model"):
+        ldp.global_policies.noise_free_pulls("AdaP-KLUCB", [0.8, 0.1, 0.1, 0.1, 0.1], 100, 0.05)
+    pulls = ldp.global_policies.noise_free_pulls("AdaP-KLUCB", [0.8, 0.1, 0.1, 0.1, 0.1], 10**7, 0.05)
+    assert (pulls >= 0).all() and pulls.sum() == 10**7

@@ -61,7 +61,7 @@ def test_sigma_by_hand():
 def test_learner_sees_only_the_perturbed_value():
     # first step by hand: x_1 = 0, y_1 = rho_1 u_1, obs = f_1(y_1) + sigma Z_1, x_2 = Proj(-eta_1 (d/rho_1) obs u_1)
     env = bco.make_environment("linear", 5)
-    res = bco.simulate_one_point("linear", horizon=2, runs=1, seed=7, epsilon=1.0, delta=1e-5, checkpoints=[1])
+    res = bco.simulate_one_point("linear", horizon=2, runs=1, seed=7, epsilon=1.0, delta=1e-5, checkpoints=[1, 2])
     tun = res.tuning
     g_u, g_z = run_streams(np.random.SeedSequence(7).spawn(1)[0], 2)
     u = g_u.standard_normal(5)
@@ -93,7 +93,7 @@ def test_regret_of_constant_loss_is_zero():
 
 def test_two_point_first_round_by_hand():
     # x_1 = 0, f(x) = (4/9)||x - c||^2, c = 0.5 e_1, rho = ln 3 / 3: (f(rho u) + f(-rho u))/2 = (4/9)(rho^2 + 0.25)
-    res = bco.simulate_two_point("stochastic", horizon=3, runs=1, seed=0, epsilon=None, checkpoints=[1])
+    res = bco.simulate_two_point("stochastic", horizon=3, runs=1, seed=0, epsilon=None, checkpoints=[1, 3])
     rho = math.log(3) / 3
     assert res.regret[0, 0] == pytest.approx(4 / 9 * (rho ** 2 + 0.25), rel=1e-12)
 
@@ -432,3 +432,14 @@ def test_hazan_levy_exploration_cost_by_hand_and_against_simulation():
         bco.hazan_levy_exploration_cost([1], 0.0, 2.0, 1.0)
     with pytest.raises(ValueError, match="beta"):
         bco.hazan_levy_exploration_cost([1], 0.5, 2.0, -1.0)
+
+
+@pytest.mark.parametrize("simulate", [bco.simulate_one_point, bco.simulate_two_point])
+def test_a_non_private_run_refuses_a_privacy_argument(simulate):
+    """Issue 12: epsilon=None with a delta ran the non-private learner and silently ignored delta."""
+    with pytest.raises(ValueError, match="delta is a privacy argument"):
+        simulate("quadratic", horizon=20, runs=1, seed=0, epsilon=None, delta=1e-5, d=3)
+    free = simulate("quadratic", horizon=20, runs=1, seed=0, epsilon=None, d=3)
+    assert free.sigma == 0 and math.isnan(free.delta)
+    private = simulate("quadratic", horizon=20, runs=1, seed=0, epsilon=1.0, d=3)
+    assert private.delta == bco.DEFAULT_DELTA

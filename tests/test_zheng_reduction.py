@@ -93,7 +93,8 @@ def test_tiny_noise_pull_for_pull():
 @pytest.mark.parametrize("name", ["UCB", "Tsallis-INF"])
 def test_kernel_equals_python_loop(name, mech):
     env = rd.bernoulli_losses([0.1, 0.4, 0.5])
-    ag = rd.make_agent(name, mech, epsilon=2.0, delta=1e-4)
+    privacy = {None: {}, "laplace": dict(epsilon=2.0), "gaussian": dict(epsilon=2.0, delta=1e-4)}[mech]
+    ag = rd.make_agent(name, mech, **privacy)
     a = rd.simulate_mab(ag, env, 1500, runs=2, seed=11)
     b = rd.simulate_mab(ag, env, 1500, runs=2, seed=11, engine="python")
     assert np.array_equal(a.counts, b.counts)
