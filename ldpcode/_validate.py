@@ -27,18 +27,51 @@ def check_real(name: str, value, *, allow_inf: bool = False) -> float:
     return value
 
 
-def check_epsilon(value, name: str = "epsilon") -> float:
-    """A privacy level: a finite real number strictly greater than 0."""
+EPSILON_FLOOR = 1e-9
+"""The smallest privacy level ldpcode computes with (:func:`check_epsilon`). The papers go down to 1e-4. At
+1e-9 every quantity of the engine stays finite for any horizon below 2^63: 1/eps^2 = 1e18 (LDP-UCB-L's and
+HeLDP-UCB-L's A_a, HeLDP-UCB-B's B_a = coth^2(eps/2) ~ 4/eps^2) times T < 9.3e18 is below 1e37; and CTB still
+tells the two rewards apart to 5e-7 relative (its P{1} - 1/2 ~ eps/4 against a double spacing of 1.1e-16
+near 1/2). Far below it, 1/eps^2 overflows (eps < 1e-154), CTB's e^eps rounds to 1 (a fair coin: eps < 1.1e-16),
+and indexes become inf or nan: at eps = 1e-310 every index was nan and the agent pulled the last arm."""
+
+
+def check_epsilon(value, name: str = "epsilon", *, floor: float = EPSILON_FLOOR) -> float:
+    """A privacy level: a finite real number >= ``floor`` (default :data:`EPSILON_FLOOR`); ``floor=0``
+    for a positive constant that is not a privacy level."""
     if not _is_real(value):
         raise TypeError(f"{name} must be a real number > 0, got {value!r} of type {type(value).__name__}")
     value = float(value)
     if not (math.isfinite(value) and value > 0):
         raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
+    if value < floor:
+        raise ValueError(f"{name} must be >= {floor:g} (ldpcode's EPSILON_FLOOR: below it the privacy "
+                         f"arithmetic leaves double precision), got {value!r}")
     return value
 
 
-def check_int(name: str, value, *, minimum: int | None = None) -> int:
-    """An integer (``bool`` refused), optionally at least ``minimum``."""
+def check_probability(name: str, value, *, low_closed: bool = False) -> float:
+    """A probability such as delta or a confidence level alpha: a real number in (0, 1) (``[0, 1)`` with
+    ``low_closed``); a percentage such as 5 or 95 is refused with a message saying so."""
+    if not _is_real(value):
+        raise TypeError(f"{name} must be a probability, a real number in (0, 1), got {value!r} of type "
+                        f"{type(value).__name__}")
+    value = float(value)
+    ok = (0.0 <= value < 1.0) if low_closed else (0.0 < value < 1.0)
+    if not ok:
+        interval = "[0, 1)" if low_closed else "(0, 1)"
+        hint = f" (a percentage? {value:g}% is {value / 100:g})" if 1.0 < value <= 100.0 else ""
+        raise ValueError(f"{name} must be a probability in {interval}{hint}, got {value!r}")
+    return value
+
+
+def _show_int(n: int) -> str:
+    """An integer bound as a reader types it: 2**53 rather than 9007199254740992."""
+    return f"2**{n.bit_length() - 1}" if n > 2**20 and n & (n - 1) == 0 else f"{n:,}".replace(",", "_") if n > 10**6 else str(n)
+
+
+def check_int(name: str, value, *, minimum: int | None = None, maximum: int | None = None) -> int:
+    """An integer (``bool`` refused), optionally at least ``minimum`` and at most ``maximum``."""
     if isinstance(value, bool) or not isinstance(value, (numbers.Integral, np.integer)):
         # Accept floats that are whole numbers, such as 1e6, which readers type for horizons.
         if _is_real(value) and math.isfinite(float(value)) and float(value).is_integer():
@@ -46,14 +79,16 @@ def check_int(name: str, value, *, minimum: int | None = None) -> int:
         else:
             raise TypeError(f"{name} must be an integer, got {value!r} of type {type(value).__name__}")
     value = int(value)
-    if minimum is not None and value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value}")
+    if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
+        allowed = f">= {minimum}" if minimum is not None and value < minimum else f"<= {_show_int(maximum)}"
+        shown = str(value) if value.bit_length() <= 128 else f"an integer of {value.bit_length()} bits"
+        raise ValueError(f"{name} must be an integer {allowed}, got {shown}")
     return value
 
 
 def check_probability_vector(name: str, values) -> np.ndarray:
     """A non-empty 1-d array of finite numbers in [0, 1] (means of bounded arms)."""
-    arr = as_float_array(name, values)
+    arr = as_float_array(name, values, bools=False)
     if arr.ndim != 1 or arr.size == 0:
         raise ValueError(f"{name} must be a non-empty 1-d sequence of numbers in [0, 1], got shape {arr.shape}")
     bad = ~np.isfinite(arr) | (arr < 0) | (arr > 1)
@@ -63,9 +98,17 @@ def check_probability_vector(name: str, values) -> np.ndarray:
     return arr
 
 
-def as_float_array(name: str, values) -> np.ndarray:
+def _has_bool(values) -> bool:
+    """Whether a (nested) list or tuple holds a bool: NumPy turns [True, 0.5] into [1.0, 0.5] silently."""
+    if isinstance(values, (bool, np.bool_)):
+        return True
+    return isinstance(values, (list, tuple)) and any(_has_bool(v) for v in values)
+
+
+def as_float_array(name: str, values, *, bools: bool = True) -> np.ndarray:
     """``values`` as a float array, or a TypeError naming ``name`` (strings, bytes, dicts, sets, None and
-    ragged or non-numeric sequences are refused; NumPy would turn ``"0.5"`` into 0.5)."""
+    ragged or non-numeric sequences are refused; NumPy would turn ``"0.5"`` into 0.5). With ``bools=False``
+    an array of bools, or a sequence holding one (``means=[True, False]``), is refused too."""
     def refuse():
         raise TypeError(f"{name} must be a number or an array of numbers, got {values!r} of type "
                         f"{type(values).__name__}")
@@ -79,6 +122,8 @@ def as_float_array(name: str, values) -> np.ndarray:
         refuse()
     if raw.dtype.kind == "b" and raw.ndim == 0:
         refuse()  # True is not a number here
+    if not bools and (raw.dtype.kind == "b" or _has_bool(values)):
+        raise TypeError(f"{name} must hold numbers, not bools (True/False), got {values!r}")
     return raw.astype(float)
 
 
@@ -86,8 +131,8 @@ def check_array(name: str, values, *, ndim: int | None = None, min_size: int = 0
                 high: float | None = None, low_open: bool = False, high_open: bool = False) -> np.ndarray:
     """A float array of ``ndim`` dimensions (any if None) and at least ``min_size`` entries, every entry
     finite and in the interval [low, high] (``low_open``/``high_open`` exclude an end). Raises TypeError
-    for a non-numeric value and ValueError naming the first bad entry and its index."""
-    arr = as_float_array(name, values)
+    for a non-numeric value or a bool and ValueError naming the first bad entry and its index."""
+    arr = as_float_array(name, values, bools=False)
     if ndim is not None and arr.ndim != ndim:
         raise ValueError(f"{name} must be a {ndim}-d array, got shape {arr.shape}")
     if arr.size < min_size:
@@ -98,7 +143,7 @@ def check_array(name: str, values, *, ndim: int | None = None, min_size: int = 0
     if high is not None:
         bad |= (arr >= high) if high_open else (arr > high)
     if bad.any():
-        idx = np.unravel_index(int(np.flatnonzero(bad.ravel())[0]), arr.shape) if arr.ndim else ()
+        idx = tuple(int(i) for i in np.unravel_index(int(np.flatnonzero(bad.ravel())[0]), arr.shape)) if arr.ndim else ()
         if low is not None and high is not None:
             allowed = f"in {'(' if low_open else '['}{low:g}, {high:g}{')' if high_open else ']'}"
         elif low is not None:
@@ -128,9 +173,10 @@ def check_unit_interval(name: str, values, ndim: int | None = None) -> np.ndarra
         raise ValueError(f"{name} must be a {ndim}-d array of numbers in [0, 1], got shape {arr.shape}")
     bad = ~np.isfinite(arr) | (arr < 0) | (arr > 1)
     if bad.any():
-        idx = np.unravel_index(int(np.flatnonzero(bad.ravel())[0]), arr.shape) if arr.ndim else ()
+        idx = tuple(int(i) for i in np.unravel_index(int(np.flatnonzero(bad.ravel())[0]), arr.shape)) if arr.ndim else ()
         raise ValueError(
-            f"{name} must lie in [0, 1] for this curator, got {arr[idx]!r} at index {idx}; "
+            f"{name} must lie in [0, 1] for this curator, got {float(arr[idx])!r}"
+            f"{f' at index {idx if len(idx) != 1 else idx[0]}' if arr.ndim else ''}; "
             "use the Sigmoid versions (CTL-S, CTB-S) for unbounded rewards"
         )
     return arr

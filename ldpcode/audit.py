@@ -17,15 +17,19 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validate import as_float_array, check_array, check_epsilon, check_int, check_real
+from ._validate import (as_float_array, check_array, check_epsilon, check_int, check_probability, check_real,
+                        check_rng)
 
 PAIR_MODES = ("interior", "extreme")
 
 
-def _check_rng(rng) -> np.random.Generator:
-    if not isinstance(rng, np.random.Generator):
-        raise TypeError(f"rng must be a numpy.random.Generator (np.random.default_rng(seed)), got {rng!r}")
-    return rng
+def _check_rng(rng, name: str = "rng") -> np.random.Generator:
+    return check_rng(name, rng)
+
+
+RANDOM_DP_PAIR_MAX_EPSILON = 700.0
+r"""The largest ε :func:`random_dp_pair` accepts: a pair with ratio :math:`e^{\pm\epsilon}` needs probabilities
+of order :math:`e^{-\epsilon}`, which leave the normal doubles (below 2.2e-308) beyond ε = 708."""
 
 
 def random_dp_pair(epsilon, k, rng, *, mode: str = "interior", concentration: float = 1.0):
@@ -49,7 +53,7 @@ def random_dp_pair(epsilon, k, rng, *, mode: str = "interior", concentration: fl
       :math:`g\cdot w = 1`), split at random inside A and inside its complement.
 
     Returns ``(f, g)``, two float arrays of shape ``(k,)`` with positive entries summing to 1 (up to
-    rounding, about 1e-15).
+    rounding, about 1e-15). ε at most :data:`RANDOM_DP_PAIR_MAX_EPSILON` (700).
     """
     eps = check_epsilon(epsilon)
     k = check_int("k", k, minimum=2)
@@ -59,6 +63,10 @@ def random_dp_pair(epsilon, k, rng, *, mode: str = "interior", concentration: fl
     conc = check_real("concentration", concentration)
     if conc <= 0:
         raise ValueError(f"concentration must be > 0, got {concentration!r}")
+    if eps > RANDOM_DP_PAIR_MAX_EPSILON:
+        raise ValueError(f"epsilon must be <= {RANDOM_DP_PAIR_MAX_EPSILON:g} for random_dp_pair, got {eps!r}: a pair "
+                         f"whose ratio reaches e^epsilon needs probabilities near e^-epsilon, below the smallest "
+                         f"normal double")
     lo, hi = math.exp(-eps), math.exp(eps)
     if mode == "extreme":
         high = np.zeros(k, dtype=bool)
@@ -124,10 +132,7 @@ def privacy_loss_matrix(table) -> np.ndarray:
     :math:`\max_{ij} M_{ij} \le \epsilon`. Columns where both entries are 0 are ignored; an output with
     positive mass under input i and none under j gives ``inf``.
     """
-    try:
-        t = np.asarray(table, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"table must be a 2-d array of numbers, got {table!r}") from exc
+    t = as_float_array("table", table, bools=False)
     if t.ndim != 2 or t.shape[0] < 1 or t.shape[1] < 1:
         raise ValueError(f"table must be a non-empty 2-d array (inputs x outputs), got shape {t.shape}")
     if not np.isfinite(t).all() or (t < 0).any():
@@ -177,16 +182,18 @@ def binned_log_ratio(samples_a, samples_b, bins, alpha: float = 0.05) -> BinnedL
     intervals :math:`[\ell, h]` for each of the 2K bin probabilities at level ``alpha / (2K)`` each
     (Bonferroni): lower :math:`\log(\ell_{a,k}/h_{b,k})`, upper :math:`\log(h_{a,k}/\ell_{b,k})`. All
     2K intervals hold together with probability at least 1 - ``alpha``, hence so do all the bounds, and
-    ``max_lower`` :math:`= \max_k \max(\text{lower}_k, -\text{upper}_k)` is a (1 - ``alpha``) lower
-    confidence bound on :math:`\max_k |\log(p_{a,k}/p_{b,k})|`, which ε-DP keeps below ε.
+    ``max_lower`` :math:`= \max(0, \max_k \max(\text{lower}_k, -\text{upper}_k))` is a (1 - ``alpha``) lower
+    confidence bound on :math:`\max_k |\log(p_{a,k}/p_{b,k})|`, which ε-DP keeps below ε. The 0 matters: a
+    maximum of absolute values is never negative, but each bin's one-sided bounds are, whenever its
+    interval for the signed log-ratio contains 0; with many bins and few samples (``bins`` >> samples)
+    every bin is so wide, at level alpha/(2K), that all are, and the bare maximum was a negative "lower
+    bound on a privacy loss". ``argmax`` is the bin of the bare maximum.
     """
     from scipy.stats import beta
 
     a = _check_samples("samples_a", samples_a)
     b = _check_samples("samples_b", samples_b)
-    alpha = check_real("alpha", alpha)
-    if not 0.0 < alpha < 1.0:
-        raise ValueError(f"alpha must be in (0, 1), got {alpha!r}")
+    alpha = check_probability("alpha", alpha)
     if isinstance(bins, (int, np.integer)) and not isinstance(bins, bool):
         k = check_int("bins", bins, minimum=1)
         both = np.concatenate([a, b])
@@ -217,14 +224,11 @@ def binned_log_ratio(samples_a, samples_b, bins, alpha: float = 0.05) -> BinnedL
     both_sides = np.maximum(lower, -upper)
     j = int(np.argmax(both_sides))
     return BinnedLogRatio(edges, counts_a, counts_b, log_ratio, se, lower, upper, alpha,
-                          float(both_sides[j]), j)
+                          max(0.0, float(both_sides[j])), j)
 
 
 def _check_samples(name, x) -> np.ndarray:
-    try:
-        arr = np.asarray(x, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"{name} must be a 1-d array of numbers, got {x!r}") from exc
+    arr = as_float_array(name, x)   # outputs may be bools (a binary mechanism), not strings
     if arr.ndim != 1 or arr.size == 0 or not np.isfinite(arr).all():
         raise ValueError(f"{name} must be a non-empty 1-d array of finite numbers, got shape {arr.shape}")
     return arr
@@ -264,10 +268,7 @@ def _check_rewards(name, rewards, ndim) -> np.ndarray:
 
 def _episode_bounds(n_steps: int, starts) -> np.ndarray:
     """Validated 0-based [begin, end) of each sub-sequence cut at the 1-based ``starts``."""
-    try:
-        s = np.asarray(starts, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"starts must be a sequence of integer steps, got {starts!r}") from exc
+    s = as_float_array("starts", starts, bools=False)
     if s.ndim != 1 or not np.all(s == np.round(s)):
         raise ValueError(f"starts must be a 1-d sequence of integer steps, got {starts!r}")
     s = s.astype(np.int64)
@@ -334,7 +335,7 @@ def lemma1_log_density_ratio(x, rewards, neighbour, starts, epsilon) -> np.ndarr
     :math:`\sum_i \epsilon m_i (|x_i - \bar r'_i| - |x_i - \bar r_i|)`. ``x`` has shape ``(..., l + 1)``;
     the result drops the last axis. Its supremum over x is the sum of :func:`lemma1_privacy_loss`."""
     eps, s, sp, m = _neighbour_sums(rewards, neighbour, starts, epsilon)
-    x = np.asarray(x, dtype=float)
+    x = check_array("x", x)
     if x.ndim == 0 or x.shape[-1] != m.size:
         raise ValueError(f"x must have last axis of length {m.size} (one value per sub-sequence), got {x.shape}")
     return (eps * m * (np.abs(x - sp / m) - np.abs(x - s / m))).sum(axis=-1)
@@ -497,8 +498,9 @@ def action_sequence_audit(policy, instance, rewards, neighbour, horizon: int, ru
                          f"got shape {r.shape}")
     runs = check_int("runs", runs, minimum=1)
     eps = check_epsilon(policy.epsilon if epsilon is None else epsilon)
+    check_probability("alpha", alpha)
     seqs = []
-    for ss, table in zip(np.random.SeedSequence(seed).spawn(2), (r, rp)):
+    for ss, table in zip(_seed_sequence(seed).spawn(2), (r, rp)):
         noise = np.random.default_rng(ss)
         sampler = FixedRewardSampler(table, model)
         side = []
@@ -623,6 +625,9 @@ class TracedRun:
 def traced_run(policy, instance, horizon: int, reward_rng, noise_rng, sampler="exact") -> TracedRun:
     """Run an Algorithm 1 policy once with ``trace=True``, recording every episode sum and noise draw."""
     T = check_int("horizon", horizon, minimum=instance.n_arms)
+    _check_rng(noise_rng, "noise_rng")
+    if not callable(sampler):  # a fixed-reward sampler needs no reward stream
+        _check_rng(reward_rng, "reward_rng")
     rec_s = _RecordingSampler(instance, reward_rng, sampler)
     rec_n = _RecordingLaplace(noise_rng)
     blocks = policy.run(instance, T, reward_rng, rec_n, sampler=rec_s, trace=True)
@@ -742,6 +747,9 @@ def lemma1_audit(rewards, neighbour, starts, epsilon, samples: int, rng, *, bins
         raise ValueError(f"rewards and neighbour must differ at exactly one step, they differ at {changed}")
     k = check_int("bins_per_scale", bins_per_scale, minimum=1)
     eps = check_epsilon(epsilon)
+    samples = check_int("samples", samples, minimum=1)
+    rng = _check_rng(rng)
+    alpha = check_probability("alpha", alpha)
     s, m = _episode_means(r, starts)
     sp, _ = _episode_means(rp, starts)
     i = int(np.flatnonzero(s != sp)[0])
@@ -856,25 +864,20 @@ def delta_log_ratio(samples_a, samples_b, thresholds, delta=0.0, alpha: float = 
     :math:`\{x < c_j\}` for the J ``thresholds`` (fixed before sampling), in both orders (a, b) and (b, a).
     One two-sided Clopper-Pearson interval per threshold and sample, at level ``alpha``/(2J) each, covers an
     event and its complement; with Bonferroni over these 2J intervals, all bounds hold together with
-    probability at least 1 - ``alpha``, hence so does their maximum ``max_lower``. With ``delta`` = 0 this is
+    probability at least 1 - ``alpha``, hence so does their maximum ``max_lower``, floored at 0 (ε >= 0 in
+    every definition, so 0 is always a valid lower bound; the bare maximum is negative or -inf when no event
+    has :math:`P_a(S) > \delta` by a clear margin). With ``delta`` = 0 this is
     a pure-ε audit on threshold events. For Gaussian outputs the likelihood ratio is monotone, so threshold
     events are the optimal ones and the supremum over c of the exact quantity is the exact ε(δ).
     """
     a = _check_samples("samples_a", samples_a)
     b = _check_samples("samples_b", samples_b)
-    try:
-        c = np.asarray(thresholds, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"thresholds must be a 1-d array of numbers, got {thresholds!r}") from exc
+    c = as_float_array("thresholds", thresholds, bools=False)
     if c.ndim != 1 or c.size == 0 or not np.isfinite(c).all() or (np.diff(c) <= 0).any():
         raise ValueError(f"thresholds must be a non-empty strictly increasing 1-d array of finite numbers, "
                          f"got {thresholds!r}")
-    d = check_real("delta", delta)
-    if not 0.0 <= d < 1.0:
-        raise ValueError(f"delta must be in [0, 1), got {delta!r}")
-    alpha = check_real("alpha", alpha)
-    if not 0.0 < alpha < 1.0:
-        raise ValueError(f"alpha must be in (0, 1), got {alpha!r}")
+    d = check_probability("delta", delta, low_closed=True)
+    alpha = check_probability("alpha", alpha)
     level = alpha / (2 * c.size)
     na, nb = a.size, b.size
     ka = (a[None, :] >= c[:, None]).sum(axis=1)
@@ -898,8 +901,8 @@ def delta_log_ratio(samples_a, samples_b, thresholds, delta=0.0, alpha: float = 
                       if pn > d and pd > 0 else math.nan)
             point = np.where(p_num > d, np.log(p_num - d) - np.log(p_den), -np.inf)
             est = max(est, float(np.max(point)))
-    return DeltaLogRatio(c, ka.astype(np.int64), kb.astype(np.int64), d, alpha, best, est, se, float(c[best_j]),
-                         best_key[0], best_key[1])
+    return DeltaLogRatio(c, ka.astype(np.int64), kb.astype(np.int64), d, alpha, max(0.0, best), est, se,
+                         float(c[best_j]), best_key[0], best_key[1])
 
 
 @dataclass(frozen=True)
@@ -1009,17 +1012,13 @@ def curator_audit(curator, samples: int = 100_000, seed=0, *, inputs=AUDIT_INPUT
     if eps < 0:
         raise ValueError(f"epsilon must be a finite number >= 0 (the claimed level), got {eps!r}")
     d = getattr(curator, "delta", 0.0) if delta is None else delta
-    d = check_real("delta", d)
-    if not 0.0 <= d < 1.0:
-        raise ValueError(f"delta must be in [0, 1), got {d!r}")
+    d = check_probability("delta", d, low_closed=True)
     if not callable(getattr(curator, "privatize", None)):
         raise TypeError(f"curator must have a privatize(values, rng) method, got {curator!r}")
     n = check_int("samples", samples, minimum=100)
     k = check_int("bins", bins, minimum=1)
     n_pilot = max(1000, n // 10) if pilot is None else check_int("pilot", pilot, minimum=10)
-    alpha = check_real("alpha", alpha)
-    if not 0.0 < alpha < 1.0:
-        raise ValueError(f"alpha must be in (0, 1), got {alpha!r}")
+    alpha = check_probability("alpha", alpha)
     grid = []
     for label, seq in (("inputs", inputs), ("probes", probes)):
         for x in check_array(label, seq, ndim=1).tolist():
@@ -1066,16 +1065,27 @@ def curator_audit(curator, samples: int = 100_000, seed=0, *, inputs=AUDIT_INPUT
             pair_se[i, j] = pair_se[j, i] = sd
             est = max(est, pe)
     i, j = np.unravel_index(int(np.argmax(pair)), pair.shape)
-    exact = exact_curator_loss(curator, accepted, d if tail else None)
+    exact = exact_curator_loss(curator, accepted, d)   # at the audited delta: 0 for a pure-epsilon claim
     return CuratorAudit(_curator_name(curator), eps, d, tuple(accepted), tuple(rejected), n, alpha,
                         "threshold" if tail else "binned", discrete,
-                        int(thresholds.size if tail else edges.size - 1), float(pair[i, j]), float(est),
+                        int(thresholds.size if tail else edges.size - 1), max(0.0, float(pair[i, j])), float(est),
                         tuple(sorted((accepted[i], accepted[j]))), pair, exact, float(pair_se[i, j]))
 
 
-def _seed_sequence(seed) -> np.random.SeedSequence:
-    """``seed`` as a SeedSequence: a SeedSequence as is, else its entropy (an int or a list of ints)."""
-    return seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+def _seed_sequence(seed, name: str = "seed") -> np.random.SeedSequence:
+    """``seed`` as a SeedSequence: a SeedSequence as is, else its entropy, an integer >= 0 or a non-empty list
+    of them (checked here, so that a bad seed is named instead of getting NumPy's message)."""
+    if isinstance(seed, np.random.SeedSequence):
+        return seed
+    if isinstance(seed, (list, tuple)):
+        if not seed:
+            raise ValueError(f"{name} must be an integer >= 0, a non-empty list of them or a "
+                             f"numpy.random.SeedSequence, got {seed!r}")
+        return np.random.SeedSequence([check_int(f"{name}[{i}]", v, minimum=0) for i, v in enumerate(seed)])
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"{name} must be an integer >= 0, a list of them or a numpy.random.SeedSequence, got "
+                        f"{seed!r} of type {type(seed).__name__}")
+    return np.random.SeedSequence(check_int(name, seed, minimum=0))
 
 
 def _check_outputs(curator, r, out, n) -> np.ndarray:
@@ -1098,9 +1108,10 @@ def exact_curator_loss(curator, inputs, delta=None) -> float:
       probabilities computed directly, so that :math:`1/(1+e^\epsilon)` is not lost to rounding for large ε);
     * CTL and CTL-S (Curators 1 and 5), :class:`~ldpcode.mechanisms.LaplaceMechanism`: Laplace laws of one
       scale b, whose loss is :math:`\max|u - u'|/b` (Lemmas 2 and 8);
-    * :class:`~ldpcode.mechanisms.GaussianMechanism` at ``delta``: the smallest ε with
+    * :class:`~ldpcode.mechanisms.GaussianMechanism` at ``delta`` (default: its own δ): the smallest ε with
       :math:`\delta(\epsilon) \le \delta` for the exact :math:`\delta(\epsilon)` of Balle and Wang (2018,
-      Theorem 8) (:func:`ldpcode.reductions.gaussian_exact_delta`), Δ = the spread of ``inputs``;
+      Theorem 8) (:func:`ldpcode.reductions.gaussian_exact_delta`), Δ = the spread of ``inputs``; ``inf`` at
+      ``delta=0`` (a pure-ε claim, which no Gaussian mechanism meets);
     * any object with an ``exact_loss(inputs)`` method (the broken curators and :class:`HeterogeneousCurator`);
     * otherwise nan.
 
@@ -1119,16 +1130,30 @@ def exact_curator_loss(curator, inputs, delta=None) -> float:
     if isinstance(curator, _mech.LaplaceMechanism):
         return float((x.max() - x.min()) / curator.scale)
     if isinstance(curator, _mech.GaussianMechanism):
-        dl = curator.delta if delta is None else check_real("delta", delta)
+        dl = curator.delta if delta is None else delta
         return gaussian_epsilon_at_delta(curator.sigma, float(x.max() - x.min()), dl)
     return math.nan
 
 
 def _ctb_exact(u, epsilon) -> float:
-    e = math.exp(min(float(epsilon), 700.0))
-    p1 = (u * e + 1.0 - u) / (1.0 + e)
-    p0 = ((1.0 - u) * e + u) / (1.0 + e)
-    return float(privacy_loss_matrix(_ctb_rows(p1, p0)).max())
+    """CTB's exact loss over inputs u in [0, 1]. For ε > 700 (e^ε near overflow, and P{1 | u = 0} = 1/(1+e^ε)
+    below the smallest double from ε = 745) in log space: log P{1 | u} = log(u s(ε) + (1-u) s(-ε)), s the
+    Sigmoid, by log-sum-exp; P{1 | u} is monotone in u, so the loss is the spread of the log-probabilities.
+    (It was capped at ε = 700: the exact loss of CTB at ε = 1e4 came out as 700.)"""
+    eps = float(epsilon)
+    if eps <= 700.0:
+        e = math.exp(eps)
+        p1 = (u * e + 1.0 - u) / (1.0 + e)
+        p0 = ((1.0 - u) * e + u) / (1.0 + e)
+        return float(privacy_loss_matrix(_ctb_rows(p1, p0)).max())
+    u = np.asarray(u, dtype=float)
+    with np.errstate(divide="ignore"):
+        lu, l1u = np.log(u), np.log1p(-u)
+    ls_hi = -math.log1p(math.exp(-eps))   # log s(eps)
+    ls_lo = ls_hi - eps                   # log s(-eps)
+    lp1 = np.logaddexp(lu + ls_hi, l1u + ls_lo)
+    lp0 = np.logaddexp(l1u + ls_hi, lu + ls_lo)
+    return float(max(lp1.max() - lp1.min(), lp0.max() - lp0.min()))
 
 
 def gaussian_epsilon_at_delta(sigma, sensitivity, delta) -> float:
@@ -1136,7 +1161,8 @@ def gaussian_epsilon_at_delta(sigma, sensitivity, delta) -> float:
     the smallest ε >= 0 with :math:`\delta(\epsilon) \le \delta`, for the exact
     :math:`\delta(\epsilon) = \Phi(\tfrac{\Delta}{2\sigma} - \tfrac{\epsilon\sigma}{\Delta}) - e^\epsilon
     \Phi(-\tfrac{\Delta}{2\sigma} - \tfrac{\epsilon\sigma}{\Delta})` of Balle and Wang (2018, Theorem 8),
-    which decreases in ε (root by Brent's method). 0 when Δ = 0 or δ(0) <= δ."""
+    which decreases in ε (root by Brent's method). 0 when Δ = 0 or δ(0) <= δ; ``inf`` at δ = 0 (Δ > 0): the
+    Gaussian mechanism satisfies no pure ε-DP, its privacy loss random variable being unbounded."""
     from scipy.optimize import brentq
 
     from .reductions import gaussian_exact_delta
@@ -1147,15 +1173,19 @@ def gaussian_epsilon_at_delta(sigma, sensitivity, delta) -> float:
     dd = check_real("sensitivity", sensitivity)
     if dd < 0:
         raise ValueError(f"sensitivity must be >= 0, got {sensitivity!r}")
-    dl = check_real("delta", delta)
-    if not 0.0 < dl < 1.0:
-        raise ValueError(f"delta must be in (0, 1), got {delta!r}")
-    if dd == 0 or float(gaussian_exact_delta(0.0, s, dd)) <= dl:
+    dl = check_probability("delta", delta, low_closed=True)
+    if dd == 0:
+        return 0.0
+    if dl == 0.0:
+        return math.inf   # Gaussian noise has no pure-epsilon guarantee: delta(eps) > 0 for every finite eps
+    if float(gaussian_exact_delta(0.0, s, dd)) <= dl:
         return 0.0
     f = lambda e: float(gaussian_exact_delta(e, s, dd)) - dl  # noqa: E731
     hi = 1.0
     while f(hi) > 0:
         hi *= 2.0
+        if hi > 1e300:   # the root is beyond the doubles (Delta/sigma above 1e150): the loss is infinite
+            return math.inf
     return float(brentq(f, 0.0, hi, xtol=1e-12, rtol=1e-12))
 
 
@@ -1165,7 +1195,8 @@ def gaussian_epsilon_at_delta(sigma, sensitivity, delta) -> float:
 class HeterogeneousCurator:
     """The curator of a HeLDP policy (Ren et al., extended version, Agents 2 and 4) applied to a user at level
     ``epsilon`` = ε_t >= 0: :meth:`ldpcode.mechanisms.Curator.respond_to_users` with every ε_t equal, the code
-    path of the heterogeneous setting (at ε_t = 0 CTL answers the constant 1/2 and CTB a fair coin: 0-DP).
+    path of the heterogeneous setting (at ε_t = 0, and below EPSILON_FLOOR = 1e-9, CTL answers the constant 1/2
+    and CTB a fair coin: 0-DP).
     ``curator`` is the curator's name, ``"CTL"``, ``"CTB"``, ``"CTL-S"`` or ``"CTB-S"``."""
 
     curator: str
@@ -1185,11 +1216,13 @@ class HeterogeneousCurator:
         return f"{self.curator} at eps_t = {self.epsilon:g}"
 
     def privatize(self, values, rng: np.random.Generator) -> np.ndarray:
-        v = np.asarray(values, dtype=float)
+        v = as_float_array("values", values)
         return _mech.CURATORS[self.curator].respond_to_users(v, np.full(v.shape, self.epsilon), rng)[1]
 
     def exact_loss(self, inputs) -> float:
-        if self.epsilon == 0:
+        from ._validate import EPSILON_FLOOR
+
+        if self.epsilon < EPSILON_FLOOR:   # answered as at eps_t = 0 (respond_to_users): 0-DP
             return 0.0
         return exact_curator_loss(_mech.CURATORS[self.curator](self.epsilon), inputs)
 
@@ -1246,6 +1279,9 @@ class UnclippedCTB(_mech.CTB):
 
     def exact_loss(self, inputs) -> float:
         x = np.asarray(inputs, dtype=float)
+        if self.epsilon > 700.0:  # e^eps near overflow: CTB's loss inside [0, 1]; outside, p(r) leaves [0, 1]
+            inside = (x >= 0) & (x <= 1)
+            return _ctb_exact(x, self.epsilon) if inside.all() else math.inf
         e = self.exp_eps
         p1 = np.clip((x * e + 1.0 - x) / (1.0 + e), 0.0, 1.0)
         p0 = np.clip(((1.0 - x) * e + x) / (1.0 + e), 0.0, 1.0)
@@ -1327,9 +1363,7 @@ def output_mean_audit(curator, rewards=(0.0, 0.25, 0.5, 0.75, 1.0), samples: int
         raise TypeError(f"curator must have privatize(values, rng) and output_mean(mu), got {curator!r}")
     r = check_array("rewards", rewards, ndim=1, min_size=1)
     n = check_int("samples", samples, minimum=2)
-    alpha = check_real("alpha", alpha)
-    if not 0.0 < alpha < 1.0:
-        raise ValueError(f"alpha must be in (0, 1), got {alpha!r}")
+    alpha = check_probability("alpha", alpha)
     rngs = [np.random.default_rng(s) for s in _seed_sequence(seed).spawn(r.size)]
     claimed = np.array([float(curator.output_mean(x)) for x in r])
     outs = [np.asarray(curator.privatize(np.full(n, x), g), dtype=float) for x, g in zip(r, rngs)]
@@ -1359,7 +1393,7 @@ def laplace_float_output(k, r, scale):
         raise ValueError(f"scale must be > 0, got {scale!r}")
     u = k.astype(np.float64) * _FLOAT_UNIFORM_STEP
     noise = _mech._laplace_from_uniform(u.ravel()).reshape(u.shape)   # the engine's own copy of numpy's formula
-    return np.asarray(r, dtype=float) + noise * b
+    return check_array("r", r) + noise * b
 
 
 def laplace_float_reachable(x, r, scale, window: int = 3) -> np.ndarray:
@@ -1374,7 +1408,7 @@ def laplace_float_reachable(x, r, scale, window: int = 3) -> np.ndarray:
     whatever ε the real-number analysis promises. The audit of :func:`curator_audit`, which bins outputs,
     cannot see this; this function can because it knows the sampler.
     """
-    xs = np.asarray(x, dtype=float)
+    xs = as_float_array("x", x, bools=False)
     if not np.isfinite(xs).all():
         raise ValueError("x must contain only finite numbers")
     rr = check_real("r", r)
@@ -1407,7 +1441,7 @@ def ctb_float_probability_one(r, epsilon):
     e = check_real("epsilon", epsilon)
     if e < 0:
         raise ValueError(f"epsilon must be >= 0, got {epsilon!r}")
-    p = np.asarray(_mech.ctb_probability(np.atleast_1d(rr), math.exp(min(e, 700.0)))).reshape(rr.shape)
+    p = np.asarray(_mech.ctb_probability(np.atleast_1d(rr), _mech.exp_or_inf(e))).reshape(rr.shape)
     return np.ceil(np.clip(p, 0.0, 1.0) * 2.0 ** 53) * _FLOAT_UNIFORM_STEP
 
 

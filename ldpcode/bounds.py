@@ -58,7 +58,7 @@ from .divergences import kl_bernoulli
 
 
 def _gaps(means) -> np.ndarray:
-    means = as_float_array("means", means)
+    means = as_float_array("means", means, bools=False)
     if means.ndim != 1 or means.size < 2 or not np.isfinite(means).all():
         raise ValueError(f"means must be a 1-d sequence of at least 2 finite numbers, got {means!r}")
     gaps = means.max() - means
@@ -67,6 +67,24 @@ def _gaps(means) -> np.ndarray:
 
 def _log_horizon(horizon) -> float:
     return math.log(check_int("horizon", horizon, minimum=2))
+
+
+# Large epsilon. Every formula below is evaluated as it always was wherever it is finite (so stored numbers keep
+# their bits); only where a term would overflow (e^eps beyond eps = 709.78, a square beyond 1.3e154: Python
+# raises OverflowError on both) is an equal, overflow-free form used. Bounds then take their limits as eps grows
+# (a lower-bound constant tends to 0, an upper-bound factor to its non-private value) instead of raising.
+
+def _square(x: float) -> float:
+    """x ** 2, or inf where it overflows a double (Python's ** raises OverflowError there)."""
+    return x ** 2 if abs(x) < 1e150 else math.inf
+
+
+def _inv_two_sinh_squared(eps: float) -> float:
+    r""":math:`(e^\epsilon - e^{-\epsilon})^{-2} = (2\sinh\epsilon)^{-2}`; for ε > 350 as the equal
+    :math:`e^{-2\epsilon}/(1 - e^{-2\epsilon})^2`, which underflows towards 0 instead of raising."""
+    if eps <= 350.0:
+        return 1.0 / (2.0 * math.sinh(eps)) ** 2
+    return math.exp(-2.0 * eps) / (-math.expm1(-2.0 * eps)) ** 2
 
 
 def laplace_ratio(epsilon) -> float:
@@ -82,7 +100,9 @@ def bernoulli_ratio(epsilon) -> float:
 def lower_bound_constant(means, epsilon) -> float:
     r"""Theorem 1: :math:`(e^\epsilon - e^{-\epsilon})^{-2} \sum_{a:\Delta_a>0} 1/\Delta_a` (Bernoulli arms)."""
     eps = check_epsilon(epsilon)
-    return float(np.sum(1.0 / _gaps(means)) / (2.0 * math.sinh(eps)) ** 2)
+    if eps <= 350.0:
+        return float(np.sum(1.0 / _gaps(means)) / (2.0 * math.sinh(eps)) ** 2)
+    return float(np.sum(1.0 / _gaps(means)) * _inv_two_sinh_squared(eps))
 
 
 def basu2019_lower_bound_constant(means, epsilon) -> float:
@@ -102,7 +122,10 @@ def basu2019_lower_bound_constant(means, epsilon) -> float:
     if sub.size == 0:
         return 0.0  # no suboptimal arm: no regret to bound (as lower_bound_constant)
     kl = kl_bernoulli(sub, np.full_like(sub, best))
-    return float(np.sum((best - sub) / (2.0 * min(4.0, math.exp(2 * eps)) * math.expm1(eps) ** 2 * kl)))
+    cap = min(4.0, math.exp(2 * eps)) if eps < 1.0 else 4.0  # e^{2 eps} > 7 from eps = 1 on
+    growth = _square(math.expm1(eps)) if eps < 700.0 else math.inf  # (e^eps - 1)^2; its inverse -> 0
+    with np.errstate(divide="ignore"):
+        return float(np.sum((best - sub) / (2.0 * cap * growth * kl)))
 
 
 def lower_bound_constant_small_epsilon(means, epsilon) -> float:
@@ -163,14 +186,17 @@ def lemma12_bound(p, q, epsilon):
     r"""Lemma 12's right-hand side :math:`(e^\epsilon - e^{-\epsilon})^2 (p-q)^2`."""
     eps = check_epsilon(epsilon)
     p, q = check_array("p", p, low=0, high=1), check_array("q", q, low=0, high=1)
-    return (2.0 * math.sinh(eps)) ** 2 * (p - q) ** 2
+    if eps <= 350.0:
+        return (2.0 * math.sinh(eps)) ** 2 * (p - q) ** 2
+    # (2 sinh eps)^2 overflows a double: the bound is +inf (a true, if empty, upper bound) unless p = q
+    return np.where(p == q, 0.0, np.inf)
 
 
 def fact13_bound(r, R):
     r"""Fact 13 (Dragomir and Gluščević 2001, Lemma 1): if :math:`0 < r \le f_1/g_1 \le R`, then
     :math:`D_{\mathrm{KL}}(f_1\|g_1) \le (R-r)^2/(4rR)`. Broadcasts over arrays."""
-    r = np.asarray(r, dtype=float)
-    R = np.asarray(R, dtype=float)
+    r = as_float_array("r", r, bools=False)
+    R = as_float_array("R", R, bools=False)
     if not (np.isfinite(r).all() and np.isfinite(R).all()) or (r <= 0).any() or (R < r).any():
         raise ValueError(f"need finite 0 < r <= R, got r={r!r}, R={R!r}")
     return (R - r) ** 2 / (4.0 * r * R)
@@ -185,15 +211,20 @@ def lemma12_fact13_bound(p, q, epsilon):
     valid for p < q too.
     """
     eps = check_epsilon(epsilon)
-    p = as_float_array("p", p)
-    q = as_float_array("q", q)
+    p = as_float_array("p", p, bools=False)
+    q = as_float_array("q", q, bools=False)
     for name, v in (("p", p), ("q", q)):
         if not np.isfinite(v).all() or (v < 0).any() or (v > 1).any():
             raise ValueError(f"{name} must lie in [0, 1], got {v!r}")
-    hi, lo = math.exp(eps), math.exp(-eps)
-    R = (p * hi + 1 - p) / (q * hi + 1 - q)
-    r = (p * lo + 1 - p) / (q * lo + 1 - q)
-    return (R - r) ** 2 / (4.0 * r * R)
+    # (R - r)^2/(4rR) = sinh^2(log(R/r)/2), with log R = log(p + (1-p)e^-eps) - log(q + (1-q)e^-eps) and
+    # log r = log(p e^-eps + 1-p) - log(q e^-eps + 1-q) as log-sum-exps: no e^eps to overflow, and no
+    # q e^-eps + 1 - q to cancel (at q = 1 and eps > 37 that sum rounded to 0 and the bound was nan)
+    with np.errstate(divide="ignore"):
+        lp, lq, l1p, l1q = np.log(p), np.log(q), np.log1p(-p), np.log1p(-q)
+    log_ratio = (np.logaddexp(lp, l1p - eps) - np.logaddexp(lq, l1q - eps)
+                 - np.logaddexp(lp - eps, l1p) + np.logaddexp(lq - eps, l1q))
+    with np.errstate(over="ignore"):  # sinh^2(eps) ~ e^{2 eps}/4 is beyond a double from eps = 355: inf
+        return np.sinh(log_ratio / 2.0) ** 2
 
 
 def laplace_sum_tail_bound(lam, n, b, v=None):
@@ -364,7 +395,7 @@ from dataclasses import dataclass  # noqa: E402
 def heldp_alpha(epsilon):
     r""":math:`\alpha(\epsilon) = \epsilon^{-2}` (Section 3.1, before Theorem 7). Broadcasts."""
     eps = check_array("epsilon", epsilon, low=0)
-    with np.errstate(divide="ignore"):
+    with np.errstate(divide="ignore", over="ignore"):  # alpha(0) = inf; beyond 1e154, eps^2 = inf and alpha = 0
         return 1.0 / (eps * eps)
 
 
@@ -469,7 +500,7 @@ def _heldp_l_value(gaps, log_t, q, kappa):
     #   max{8/(p0 D) (1+4 sqrt(a0 + k Q_L))^2 log T, 2D/(p0 a0^2) (4 a0 e_min^-2 + e_min^-4) log T}
     #   + D/(2 p0 k^2) log(p0 T exp{2 k^2}) + 2D/p0 + 2 pi^2 D/3,
     # with log(p0 T exp{2k^2}) = log(p0 T) + 2k^2 (so the kappa term is D log(p0 T)/(2 p0 k^2) + D/p0).
-    p0, a0, e2 = q.p0, q.alpha0, 1.0 / q.epsilon_min ** 2
+    p0, a0, e2 = q.p0, q.alpha0, 1.0 / _square(q.epsilon_min)
     if math.isinf(kappa):
         if q.q_l > 0:
             return math.inf
@@ -478,7 +509,11 @@ def _heldp_l_value(gaps, log_t, q, kappa):
     else:
         lead = 8.0 / (p0 * gaps) * (1 + 4 * math.sqrt(a0 + kappa * q.q_l)) ** 2 * log_t
         kappa_term = gaps * (log_t + math.log(p0)) / (2 * p0 * kappa ** 2) + gaps / p0
-    second = 2.0 * gaps / (p0 * a0 ** 2) * (4 * a0 * e2 + e2 * e2) * log_t
+    if a0 > 1e-150:
+        second = 2.0 * gaps / (p0 * a0 ** 2) * (4 * a0 * e2 + e2 * e2) * log_t
+    else:  # a0^2 underflows (levels beyond 1e75): the same term with r = e2/a0 = eps_min^-2 / alpha0 <= 1
+        ratio = q.epsilon_min ** -2 / a0 if a0 > 0 else 1.0
+        second = 2.0 * gaps / p0 * (4 * ratio + ratio * ratio) * log_t
     return float(np.sum(np.maximum(lead, second) + kappa_term + 2 * gaps / p0 + 2 * math.pi ** 2 * gaps / 3))
 
 
@@ -670,7 +705,7 @@ def choose_epsilon_min(levels, mechanism, candidates=None) -> EpsilonMinChoice:
     if candidates is None:
         cand = _default_candidates(levels)
     else:
-        cand = np.atleast_1d(as_float_array("candidates", candidates))
+        cand = np.atleast_1d(as_float_array("candidates", candidates, bools=False))
         if cand.ndim != 1 or cand.size == 0:
             raise ValueError(f"candidates must be a non-empty 1-d sequence of epsilon_min values, got {candidates!r}")
         for c in cand:
@@ -813,8 +848,8 @@ def gdp_lower_bound_terms(means, epsilon, family="bernoulli", sigma=1.0, varianc
     means, best, idx, gaps = _gdp_suboptimal(means, family)
     if family == "bernoulli":
         try:
-            sig = np.asarray(sigma, dtype=float)
-        except (TypeError, ValueError):
+            sig = as_float_array("sigma", sigma, bools=False)
+        except TypeError:
             sig = None
         if variance != "known" or sig is None or not np.all(sig == 1.0):
             raise ValueError(f"sigma and variance apply to family='gaussian' only; for 'bernoulli' leave them at "
@@ -826,10 +861,7 @@ def gdp_lower_bound_terms(means, epsilon, family="bernoulli", sigma=1.0, varianc
         d = np.asarray(d_inf_bernoulli(means[idx], best), dtype=float).reshape(-1)
         t = np.asarray(t_inf_bernoulli(means[idx], best), dtype=float).reshape(-1)
     else:
-        try:
-            sig = np.asarray(sigma, dtype=float)
-        except (TypeError, ValueError) as exc:
-            raise TypeError(f"sigma must be a real number or a sequence of real numbers, got {sigma!r}") from exc
+        sig = as_float_array("sigma", sigma, bools=False)
         try:
             sig = np.broadcast_to(sig, means.shape)
         except ValueError as exc:
@@ -925,11 +957,8 @@ def _check_epsilon_or_inf(epsilon) -> float:
 
 
 def _check_linear_instance(actions, theta):
-    try:
-        A = np.asarray(actions, dtype=float)
-        th = np.asarray(theta, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"actions and theta must be arrays of real numbers, got {actions!r}, {theta!r}") from exc
+    A = as_float_array("actions", actions, bools=False)
+    th = as_float_array("theta", theta, bools=False)
     if A.ndim != 2 or A.shape[0] < 2 or A.shape[1] < 1:
         raise ValueError(f"actions must be a 2-d array of at least 2 actions (one per row), got shape {A.shape}")
     if not np.isfinite(A).all():
@@ -1085,7 +1114,7 @@ def linear_c_epsilon(actions, theta, epsilon, rho=1.0) -> LinearCEpsilon:
     """
     A, th, opt, gaps = _check_linear_instance(actions, theta)
     eps = _check_epsilon_or_inf(epsilon)
-    rho = check_epsilon(rho, "rho")
+    rho = check_epsilon(rho, "rho", floor=0.0)
     n, d = A.shape
     sub = np.flatnonzero(np.arange(n) != opt)
     g_sub = gaps[sub]
@@ -1153,8 +1182,8 @@ def adap_klucb_regret_bound(means, horizon, epsilon, *, c1, c2, alpha=3.1) -> fl
     never invents them. Only the shape of the bound in ε and :math:`\Delta_a` is the paper's.
     """
     eps = check_epsilon(epsilon)
-    c1 = check_epsilon(c1, "c1")
-    c2 = check_epsilon(c2, "c2")
+    c1 = check_epsilon(c1, "c1", floor=0.0)
+    c2 = check_epsilon(c2, "c2", floor=0.0)
     alpha = _check_alpha_gdp(alpha)
     log_t = _gdp_log_horizon(horizon)
     means, best, idx, gaps = _gdp_suboptimal(means)

@@ -209,6 +209,12 @@ class PrivacyLevels:
     ``sample(rng, size)`` draws levels; ``expect(f, eps_min)`` is E[f(eps) 1{eps >= eps_min}] (exact
     for the discrete and clipped-Gaussian families, Monte Carlo with a fixed seed for a user sampler);
     ``p_at_least(eps_min)`` is p_0 = P{eps >= eps_min}; ``sup`` is eps_max, the supremum of the support.
+
+    Any finite level >= 0 is a valid user. Levels of exactly 0 (users who release nothing) and positive
+    levels below :data:`~ldpcode._validate.EPSILON_FLOOR` (1e-9; a clipped Gaussian draws them) are never
+    used by the engine: the agents keep a response only when eps_t >= eps_min, and eps_min is at least the
+    floor, so such users are discarded like the users at 0 (and the curators answer them as at eps_t = 0,
+    :meth:`ldpcode.mechanisms.Curator.respond_to_users`).
     """
 
     def __init__(self, name: str, sampler, *, values=None, probs=None, gaussian=None, sup=None):
@@ -220,7 +226,8 @@ class PrivacyLevels:
         self._sup = sup
 
     def sample(self, rng: np.random.Generator, size) -> np.ndarray:
-        eps = np.asarray(self._sampler(rng, size), dtype=float)
+        eps = as_float_array(f"the levels of privacy-level sampler {self.name!r}", self._sampler(rng, size),
+                             bools=False)
         if eps.shape != (size if isinstance(size, tuple) else (size,)):
             raise ValueError(f"privacy-level sampler {self.name!r} must return an array of shape {size}, "
                              f"got {eps.shape}")
@@ -276,12 +283,12 @@ class PrivacyLevels:
 
 
 def _discrete_levels(values, probs=None, name=None):
-    values = as_float_array("values", values)
+    values = as_float_array("values", values, bools=False)
     if values.ndim != 1 or values.size == 0:
         raise ValueError(f"values must be a non-empty 1-d sequence of privacy levels, got {values!r}")
     if not np.isfinite(values).all() or (values < 0).any():
         raise ValueError(f"privacy levels must be finite and >= 0, got values={values.tolist()}")
-    probs = np.full(values.size, 1.0 / values.size) if probs is None else as_float_array("probs", probs)
+    probs = np.full(values.size, 1.0 / values.size) if probs is None else as_float_array("probs", probs, bools=False)
     if probs.shape != values.shape or (probs < 0).any() or not np.isclose(probs.sum(), 1.0):
         raise ValueError(f"probs must be non-negative, sum to 1 and match values, got {probs!r}")
     vals, pr = values.copy(), probs.copy()

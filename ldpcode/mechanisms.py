@@ -24,7 +24,8 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from ._validate import check_epsilon, check_finite_array, check_rng, check_unit_interval
+from ._validate import (EPSILON_FLOOR, check_array, check_epsilon, check_finite_array, check_probability,
+                        check_real, check_rng, check_unit_interval)
 
 # Mechanism codes shared with the compiled engine.
 NONE, LAPLACE, BERNOULLI = 0, 1, 2
@@ -36,9 +37,28 @@ def sigmoid(r):
     return 1.0 / (1.0 + np.exp(-r))
 
 
+def exp_or_inf(x) -> float:
+    r""":math:`e^x` as a float, ``inf`` where it overflows (x > 709.78) instead of Python's bare
+    ``OverflowError``; the compiled code's ``math.exp`` already returns ``inf`` there. Curators pass
+    :math:`e^\epsilon` to :func:`ctb_probability`, which takes ``inf`` to be the limit ε → ∞."""
+    try:
+        return math.exp(x)
+    except OverflowError:
+        return math.inf
+
+
 @njit(cache=True)
 def ctb_probability(r, exp_eps):
-    r"""Curator 3's success probability :math:`(re^\epsilon + 1 - r)/(1 + e^\epsilon)`, given :math:`e^\epsilon`."""
+    r"""Curator 3's success probability :math:`(re^\epsilon + 1 - r)/(1 + e^\epsilon)`, given :math:`e^\epsilon`.
+
+    Equal to :math:`r\,s(\epsilon) + (1 - r)\,s(-\epsilon)`, s the Sigmoid, with no cancellation: the
+    numerator and the denominator are sums of non-negative terms (r in [0, 1]), so the formula is accurate
+    to a few ulps for every finite :math:`e^\epsilon`. When :math:`e^\epsilon` overflows (ε > 709.78, given
+    as ``inf``) the formula would give inf/inf = nan, and every response 0; there :math:`s(\epsilon) = 1`
+    and :math:`s(-\epsilon) < 10^{-308}` in double precision, so the probability is r, returned exactly.
+    """
+    if exp_eps == np.inf:
+        return r * 1.0   # arithmetic, so both branches have one type (a 0-d array r stays like the formula's)
     return (r * exp_eps + 1.0 - r) / (1.0 + exp_eps)
 
 
@@ -81,13 +101,23 @@ def unbias_scaled(x, k):
 
 
 def ctb_output_mean(mu, epsilon):
-    r"""Lemma 5: the mean of CTB's response on an arm of mean :math:`\mu`,
+    r"""Lemma 5: the mean of CTB's response on an arm of mean :math:`\mu \in [0, 1]`,
 
-    .. math:: \mu_{a,\epsilon} = \tfrac12 + (2\mu_a - 1)\,\frac{e^\epsilon - 1}{2(e^\epsilon + 1)}.
+    .. math:: \mu_{a,\epsilon} = \tfrac12 + (2\mu_a - 1)\,\frac{e^\epsilon - 1}{2(e^\epsilon + 1)}
+              = \tfrac12 + (2\mu_a - 1)\,\frac{\tanh(\epsilon/2)}{2}.
+
+    The first form is evaluated for ε <= 700 (as it always was, so that stored numbers keep their bits); above,
+    where :math:`2(e^\epsilon + 1)` overflows (from ε = 709.09 the old form returned 1/2 for every μ, and
+    raised OverflowError from 709.79), the equal :math:`\tanh(\epsilon/2)/2`, which is 1/2 to double precision.
+    ``mu`` outside [0, 1] (a mean CTB cannot have) is refused.
     """
     epsilon = check_epsilon(epsilon)
-    mu = np.asarray(mu, dtype=float)
-    return 0.5 + (2.0 * mu - 1.0) * math.expm1(epsilon) / (2.0 * (math.exp(epsilon) + 1.0))
+    mu = check_unit_interval("mu", mu)
+    if epsilon <= 700.0:
+        half_gap = math.expm1(epsilon) / (2.0 * (math.exp(epsilon) + 1.0))
+    else:
+        half_gap = 0.5 * math.tanh(0.5 * epsilon)
+    return 0.5 + (2.0 * mu - 1.0) * half_gap
 
 
 def gaussian_sigmoid_mean(mu, sigma=1.0, order: int = 80):
@@ -96,9 +126,16 @@ def gaussian_sigmoid_mean(mu, sigma=1.0, order: int = 80):
     The mean of the Sigmoid-mapped reward of a Gaussian arm: the quantity CTL-S and CTB-S see
     (Lemmas 7-9). 80 nodes give about 1e-15 accuracy for sigma <= 2.
     """
+    from ._validate import check_int
+
+    mu = check_finite_array("mu", mu)
+    sigma = check_real("sigma", sigma)
+    if sigma < 0:
+        raise ValueError(f"sigma must be a finite number >= 0 (a standard deviation), got {sigma!r}")
+    order = check_int("order", order, minimum=1)
     x, w = np.polynomial.hermite_e.hermegauss(order)
-    mu = np.asarray(mu, dtype=float)
-    vals = 1.0 / (1.0 + np.exp(-(mu[..., None] + sigma * x)))
+    with np.errstate(over="ignore"):  # e^{-z} = inf for z < -709: the Sigmoid is then 0, as it should be
+        vals = 1.0 / (1.0 + np.exp(-(mu[..., None] + sigma * x)))
     return (vals * w).sum(axis=-1) / math.sqrt(2.0 * math.pi)
 
 
@@ -109,8 +146,10 @@ def discrete_sigmoid_mean(mu, values, probs):
     Rademacher noise (values ±1, probabilities 1/2), which is sub-Gaussian with variance one. ``mu``
     broadcasts; ``values`` and ``probs`` are 1-d of the same length, ``probs`` non-negative summing to 1.
     """
-    values = np.asarray(values, dtype=float)
-    probs = np.asarray(probs, dtype=float)
+    from ._validate import as_float_array
+
+    values = as_float_array("values", values, bools=False)
+    probs = as_float_array("probs", probs, bools=False)
     if values.ndim != 1 or values.shape != probs.shape or values.size == 0 or not np.isfinite(values).all():
         raise ValueError(f"values and probs must be 1-d of the same non-zero length with finite values, "
                          f"got shapes {values.shape} and {probs.shape}")
@@ -118,6 +157,12 @@ def discrete_sigmoid_mean(mu, values, probs):
         raise ValueError(f"probs must be non-negative and sum to 1, got {probs!r}")
     mu = check_finite_array("mu", mu)
     return (sigmoid(mu[..., None] + values) * probs).sum(axis=-1)
+
+
+LAPLACE_SUM_MAX_N = 10**8
+"""The largest n :func:`laplace_sum_sf` accepts: its time is linear in n (about 0.3 s per million terms and per
+value of lam) and its memory fixed (blocks of 2^20 terms); beyond, the central limit theorem (Y_n / (b sqrt(2n))
+is nearly standard normal) or Lemma 3's bound are the tools."""
 
 
 def laplace_sum_sf(lam, n, b):
@@ -129,37 +174,52 @@ def laplace_sum_sf(lam, n, b):
     finite sum of positive terms
 
     .. math:: P\{Y_n > \lambda\} = e^{-x} \sum_{i=0}^{n-1}\sum_{j=0}^{i}
-              \frac{x^{i-j}}{(i-j)!\,j!}\,\frac{(n-1+j)!}{(n-1)!\,2^{n+j}},
+              \frac{x^{i-j}}{(i-j)!\,j!}\,\frac{(n-1+j)!}{(n-1)!\,2^{n+j}}
+              = \sum_{k=0}^{n-1} \frac{e^{-x}x^k}{k!}\, F(n - 1 - k),
 
-    evaluated in log space (so it stays accurate, to about 1e-13 relative, deep in the tail where Monte
-    Carlo cannot reach), and :math:`1 - P\{Y_n > -\lambda\}` for :math:`\lambda < 0`. For n = 1 it is
-    :math:`e^{-x}/2`, for n = 2 :math:`(2 + x)e^{-x}/4`.
+    (k = i - j), where :math:`F(m) = \sum_{j=0}^{m}\binom{n-1+j}{j}2^{-(n+j)}` is the distribution function of
+    the negative binomial law (failures before the n-th success of a fair coin). So the double sum is a sum
+    of n products of a Poisson(x) probability and a running sum: O(n) time, memory in blocks of 2^20 terms
+    (the double sum took O(n^2) memory: 8 GB at n = 20,000). Evaluated in log space (so it stays accurate deep
+    in the tail where Monte Carlo cannot reach: about 1e-13 relative for n up to 10^4, the running sums adding
+    at most n x 1e-16), and :math:`1 - P\{Y_n > -\lambda\}` for :math:`\lambda < 0`. For n = 1 it is
+    :math:`e^{-x}/2`, for n = 2 :math:`(2 + x)e^{-x}/4`. ``n`` at most :data:`LAPLACE_SUM_MAX_N`.
     """
-    from scipy.special import gammaln, logsumexp
-
-    from ._validate import check_int, check_real
+    from ._validate import check_int
 
     n = check_int("n", n, minimum=1)
+    if n > LAPLACE_SUM_MAX_N:
+        raise ValueError(f"n must be <= {LAPLACE_SUM_MAX_N:,} (LAPLACE_SUM_MAX_N: the exact sum takes time linear "
+                         f"in n), got {n:,}; for such n use the normal approximation of Y_n/(b sqrt(2n)) or "
+                         f"Lemma 3's bound (ldpcode.bounds.laplace_sum_tail_bound)")
     b = check_real("b", b)
     if b <= 0:
         raise ValueError(f"b must be > 0, got {b!r}")
-    lam = np.asarray(lam, dtype=float)
-    if not np.isfinite(lam).all():
-        raise ValueError("lam must contain only finite numbers")
-    i, j = np.meshgrid(np.arange(n), np.arange(n), indexing="ij")
-    keep = j <= i
-    i, j = i[keep].astype(float), j[keep].astype(float)
-    # log of (n-1+j)! / ((i-j)! j! (n-1)! 2^(n+j)), the coefficient of x^(i-j)
-    coef = gammaln(n + j) - gammaln(i - j + 1) - gammaln(j + 1) - gammaln(n) - (n + j) * math.log(2.0)
-
-    def upper(x):  # P{Y_n > b x} for x >= 0
-        with np.errstate(divide="ignore"):
-            powers = np.where(i == j, 0.0, (i - j) * math.log(x) if x > 0 else -np.inf)
-        return math.exp(-x + logsumexp(coef + powers))
-
+    lam = check_finite_array("lam", lam)
     x = lam.ravel() / b
-    out = np.array([upper(v) if v >= 0 else 1.0 - upper(-v) for v in x])
+    out = np.array([_laplace_sum_upper(v, n) if v >= 0 else 1.0 - _laplace_sum_upper(-v, n) for v in x])
     return out.reshape(lam.shape) if lam.ndim else float(out[0])
+
+
+def _laplace_sum_upper(x, n, block=2 ** 20):
+    """P{Y_n > b x} for x >= 0: the log of sum_k Poisson(x)(k) F(n - 1 - k), accumulated block by block over
+    m = n - 1 - k = 0, 1, ... (running log F(m) carried across blocks, one log-sum-exp per block)."""
+    from scipy.special import gammaln, logsumexp
+
+    log2, lgn = math.log(2.0), math.lgamma(n)
+    log_x = math.log(x) if x > 0 else -math.inf
+    total, log_f_prev = -math.inf, -math.inf
+    for m0 in range(0, n, block):
+        m = np.arange(m0, min(n, m0 + block), dtype=float)
+        # log of the negative-binomial terms binom(n-1+j, j) 2^-(n+j) at j = m, and their running sums F(m)
+        log_w = gammaln(n + m) - gammaln(m + 1.0) - lgn - (n + m) * log2
+        log_f = np.logaddexp.accumulate(np.concatenate([[log_f_prev], log_w]))[1:]
+        log_f_prev = float(log_f[-1])
+        k = (n - 1) - m
+        with np.errstate(invalid="ignore"):
+            log_pois = -x + np.where(k > 0, k * log_x, 0.0) - gammaln(k + 1.0)
+        total = float(np.logaddexp(total, logsumexp(log_pois + log_f)))
+    return math.exp(total)
 
 
 @dataclass(frozen=True)
@@ -189,7 +249,8 @@ class Curator:
 
     @property
     def exp_eps(self) -> float:
-        return math.exp(self.epsilon)
+        r""":math:`e^\epsilon`, ``inf`` beyond 709.78 (:func:`exp_or_inf`; :func:`ctb_probability` takes the limit)."""
+        return exp_or_inf(self.epsilon)
 
     def draw_noise(self, rng: np.random.Generator, size) -> np.ndarray:
         """The curator's own randomness: one draw per response."""
@@ -203,21 +264,26 @@ class Curator:
         releases nothing useful: CTB answers a fair coin (its formula at eps = 0), CTL answers the
         constant 1/2 (the Laplace scale 1/eps would be infinite); both are 0-DP, finite, and discarded by
         the agents, which keep only eps_t >= eps_min > 0.
+
+        A positive level below :data:`~ldpcode._validate.EPSILON_FLOOR` (1e-9) is answered as eps_t = 0
+        (1/eps_t would overflow near 1e-308 and CTB's e^eps_t rounds to 1 below 1.1e-16): a 0-DP answer is
+        eps_t-DP for every eps_t >= 0, so the user's privacy holds, and the agents discard such users anyway
+        (their eps_min is at least the floor). Large levels are exact: CTB's P{1} tends to r
+        (:func:`ctb_probability`), with no overflow.
         """
         rewards = check_unit_interval("rewards", rewards) if cls.bounded else check_finite_array("rewards", rewards)
-        eps = np.asarray(epsilons, dtype=float)
+        eps = check_array("epsilons", epsilons, low=0)
         if eps.shape != rewards.shape:
             raise ValueError(f"epsilons must have the shape of rewards, {rewards.shape}, got {eps.shape}")
-        if not np.isfinite(eps).all() or (eps < 0).any():
-            raise ValueError("epsilons must be finite and >= 0")
+        check_rng("rng", rng)
         noise = draw_noise(cls.code, rng, rewards.shape).ravel()
         r, e = rewards.ravel(), eps.ravel()
-        with np.errstate(divide="ignore", over="ignore"):
-            scale = np.where(e > 0, 1.0 / np.where(e > 0, e, 1.0), 0.0)
-            out = np.array([respond(cls.code, cls.use_sigmoid, r[i], noise[i], scale[i], math.exp(min(e[i], 700.0)))
-                            for i in range(r.size)])
+        live = e >= EPSILON_FLOOR
+        scale = np.where(live, 1.0 / np.where(live, e, 1.0), 0.0)
+        out = np.array([respond(cls.code, cls.use_sigmoid, r[i], noise[i], scale[i],
+                                exp_or_inf(e[i]) if live[i] else 1.0) for i in range(r.size)])
         if cls.code == LAPLACE:
-            out = np.where(e > 0, out, 0.5)
+            out = np.where(live, out, 0.5)
         return eps, out.reshape(rewards.shape)
 
     def privatize(self, rewards, rng: np.random.Generator) -> np.ndarray:
@@ -280,13 +346,15 @@ class CTL(Curator):
     code = LAPLACE
 
     def output_mean(self, mu):
-        """The Laplace noise has mean 0, so the response mean is the reward mean."""
-        return np.asarray(mu, dtype=float) * 1.0
+        """The Laplace noise has mean 0, so the response mean is the reward mean ``mu`` (in [0, 1], the
+        curator's domain; anything else is refused)."""
+        return check_unit_interval("mu", mu) * 1.0
 
     def density(self, x, r):
         """Density of the response at ``x`` given reward ``r`` (for the privacy-ratio check of Lemma 2)."""
         b = self.laplace_scale
-        return np.exp(-np.abs(np.asarray(x) - r) / b) / (2 * b)
+        x, r = check_finite_array("x", x), check_finite_array("r", r)
+        return np.exp(-np.abs(x - r) / b) / (2 * b)
 
 
 class CTB(Curator):
@@ -312,7 +380,8 @@ class CTLS(CTL):
     bounded = False
 
     def output_mean(self, mu, sigma=1.0):
-        """Mean response on a Gaussian arm N(mu, sigma^2): E[s(R)] (Laplace noise has mean 0)."""
+        """Mean response on a Gaussian arm N(mu, sigma^2), mu any finite number: E[s(R)] (Laplace noise has
+        mean 0)."""
         return gaussian_sigmoid_mean(mu, sigma)
 
 
@@ -391,8 +460,6 @@ def tree_push(nodes, n, draw, scale):
 # ---------------------------------------------------------------------------------------------------
 
 def _check_sensitivity(value, name: str = "sensitivity") -> float:
-    from ._validate import check_real
-
     value = check_real(name, value)
     if value <= 0:
         raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
@@ -417,12 +484,8 @@ class GaussianMechanism:
     sigma: float
 
     def __init__(self, epsilon, delta, sensitivity=1.0):
-        from ._validate import check_real
-
         eps = check_epsilon(epsilon)
-        d = check_real("delta", delta)
-        if not 0 < d < 1:
-            raise ValueError(f"delta must be in (0, 1), got {delta!r}")
+        d = check_probability("delta", delta)
         s = _check_sensitivity(sensitivity)
         object.__setattr__(self, "epsilon", eps)
         object.__setattr__(self, "delta", d)

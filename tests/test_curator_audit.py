@@ -177,17 +177,20 @@ def _cp(n, total, level):
 
 @pytest.mark.parametrize("delta", [0.0, 0.1])
 def test_delta_log_ratio_by_hand(delta):
-    a = np.array([0.0] * 2 + [1.0] * 8)     # 8 of 10 at or above 0.5
-    b = np.array([0.0] * 8 + [1.0] * 2)     # 2 of 10
+    a = np.array([0.0] * 20 + [1.0] * 80)   # 80 of 100 at or above 0.5
+    b = np.array([0.0] * 80 + [1.0] * 20)   # 20 of 100
     res = A.delta_log_ratio(a, b, [0.5], delta, alpha=0.1)
     level = 0.1 / 2                          # one threshold, two samples
-    lo_a, hi_a = _cp(8, 10, level)
-    lo_b, hi_b = _cp(2, 10, level)
+    lo_a, hi_a = _cp(80, 100, level)
+    lo_b, hi_b = _cp(20, 100, level)
     cands = [(lo_a, hi_b), (1 - hi_b, 1 - lo_a)]   # {x >= .5} under (a, b); {x < .5} under (b, a)
     want = max(math.log((n - delta) / d) for n, d in cands)
+    assert want > 0
     assert res.max_lower == pytest.approx(want, rel=1e-12)
     assert res.estimate == pytest.approx(math.log((0.8 - delta) / 0.2))
-    assert res.counts_a.tolist() == [8] and res.counts_b.tolist() == [2]
+    assert res.counts_a.tolist() == [80] and res.counts_b.tolist() == [20]
+    # with 10 samples each the same bound is negative (-0.23, -0.48): a privacy loss is never below 0
+    assert A.delta_log_ratio(a[::10], b[::10], [0.5], delta, alpha=0.1).max_lower == 0.0
 
 
 def test_curator_audit_bonferroni_is_over_inputs_and_events():

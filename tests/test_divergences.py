@@ -38,3 +38,12 @@ def test_discrete_validation_and_tv():
     with pytest.raises(ValueError, match=r"p\[0\] must be in \[0, 1\]"):
         D.kl_bernoulli(1.5, 0.5)
     assert D.tv_discrete([1, 0], [0.25, 0.75]) == 0.75
+
+
+def test_kl_bernoulli_stays_accurate_for_tiny_means():
+    # D(Ber(1e-12) || Ber(2e-12)) = 1e-12 log(1/2) + (1 - 1e-12) log1p(1e-12 / (1 - 2e-12)) = 3.0685281944e-13;
+    # log((1-p)/(1-q)) in doubles was 3e-4 relative off here
+    expected = 1e-12 * math.log(0.5) + (1 - 1e-12) * math.log1p(1e-12 / (1 - 2e-12))
+    assert float(D.kl_bernoulli(1e-12, 2e-12)) == pytest.approx(expected, rel=1e-12, abs=0)
+    assert float(D.kl_bernoulli(2e-12, 1e-12)) == pytest.approx(
+        2e-12 * math.log(2.0) + (1 - 2e-12) * math.log1p(-1e-12 / (1 - 1e-12)), rel=1e-12, abs=0)
