@@ -101,7 +101,11 @@ def make_policy(name: str, epsilon: float | None = None, *, epsilon_min: float |
 
     The homogeneous private policies need ``epsilon`` > 0 and UCB1 takes none; the heterogeneous
     HeLDP-UCB-* take ``epsilon_min`` > 0, the threshold below which responses are discarded (the users'
-    levels are part of the environment: ``simulate(..., privacy_levels=...)``).
+    levels are part of the environment: ``simulate(..., privacy_levels=...)``). Privacy levels are at least
+    :data:`~ldpcode._validate.EPSILON_FLOOR` (1e-9: below it indexes stop being finite numbers) and may be
+    as large as any finite double (the curators' probabilities take their limits, with no overflow:
+    as epsilon grows each agent becomes its non-private baseline UCB1 or UCB1-S); HeLDP-UCB-L's and -LS's
+    ``epsilon_min`` is at most :data:`HELDP_L_MAX_EPSILON_MIN` (1e150).
 
     The ε-global DP policies of Azize and Basu (2022), :mod:`ldpcode.global_policies`: ``AdaP-UCB`` and
     ``AdaP-KLUCB`` (``alpha``, default 3.1; alpha <= 3 warns that Theorems 7-8 no longer apply), ``DP-SE``
@@ -122,7 +126,12 @@ def make_policy(name: str, epsilon: float | None = None, *, epsilon_min: float |
         if epsilon_min is None:
             raise ValueError(f"policy {name!r} needs epsilon_min, a finite number > 0")
         curator_cls, sigmoid, forced = _HE_SPECS[name]
-        return HeterogeneousPolicy(name, curator_cls, sigmoid, forced, check_epsilon(epsilon_min, "epsilon_min"))
+        eps_min = check_epsilon(epsilon_min, "epsilon_min")
+        if forced and eps_min > HELDP_L_MAX_EPSILON_MIN:
+            raise ValueError(f"epsilon_min must be <= {HELDP_L_MAX_EPSILON_MIN:g} for {name!r}, got {eps_min!r}: its "
+                             f"forced-pull test compares A_a with eps_min^-2 log t^4, and eps_min^-2 underflows to 0 "
+                             f"beyond (at 1e160 the agent pulled arm 1 forever); such a level is no privacy at all")
+        return HeterogeneousPolicy(name, curator_cls, sigmoid, forced, eps_min)
     if epsilon_min is not None:
         raise ValueError(f"policy {name!r} is homogeneous and takes no epsilon_min")
     curator_cls, sigmoid, forced = _SPECS[name]
@@ -203,7 +212,13 @@ class HeterogeneousPolicy:
     A_a = sum eps_t^{-2} (CTL) or B_a = sum ((e^eps_t+1)/(e^eps_t-1))^2 (CTB). Indexes, with log t^4 = 4 log t:
 
     * HeLDP-UCB-L (Agent 2, Line 14): :math:`s_a/N_a + \sqrt{\log t^4/(2N_a)} + \sqrt{8A_a\log t^4/N_a^2}`,
-      with forced pulls of the lowest-numbered arm while :math:`A_a \le \epsilon_{\min}^{-2}\log t^4`;
+      with forced pulls while some :math:`A_a \le \epsilon_{\min}^{-2}\log t^4`. Line 4 does not say which
+      such arm; the book forces the one with the smallest :math:`A_a` (ties: the lowest-numbered), the most
+      under-explored. Forcing the lowest-numbered one instead made the result depend on the order of the
+      arms: with every user at :math:`\epsilon_t \gg \epsilon_{\min}`, A_a grows by only
+      :math:`\epsilon_t^{-2}` a pull, the forced phase lasts :math:`(\epsilon_t/\epsilon_{\min})^2 4\log t`
+      pulls an arm, and whichever arm came first absorbed it. (LDP-UCB-L's forced phase, 4 log t pulls an arm
+      whatever eps, is short; it keeps the paper's "an arm" read as the lowest-numbered.)
     * HeLDP-UCB-B (Agent 4, Line 11): :math:`s_a/N_a + \sqrt{B_a\log t^4/(2N_a^2)}`;
 
     :math:`u_a = \infty` while :math:`N_a = 0`. As for the homogeneous policies the index is evaluated
@@ -237,6 +252,10 @@ class HeterogeneousPolicy:
         return f"Policy({self.name!r}, epsilon_min={self.epsilon_min:g})"
 
 
+HELDP_L_MAX_EPSILON_MIN = 1e150
+"""The largest epsilon_min of HeLDP-UCB-L / -LS: eps_min^-2 = 1e-300 is still a normal double (it underflows
+from about 1.3e154, and then the forced-pull limit is 0, met by A_a = 0 forever)."""
+
 _HE_SPECS = {
     "HeLDP-UCB-L": (mech.CTL, False, True),
     "HeLDP-UCB-B": (mech.CTB, False, False),
@@ -268,10 +287,10 @@ def heterogeneous_chunk(t, horizon, families, params, reward_draws, noise_draws,
         arm = -1
         log_next = math.log(t + 1.0)
         if forced:  # Agent 2, Line 4: A_a <= eps_min^-2 log t^4 in round t = (pulls so far) + 1
-            limit = force_factor * log_next
-            if amin <= limit:
+            # the most under-explored arm, the smallest A_a (ties: the lowest-numbered); see the class docstring
+            if amin <= force_factor * log_next:
                 for a in range(n):
-                    if acc[a] <= limit:
+                    if acc[a] == amin:
                         arm = a
                         break
         if arm < 0:

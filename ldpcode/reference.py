@@ -7,7 +7,9 @@ with the paper's literal formula, e.g. for LDP-UCB-L (Agent 2, Line 3)
     u_a = mean_a + sqrt(2 log t / N_a) + sqrt(32 log t / (eps^2 N_a)),
 
 and re-implements rewards and curators without the compiled helpers. With the same seed both must pull
-the same arms. They are about 100 times slower; use them only on small horizons.
+the same arms. They are about 100 times slower; use them only on small horizons. The curators' formulas are
+written with e^{-eps} instead of e^eps (numerator and denominator divided by e^eps), the same quantities, so
+that no level overflows: at eps = 1e4 the reference must still pull the arms of the engine.
 """
 from __future__ import annotations
 
@@ -32,15 +34,35 @@ def _reward(arm: ins.Arm, draw: float) -> float:
     return arm.p0 + arm.p1 * draw
 
 
+def _sigmoid(r: float) -> float:
+    """s(r) = 1/(1 + e^{-r}), written as e^r/(1 + e^r) for r < 0 so that no exponential overflows."""
+    if r >= 0:
+        return 1.0 / (1.0 + math.exp(-r))
+    return math.exp(r) / (1.0 + math.exp(r))
+
+
+def _ctb_probability(r: float, eps: float) -> float:
+    """Curator 3's P{1} = (r e^eps + 1 - r)/(1 + e^eps), numerator and denominator divided by e^eps so that
+    nothing overflows at any eps: (r + (1 - r) e^{-eps})/(1 + e^{-eps})."""
+    d = math.exp(-eps)
+    return (r + (1.0 - r) * d) / (1.0 + d)
+
+
+def _coth_half(eps: float) -> float:
+    """k(eps) = (e^eps + 1)/(e^eps - 1), divided by e^eps: (1 + e^{-eps})/(1 - e^{-eps}), with the
+    denominator as -expm1(-eps) (no cancellation at small eps, no overflow at large eps)."""
+    return (1.0 + math.exp(-eps)) / -math.expm1(-eps)
+
+
 def _respond(policy, r: float, noise: float) -> float:
     if policy.use_sigmoid:
-        r = 1.0 / (1.0 + math.exp(-r))
+        r = _sigmoid(r)
     if policy.curator is None:
         return r
     eps = policy.curator.epsilon
     if policy.curator.code == mech.LAPLACE:  # Curator 1: r + Laplace(1/eps)
         return r + noise / eps
-    return float(noise < (r * math.exp(eps) + 1.0 - r) / (1.0 + math.exp(eps)))  # Curator 3
+    return float(noise < _ctb_probability(r, eps))  # Curator 3
 
 
 def run_reference(policy, instance, horizon: int, seed_seq: np.random.SeedSequence,
@@ -65,7 +87,7 @@ def run_reference(policy, instance, horizon: int, seed_seq: np.random.SeedSequen
             else:
                 u = S / N + np.sqrt(2 * math.log(t) / N)
                 if policy.mechanism_code == mech.LAPLACE:
-                    u = u + np.sqrt(32 * math.log(t) / (eps ** 2 * N))
+                    u = u + np.sqrt(32 * math.log(t) / N) / eps   # sqrt(32 log t/(eps^2 N)); eps^2 may overflow
                 arm = int(np.argmax(u))
         x = _respond(policy, _reward(instance.arms[arm], reward_draws[t]), noise_draws[t])
         N[arm] += 1
@@ -82,7 +104,8 @@ def run_reference_heterogeneous(policy, instance, levels, horizon: int, seed_seq
 
     Literal indexes, with log t^4 = 4 log t and t the pulls so far: Agent 2, Line 14,
     :math:`s_a/N_a + \sqrt{\log t^4/(2N_a)} + \sqrt{8A_a\log t^4/N_a^2}` after the forced pulls of Line 4
-    (:math:`A_a \le \epsilon_{\min}^{-2}\log t^4` in round t + 1); Agent 4, Line 11,
+    (:math:`A_a \le \epsilon_{\min}^{-2}\log t^4` in round t + 1; the arm with the smallest :math:`A_a` is
+    forced, ties to the lowest-numbered); Agent 4, Line 11,
     :math:`s_a/N_a + \sqrt{B_a\log t^4/(2N_a^2)}`; :math:`u_a = \infty` while :math:`N_a = 0`. Responses of
     users with :math:`\epsilon_t < \epsilon_{\min}` are discarded. Returns pull counts, shape (C, arms).
     """
@@ -97,9 +120,11 @@ def run_reference_heterogeneous(policy, instance, levels, horizon: int, seed_seq
     cps = {int(c): i for i, c in enumerate(checkpoints)}
     laplace = policy.mechanism_code == mech.LAPLACE
     for t in range(horizon):
-        low = np.flatnonzero(A <= 4 * math.log(t + 1) / em ** 2) if policy.forced_exploration else []
-        if len(low):
-            arm = int(low[0])
+        # Line 4 forces "an arm having A_a <= eps_min^-2 log t^4" without saying which: the book forces the
+        # most under-explored one, the smallest A_a (ties: the lowest-numbered), so the order of the arms
+        # does not decide who pays the forced exploration
+        if policy.forced_exploration and A.min() <= 4 * math.log(t + 1) / em ** 2:
+            arm = int(np.argmin(A))
         else:
             lt4 = 4 * math.log(t) if t > 1 else 0.0
             with np.errstate(divide="ignore", invalid="ignore"):
@@ -113,12 +138,12 @@ def run_reference_heterogeneous(policy, instance, levels, horizon: int, seed_seq
         if e >= em:
             r = _reward(instance.arms[arm], reward_draws[t])
             if policy.use_sigmoid:
-                r = 1.0 / (1.0 + math.exp(-r))
+                r = _sigmoid(r)
             if laplace:  # Curator 1 at eps_t
                 x, A[arm] = r + noise_draws[t] / e, A[arm] + e ** -2
             else:  # Curator 3 at eps_t, then g(x; eps_t) = 1/2 + (x - 1/2) k, k = (e^eps+1)/(e^eps-1)
-                k = (math.exp(e) + 1) / (math.exp(e) - 1)
-                y = float(noise_draws[t] < (r * math.exp(e) + 1.0 - r) / (1.0 + math.exp(e)))
+                k = _coth_half(e)
+                y = float(noise_draws[t] < _ctb_probability(r, e))
                 x, A[arm] = 0.5 + (y - 0.5) * k, A[arm] + k * k
             kept[arm] += 1
             S[arm] += x
