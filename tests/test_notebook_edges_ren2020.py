@@ -1,0 +1,12 @@
+"""Every ren2020 notebook (with the appendix and the report) runs whole at its tiny parameters (the edges its rules accept);
+see tests/notebook_edges.py."""
+import pytest
+
+from notebook_edges import notebooks, run_tiny
+
+NOTEBOOKS = notebooks('ren2020', 'appendix', 'report')
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS)
+def test_the_body_runs_at_the_edges_the_rules_accept(path, tmp_path, monkeypatch):
+    run_tiny(path, tmp_path, monkeypatch)
