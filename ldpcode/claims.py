@@ -10,7 +10,9 @@ decides its verdict:
     (a number printed as 1.6 stands for anything in [1.55, 1.65]), in standard errors, is
     ``z``; **agrees** if z <= 2, **near** if z <= 4, **disagrees** beyond. ``sense`` says what the paper
     states: ``"="`` (the quantity is the paper's number), ``"<="`` (at most it: an order of growth, an
-    upper bound) or ``">="`` (at least it).
+    upper bound) or ``">="`` (at least it). ``se = 0`` is allowed only where every run gave the same
+    value (at small horizons a deterministic exploration schedule can do that): with no Monte Carlo noise
+    the verdict is the rounding alone, z = 0 within half a unit, infinite beyond.
 ``exact``
     A value with no sampling error, computed two independent ways (``reproduced`` and ``second``, and
     ``how``: "closed form (eq. 12) vs quadrature"). The two must agree within ``tolerance`` at every run,
@@ -177,8 +179,8 @@ class Claim:
             if self.paper is None:
                 raise ValueError(f"{name}: a statistical claim reproduces a paper number; without one it is "
                                  "reproducible")
-            if not self.se > 0:
-                raise ValueError(f"{name}: a statistical claim needs its standard error se > 0, got {self.se!r}")
+            if not self.se >= 0:
+                raise ValueError(f"{name}: a statistical claim needs its standard error se >= 0, got {self.se!r}")
             if self.horizon is None and not self.scale:
                 raise ValueError(f"{name}: a statistical claim states its horizon (or, for a non-regret "
                                  "quantity, its scale)")
@@ -205,7 +207,10 @@ class Claim:
         """Statistical claims: the paper's distance in standard errors (see the module docstring)."""
         if self.kind != "statistical":
             return None
-        return self._excess() / self.se
+        excess = self._excess()
+        if self.se == 0:   # every run gave the same value: the rounding alone decides
+            return 0.0 if excess == 0 else math.inf
+        return excess / self.se
 
     def _excess(self) -> float:
         """Distance from the paper's number beyond its rounding (0 when within it), in the claim's sense."""
@@ -265,10 +270,13 @@ class Claim:
         if self.kind == "reproducible":
             return "-"
         if self.kind == "statistical":
-            return f"{v} (z = {self.z():.1f})"
+            z = self.z()
+            return f"{v} (z = {z:.1f})" if math.isfinite(z) else f"{v} (z = ∞: every run gave the same value)"
         if self.kind == "bound" and self.bound > 0 and math.isfinite(self.bound) and self.reproduced >= 0:
             ratio = self.reproduced / self.bound
-            return f"{v} ({100 * ratio:.2g}% of it)" if self.sense == "<=" else f"{v} ({ratio:.3g}× it)"
+            pct = 100 * ratio
+            share = f"{pct:.0f}%" if pct >= 10 else f"{pct:.2g}%"
+            return f"{v} ({share} of it)" if self.sense == "<=" else f"{v} ({ratio:.3g}× it)"
         return v
 
     def reference(self) -> str:
@@ -324,7 +332,8 @@ def statistical(id: str, source: str, *, reproduced, se, paper, cites: str, reas
     delta method or a bootstrap: the notebook says which); ``horizon`` the T it was read at (or ``scale``,
     e.g. "10^6 samples"); ``sense`` what the paper states ("=", "<=" an upper bound such as an order of
     growth, ">=" a lower bound); ``reason`` one line on the verdict (why it agrees, or why not). The stored
-    value must be reproduced within ``k`` standard errors."""
+    value must be reproduced within ``k`` standard errors. ``se = 0`` only when every run gave the same value
+    (then the verdict is the paper's rounding alone, and the stored value must come back exactly)."""
     se, tol = _mc_tolerance(se, k, id)
     return Claim(id=id, kind="statistical", source=source, reproduced=reproduced, se=se, k=float(k),
                  tolerance=tol if tol is not None else 0.0, paper=paper, paper_unit=paper_unit, sense=sense,

@@ -92,6 +92,8 @@ def test_exact_claims_need_two_ways_and_judge_the_papers_digits():
 def test_bound_claims_hold_within_noise_or_fail():
     holds = C.bound("a", "s", reproduced=10.0, bound=40.0, how="Theorem 4", se=1.0, horizon=10)
     assert holds.verdict() == "holds" and holds.verdict_text() == "holds (25% of it)"
+    assert C.bound("a", "s", reproduced=1.0, bound=1.0, how="Lemma 2").verdict_text() == "holds (100% of it)"
+    assert C.bound("a", "s", reproduced=0.035, bound=1.0, how="x").verdict_text() == "holds (3.5% of it)"
     noise = C.bound("a", "s", reproduced=41.5, bound=40.0, how="Theorem 4", se=1.0, horizon=10)
     assert noise.verdict() == "holds within noise" and noise.problem() is None
     broken = C.bound("a", "s", reproduced=42.5, bound=40.0, how="Theorem 4", se=1.0, horizon=10)
@@ -102,6 +104,17 @@ def test_bound_claims_hold_within_noise_or_fail():
     assert C.bound("a", "s", reproduced=5.0, bound=float("inf"), how="vacuous").verdict() == "holds"
     with pytest.raises(ValueError, match="inequality"):
         C.bound("a", "s", reproduced=1.0, bound=2.0, how="x", sense="=")
+
+
+def test_a_statistical_claim_whose_runs_all_agree_is_judged_by_the_rounding_alone():
+    """se = 0 (every run gave the same value): no Monte Carlo noise, so within half a unit of the paper's
+    last digit it agrees (z = 0) and beyond it disagrees (z infinite), however small the gap."""
+    assert _stat(x=1.0, se=0.0, paper=1.0, paper_unit=0.0).verdict() == "agrees"
+    assert _stat(x=1.24, se=0.0, paper=1.2).z() == 0.0          # 1.2 printed: [1.15, 1.25]
+    far = _stat(x=1.26, se=0.0, paper=1.2)
+    assert far.z() == float("inf") and far.verdict() == "disagrees"
+    assert far.verdict_text() == "disagrees (z = ∞: every run gave the same value)"
+    assert far.tolerance == 0.0                                  # and it must come back exactly
 
 
 def test_tolerances_are_derived():
@@ -122,8 +135,8 @@ def test_claim_validation_names_what_is_wrong():
         C.reproducible("a", "s", reproduced=float("nan"))
     with pytest.raises(ValueError, match="without one it is reproducible"):
         C.Claim(id="a", kind="statistical", source="s", reproduced=1.0, se=0.1, k=4, tolerance=0.4)
-    with pytest.raises(ValueError, match="se > 0"):
-        _stat(se=0.0)
+    with pytest.raises(ValueError, match="se must be >= 0"):
+        _stat(se=-0.1)
     with pytest.raises(ValueError, match="horizon"):
         C.statistical("a", "s", reproduced=1.0, se=0.1, paper=1.5, cites="ren2020ldp", reason="r")
     with pytest.raises(ValueError, match="cites must name the paper"):
