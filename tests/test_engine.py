@@ -95,12 +95,26 @@ def test_ucb1_on_a_deterministic_instance_by_hand():
     np.testing.assert_array_equal(res.counts[0, 1], [t - 1, 2])
 
 
-def test_common_random_numbers_across_policies():
-    """Two policies with one seed see the same reward stream: on a one-arm instance their pulls agree."""
+def test_same_seed_same_runs():
+    """One policy, one seed, two calls: the same pulls (determinism; across threads and processes see
+    tests/test_determinism.py)."""
     ins = ldp.make_instance("ren2020-bernoulli")
     a = ldp.simulate(ldp.make_policy("UCB1"), ins, 1_000, runs=2, seed=3)
     b = ldp.simulate(ldp.make_policy("UCB1"), ins, 1_000, runs=2, seed=3)
     np.testing.assert_array_equal(a.counts, b.counts)
+
+
+def test_common_random_numbers_across_policies():
+    """Two different policies with one seed see the same reward stream (the n-th pull of an arm gets the
+    same reward under either). LDP-UCB-B at eps = 10^4 answers each Bernoulli reward with itself (CTB's P{1}
+    tends to r), so it is UCB1 pull for pull, but only if both read the same rewards: with another seed
+    the pulls differ."""
+    ins = ldp.make_instance("ren2020-bernoulli")
+    ucb1 = ldp.simulate(ldp.make_policy("UCB1"), ins, 5_000, runs=2, seed=3)
+    ldp_b = ldp.simulate(ldp.make_policy("LDP-UCB-B", 1e4), ins, 5_000, runs=2, seed=3)
+    other_seed = ldp.simulate(ldp.make_policy("LDP-UCB-B", 1e4), ins, 5_000, runs=2, seed=4)
+    np.testing.assert_array_equal(ldp_b.counts, ucb1.counts)
+    assert (other_seed.counts != ucb1.counts).any()   # the agreement is the shared stream, not a fixed path
 
 
 def test_log_checkpoints():
