@@ -53,6 +53,7 @@ from dataclasses import asdict, dataclass, field, fields
 from decimal import Decimal
 from pathlib import Path
 
+from ._paths import repo_root
 from ._validate import check_real
 from .parameters import check as _check_parameters
 
@@ -392,19 +393,6 @@ def check_parameters(notebook: str, namespace: dict) -> None:
     the value and what is allowed, and a name papermill injected that the notebook does not declare (a
     misspelt ``-p horizn 100000``) raises ValueError. Returns None, so the cell prints nothing."""
     _check_parameters(notebook, namespace)
-
-
-def repo_root() -> Path:
-    """The book's top folder: ``$LDPCODE_ROOT``, else the nearest parent of the working directory
-    holding ``_toc.yml``, else the folder above the installed package."""
-    env = os.environ.get("LDPCODE_ROOT")
-    if env:
-        return Path(env).resolve()
-    here = Path.cwd().resolve()
-    for d in (here, *here.parents):
-        if (d / "_toc.yml").exists():
-            return d
-    return Path(__file__).resolve().parent.parent
 
 
 def data_path(notebook: str, root: Path | None = None) -> Path:

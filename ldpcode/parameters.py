@@ -384,7 +384,7 @@ class Notebook:
 
 
 def _data_folder_exists(p) -> bool:
-    from .claims import repo_root
+    from ._paths import repo_root
     ch = p["chapter"]
     if ch is None:
         return True
