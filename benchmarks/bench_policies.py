@@ -22,6 +22,7 @@ consume the same two random streams).
 This is a script, not a test (pytest collects only ``tests/`` and ``chapters/``). Timings depend on
 the machine and on its load; the figures quoted in the README were taken with this script.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -64,8 +65,11 @@ def _int(text: str) -> int:
 def make(name: str, instance: str, epsilon: float):
     """(policy, instance, users' privacy levels or None)."""
     if name.startswith("HeLDP"):
-        return (ldp.make_policy(name, epsilon_min=epsilon), ldp.make_instance(instance),
-                ldp.make_privacy_levels(HELDP_LEVELS))
+        return (
+            ldp.make_policy(name, epsilon_min=epsilon),
+            ldp.make_instance(instance),
+            ldp.make_privacy_levels(HELDP_LEVELS),
+        )
     pol = ldp.make_policy(name) if name.startswith("UCB1") else ldp.make_policy(name, epsilon=epsilon)
     return pol, ldp.make_instance(instance), None
 
@@ -89,8 +93,12 @@ def best_time(fn, repeat: int) -> float:
 
 def fast_rate(pol, inst, levels, horizon: int, runs: int, seed: int, workers: int, repeat: int) -> float:
     cps = np.array([horizon], dtype=np.int64)  # one checkpoint: measure the engine, not the bookkeeping
-    secs = best_time(lambda: ldp.simulate(pol, inst, horizon, runs, seed, checkpoints=cps, workers=workers,
-                                          progress=False, privacy_levels=levels), repeat)
+    secs = best_time(
+        lambda: ldp.simulate(
+            pol, inst, horizon, runs, seed, checkpoints=cps, workers=workers, progress=False, privacy_levels=levels
+        ),
+        repeat,
+    )
     return horizon * runs / secs
 
 
@@ -102,8 +110,9 @@ def plain_rate(pol, inst, levels, horizon: int, seed: int, repeat: int) -> float
 def same_pulls(pol, inst, levels, horizon: int, seed: int) -> bool:
     """Run 0 of simulate(seed) and the plain version on the same SeedSequence child pull the same arms."""
     cps = ldp.log_checkpoints(horizon, 25)
-    fast = ldp.simulate(pol, inst, horizon, 1, seed, checkpoints=cps, workers=1, progress=False,
-                        privacy_levels=levels).counts[0]
+    fast = ldp.simulate(
+        pol, inst, horizon, 1, seed, checkpoints=cps, workers=1, progress=False, privacy_levels=levels
+    ).counts[0]
     return bool(np.array_equal(fast, reference(pol, inst, levels, horizon, seed, cps)))
 
 
@@ -117,11 +126,15 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=_int, default=0)
     args = ap.parse_args(argv)
 
-    print(f"ldpcode {ldp.__version__}, numpy {np.__version__}, numba {__import__('numba').__version__}, "
-          f"Python {platform.python_version()}, {platform.processor() or platform.machine()}, "
-          f"{os.cpu_count()} logical CPUs, load average {os.getloadavg()[0]:.2f}")
-    print(f"fast: simulate(workers=1), T = {args.horizon:,} x {args.runs} runs; plain: run_reference, "
-          f"T = {args.plain_horizon:,}; epsilon = {args.epsilon:g}; best of {args.repeat}\n")
+    print(
+        f"ldpcode {ldp.__version__}, numpy {np.__version__}, numba {__import__('numba').__version__}, "
+        f"Python {platform.python_version()}, {platform.processor() or platform.machine()}, "
+        f"{os.cpu_count()} logical CPUs, load average {os.getloadavg()[0]:.2f}"
+    )
+    print(
+        f"fast: simulate(workers=1), T = {args.horizon:,} x {args.runs} runs; plain: run_reference, "
+        f"T = {args.plain_horizon:,}; epsilon = {args.epsilon:g}; best of {args.repeat}\n"
+    )
 
     # Warm-up: load (or compile) every numba kernel before anything is timed.
     for name, instance in POLICIES:
@@ -146,8 +159,10 @@ def main(argv=None) -> int:
     runs2 = max(2, args.runs)
     two = fast_rate(pol, inst, levels, args.horizon, runs2, args.seed, 2, args.repeat)
     one = fast_rates["LDP-UCB-B"]
-    print(f"\nLDP-UCB-B on 2 workers (T = {args.horizon:,} x {runs2} runs): {two:.3g} pulls/s "
-          f"({two / one:.2f}x one worker)")
+    print(
+        f"\nLDP-UCB-B on 2 workers (T = {args.horizon:,} x {runs2} runs): {two:.3g} pulls/s "
+        f"({two / one:.2f}x one worker)"
+    )
     return 0
 
 

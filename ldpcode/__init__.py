@@ -7,19 +7,72 @@
 >>> res.regret.shape[0]
 4
 """
+
 from . import audit, bounds, claims, divergences, mechanisms, plotting, vetted  # noqa: F401
 from ._validate import EPSILON_FLOOR
 from .bounds import choose_epsilon_min
 from .instances import Instance, PrivacyLevels, list_instances, list_privacy_levels, make_instance, make_privacy_levels
 from .mechanisms import CTB, CTBS, CTL, CTLS, make_curator
 from .policies import list_policies, make_policy
-from .simulate import (HingeBootstrap, HingeFit, Limits, LinearFit, SimulationResult, SlopeFit, bootstrap_se, hinge_bootstrap,
-                       hinge_fit, linear_fit, mean_se, log_checkpoints, log_growth, loglog_slope, ratio_exponent, ratio_of_means_se,
-                       simulate)
+from .simulate import (
+    HingeBootstrap,
+    HingeFit,
+    Limits,
+    LinearFit,
+    SimulationResult,
+    SlopeFit,
+    bootstrap_se,
+    hinge_bootstrap,
+    hinge_fit,
+    linear_fit,
+    mean_se,
+    log_checkpoints,
+    log_growth,
+    loglog_slope,
+    ratio_exponent,
+    ratio_of_means_se,
+    simulate,
+)
 
-__all__ = ["CTB", "CTBS", "CTL", "CTLS", "EPSILON_FLOOR", "Instance", "SimulationResult", "audit", "bounds", "choose_epsilon_min",
-           "bootstrap_se", "claims", "divergences", "HingeBootstrap", "HingeFit", "hinge_bootstrap", "hinge_fit", "LinearFit",
-           "Limits", "list_instances", "list_policies", "log_checkpoints", "make_curator", "make_instance",
-           "linear_fit", "make_policy", "mean_se", "mechanisms", "plotting", "ratio_of_means_se", "simulate",
-           "SlopeFit", "loglog_slope", "log_growth", "ratio_exponent", "vetted"]
+__all__ = [
+    "CTB",
+    "CTBS",
+    "CTL",
+    "CTLS",
+    "EPSILON_FLOOR",
+    "Instance",
+    "SimulationResult",
+    "audit",
+    "bounds",
+    "choose_epsilon_min",
+    "bootstrap_se",
+    "claims",
+    "divergences",
+    "HingeBootstrap",
+    "HingeFit",
+    "hinge_bootstrap",
+    "hinge_fit",
+    "LinearFit",
+    "Limits",
+    "list_instances",
+    "list_policies",
+    "log_checkpoints",
+    "make_curator",
+    "make_instance",
+    "linear_fit",
+    "make_policy",
+    "mean_se",
+    "mechanisms",
+    "plotting",
+    "ratio_of_means_se",
+    "simulate",
+    "SlopeFit",
+    "loglog_slope",
+    "log_growth",
+    "ratio_exponent",
+    "vetted",
+    "PrivacyLevels",
+    "list_privacy_levels",
+    "make_privacy_levels",
+]
 __version__ = "0.1.0"

@@ -1,5 +1,6 @@
 """Where the book lives on disk (a leaf module: :mod:`ldpcode.claims` and :mod:`ldpcode.parameters` both
 need it, and neither may import the other for it)."""
+
 from __future__ import annotations
 
 import os

@@ -4,6 +4,7 @@ Each check raises ``ValueError`` (or ``TypeError`` for a wrong type) whose messa
 parameter, the value received and what is allowed, so that a mistaken notebook parameter fails
 before any simulation starts.
 """
+
 from __future__ import annotations
 
 import math
@@ -45,8 +46,10 @@ def check_epsilon(value, name: str = "epsilon", *, floor: float = EPSILON_FLOOR)
     if not (math.isfinite(value) and value > 0):
         raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
     if value < floor:
-        raise ValueError(f"{name} must be >= {floor:g} (ldpcode's EPSILON_FLOOR: below it the privacy "
-                         f"arithmetic leaves double precision), got {value!r}")
+        raise ValueError(
+            f"{name} must be >= {floor:g} (ldpcode's EPSILON_FLOOR: below it the privacy "
+            f"arithmetic leaves double precision), got {value!r}"
+        )
     return value
 
 
@@ -54,8 +57,9 @@ def check_probability(name: str, value, *, low_closed: bool = False) -> float:
     """A probability such as delta or a confidence level alpha: a real number in (0, 1) (``[0, 1)`` with
     ``low_closed``); a percentage such as 5 or 95 is refused with a message saying so."""
     if not _is_real(value):
-        raise TypeError(f"{name} must be a probability, a real number in (0, 1), got {value!r} of type "
-                        f"{type(value).__name__}")
+        raise TypeError(
+            f"{name} must be a probability, a real number in (0, 1), got {value!r} of type {type(value).__name__}"
+        )
     value = float(value)
     ok = (0.0 <= value < 1.0) if low_closed else (0.0 < value < 1.0)
     if not ok:
@@ -67,7 +71,13 @@ def check_probability(name: str, value, *, low_closed: bool = False) -> float:
 
 def _show_int(n: int) -> str:
     """An integer bound as a reader types it: 2**53 rather than 9007199254740992."""
-    return f"2**{n.bit_length() - 1}" if n > 2**20 and n & (n - 1) == 0 else f"{n:,}".replace(",", "_") if n > 10**6 else str(n)
+    return (
+        f"2**{n.bit_length() - 1}"
+        if n > 2**20 and n & (n - 1) == 0
+        else f"{n:,}".replace(",", "_")
+        if n > 10**6
+        else str(n)
+    )
 
 
 def check_int(name: str, value, *, minimum: int | None = None, maximum: int | None = None) -> int:
@@ -109,9 +119,12 @@ def as_float_array(name: str, values, *, bools: bool = True) -> np.ndarray:
     """``values`` as a float array, or a TypeError naming ``name`` (strings, bytes, dicts, sets, None and
     ragged or non-numeric sequences are refused; NumPy would turn ``"0.5"`` into 0.5). With ``bools=False``
     an array of bools, or a sequence holding one (``means=[True, False]``), is refused too."""
+
     def refuse():
-        raise TypeError(f"{name} must be a number or an array of numbers, got {values!r} of type "
-                        f"{type(values).__name__}")
+        raise TypeError(
+            f"{name} must be a number or an array of numbers, got {values!r} of type {type(values).__name__}"
+        )
+
     if values is None or isinstance(values, (str, bytes, dict, set, frozenset, complex)):
         refuse()
     try:
@@ -127,8 +140,17 @@ def as_float_array(name: str, values, *, bools: bool = True) -> np.ndarray:
     return raw.astype(float)
 
 
-def check_array(name: str, values, *, ndim: int | None = None, min_size: int = 0, low: float | None = None,
-                high: float | None = None, low_open: bool = False, high_open: bool = False) -> np.ndarray:
+def check_array(
+    name: str,
+    values,
+    *,
+    ndim: int | None = None,
+    min_size: int = 0,
+    low: float | None = None,
+    high: float | None = None,
+    low_open: bool = False,
+    high_open: bool = False,
+) -> np.ndarray:
     """A float array of ``ndim`` dimensions (any if None) and at least ``min_size`` entries, every entry
     finite and in the interval [low, high] (``low_open``/``high_open`` exclude an end). Raises TypeError
     for a non-numeric value or a bool and ValueError naming the first bad entry and its index."""
@@ -143,7 +165,9 @@ def check_array(name: str, values, *, ndim: int | None = None, min_size: int = 0
     if high is not None:
         bad |= (arr >= high) if high_open else (arr > high)
     if bad.any():
-        idx = tuple(int(i) for i in np.unravel_index(int(np.flatnonzero(bad.ravel())[0]), arr.shape)) if arr.ndim else ()
+        idx = (
+            tuple(int(i) for i in np.unravel_index(int(np.flatnonzero(bad.ravel())[0]), arr.shape)) if arr.ndim else ()
+        )
         if low is not None and high is not None:
             allowed = f"in {'(' if low_open else '['}{low:g}, {high:g}{')' if high_open else ']'}"
         elif low is not None:
@@ -173,7 +197,9 @@ def check_unit_interval(name: str, values, ndim: int | None = None) -> np.ndarra
         raise ValueError(f"{name} must be a {ndim}-d array of numbers in [0, 1], got shape {arr.shape}")
     bad = ~np.isfinite(arr) | (arr < 0) | (arr > 1)
     if bad.any():
-        idx = tuple(int(i) for i in np.unravel_index(int(np.flatnonzero(bad.ravel())[0]), arr.shape)) if arr.ndim else ()
+        idx = (
+            tuple(int(i) for i in np.unravel_index(int(np.flatnonzero(bad.ravel())[0]), arr.shape)) if arr.ndim else ()
+        )
         raise ValueError(
             f"{name} must lie in [0, 1] for this curator, got {float(arr[idx])!r}"
             f"{f' at index {idx if len(idx) != 1 else idx[0]}' if arr.ndim else ''}; "

@@ -10,6 +10,7 @@ For a given mechanism, :func:`privacy_loss_matrix` computes the privacy level ex
 probabilities (or densities on a grid), and :func:`binned_log_ratio` estimates it from samples of the
 private outputs alone, with confidence bounds (Lemmas 2 and 5 of Ren et al. 2020).
 """
+
 from __future__ import annotations
 
 import math
@@ -17,8 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validate import (as_float_array, check_array, check_epsilon, check_int, check_probability, check_real,
-                        check_rng)
+from ._validate import as_float_array, check_array, check_epsilon, check_int, check_probability, check_real, check_rng
 
 PAIR_MODES = ("interior", "extreme")
 
@@ -64,9 +64,11 @@ def random_dp_pair(epsilon, k, rng, *, mode: str = "interior", concentration: fl
     if conc <= 0:
         raise ValueError(f"concentration must be > 0, got {concentration!r}")
     if eps > RANDOM_DP_PAIR_MAX_EPSILON:
-        raise ValueError(f"epsilon must be <= {RANDOM_DP_PAIR_MAX_EPSILON:g} for random_dp_pair, got {eps!r}: a pair "
-                         f"whose ratio reaches e^epsilon needs probabilities near e^-epsilon, below the smallest "
-                         f"normal double")
+        raise ValueError(
+            f"epsilon must be <= {RANDOM_DP_PAIR_MAX_EPSILON:g} for random_dp_pair, got {eps!r}: a pair "
+            f"whose ratio reaches e^epsilon needs probabilities near e^-epsilon, below the smallest "
+            f"normal double"
+        )
     lo, hi = math.exp(-eps), math.exp(eps)
     if mode == "extreme":
         high = np.zeros(k, dtype=bool)
@@ -156,12 +158,12 @@ class BinnedLogRatio:
     counts_a: np.ndarray
     counts_b: np.ndarray
     log_ratio: np.ndarray  # log(p_a / p_b) from the counts; +-inf or nan where a count is 0
-    se: np.ndarray         # delta-method standard error of log_ratio (nan where a count is 0)
-    lower: np.ndarray      # simultaneous (1 - alpha) confidence bounds on log(p_a / p_b)
+    se: np.ndarray  # delta-method standard error of log_ratio (nan where a count is 0)
+    lower: np.ndarray  # simultaneous (1 - alpha) confidence bounds on log(p_a / p_b)
     upper: np.ndarray
     alpha: float
-    max_lower: float       # (1 - alpha) lower confidence bound on max_k |log(p_a,k / p_b,k)|
-    argmax: int            # the bin where max_lower is attained
+    max_lower: float  # (1 - alpha) lower confidence bound on max_k |log(p_a,k / p_b,k)|
+    argmax: int  # the bin where max_lower is attained
 
 
 def binned_log_ratio(samples_a, samples_b, bins, alpha: float = 0.05) -> BinnedLogRatio:
@@ -202,8 +204,10 @@ def binned_log_ratio(samples_a, samples_b, bins, alpha: float = 0.05) -> BinnedL
     else:
         edges = as_float_array("bins", bins)
         if edges.ndim != 1 or edges.size < 2 or np.isnan(edges).any() or (np.diff(edges) <= 0).any():
-            raise ValueError(f"bins must be an integer >= 1 or a strictly increasing 1-d array of at least 2 "
-                             f"edges (outer edges may be infinite), got {bins!r}")
+            raise ValueError(
+                f"bins must be an integer >= 1 or a strictly increasing 1-d array of at least 2 "
+                f"edges (outer edges may be infinite), got {bins!r}"
+            )
     k = edges.size - 1
     counts_a, counts_b = (_bin_counts(x, edges) for x in (a, b))
     n_a, n_b = a.size, b.size
@@ -223,12 +227,13 @@ def binned_log_ratio(samples_a, samples_b, bins, alpha: float = 0.05) -> BinnedL
     se = np.where((counts_a > 0) & (counts_b > 0), se, np.nan)
     both_sides = np.maximum(lower, -upper)
     j = int(np.argmax(both_sides))
-    return BinnedLogRatio(edges, counts_a, counts_b, log_ratio, se, lower, upper, alpha,
-                          max(0.0, float(both_sides[j])), j)
+    return BinnedLogRatio(
+        edges, counts_a, counts_b, log_ratio, se, lower, upper, alpha, max(0.0, float(both_sides[j])), j
+    )
 
 
 def _check_samples(name, x) -> np.ndarray:
-    arr = as_float_array(name, x)   # outputs may be bools (a binary mechanism), not strings
+    arr = as_float_array(name, x)  # outputs may be bools (a binary mechanism), not strings
     if arr.ndim != 1 or arr.size == 0 or not np.isfinite(arr).all():
         raise ValueError(f"{name} must be a non-empty 1-d array of finite numbers, got shape {arr.shape}")
     return arr
@@ -373,8 +378,10 @@ class FixedRewardSampler:
         else:
             b, prefix = self.pulls[arm], self._prefix[arm]
         if b + length >= len(prefix):
-            raise ValueError(f"the fixed rewards ran out: asked for pulls {b}..{b + length - 1} of a row of "
-                             f"{len(prefix) - 1} (give at least horizon rewards per row)")
+            raise ValueError(
+                f"the fixed rewards ran out: asked for pulls {b}..{b + length - 1} of a row of "
+                f"{len(prefix) - 1} (give at least horizon rewards per row)"
+            )
         self.t += length
         if self.model == "table":
             self.pulls[arm] += length
@@ -462,9 +469,20 @@ class ActionSequenceAudit:
         return math.log(na / nb), math.sqrt(1 / na - 1 / n + 1 / nb - 1 / n)
 
 
-def action_sequence_audit(policy, instance, rewards, neighbour, horizon: int, runs: int, seed, *,
-                          model: str = "step", alpha: float = 0.05, outputs=None,
-                          epsilon=None) -> ActionSequenceAudit:
+def action_sequence_audit(
+    policy,
+    instance,
+    rewards,
+    neighbour,
+    horizon: int,
+    runs: int,
+    seed,
+    *,
+    model: str = "step",
+    alpha: float = 0.05,
+    outputs=None,
+    epsilon=None,
+) -> ActionSequenceAudit:
     r"""Estimate :math:`\pi(a^T \mid r^T)` and :math:`\pi(a^T \mid r'^T)` for every action sequence and
     bound their log-ratios (Definition 2 and Theorem 6 of Azize and Basu 2022).
 
@@ -488,14 +506,16 @@ def action_sequence_audit(policy, instance, rewards, neighbour, horizon: int, ru
         raise ValueError(f"neighbour must have the shape of rewards, {r.shape}, got {rp.shape}")
     changed = int((r != rp).sum())
     if changed != 1:
-        raise ValueError(f"rewards and neighbour must differ in exactly one entry (Definition 2), "
-                         f"they differ in {changed}")
+        raise ValueError(
+            f"rewards and neighbour must differ in exactly one entry (Definition 2), they differ in {changed}"
+        )
     T = check_int("horizon", horizon, minimum=instance.n_arms)
     if r.shape[-1] < T:
         raise ValueError(f"rewards must hold at least horizon = {T} rewards per row, got shape {r.shape}")
     if model == "table" and r.shape[0] != instance.n_arms:
-        raise ValueError(f"with model='table' rewards must have one row per arm ({instance.n_arms}), "
-                         f"got shape {r.shape}")
+        raise ValueError(
+            f"with model='table' rewards must have one row per arm ({instance.n_arms}), got shape {r.shape}"
+        )
     runs = check_int("runs", runs, minimum=1)
     eps = check_epsilon(policy.epsilon if epsilon is None else epsilon)
     check_probability("alpha", alpha)
@@ -520,8 +540,20 @@ def action_sequence_audit(policy, instance, rewards, neighbour, horizon: int, ru
     except KeyError as exc:
         raise ValueError(f"the policy output the action sequence {exc.args[0]!r}, which is not in outputs") from None
     res = binned_log_ratio(codes[0], codes[1], np.arange(len(outputs) + 1) - 0.5, alpha=alpha)
-    return ActionSequenceAudit(outputs, res.counts_a, res.counts_b, runs, eps, res.log_ratio, res.se, res.lower,
-                               res.upper, res.alpha, res.max_lower, res.argmax)
+    return ActionSequenceAudit(
+        outputs,
+        res.counts_a,
+        res.counts_b,
+        runs,
+        eps,
+        res.log_ratio,
+        res.se,
+        res.lower,
+        res.upper,
+        res.alpha,
+        res.max_lower,
+        res.argmax,
+    )
 
 
 class _ScaledLaplace:
@@ -558,8 +590,9 @@ class ScaledNoiseEpisodes(_gp.AdaptiveEpisodes):
     noise_factor: float = 0.5
 
     def run(self, instance, horizon, reward_rng, noise_rng, *, sampler="exact", trace=False):
-        return super().run(instance, horizon, reward_rng, _ScaledLaplace(noise_rng, self.noise_factor),
-                           sampler=sampler, trace=trace)
+        return super().run(
+            instance, horizon, reward_rng, _ScaledLaplace(noise_rng, self.noise_factor), sampler=sampler, trace=trace
+        )
 
 
 @dataclass(frozen=True)
@@ -571,8 +604,14 @@ class NonForgettingEpisodes(_gp.AdaptiveEpisodes):
     forgetful = False
 
     def run(self, instance, horizon, reward_rng, noise_rng, *, sampler="exact", trace=False):
-        return super().run(instance, horizon, reward_rng, noise_rng,
-                           sampler=_RunningMeanSampler(instance, reward_rng, sampler), trace=trace)
+        return super().run(
+            instance,
+            horizon,
+            reward_rng,
+            noise_rng,
+            sampler=_RunningMeanSampler(instance, reward_rng, sampler),
+            trace=trace,
+        )
 
 
 def broken_policy(name: str, epsilon, flaw: str, alpha=None):
@@ -589,6 +628,7 @@ def broken_policy(name: str, epsilon, flaw: str, alpha=None):
 
 
 # ---- one run's episodes, releases and decisions (Figure 1, Example 2)
+
 
 class _RecordingLaplace:
     def __init__(self, rng):
@@ -635,8 +675,17 @@ def traced_run(policy, instance, horizon: int, reward_rng, noise_rng, sampler="e
     spans = [(a + 1, a + 1) for a in range(K)] + [(s + 1, s + n) for s, n in zip(blocks.start[1:], blocks.length[1:])]
     releases = []
     for (arm, m, total), d, (first, last) in zip(rec_s.calls, rec_n.draws, spans):
-        releases.append(dict(arm=arm, first=first, last=last, m=m, total=total, draw=float(d),
-                             value=float(_mech.laplace_mean(total, m, policy.epsilon, d))))
+        releases.append(
+            dict(
+                arm=arm,
+                first=first,
+                last=last,
+                m=m,
+                total=total,
+                draw=float(d),
+                value=float(_mech.laplace_mean(total, m, policy.epsilon, d)),
+            )
+        )
     return TracedRun(policy, blocks, releases)
 
 
@@ -657,12 +706,24 @@ def decision_table(traced: TracedRun) -> list:
         for arm in range(b.n_arms):
             past = [r for r in traced.releases if r["arm"] == arm and r["last"] < t_l]
             last = past[-1]
-            rows.append(dict(l=l, t_l=t_l, arm=arm, first=last["first"], last=last["last"], m=last["m"],
-                             episode_mean=last["total"] / last["m"], draw=last["draw"],
-                             noise_scale=1.0 / (eps * last["m"]), recomputed=last["value"],
-                             private_mean=float(b.private_means[l - 1][arm]),
-                             all_mean=sum(r["total"] for r in past) / sum(r["m"] for r in past),
-                             index=float(b.indexes[l - 1][arm]), chosen=b.arms[l] == (arm,)))
+            rows.append(
+                dict(
+                    l=l,
+                    t_l=t_l,
+                    arm=arm,
+                    first=last["first"],
+                    last=last["last"],
+                    m=last["m"],
+                    episode_mean=last["total"] / last["m"],
+                    draw=last["draw"],
+                    noise_scale=1.0 / (eps * last["m"]),
+                    recomputed=last["value"],
+                    private_mean=float(b.private_means[l - 1][arm]),
+                    all_mean=sum(r["total"] for r in past) / sum(r["m"] for r in past),
+                    index=float(b.indexes[l - 1][arm]),
+                    chosen=b.arms[l] == (arm,),
+                )
+            )
     return rows
 
 
@@ -725,8 +786,9 @@ class Lemma1Audit:
     others_max_lower: float
 
 
-def lemma1_audit(rewards, neighbour, starts, epsilon, samples: int, rng, *, bins_per_scale: int = 4,
-                 alpha: float = 0.05) -> Lemma1Audit:
+def lemma1_audit(
+    rewards, neighbour, starts, epsilon, samples: int, rng, *, bins_per_scale: int = 4, alpha: float = 0.05
+) -> Lemma1Audit:
     r"""Sample Lemma 1's release :math:`g^\epsilon` (:func:`lemma1_release`) under two neighbouring reward
     sequences and compare the affected coordinate's law with the exact one.
 
@@ -758,18 +820,26 @@ def lemma1_audit(rewards, neighbour, starts, epsilon, samples: int, rng, *, bins
     b = 1.0 / (eps * m[i])
     mu, mup = s[i] / m[i], sp[i] / m[i]
     lo, hi = min(mu, mup), max(mu, mup)
-    inner = np.unique(np.round(np.concatenate([
-        lo - 3 * b + np.arange(3 * k + 1) * b / k,
-        np.linspace(lo, hi, max(2, int(math.ceil((hi - lo) / b * k)) + 1)),
-        hi + np.arange(3 * k + 1) * b / k]), 12))
+    inner = np.unique(
+        np.round(
+            np.concatenate(
+                [
+                    lo - 3 * b + np.arange(3 * k + 1) * b / k,
+                    np.linspace(lo, hi, max(2, int(math.ceil((hi - lo) / b * k)) + 1)),
+                    hi + np.arange(3 * k + 1) * b / k,
+                ]
+            ),
+            12,
+        )
+    )
     edges = np.concatenate([[-np.inf], inner, [np.inf]])
     binned = binned_log_ratio(x[:, i], xp[:, i], edges, alpha=alpha)
     cdf = laplace.cdf(edges, loc=mu, scale=b), laplace.cdf(edges, loc=mup, scale=b)
     exact = np.log(np.diff(cdf[0])) - np.log(np.diff(cdf[1]))
-    others = [binned_log_ratio(x[:, c], xp[:, c], 12 * k, alpha=alpha).max_lower
-              for c in range(m.size) if c != i]
-    return Lemma1Audit(i, (float(mu), float(mup)), float(b), loss, binned, exact,
-                       float(max(others)) if others else -math.inf)
+    others = [binned_log_ratio(x[:, c], xp[:, c], 12 * k, alpha=alpha).max_lower for c in range(m.size) if c != i]
+    return Lemma1Audit(
+        i, (float(mu), float(mup)), float(b), loss, binned, exact, float(max(others)) if others else -math.inf
+    )
 
 
 def first_decision_log_ratio(name: str, epsilon, alpha: float = _gp.DEFAULT_ALPHA) -> float:
@@ -792,13 +862,15 @@ def first_decision_log_ratio(name: str, epsilon, alpha: float = _gp.DEFAULT_ALPH
       ``ValueError``.)
     """
     eps = check_epsilon(epsilon)
-    a = _gp._check_alpha(alpha, warn=False)   # the event's law needs no regret theorem
+    a = _gp._check_alpha(alpha, warn=False)  # the event's law needs no regret theorem
     if name == "AdaP-UCB":
         return eps - math.log1p(eps / 2)
     if name == "AdaP-KLUCB":
         if a * math.log(3) <= eps:
-            raise ValueError(f"first_decision_log_ratio for AdaP-KLUCB needs epsilon < alpha log 3 = "
-                             f"{a * math.log(3):.4g}, got epsilon={epsilon!r}")
+            raise ValueError(
+                f"first_decision_log_ratio for AdaP-KLUCB needs epsilon < alpha log 3 = "
+                f"{a * math.log(3):.4g}, got epsilon={epsilon!r}"
+            )
         return eps
     raise ValueError(f"name must be 'AdaP-UCB' or 'AdaP-KLUCB', got {name!r}")
 
@@ -815,9 +887,9 @@ def first_decision_log_ratio(name: str, epsilon, alpha: float = _gp.DEFAULT_ALPH
 # :func:`laplace_float_reachable` for one such leak, invisible to any binned audit). The deliberately broken
 # curators below are there to show that the audit does refute what it should.
 
-AUDIT_INPUTS = (0.0, 0.25, 0.5, 0.75, 1.0)          # the domain [0, 1] of Ren et al.'s rewards, extremes included
-AUDIT_PROBES = (-1.0, 2.0, -1.0e6, 1.0e6)           # outside [0, 1]; inside the domain of CTL-S / CTB-S
-_FLOAT_UNIFORM_STEP = 2.0 ** -53                    # numpy's Generator.random() returns k 2^-53, k < 2^53
+AUDIT_INPUTS = (0.0, 0.25, 0.5, 0.75, 1.0)  # the domain [0, 1] of Ren et al.'s rewards, extremes included
+AUDIT_PROBES = (-1.0, 2.0, -1.0e6, 1.0e6)  # outside [0, 1]; inside the domain of CTL-S / CTB-S
+_FLOAT_UNIFORM_STEP = 2.0**-53  # numpy's Generator.random() returns k 2^-53, k < 2^53
 
 
 def _clopper_pearson(n, total, level):
@@ -837,13 +909,13 @@ class DeltaLogRatio:
     ``"ab"`` when the bound is on :math:`\\log((P_a(S) - \\delta)/P_b(S))`, ``"ba"`` for the other order."""
 
     thresholds: np.ndarray
-    counts_a: np.ndarray   # samples of a at or above each threshold
+    counts_a: np.ndarray  # samples of a at or above each threshold
     counts_b: np.ndarray
     delta: float
     alpha: float
-    max_lower: float       # (1 - alpha) lower confidence bound on the epsilon the two laws need at delta
-    estimate: float        # the same maximum with the empirical frequencies (-inf when no event qualifies)
-    se: float              # delta-method standard error of the empirical log-ratio on the event of max_lower
+    max_lower: float  # (1 - alpha) lower confidence bound on the epsilon the two laws need at delta
+    estimate: float  # the same maximum with the empirical frequencies (-inf when no event qualifies)
+    se: float  # delta-method standard error of the empirical log-ratio on the event of max_lower
     threshold: float
     direction: str
     order: str
@@ -874,8 +946,9 @@ def delta_log_ratio(samples_a, samples_b, thresholds, delta=0.0, alpha: float = 
     b = _check_samples("samples_b", samples_b)
     c = as_float_array("thresholds", thresholds, bools=False)
     if c.ndim != 1 or c.size == 0 or not np.isfinite(c).all() or (np.diff(c) <= 0).any():
-        raise ValueError(f"thresholds must be a non-empty strictly increasing 1-d array of finite numbers, "
-                         f"got {thresholds!r}")
+        raise ValueError(
+            f"thresholds must be a non-empty strictly increasing 1-d array of finite numbers, got {thresholds!r}"
+        )
     d = check_probability("delta", delta, low_closed=True)
     alpha = check_probability("alpha", alpha)
     level = alpha / (2 * c.size)
@@ -885,9 +958,12 @@ def delta_log_ratio(samples_a, samples_b, thresholds, delta=0.0, alpha: float = 
     lo_a, hi_a = _clopper_pearson(ka, na, level)
     lo_b, hi_b = _clopper_pearson(kb, nb, level)
     # events: (S_j, complement) x orders; each entry: (lower of numerator prob, upper of denominator prob, p_num, p_den)
-    cands = {(">=", "ab"): (lo_a, hi_b, ka / na, kb / nb), (">=", "ba"): (lo_b, hi_a, kb / nb, ka / na),
-             ("<", "ab"): (1 - hi_a, 1 - lo_b, 1 - ka / na, 1 - kb / nb),
-             ("<", "ba"): (1 - hi_b, 1 - lo_a, 1 - kb / nb, 1 - ka / na)}
+    cands = {
+        (">=", "ab"): (lo_a, hi_b, ka / na, kb / nb),
+        (">=", "ba"): (lo_b, hi_a, kb / nb, ka / na),
+        ("<", "ab"): (1 - hi_a, 1 - lo_b, 1 - ka / na, 1 - kb / nb),
+        ("<", "ba"): (1 - hi_b, 1 - lo_a, 1 - kb / nb, 1 - ka / na),
+    }
     best, best_key, best_j, est, se = -math.inf, (">=", "ab"), 0, -math.inf, math.nan
     with np.errstate(divide="ignore", invalid="ignore"):
         for key, (num_lo, den_hi, p_num, p_den) in cands.items():
@@ -895,14 +971,28 @@ def delta_log_ratio(samples_a, samples_b, thresholds, delta=0.0, alpha: float = 
             j = int(np.argmax(bound))
             if bound[j] > best:
                 best, best_key, best_j = float(bound[j]), key, j
-                pn, pd = float(p_num[j]), float(p_den[j])   # var of log(p - d) ~ p(1-p)/(n (p-d)^2)
+                pn, pd = float(p_num[j]), float(p_den[j])  # var of log(p - d) ~ p(1-p)/(n (p-d)^2)
                 n_num, n_den = (na, nb) if key[1] == "ab" else (nb, na)
-                se = (math.sqrt(pn * (1 - pn) / (n_num * (pn - d) ** 2) + (1 - pd) / (n_den * pd))
-                      if pn > d and pd > 0 else math.nan)
+                se = (
+                    math.sqrt(pn * (1 - pn) / (n_num * (pn - d) ** 2) + (1 - pd) / (n_den * pd))
+                    if pn > d and pd > 0
+                    else math.nan
+                )
             point = np.where(p_num > d, np.log(p_num - d) - np.log(p_den), -np.inf)
             est = max(est, float(np.max(point)))
-    return DeltaLogRatio(c, ka.astype(np.int64), kb.astype(np.int64), d, alpha, max(0.0, best), est, se,
-                         float(c[best_j]), best_key[0], best_key[1])
+    return DeltaLogRatio(
+        c,
+        ka.astype(np.int64),
+        kb.astype(np.int64),
+        d,
+        alpha,
+        max(0.0, best),
+        est,
+        se,
+        float(c[best_j]),
+        best_key[0],
+        best_key[1],
+    )
 
 
 @dataclass(frozen=True)
@@ -928,9 +1018,9 @@ class CuratorAudit:
     rejected: tuple
     samples: int
     alpha: float
-    method: str            # "binned" (pure ε) or "threshold" (δ > 0)
-    discrete: bool         # every output seen in the pilot repeated: categories, counted exactly
-    events: int            # bins (binned) or thresholds (threshold) per input
+    method: str  # "binned" (pure ε) or "threshold" (δ > 0)
+    discrete: bool  # every output seen in the pilot repeated: categories, counted exactly
+    events: int  # bins (binned) or thresholds (threshold) per input
     lower: float
     estimate: float
     worst_pair: tuple
@@ -957,8 +1047,15 @@ def _audit_edges(pooled, bins, tail_levels: bool):
     if rest.size == 0:
         return np.concatenate([[-np.inf], (atoms[1:] + atoms[:-1]) / 2, [np.inf]]), True
     if tail_levels:
-        levels = np.unique(np.concatenate([[1e-3, 2e-3, 5e-3, 1e-2, 2e-2, 5e-2], np.arange(1, bins) / bins,
-                                           1 - np.array([1e-3, 2e-3, 5e-3, 1e-2, 2e-2, 5e-2])]))
+        levels = np.unique(
+            np.concatenate(
+                [
+                    [1e-3, 2e-3, 5e-3, 1e-2, 2e-2, 5e-2],
+                    np.arange(1, bins) / bins,
+                    1 - np.array([1e-3, 2e-3, 5e-3, 1e-2, 2e-2, 5e-2]),
+                ]
+            )
+        )
     else:
         levels = np.arange(1, bins) / bins
     cuts = np.quantile(rest, levels) if levels.size else np.empty(0)
@@ -968,8 +1065,19 @@ def _audit_edges(pooled, bins, tail_levels: bool):
     return np.concatenate([[-np.inf], inner, [np.inf]]), False
 
 
-def curator_audit(curator, samples: int = 100_000, seed=0, *, inputs=AUDIT_INPUTS, probes=AUDIT_PROBES,
-                  epsilon=None, delta=None, bins: int = 10, pilot=None, alpha: float = 0.05) -> CuratorAudit:
+def curator_audit(
+    curator,
+    samples: int = 100_000,
+    seed=0,
+    *,
+    inputs=AUDIT_INPUTS,
+    probes=AUDIT_PROBES,
+    epsilon=None,
+    delta=None,
+    bins: int = 10,
+    pilot=None,
+    alpha: float = 0.05,
+) -> CuratorAudit:
     r"""Black-box privacy audit of a curator: a lower confidence bound on the privacy loss it realises.
 
     Definition 1 of Ren et al. (2020) (ε-LDP): for every two inputs r, r' and every event S,
@@ -1022,7 +1130,7 @@ def curator_audit(curator, samples: int = 100_000, seed=0, *, inputs=AUDIT_INPUT
     grid = []
     for label, seq in (("inputs", inputs), ("probes", probes)):
         for x in check_array(label, seq, ndim=1).tolist():
-            if x not in grid:   # a repeated value is audited once
+            if x not in grid:  # a repeated value is audited once
                 grid.append(x)
     if len(grid) < 2:
         raise ValueError(f"inputs and probes must hold at least two values together, got {grid}")
@@ -1039,8 +1147,10 @@ def curator_audit(curator, samples: int = 100_000, seed=0, *, inputs=AUDIT_INPUT
         rngs.append(g)
     m = len(accepted)
     if m < 2:
-        raise ValueError(f"the curator accepted fewer than two of the inputs {grid} (rejected {rejected}); "
-                         "an audit compares at least two")
+        raise ValueError(
+            f"the curator accepted fewer than two of the inputs {grid} (rejected {rejected}); "
+            "an audit compares at least two"
+        )
     tail = d > 0
     edges, discrete = _audit_edges(np.concatenate(pilots), k, tail)
     outs = [_check_outputs(curator, r, curator.privatize(np.full(n, r), g), n) for r, g in zip(accepted, rngs)]
@@ -1065,11 +1175,25 @@ def curator_audit(curator, samples: int = 100_000, seed=0, *, inputs=AUDIT_INPUT
             pair_se[i, j] = pair_se[j, i] = sd
             est = max(est, pe)
     i, j = np.unravel_index(int(np.argmax(pair)), pair.shape)
-    exact = exact_curator_loss(curator, accepted, d)   # at the audited delta: 0 for a pure-epsilon claim
-    return CuratorAudit(_curator_name(curator), eps, d, tuple(accepted), tuple(rejected), n, alpha,
-                        "threshold" if tail else "binned", discrete,
-                        int(thresholds.size if tail else edges.size - 1), max(0.0, float(pair[i, j])), float(est),
-                        tuple(sorted((accepted[i], accepted[j]))), pair, exact, float(pair_se[i, j]))
+    exact = exact_curator_loss(curator, accepted, d)  # at the audited delta: 0 for a pure-epsilon claim
+    return CuratorAudit(
+        _curator_name(curator),
+        eps,
+        d,
+        tuple(accepted),
+        tuple(rejected),
+        n,
+        alpha,
+        "threshold" if tail else "binned",
+        discrete,
+        int(thresholds.size if tail else edges.size - 1),
+        max(0.0, float(pair[i, j])),
+        float(est),
+        tuple(sorted((accepted[i], accepted[j]))),
+        pair,
+        exact,
+        float(pair_se[i, j]),
+    )
 
 
 def _seed_sequence(seed, name: str = "seed") -> np.random.SeedSequence:
@@ -1079,20 +1203,25 @@ def _seed_sequence(seed, name: str = "seed") -> np.random.SeedSequence:
         return seed
     if isinstance(seed, (list, tuple)):
         if not seed:
-            raise ValueError(f"{name} must be an integer >= 0, a non-empty list of them or a "
-                             f"numpy.random.SeedSequence, got {seed!r}")
+            raise ValueError(
+                f"{name} must be an integer >= 0, a non-empty list of them or a numpy.random.SeedSequence, got {seed!r}"
+            )
         return np.random.SeedSequence([check_int(f"{name}[{i}]", v, minimum=0) for i, v in enumerate(seed)])
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise TypeError(f"{name} must be an integer >= 0, a list of them or a numpy.random.SeedSequence, got "
-                        f"{seed!r} of type {type(seed).__name__}")
+        raise TypeError(
+            f"{name} must be an integer >= 0, a list of them or a numpy.random.SeedSequence, got "
+            f"{seed!r} of type {type(seed).__name__}"
+        )
     return np.random.SeedSequence(check_int(name, seed, minimum=0))
 
 
 def _check_outputs(curator, r, out, n) -> np.ndarray:
     arr = np.asarray(out, dtype=float)
     if arr.shape != (n,) or not np.isfinite(arr).all():
-        raise ValueError(f"{_curator_name(curator)}.privatize must return {n} finite numbers for {n} inputs "
-                         f"(input {r!r}), got shape {arr.shape}")
+        raise ValueError(
+            f"{_curator_name(curator)}.privatize must return {n} finite numbers for {n} inputs "
+            f"(input {r!r}), got shape {arr.shape}"
+        )
     return arr
 
 
@@ -1149,8 +1278,8 @@ def _ctb_exact(u, epsilon) -> float:
     u = np.asarray(u, dtype=float)
     with np.errstate(divide="ignore"):
         lu, l1u = np.log(u), np.log1p(-u)
-    ls_hi = -math.log1p(math.exp(-eps))   # log s(eps)
-    ls_lo = ls_hi - eps                   # log s(-eps)
+    ls_hi = -math.log1p(math.exp(-eps))  # log s(eps)
+    ls_lo = ls_hi - eps  # log s(-eps)
     lp1 = np.logaddexp(lu + ls_hi, l1u + ls_lo)
     lp0 = np.logaddexp(l1u + ls_hi, lu + ls_lo)
     return float(max(lp1.max() - lp1.min(), lp0.max() - lp0.min()))
@@ -1177,19 +1306,20 @@ def gaussian_epsilon_at_delta(sigma, sensitivity, delta) -> float:
     if dd == 0:
         return 0.0
     if dl == 0.0:
-        return math.inf   # Gaussian noise has no pure-epsilon guarantee: delta(eps) > 0 for every finite eps
+        return math.inf  # Gaussian noise has no pure-epsilon guarantee: delta(eps) > 0 for every finite eps
     if float(gaussian_exact_delta(0.0, s, dd)) <= dl:
         return 0.0
     f = lambda e: float(gaussian_exact_delta(e, s, dd)) - dl  # noqa: E731
     hi = 1.0
     while f(hi) > 0:
         hi *= 2.0
-        if hi > 1e300:   # the root is beyond the doubles (Delta/sigma above 1e150): the loss is infinite
+        if hi > 1e300:  # the root is beyond the doubles (Delta/sigma above 1e150): the loss is infinite
             return math.inf
     return float(brentq(f, 0.0, hi, xtol=1e-12, rtol=1e-12))
 
 
 # ---- the curators of the heterogeneous setting, at one level eps_t
+
 
 @dataclass(frozen=True)
 class HeterogeneousCurator:
@@ -1222,12 +1352,13 @@ class HeterogeneousCurator:
     def exact_loss(self, inputs) -> float:
         from ._validate import EPSILON_FLOOR
 
-        if self.epsilon < EPSILON_FLOOR:   # answered as at eps_t = 0 (respond_to_users): 0-DP
+        if self.epsilon < EPSILON_FLOOR:  # answered as at eps_t = 0 (respond_to_users): 0-DP
             return 0.0
         return exact_curator_loss(_mech.CURATORS[self.curator](self.epsilon), inputs)
 
 
 # ---- deliberately broken curators (for audits that must fail)
+
 
 class HalfScaleCTL(_mech.CTL):
     """A deliberately BROKEN CTL: Laplace noise of scale 1/(2ε) instead of 1/ε. It claims ε and is 2ε-LDP
@@ -1317,8 +1448,7 @@ def _finite(name, values) -> np.ndarray:
     return check_finite_array(name, values)
 
 
-BROKEN_CURATOR_FLAWS = {"half-scale": HalfScaleCTL, "swapped": SwappedCTB, "unclipped": UnclippedCTB,
-                        "leaky": LeakyCTL}
+BROKEN_CURATOR_FLAWS = {"half-scale": HalfScaleCTL, "swapped": SwappedCTB, "unclipped": UnclippedCTB, "leaky": LeakyCTL}
 
 
 def broken_curator(flaw: str, epsilon):
@@ -1348,8 +1478,9 @@ class OutputMeanAudit:
         return bool(np.max(np.abs(self.z)) > self.critical)
 
 
-def output_mean_audit(curator, rewards=(0.0, 0.25, 0.5, 0.75, 1.0), samples: int = 100_000, seed=0,
-                      alpha: float = 0.05) -> OutputMeanAudit:
+def output_mean_audit(
+    curator, rewards=(0.0, 0.25, 0.5, 0.75, 1.0), samples: int = 100_000, seed=0, alpha: float = 0.05
+) -> OutputMeanAudit:
     r"""Does the curator's response have the mean it claims (``curator.output_mean(r)``, e.g. Lemma 5 for
     CTB: :math:`\tfrac12 + (2r - 1)\frac{e^\epsilon - 1}{2(e^\epsilon + 1)}`)? A check of correctness, not
     of privacy: it catches a curator whose privacy is intact but whose responses the agent would
@@ -1376,6 +1507,7 @@ def output_mean_audit(curator, rewards=(0.0, 0.25, 0.5, 0.75, 1.0), samples: int
 
 # ---- floating-point Laplace sampling (Mironov 2012)
 
+
 def laplace_float_output(k, r, scale):
     r"""The output of ldpcode's Laplace curators, in floating point, for the uniform draw :math:`U = k\,2^{-53}`.
 
@@ -1386,13 +1518,13 @@ def laplace_float_output(k, r, scale):
     ``k`` integers in [1, 2^53) (arrays broadcast). The tests check it against ``Generator.laplace``.
     """
     k = np.asarray(k)
-    if not np.issubdtype(k.dtype, np.integer) or (k < 1).any() or (k >= 2 ** 53).any():
+    if not np.issubdtype(k.dtype, np.integer) or (k < 1).any() or (k >= 2**53).any():
         raise ValueError("k must hold integers in [1, 2^53)")
     b = check_real("scale", scale)
     if b <= 0:
         raise ValueError(f"scale must be > 0, got {scale!r}")
     u = k.astype(np.float64) * _FLOAT_UNIFORM_STEP
-    noise = _mech._laplace_from_uniform(u.ravel()).reshape(u.shape)   # the engine's own copy of numpy's formula
+    noise = _mech._laplace_from_uniform(u.ravel()).reshape(u.shape)  # the engine's own copy of numpy's formula
     return check_array("r", r) + noise * b
 
 
@@ -1417,7 +1549,7 @@ def laplace_float_reachable(x, r, scale, window: int = 3) -> np.ndarray:
         raise ValueError(f"scale must be > 0, got {scale!r}")
     w = check_int("window", window, minimum=0)
     lo = np.ones(xs.shape, np.int64)
-    hi = np.full(xs.shape, 2 ** 53 - 1, np.int64)
+    hi = np.full(xs.shape, 2**53 - 1, np.int64)
     while (lo < hi).any():
         mid = lo + (hi - lo) // 2
         ge = laplace_float_output(mid, rr, b) >= xs
@@ -1425,7 +1557,7 @@ def laplace_float_reachable(x, r, scale, window: int = 3) -> np.ndarray:
         lo = np.where(ge, lo, mid + 1)
     out = np.zeros(xs.shape, dtype=bool)
     for dk in range(-w, w + 1):
-        kk = np.clip(lo + dk, 1, 2 ** 53 - 1)
+        kk = np.clip(lo + dk, 1, 2**53 - 1)
         out |= laplace_float_output(kk, rr, b) == xs
     return out
 
@@ -1442,7 +1574,7 @@ def ctb_float_probability_one(r, epsilon):
     if e < 0:
         raise ValueError(f"epsilon must be >= 0, got {epsilon!r}")
     p = np.asarray(_mech.ctb_probability(np.atleast_1d(rr), _mech.exp_or_inf(e))).reshape(rr.shape)
-    return np.ceil(np.clip(p, 0.0, 1.0) * 2.0 ** 53) * _FLOAT_UNIFORM_STEP
+    return np.ceil(np.clip(p, 0.0, 1.0) * 2.0**53) * _FLOAT_UNIFORM_STEP
 
 
 def consecutive_doubles(x0, count: int) -> np.ndarray:

@@ -44,6 +44,7 @@ u_t (and q_t), the second for the curator's Gaussian noise, so results do not de
   :func:`ball_barrier`, :func:`ftrl_barrier_step`, :func:`ellipsoid_point`. Same streams per run as the
   sphere learner (first: u_t and q_t, second: Z_t).
 """
+
 from __future__ import annotations
 
 import math
@@ -59,9 +60,9 @@ from .simulate import MAX_HORIZON, MAX_RUNS, Limits, check_limits, resolve_check
 
 ENVIRONMENTS = ("linear", "quadratic", "stochastic", "constant")
 _ENV_CODE = {"linear": 0, "quadratic": 1, "stochastic": 2, "constant": 3}
-PERIOD = 7.0             # period P of the moving θ_t / c_t (short: not trackable by the learner)
-QUAD_SCALE = 4.0 / 9.0   # f_t = QUAD_SCALE ||x - c_t||^2
-STOCH_NOISE_SD = 0.1     # sd of q_t in the stochastic environment
+PERIOD = 7.0  # period P of the moving θ_t / c_t (short: not trackable by the learner)
+QUAD_SCALE = 4.0 / 9.0  # f_t = QUAD_SCALE ||x - c_t||^2
+STOCH_NOISE_SD = 0.1  # sd of q_t in the stochastic environment
 
 
 @dataclass(frozen=True)
@@ -152,7 +153,7 @@ def sphere_gradient_estimate(values, u, rho, d):
     return (d / rho) * v[:, None] * u
 
 
-BARRIER_NU = 1.0   # R(x) = -ln(1 - ||x||^2) is a 1-self-concordant barrier of the unit ball
+BARRIER_NU = 1.0  # R(x) = -ln(1 - ||x||^2) is a 1-self-concordant barrier of the unit ball
 LEARNERS = ("sphere", "barrier")
 
 
@@ -174,7 +175,7 @@ def ball_barrier(x):
     p = 1.0 - float(x @ x)
     if p <= 0:
         raise ValueError(f"x must lie strictly inside the unit ball, got ||x|| = {math.sqrt(1 - p):.6g}")
-    return -math.log(p), 2.0 * x / p, 2.0 / p * np.eye(x.size) + 4.0 / p ** 2 * np.outer(x, x)
+    return -math.log(p), 2.0 * x / p, 2.0 / p * np.eye(x.size) + 4.0 / p**2 * np.outer(x, x)
 
 
 def ftrl_barrier_step(a, c=0.0):
@@ -252,6 +253,7 @@ def ellipsoid_gradient_estimate(values, x, c, u, scale=1.0):
 # ----------------------------------------------------------------------------------------------------
 # numba kernels: one run each
 # ----------------------------------------------------------------------------------------------------
+
 
 @njit(cache=True)
 def _loss(env, x, t, d, cvec):
@@ -335,8 +337,9 @@ def _step_and_project(x, c, u, d, rad):
 
 
 @njit(cache=True)
-def _one_point_chunk(env, d, t0, t1, sigma, strongly, eta0, rho0, rho_max, mu, checkpoints, rng_u, rng_z, out,
-                     x, S, Q, acc):
+def _one_point_chunk(
+    env, d, t0, t1, sigma, strongly, eta0, rho0, rho_max, mu, checkpoints, rng_u, rng_z, out, x, S, Q, acc
+):
     """Rounds t0 + 1 .. t1 of one run of the sphere learner. The run's state lives in the arrays ``x``
     (centre), ``S``, ``Q`` (comparator sums) and ``acc`` = [cumulative loss, next checkpoint index], so
     that a run is a sequence of chunks (a Ctrl-C is seen between them) with the arithmetic of one loop."""
@@ -364,8 +367,8 @@ def _one_point_chunk(env, d, t0, t1, sigma, strongly, eta0, rho0, rho_max, mu, c
         if env == 2:
             obs += STOCH_NOISE_SD * rng_u.standard_normal()
         if sigma > 0:
-            obs += sigma * rng_z.standard_normal()      # the user's release: f_t(y_t) + Z_t
-        _step_and_project(x, eta * d / rho * obs, u, d, 1.0 - rho_next)   # the learner sees only obs
+            obs += sigma * rng_z.standard_normal()  # the user's release: f_t(y_t) + Z_t
+        _step_and_project(x, eta * d / rho * obs, u, d, 1.0 - rho_next)  # the learner sees only obs
         if k < checkpoints.shape[0] and t == checkpoints[k]:
             out[k] = cum - _comparator(env, t, d, S, Q)
             k += 1
@@ -396,7 +399,7 @@ def _two_point_chunk(env, d, t0, t1, sigma, strongly, eta0, rho, mu, checkpoints
         if env == 2:
             obs += STOCH_NOISE_SD * (rng_u.standard_normal() - rng_u.standard_normal())
         if sigma > 0:
-            nd = 0.0                                    # n_t . (x_{t,1} - x_{t,2}), n_t ~ N(0, σ² I_d)
+            nd = 0.0  # n_t . (x_{t,1} - x_{t,2}), n_t ~ N(0, σ² I_d)
             for i in range(d):
                 nd += sigma * rng_z.standard_normal() * (x1[i] - x2[i])
             obs += nd
@@ -419,7 +422,7 @@ def _ftrl_step(a, c, d, x):
         for i in range(d):
             x[i] = 0.0
         return 0.0
-    s = na / (math.sqrt(1.0 + na * na) + 1.0)       # (sqrt(1 + na^2) - 1)/na: the root for c = 0, phi >= 0
+    s = na / (math.sqrt(1.0 + na * na) + 1.0)  # (sqrt(1 + na^2) - 1)/na: the root for c = 0, phi >= 0
     if c > 0.0:
         for _ in range(100):
             q = 1.0 - s * s
@@ -447,7 +450,7 @@ def _ellipsoid(x, c, scale, u, d, y, w):
     lam_par = 2.0 * (1.0 + r2) / (p * p) + c
     sp = math.sqrt(lam_perp)
     if r2 > 0.0:
-        k_inv = (1.0 / math.sqrt(lam_par) - 1.0 / sp) * xu / r2     # component along x, over ||x||^2
+        k_inv = (1.0 / math.sqrt(lam_par) - 1.0 / sp) * xu / r2  # component along x, over ||x||^2
         k_sqrt = (math.sqrt(lam_par) - sp) * xu / r2
     else:
         k_inv = 0.0
@@ -464,8 +467,28 @@ def _ellipsoid_rows(x, c, scale, U, Y, W):
 
 
 @njit(cache=True)
-def _barrier_chunk(env, d, t0, t1, sigma, strongly, eta0, delta0, mu, checkpoints, rng_u, rng_z, out, max_norm,
-                   x, gsum, xsum, S, Q, acc):
+def _barrier_chunk(
+    env,
+    d,
+    t0,
+    t1,
+    sigma,
+    strongly,
+    eta0,
+    delta0,
+    mu,
+    checkpoints,
+    rng_u,
+    rng_z,
+    out,
+    max_norm,
+    x,
+    gsum,
+    xsum,
+    S,
+    Q,
+    acc,
+):
     """Rounds t0 + 1 .. t1 of one run of a barrier learner; state as in :func:`_one_point_chunk`, plus
     ``gsum`` (sum of the estimates g_s), ``xsum`` (sum of the centres x_s, Hazan-Levy's strong-convexity
     terms) and ``max_norm`` = [max ||y_t|| so far]."""
@@ -478,11 +501,11 @@ def _barrier_chunk(env, d, t0, t1, sigma, strongly, eta0, delta0, mu, checkpoint
     k = int(acc[1])
     ymax = max_norm[0]
     for t in range(t0 + 1, t1 + 1):
-        if strongly:            # Hazan and Levy (2014): A_t = Hess R(x_t) + eta_t mu t I, full Dikin scale
+        if strongly:  # Hazan and Levy (2014): A_t = Hess R(x_t) + eta_t mu t I, full Dikin scale
             eta = eta0 / math.sqrt(t)
             c = eta * mu * t
             scale = 1.0
-        else:                   # Saha and Tewari (2011): A_t = Hess R(x_t), scale delta_t
+        else:  # Saha and Tewari (2011): A_t = Hess R(x_t), scale delta_t
             eta = eta0 * t ** (-2.0 / 3.0)
             c = 0.0
             scale = min(1.0, delta0 * t ** (-1.0 / 6.0))
@@ -499,10 +522,10 @@ def _barrier_chunk(env, d, t0, t1, sigma, strongly, eta0, delta0, mu, checkpoint
         if env == 2:
             obs += STOCH_NOISE_SD * rng_u.standard_normal()
         if sigma > 0:
-            obs += sigma * rng_z.standard_normal()      # the user's release: f_t(y_t) + Z_t
-        coef = d / scale * obs                          # the learner sees only obs
+            obs += sigma * rng_z.standard_normal()  # the user's release: f_t(y_t) + Z_t
+        coef = d / scale * obs  # the learner sees only obs
         for i in range(d):
-            gsum[i] += coef * w[i]                      # g_t = (d/scale) obs A_t^{1/2} u_t
+            gsum[i] += coef * w[i]  # g_t = (d/scale) obs A_t^{1/2} u_t
             xsum[i] += x[i]
         if strongly:
             for i in range(d):
@@ -524,6 +547,7 @@ def _barrier_chunk(env, d, t0, t1, sigma, strongly, eta0, delta0, mu, checkpoint
 # public drivers
 # ----------------------------------------------------------------------------------------------------
 
+
 @dataclass
 class BCOResult:
     """``regret`` (runs, C) at ``checkpoints`` (C,); the tuning actually used (``sigma``, ``eta0``,
@@ -543,14 +567,14 @@ class BCOResult:
     tuning: dict
     checkpoints: np.ndarray
     regret: np.ndarray
-    max_norm: np.ndarray | None = None   # barrier learners: max_t ||y_t|| of each run (< 1: inside X)
+    max_norm: np.ndarray | None = None  # barrier learners: max_t ||y_t|| of each run (< 1: inside X)
 
     @property
     def steps(self) -> int:
         return self.runs * self.horizon
 
 
-BCO_CHUNK = 1 << 16   # rounds per compiled call (a few ms to tens of ms): Ctrl-C is seen between calls
+BCO_CHUNK = 1 << 16  # rounds per compiled call (a few ms to tens of ms): Ctrl-C is seen between calls
 
 
 def bco_cost(algorithm: str, d: int, horizon: int, runs: int, n_checkpoints: int) -> tuple[float, float, str]:
@@ -560,8 +584,10 @@ def bco_cost(algorithm: str, d: int, horizon: int, runs: int, n_checkpoints: int
     ns = {"one-point": 150 + 10 * d, "two-point": 150 + 17 * d, "barrier": 250 + 12 * d}[algorithm]
     seconds = runs * horizon * ns * 1e-9
     nbytes = runs * (n_checkpoints * 8 + 8 + 1024) + 64 * d * 8
-    work = (f"runs={runs} x horizon={horizon} = {runs * horizon:.3g} rounds of the {algorithm} learner (d={d}) "
-            f"at {ns} ns a round")
+    work = (
+        f"runs={runs} x horizon={horizon} = {runs * horizon:.3g} rounds of the {algorithm} learner (d={d}) "
+        f"at {ns} ns a round"
+    )
     return seconds, nbytes, work
 
 
@@ -585,11 +611,13 @@ def _common(environment, d, horizon, runs, seed, epsilon, delta):
     seed = check_int("seed", seed, minimum=0)
     if epsilon is None:
         if delta is not None:
-            raise ValueError(f"delta is a privacy argument: a non-private run (epsilon=None) takes none, got "
-                             f"delta={delta!r}; pass epsilon for a private run, or leave delta out")
+            raise ValueError(
+                f"delta is a privacy argument: a non-private run (epsilon=None) takes none, got "
+                f"delta={delta!r}; pass epsilon for a private run, or leave delta out"
+            )
         return env, T, runs, seed, math.nan
     delta = DEFAULT_DELTA if delta is None else delta
-    GaussianMechanism(epsilon, delta, 1.0)   # validates epsilon and delta
+    GaussianMechanism(epsilon, delta, 1.0)  # validates epsilon and delta
     return env, T, runs, seed, delta
 
 
@@ -611,7 +639,7 @@ def one_point_tuning(env: Environment, horizon: int, sigma: float, delta: float,
     """
     Bt = noisy_range(env.B, sigma, horizon, delta)
     if env.mu > 0:
-        rho0 = (env.d ** 2 * Bt ** 2 / (3 * env.mu * env.G)) ** (1 / 3)
+        rho0 = (env.d**2 * Bt**2 / (3 * env.mu * env.G)) ** (1 / 3)
         eta0 = 1.0 / env.mu
     else:
         rho0 = math.sqrt(2 * env.d * Bt / (3 * env.G))
@@ -619,8 +647,9 @@ def one_point_tuning(env: Environment, horizon: int, sigma: float, delta: float,
     return dict(B_tilde=Bt, rho0=rho0, eta0=eta0, rho_max=rho_max)
 
 
-def barrier_tuning(env: Environment, horizon: int, sigma: float, delta: float, strongly_convex: bool,
-                   beta: float | None = None) -> dict:
+def barrier_tuning(
+    env: Environment, horizon: int, sigma: float, delta: float, strongly_convex: bool, beta: float | None = None
+) -> dict:
     r"""Schedules of the barrier learners (anytime: they depend on t, and on T only through
     :math:`\tilde B` = :func:`noisy_range`, computed, as for the sphere learner, with the run's largest
     horizon), tuned for losses of range :math:`\tilde B` (Theorem 3 of Zheng et al.), ν = :data:`BARRIER_NU`
@@ -696,16 +725,34 @@ def hazan_levy_exploration_cost(checkpoints, eta0, mu, beta, *, limits: Limits |
     if beta < 0:
         raise ValueError(f"beta must be a finite number >= 0, got {beta!r}")
     n = check_int("checkpoints[-1]", cp[-1], maximum=MAX_HORIZON)
-    check_limits("hazan_levy_exploration_cost", f"a sum over s = 1..checkpoints[-1]={n} (three arrays of doubles)",
-                 n * 20e-9, 24.0 * n, limits, scale_out="Lower the last checkpoint.")
+    check_limits(
+        "hazan_levy_exploration_cost",
+        f"a sum over s = 1..checkpoints[-1]={n} (three arrays of doubles)",
+        n * 20e-9,
+        24.0 * n,
+        limits,
+        scale_out="Lower the last checkpoint.",
+    )
     s = np.arange(1, n + 1, dtype=float)
     return np.cumsum(0.5 * beta / (2.0 + eta0 * mu * np.sqrt(s)))[cp - 1]
 
 
-def simulate_one_point(environment: str = "quadratic", horizon: int = 10_000, runs: int = 16, seed: int = 0, *,
-                       epsilon: float | None = 1.0, delta: float | None = None, d: int = 5, strongly_convex=None,
-                       rho_max: float = 0.5, checkpoints=None, learner: str = "sphere",
-                       beta: float | None = None, limits: Limits | None = None) -> BCOResult:
+def simulate_one_point(
+    environment: str = "quadratic",
+    horizon: int = 10_000,
+    runs: int = 16,
+    seed: int = 0,
+    *,
+    epsilon: float | None = 1.0,
+    delta: float | None = None,
+    d: int = 5,
+    strongly_convex=None,
+    rho_max: float = 0.5,
+    checkpoints=None,
+    learner: str = "sphere",
+    beta: float | None = None,
+    limits: Limits | None = None,
+) -> BCOResult:
     r"""Regret of Algorithm 1 (Zheng et al. 2020) with a one-point learner as black box
     (``epsilon=None``: the non-private learner, σ = 0).
 
@@ -740,17 +787,48 @@ def simulate_one_point(environment: str = "quadratic", horizon: int = 10_000, ru
     check_limits("bco.simulate_one_point", work, seconds, nbytes, limits)
     if learner == "barrier":
         return _simulate_barrier(env, T, runs, seed, epsilon, delta, sigma, strongly, beta, cp)
-    tun = one_point_tuning(env if strongly else Environment(env.name, env.d, env.B, env.G, 0.0), T, sigma,
-                           delta, rho_max)
+    tun = one_point_tuning(
+        env if strongly else Environment(env.name, env.d, env.B, env.G, 0.0), T, sigma, delta, rho_max
+    )
     out = np.zeros((runs, cp.size))
     for r, ss in enumerate(np.random.SeedSequence(seed).spawn(runs)):
         g_u, g_z = run_streams(ss, 2)
         x, S, Q, acc = np.zeros(env.d), np.zeros(env.d), np.zeros(1), np.zeros(2)
         for t0, t1 in _chunks(T):
-            _one_point_chunk(_ENV_CODE[env.name], env.d, t0, t1, sigma, strongly, tun["eta0"], tun["rho0"], rho_max,
-                             env.mu, cp, g_u, g_z, out[r], x, S, Q, acc)
-    return BCOResult("one-point", env.name, env.d, T, runs, seed, np.inf if epsilon is None else float(epsilon),
-                     float(delta), sigma, tun, cp, out)
+            _one_point_chunk(
+                _ENV_CODE[env.name],
+                env.d,
+                t0,
+                t1,
+                sigma,
+                strongly,
+                tun["eta0"],
+                tun["rho0"],
+                rho_max,
+                env.mu,
+                cp,
+                g_u,
+                g_z,
+                out[r],
+                x,
+                S,
+                Q,
+                acc,
+            )
+    return BCOResult(
+        "one-point",
+        env.name,
+        env.d,
+        T,
+        runs,
+        seed,
+        np.inf if epsilon is None else float(epsilon),
+        float(delta),
+        sigma,
+        tun,
+        cp,
+        out,
+    )
 
 
 def _simulate_barrier(env, T, runs, seed, epsilon, delta, sigma, strongly, beta, cp) -> BCOResult:
@@ -759,14 +837,53 @@ def _simulate_barrier(env, T, runs, seed, epsilon, delta, sigma, strongly, beta,
     max_norm = np.zeros(runs)
     for r, ss in enumerate(np.random.SeedSequence(seed).spawn(runs)):
         g_u, g_z = run_streams(ss, 2)
-        x, gsum, xsum, S, Q, acc = (np.zeros(env.d), np.zeros(env.d), np.zeros(env.d), np.zeros(env.d), np.zeros(1),
-                                    np.zeros(2))
+        x, gsum, xsum, S, Q, acc = (
+            np.zeros(env.d),
+            np.zeros(env.d),
+            np.zeros(env.d),
+            np.zeros(env.d),
+            np.zeros(1),
+            np.zeros(2),
+        )
         for t0, t1 in _chunks(T):
-            _barrier_chunk(_ENV_CODE[env.name], env.d, t0, t1, sigma, strongly, tun["eta0"], tun["delta0"], env.mu,
-                           cp, g_u, g_z, out[r], max_norm[r:r + 1], x, gsum, xsum, S, Q, acc)
+            _barrier_chunk(
+                _ENV_CODE[env.name],
+                env.d,
+                t0,
+                t1,
+                sigma,
+                strongly,
+                tun["eta0"],
+                tun["delta0"],
+                env.mu,
+                cp,
+                g_u,
+                g_z,
+                out[r],
+                max_norm[r : r + 1],
+                x,
+                gsum,
+                xsum,
+                S,
+                Q,
+                acc,
+            )
     name = "one-point-hazan-levy" if strongly else "one-point-saha-tewari"
-    return BCOResult(name, env.name, env.d, T, runs, seed, np.inf if epsilon is None else float(epsilon),
-                     float(delta), sigma, tun, cp, out, max_norm)
+    return BCOResult(
+        name,
+        env.name,
+        env.d,
+        T,
+        runs,
+        seed,
+        np.inf if epsilon is None else float(epsilon),
+        float(delta),
+        sigma,
+        tun,
+        cp,
+        out,
+        max_norm,
+    )
 
 
 def two_point_tuning(env: Environment, horizon: int, sigma: float) -> dict:
@@ -775,13 +892,23 @@ def two_point_tuning(env: Environment, horizon: int, sigma: float) -> dict:
     :math:`\tilde G = \sqrt{G^2 + \sigma^2}` (the estimate g_t = (d/2ρ)(f_1 - f_2)u + d (n·u) u has
     E||g_t||² <= d²(G² + σ²)), regret O(d R G̃ √T); μ-strongly convex: η_t = 1/(μt), regret
     O(d² G̃²/μ · log T) (the virtual loss f_t + n_t·x is still μ-strongly convex)."""
-    Gt = math.sqrt(env.G ** 2 + sigma ** 2)
+    Gt = math.sqrt(env.G**2 + sigma**2)
     return dict(G_tilde=Gt, rho=math.log(horizon) / horizon, eta0=1.0 / (env.d * Gt))
 
 
-def simulate_two_point(environment: str = "quadratic", horizon: int = 10_000, runs: int = 16, seed: int = 0, *,
-                       epsilon: float | None = 1.0, delta: float | None = None, d: int = 5, strongly_convex=None,
-                       checkpoints=None, limits: Limits | None = None) -> BCOResult:
+def simulate_two_point(
+    environment: str = "quadratic",
+    horizon: int = 10_000,
+    runs: int = 16,
+    seed: int = 0,
+    *,
+    epsilon: float | None = 1.0,
+    delta: float | None = None,
+    d: int = 5,
+    strongly_convex=None,
+    checkpoints=None,
+    limits: Limits | None = None,
+) -> BCOResult:
     r"""Regret of Algorithm 2 (Zheng et al. 2020) with Algorithm 4 (two-point BCO of Agarwal et al. 2010)
     as black box (``epsilon=None``: non-private). Regret as in Theorem 6: Σ_t (f_t(x_{t,1}) + f_t(x_{t,2}))/2
     - min_{x∈X} Σ_t f_t(x). Tuning: :func:`two_point_tuning`; σ: :func:`two_point_sigma`. ``checkpoints``
@@ -800,10 +927,39 @@ def simulate_two_point(environment: str = "quadratic", horizon: int = 10_000, ru
         g_u, g_z = run_streams(ss, 2)
         x, S, Q, acc = np.zeros(env.d), np.zeros(env.d), np.zeros(1), np.zeros(2)
         for t0, t1 in _chunks(T):
-            _two_point_chunk(_ENV_CODE[env.name], env.d, t0, t1, sigma, strongly, tun["eta0"], tun["rho"], env.mu, cp,
-                             g_u, g_z, out[r], x, S, Q, acc)
-    return BCOResult("two-point", env.name, env.d, T, runs, seed, np.inf if epsilon is None else float(epsilon),
-                     float(delta), sigma, tun, cp, out)
+            _two_point_chunk(
+                _ENV_CODE[env.name],
+                env.d,
+                t0,
+                t1,
+                sigma,
+                strongly,
+                tun["eta0"],
+                tun["rho"],
+                env.mu,
+                cp,
+                g_u,
+                g_z,
+                out[r],
+                x,
+                S,
+                Q,
+                acc,
+            )
+    return BCOResult(
+        "two-point",
+        env.name,
+        env.d,
+        T,
+        runs,
+        seed,
+        np.inf if epsilon is None else float(epsilon),
+        float(delta),
+        sigma,
+        tun,
+        cp,
+        out,
+    )
 
 
 def two_point_release(f1, f2, x1, x2, sigma, rng: np.random.Generator):

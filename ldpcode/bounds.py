@@ -46,6 +46,7 @@ function                               statement
 :func:`adap_klucb_rate`                Azize-Basu, Table 1: :math:`\sum\Delta_a\log T/\min\{d(\mu_a,\mu^*),\epsilon\Delta_a\}` (a rate)
 =====================================  ===========================================================
 """
+
 from __future__ import annotations
 
 import math
@@ -74,9 +75,10 @@ def _log_horizon(horizon) -> float:
 # raises OverflowError on both) is an equal, overflow-free form used. Bounds then take their limits as eps grows
 # (a lower-bound constant tends to 0, an upper-bound factor to its non-private value) instead of raising.
 
+
 def _square(x: float) -> float:
     """x ** 2, or inf where it overflows a double (Python's ** raises OverflowError there)."""
-    return x ** 2 if abs(x) < 1e150 else math.inf
+    return x**2 if abs(x) < 1e150 else math.inf
 
 
 def _inv_two_sinh_squared(eps: float) -> float:
@@ -221,8 +223,12 @@ def lemma12_fact13_bound(p, q, epsilon):
     # q e^-eps + 1 - q to cancel (at q = 1 and eps > 37 that sum rounded to 0 and the bound was nan)
     with np.errstate(divide="ignore"):
         lp, lq, l1p, l1q = np.log(p), np.log(q), np.log1p(-p), np.log1p(-q)
-    log_ratio = (np.logaddexp(lp, l1p - eps) - np.logaddexp(lq, l1q - eps)
-                 - np.logaddexp(lp - eps, l1p) + np.logaddexp(lq - eps, l1q))
+    log_ratio = (
+        np.logaddexp(lp, l1p - eps)
+        - np.logaddexp(lq, l1q - eps)
+        - np.logaddexp(lp - eps, l1p)
+        + np.logaddexp(lq - eps, l1q)
+    )
     with np.errstate(over="ignore"):  # sinh^2(eps) ~ e^{2 eps}/4 is beyond a double from eps = 355: inf
         return np.sinh(log_ratio / 2.0) ** 2
 
@@ -243,7 +249,7 @@ def laplace_sum_tail_bound(lam, n, b, v=None):
         raise ValueError(f"v must be >= b sqrt(n) = {b * math.sqrt(n):g}, got {v!r}")
     lam = check_array("lam", lam)
     valid = (lam > 0) & (lam < 2 * math.sqrt(2) * v * v / b)
-    return np.where(valid, np.exp(-lam ** 2 / (8 * v * v)), np.nan)
+    return np.where(valid, np.exp(-(lam**2) / (8 * v * v)), np.nan)
 
 
 def _regret_bound(means, horizon, factor, const):
@@ -253,7 +259,7 @@ def _regret_bound(means, horizon, factor, const):
 
 def ucb1_regret_bound(means, horizon) -> float:
     r"""Auer, Cesa-Bianchi, Fischer (2002), Theorem 1: :math:`\sum 8\log T/\Delta_a + (1+\pi^2/3)\Delta_a`."""
-    return _regret_bound(means, horizon, 1.0, 1.0 + math.pi ** 2 / 3)
+    return _regret_bound(means, horizon, 1.0, 1.0 + math.pi**2 / 3)
 
 
 def ldp_ucb_l_regret_bound(means, horizon, epsilon, c_s: float = 1.0) -> float:
@@ -264,7 +270,7 @@ def ldp_ucb_l_regret_bound(means, horizon, epsilon, c_s: float = 1.0) -> float:
     c_s = check_real("c_s", c_s)
     if not 0 < c_s <= 1:
         raise ValueError(f"c_s must be in (0, 1], got {c_s!r}")
-    return _regret_bound(means, horizon, laplace_ratio(epsilon), 1.0 + 2 * math.pi ** 2 / 3) / c_s ** 2
+    return _regret_bound(means, horizon, laplace_ratio(epsilon), 1.0 + 2 * math.pi**2 / 3) / c_s**2
 
 
 def ldp_ucb_b_regret_bound(means, horizon, epsilon, c_s: float = 1.0) -> float:
@@ -275,20 +281,20 @@ def ldp_ucb_b_regret_bound(means, horizon, epsilon, c_s: float = 1.0) -> float:
     c_s = check_real("c_s", c_s)
     if not 0 < c_s <= 1:
         raise ValueError(f"c_s must be in (0, 1], got {c_s!r}")
-    return _regret_bound(means, horizon, bernoulli_ratio(epsilon), 1.0 + math.pi ** 2 / 3) / c_s ** 2
+    return _regret_bound(means, horizon, bernoulli_ratio(epsilon), 1.0 + math.pi**2 / 3) / c_s**2
 
 
 def ldp_ucb_l_pulls_bound(gap, horizon, epsilon):
     r"""Proof of Theorem 4: :math:`E[N_a(T)] \le 8(1+4/\epsilon)^2\log T/\Delta_a^2 + 1 + 2\pi^2/3`."""
     gap = check_array("gap", gap, low=0, low_open=True)
-    return 8 * laplace_ratio(epsilon) * _log_horizon(horizon) / gap ** 2 + 1 + 2 * math.pi ** 2 / 3
+    return 8 * laplace_ratio(epsilon) * _log_horizon(horizon) / gap**2 + 1 + 2 * math.pi**2 / 3
 
 
 def ldp_ucb_b_pulls_bound(gap, horizon, epsilon):
     r"""Proof of Theorem 6: :math:`E[N_a(T)] \le 8\log T/\Delta_{a,\epsilon}^2 + 1 + \pi^2/3`,
     :math:`\Delta_{a,\epsilon} = \Delta_a (e^\epsilon-1)/(e^\epsilon+1)`."""
     gap = check_array("gap", gap, low=0, low_open=True)
-    return 8 * bernoulli_ratio(epsilon) * _log_horizon(horizon) / gap ** 2 + 1 + math.pi ** 2 / 3
+    return 8 * bernoulli_ratio(epsilon) * _log_horizon(horizon) / gap**2 + 1 + math.pi**2 / 3
 
 
 def distribution_free_rate(n_arms, horizon, epsilon) -> float:
@@ -308,13 +314,17 @@ def _v(a):
 
 def lemma7_subgaussian_objective(a):
     r""":math:`a(1 - 2e^{-v_a^2/2})`, the quantity Lemma 7 maximizes over :math:`a \in (0, 1/4)`."""
-    return a * (1 - 2 * math.exp(-_v(a) ** 2 / 2))
+    return a * (1 - 2 * math.exp(-(_v(a) ** 2) / 2))
 
 
 def lemma7_subgaussian_sup() -> tuple[float, float]:
     """(argmax a, max value) of :func:`lemma7_subgaussian_objective` (the paper: a = 0.107, 0.0765)."""
-    res = optimize.minimize_scalar(lambda a: -lemma7_subgaussian_objective(a), bounds=(1e-6, 0.25 - 1e-9),
-                                   method="bounded", options={"xatol": 1e-12})
+    res = optimize.minimize_scalar(
+        lambda a: -lemma7_subgaussian_objective(a),
+        bounds=(1e-6, 0.25 - 1e-9),
+        method="bounded",
+        options={"xatol": 1e-12},
+    )
     return float(res.x), float(-res.fun)
 
 
@@ -353,9 +363,10 @@ def lemma7_worst_noise(t, *, variance: float = 1.0, z_max: float = 12.0, step: f
     if not 0 < step < z_max or z_max * z_max <= var:
         raise ValueError(f"need 0 < step < z_max and z_max^2 > variance, got step={step!r}, z_max={z_max!r}")
     z = np.linspace(-z_max, z_max, int(round(2 * z_max / step)) + 1)
-    cost = 0.25 / np.cosh((t + z) / 2) ** 2          # s'(x) = 1/(4 cosh^2(x/2))
-    res = linprog(cost, A_eq=np.vstack([np.ones_like(z), z, z * z]), b_eq=[1.0, 0.0, var],
-                  bounds=(0, None), method="highs")
+    cost = 0.25 / np.cosh((t + z) / 2) ** 2  # s'(x) = 1/(4 cosh^2(x/2))
+    res = linprog(
+        cost, A_eq=np.vstack([np.ones_like(z), z, z * z]), b_eq=[1.0, 0.0, var], bounds=(0, None), method="highs"
+    )
     if res.status != 0:
         raise RuntimeError(f"linear program failed: {res.message}")
     keep = res.x > 1e-9
@@ -422,9 +433,11 @@ def _kept_share(levels, epsilon_min):
     eps_min = check_epsilon(epsilon_min, "epsilon_min")
     p0 = levels.p_at_least(eps_min)
     if not p0 > 0:
-        raise ValueError(f"epsilon_min must be a level some users reach (p_0 = P{{eps_t >= epsilon_min}} > 0); "
-                         f"got epsilon_min={eps_min!r}, for which p_0 = {p0!r} under {levels.name!r} "
-                         f"(eps_max = {levels.sup:g})")
+        raise ValueError(
+            f"epsilon_min must be a level some users reach (p_0 = P{{eps_t >= epsilon_min}} > 0); "
+            f"got epsilon_min={eps_min!r}, for which p_0 = {p0!r} under {levels.name!r} "
+            f"(eps_max = {levels.sup:g})"
+        )
     return levels, eps_min, p0
 
 
@@ -473,8 +486,14 @@ def heldp_quantities(levels, epsilon_min) -> HeLDPQuantities:
     beta0 = levels.expect(heldp_beta, eps_min) / p0
     eps_max = float(levels.sup)
     return HeLDPQuantities(
-        epsilon_min=eps_min, p0=float(p0), alpha0=float(alpha0), beta0=float(beta0), epsilon_max=eps_max,
-        q_l=float(heldp_alpha(eps_min) - heldp_alpha(eps_max)), q_b=float(heldp_beta(eps_min) - heldp_beta(eps_max)))
+        epsilon_min=eps_min,
+        p0=float(p0),
+        alpha0=float(alpha0),
+        beta0=float(beta0),
+        epsilon_max=eps_max,
+        q_l=float(heldp_alpha(eps_min) - heldp_alpha(eps_max)),
+        q_b=float(heldp_beta(eps_min) - heldp_beta(eps_max)),
+    )
 
 
 def _check_kappa(kappa):
@@ -490,8 +509,10 @@ def _heldp_terms(means, horizon, levels, epsilon_min, mechanism):
     log_t = _log_horizon(horizon)
     q = heldp_quantities(levels, epsilon_min)
     if not q.p0 * math.exp(log_t) > 1:
-        raise ValueError(f"the bound of Theorem {7 if mechanism == 'L' else 10} needs p_0 T > 1 (else its kappa "
-                         f"term is unbounded below); got p_0 = {q.p0:g}, horizon = {horizon!r}")
+        raise ValueError(
+            f"the bound of Theorem {7 if mechanism == 'L' else 10} needs p_0 T > 1 (else its kappa "
+            f"term is unbounded below); got p_0 = {q.p0:g}, horizon = {horizon!r}"
+        )
     return gaps, log_t, q
 
 
@@ -508,13 +529,13 @@ def _heldp_l_value(gaps, log_t, q, kappa):
         kappa_term = gaps / p0
     else:
         lead = 8.0 / (p0 * gaps) * (1 + 4 * math.sqrt(a0 + kappa * q.q_l)) ** 2 * log_t
-        kappa_term = gaps * (log_t + math.log(p0)) / (2 * p0 * kappa ** 2) + gaps / p0
+        kappa_term = gaps * (log_t + math.log(p0)) / (2 * p0 * kappa**2) + gaps / p0
     if a0 > 1e-150:
-        second = 2.0 * gaps / (p0 * a0 ** 2) * (4 * a0 * e2 + e2 * e2) * log_t
+        second = 2.0 * gaps / (p0 * a0**2) * (4 * a0 * e2 + e2 * e2) * log_t
     else:  # a0^2 underflows (levels beyond 1e75): the same term with r = e2/a0 = eps_min^-2 / alpha0 <= 1
-        ratio = q.epsilon_min ** -2 / a0 if a0 > 0 else 1.0
+        ratio = q.epsilon_min**-2 / a0 if a0 > 0 else 1.0
         second = 2.0 * gaps / p0 * (4 * ratio + ratio * ratio) * log_t
-    return float(np.sum(np.maximum(lead, second) + kappa_term + 2 * gaps / p0 + 2 * math.pi ** 2 * gaps / 3))
+    return float(np.sum(np.maximum(lead, second) + kappa_term + 2 * gaps / p0 + 2 * math.pi**2 * gaps / 3))
 
 
 def _heldp_b_value(gaps, log_t, q, kappa):
@@ -528,8 +549,8 @@ def _heldp_b_value(gaps, log_t, q, kappa):
         kappa_term = gaps
     else:
         lead = 8.0 / (p0 * gaps) * (q.beta0 + kappa * q.q_b) * log_t
-        kappa_term = gaps * (log_t + math.log(p0)) / (2 * p0 * kappa ** 2) + gaps
-    return float(np.sum(lead + kappa_term + gaps / p0 + math.pi ** 2 * gaps / 3))
+        kappa_term = gaps * (log_t + math.log(p0)) / (2 * p0 * kappa**2) + gaps
+    return float(np.sum(lead + kappa_term + gaps / p0 + math.pi**2 * gaps / 3))
 
 
 def _inf_over_kappa(value, q_gap):
@@ -539,8 +560,9 @@ def _inf_over_kappa(value, q_gap):
     vals = np.array([value(math.exp(x)) for x in grid])
     i = int(np.argmin(vals))
     lo, hi = grid[max(i - 1, 0)], grid[min(i + 1, grid.size - 1)]
-    res = optimize.minimize_scalar(lambda x: value(math.exp(x)), bounds=(lo, hi), method="bounded",
-                                   options={"xatol": 1e-10})
+    res = optimize.minimize_scalar(
+        lambda x: value(math.exp(x)), bounds=(lo, hi), method="bounded", options={"xatol": 1e-10}
+    )
     best_k, best_v = (math.exp(res.x), float(res.fun)) if res.fun <= vals[i] else (math.exp(grid[i]), float(vals[i]))
     limit = value(math.inf)
     if q_gap == 0 and limit <= best_v:
@@ -604,13 +626,13 @@ def heldp_ucb_l_homogeneous_bound(means, horizon, epsilon) -> float:
     :math:`8(1+4/\epsilon)^2\log T/\Delta_a` when :math:`\Delta_a^2 > 0.8(1+4/\epsilon)^2` (possible for
     :math:`\epsilon > 4/(\sqrt{1.25}-1) \approx 33.9` and gaps near 1).
     """
-    return _regret_bound(means, horizon, laplace_ratio(epsilon), 3.0 + 2 * math.pi ** 2 / 3)
+    return _regret_bound(means, horizon, laplace_ratio(epsilon), 3.0 + 2 * math.pi**2 / 3)
 
 
 def heldp_ucb_b_homogeneous_bound(means, horizon, epsilon) -> float:
     r"""Corollary 11 (ε_t ≡ ε = ε_min): :math:`\sum_{a:\Delta_a>0}[8((e^\epsilon+1)/(e^\epsilon-1))^2\log T/\Delta_a + (2+\pi^2/3)\Delta_a]`
     (equal to Theorem 10's limit κ → ∞ with :math:`p_0=1`, :math:`Q_B=0`)."""
-    return _regret_bound(means, horizon, bernoulli_ratio(epsilon), 2.0 + math.pi ** 2 / 3)
+    return _regret_bound(means, horizon, bernoulli_ratio(epsilon), 2.0 + math.pi**2 / 3)
 
 
 def v_l(levels, epsilon_min) -> float:
@@ -644,7 +666,7 @@ def v_b(levels, epsilon_min) -> float:
 
 def _v_value(levels, eps_min, p0, mech):
     f = (lambda e: (1.0 + 4.0 / e) ** 2) if mech == "L" else heldp_beta
-    return float(levels.expect(f, eps_min) / p0 ** 2)
+    return float(levels.expect(f, eps_min) / p0**2)
 
 
 _MECHANISMS = {"laplace": "L", "l": "L", "bernoulli": "B", "b": "B"}
@@ -710,6 +732,7 @@ def choose_epsilon_min(levels, mechanism, candidates=None) -> EpsilonMinChoice:
             raise ValueError(f"candidates must be a non-empty 1-d sequence of epsilon_min values, got {candidates!r}")
         for c in cand:
             check_epsilon(float(c), "candidates[i] (an epsilon_min)")
+
     def value(c):  # V at c, or None when no user reaches c
         p0 = levels.p_at_least(c)
         return _v_value(levels, c, p0, mech) if p0 > 0 else None
@@ -726,14 +749,16 @@ def choose_epsilon_min(levels, mechanism, candidates=None) -> EpsilonMinChoice:
     best_c, best_v = kept[i], vals[i]
     if candidates is None and levels.values is None and len(kept) >= 3:
         lo, hi = kept[max(i - 1, 0)], kept[min(i + 1, len(kept) - 1)]
-        res = optimize.minimize_scalar(lambda c: value(c), bounds=(lo, hi), method="bounded",
-                                       options={"xatol": 1e-6 * max(1.0, hi)})
+        res = optimize.minimize_scalar(
+            lambda c: value(c), bounds=(lo, hi), method="bounded", options={"xatol": 1e-6 * max(1.0, hi)}
+        )
         if res.fun < best_v:
             best_c, best_v = float(res.x), float(res.fun)
             kept.append(best_c)
             vals.append(best_v)
-    return EpsilonMinChoice(epsilon_min=best_c, mechanism=mech, value=best_v, candidates=tuple(kept),
-                            values=tuple(vals))
+    return EpsilonMinChoice(
+        epsilon_min=best_c, mechanism=mech, value=best_v, candidates=tuple(kept), values=tuple(vals)
+    )
 
 
 # ===================================================================================================
@@ -852,12 +877,16 @@ def gdp_lower_bound_terms(means, epsilon, family="bernoulli", sigma=1.0, varianc
         except TypeError:
             sig = None
         if variance != "known" or sig is None or not np.all(sig == 1.0):
-            raise ValueError(f"sigma and variance apply to family='gaussian' only; for 'bernoulli' leave them at "
-                             f"their defaults, got sigma={sigma!r}, variance={variance!r}")
+            raise ValueError(
+                f"sigma and variance apply to family='gaussian' only; for 'bernoulli' leave them at "
+                f"their defaults, got sigma={sigma!r}, variance={variance!r}"
+            )
         if best >= 1.0:
-            raise ValueError("for family='bernoulli' the best mean must be < 1: no Bernoulli law has a mean above 1, "
-                             "so d_inf and t_inf are infima over an empty set (+inf) and Theorem 3 says nothing; "
-                             f"got max(means) = {best!r}")
+            raise ValueError(
+                "for family='bernoulli' the best mean must be < 1: no Bernoulli law has a mean above 1, "
+                "so d_inf and t_inf are infima over an empty set (+inf) and Theorem 3 says nothing; "
+                f"got max(means) = {best!r}"
+            )
         d = np.asarray(d_inf_bernoulli(means[idx], best), dtype=float).reshape(-1)
         t = np.asarray(t_inf_bernoulli(means[idx], best), dtype=float).reshape(-1)
     else:
@@ -865,17 +894,28 @@ def gdp_lower_bound_terms(means, epsilon, family="bernoulli", sigma=1.0, varianc
         try:
             sig = np.broadcast_to(sig, means.shape)
         except ValueError as exc:
-            raise ValueError(f"sigma must be one standard deviation > 0 or one per arm ({means.size}), "
-                             f"got {sigma!r}") from exc
+            raise ValueError(
+                f"sigma must be one standard deviation > 0 or one per arm ({means.size}), got {sigma!r}"
+            ) from exc
         if not (np.isfinite(sig).all() and (sig > 0).all()):
             raise ValueError(f"sigma must be finite and > 0 (a standard deviation), got {sigma!r}")
         d = np.asarray(d_inf_gaussian(means[idx], best, sig[idx], variance), dtype=float).reshape(-1)
         t = np.asarray(t_inf_gaussian(means[idx], best, sig[idx], variance), dtype=float).reshape(-1)
     thr = d / (6.0 * t)
     terms = gaps / np.minimum(d, 6.0 * eps * t)
-    return GDPLowerBoundTerms(epsilon=eps, family=family, variance=variance, arms=idx, gaps=gaps, d_inf=d,
-                              t_inf=t, epsilon_threshold=thr, private=eps < thr, terms=terms,
-                              value=float(terms.sum()))
+    return GDPLowerBoundTerms(
+        epsilon=eps,
+        family=family,
+        variance=variance,
+        arms=idx,
+        gaps=gaps,
+        d_inf=d,
+        t_inf=t,
+        epsilon_threshold=thr,
+        private=eps < thr,
+        terms=terms,
+        value=float(terms.sum()),
+    )
 
 
 def gdp_lower_bound_constant(means, epsilon, family="bernoulli", sigma=1.0, variance="known") -> float:
@@ -973,8 +1013,9 @@ def _check_linear_instance(actions, theta):
     tol = 1e-12 * max(1.0, float(np.abs(values).max()))
     opt = np.flatnonzero(values >= best - tol)
     if opt.size != 1:
-        raise ValueError(f"theta must have a unique optimal action (Theorem 5); actions {opt.tolist()} tie "
-                         f"at <a, theta> = {best!r}")
+        raise ValueError(
+            f"theta must have a unique optimal action (Theorem 5); actions {opt.tolist()} tie at <a, theta> = {best!r}"
+        )
     gaps = np.where(values >= best - tol, 0.0, best - values)
     return A, th, int(opt[0]), gaps
 
@@ -1118,7 +1159,7 @@ def linear_c_epsilon(actions, theta, epsilon, rho=1.0) -> LinearCEpsilon:
     n, d = A.shape
     sub = np.flatnonzero(np.arange(n) != opt)
     g_sub = gaps[sub]
-    b_sub = np.minimum(0.5 * g_sub ** 2, 3.0 * eps * rho * g_sub)
+    b_sub = np.minimum(0.5 * g_sub**2, 3.0 * eps * rho * g_sub)
     Q = _linalg.null_space(A[opt][None, :]) if np.any(A[opt] != 0) else np.eye(d)
     Z = A[sub] @ Q  # coordinates in the complement of a*
     alpha_sub = np.zeros(sub.size)
@@ -1140,11 +1181,23 @@ def linear_c_epsilon(actions, theta, epsilon, rho=1.0) -> LinearCEpsilon:
     norms[sub] = norms_sub
     tight = np.zeros(n, dtype=bool)
     tight[sub] = norms_sub >= b_sub * (1 - 1e-6)
-    regime = tuple("optimal" if i == opt else ("private" if 3.0 * eps * rho * gaps[i] < 0.5 * gaps[i] ** 2
-                                                else "non-private") for i in range(n))
-    return LinearCEpsilon(value=float(value), alpha=alpha, gaps=gaps, bounds=bounds_all, norms=norms,
-                          regime=regime, tight=tight, dual_bound=float(dual), optimal_index=opt,
-                          epsilon=eps, rho=rho)
+    regime = tuple(
+        "optimal" if i == opt else ("private" if 3.0 * eps * rho * gaps[i] < 0.5 * gaps[i] ** 2 else "non-private")
+        for i in range(n)
+    )
+    return LinearCEpsilon(
+        value=float(value),
+        alpha=alpha,
+        gaps=gaps,
+        bounds=bounds_all,
+        norms=norms,
+        regime=regime,
+        tight=tight,
+        dual_bound=float(dual),
+        optimal_index=opt,
+        epsilon=eps,
+        rho=rho,
+    )
 
 
 def linear_graves_lai_constant(actions, theta) -> LinearCEpsilon:
@@ -1209,7 +1262,7 @@ def dp_ucb_rate(means, horizon, epsilon) -> float:
     eps = check_epsilon(epsilon)
     log_t = _gdp_log_horizon(horizon)
     _, _, _, gaps = _gdp_suboptimal(means)
-    return float(log_t ** 2.5 / eps + np.sum(log_t / gaps))
+    return float(log_t**2.5 / eps + np.sum(log_t / gaps))
 
 
 def dp_se_rate(means, horizon, epsilon) -> float:
@@ -1227,7 +1280,7 @@ def adap_ucb_rate(means, horizon, epsilon) -> float:
     eps = check_epsilon(epsilon)
     log_t = _gdp_log_horizon(horizon)
     _, _, _, gaps = _gdp_suboptimal(means)
-    return float(np.sum(gaps * log_t / np.minimum(gaps ** 2, eps * gaps)))
+    return float(np.sum(gaps * log_t / np.minimum(gaps**2, eps * gaps)))
 
 
 def adap_klucb_rate(means, horizon, epsilon) -> float:

@@ -42,6 +42,7 @@ tolerance wider than the quantity it guards is refused by the tests unless ``tol
 * writing happens only when asked: ``check(..., write=True)`` or the environment variable
   ``LDPCODE_WRITE_CLAIMS`` set to ``1``, ``true`` or ``yes``. The file is written atomically.
 """
+
 from __future__ import annotations
 
 import html
@@ -69,8 +70,8 @@ PAPERS = {
     "azize2022privacy": "Azize and Basu (2022): ε-global differential privacy",
     "zheng2020locally": "Zheng et al. (2020): (ε, δ)-LDP reductions and contextual bandits",
 }
-AGREE_Z = 2.0   # a statistical claim agrees within 2 standard errors (of the paper's rounded number)
-NEAR_Z = 4.0    # ... is near within 4, disagrees beyond
+AGREE_Z = 2.0  # a statistical claim agrees within 2 standard errors (of the paper's rounded number)
+NEAR_Z = 4.0  # ... is near within 4, disagrees beyond
 VERDICTS = ("agrees", "near", "disagrees")
 _TRUE, _FALSE = ("1", "true", "yes"), ("", "0", "false", "no")
 
@@ -84,8 +85,10 @@ def env_flag(name: str) -> bool:
         return True
     if value in _FALSE:
         return False
-    raise ValueError(f"environment variable {name} must be one of 1, true, yes (write) or 0, false, no, empty "
-                     f"(do not write), got {raw!r}")
+    raise ValueError(
+        f"environment variable {name} must be one of 1, true, yes (write) or 0, false, no, empty "
+        f"(do not write), got {raw!r}"
+    )
 
 
 def paper_unit(value: float) -> float:
@@ -159,43 +162,54 @@ class Claim:
                 raise ValueError(f"{name}: tolerance {self.tolerance!r} is not k x se = {self.k * self.se!r}")
         if self.paper is not None:
             if self.kind not in ("statistical", "exact"):
-                raise ValueError(f"{name}: only statistical and exact claims carry a paper number "
-                                 f"(a {self.kind} claim has none)")
+                raise ValueError(
+                    f"{name}: only statistical and exact claims carry a paper number (a {self.kind} claim has none)"
+                )
             if self.cites not in PAPERS:
-                raise ValueError(f"{name}: cites must name the paper stating the number, one of "
-                                 f"{', '.join(PAPERS)}; got {self.cites!r}")
+                raise ValueError(
+                    f"{name}: cites must name the paper stating the number, one of "
+                    f"{', '.join(PAPERS)}; got {self.cites!r}"
+                )
             if not self.reason:
                 raise ValueError(f"{name}: a claim with a paper number needs a one-line reason for its verdict")
             if self.paper_unit is None:
                 if self.paper in (0.0, 1.0):
                     # 0 and 1 are most often implied values ("A below B", "independent of eps"), which are exact;
                     # read as printed integers they would silently allow +-0.5
-                    raise ValueError(f"{name}: state paper_unit for paper = {self.paper:g}: 1 if the paper printed "
-                                     "this integer, 0 if it is an exact implied value (a difference >= 0, a ratio "
-                                     "of 1)")
+                    raise ValueError(
+                        f"{name}: state paper_unit for paper = {self.paper:g}: 1 if the paper printed "
+                        "this integer, 0 if it is an exact implied value (a difference >= 0, a ratio "
+                        "of 1)"
+                    )
                 self.paper_unit = paper_unit(self.paper)
             if self.paper_unit < 0:
                 raise ValueError(f"{name}: paper_unit must be >= 0 (0: an exact value), got {self.paper_unit!r}")
         if self.kind == "statistical":
             if self.paper is None:
-                raise ValueError(f"{name}: a statistical claim reproduces a paper number; without one it is "
-                                 "reproducible")
+                raise ValueError(
+                    f"{name}: a statistical claim reproduces a paper number; without one it is reproducible"
+                )
             if not self.se >= 0:
                 raise ValueError(f"{name}: a statistical claim needs its standard error se >= 0, got {self.se!r}")
             if self.horizon is None and not self.scale:
-                raise ValueError(f"{name}: a statistical claim states its horizon (or, for a non-regret "
-                                 "quantity, its scale)")
+                raise ValueError(
+                    f"{name}: a statistical claim states its horizon (or, for a non-regret quantity, its scale)"
+                )
         elif self.kind == "exact":
             if self.se != 0:
                 raise ValueError(f"{name}: an exact claim has no standard error, got se = {self.se!r}")
             if self.second is None or " vs " not in self.how:
-                raise ValueError(f"{name}: an exact claim gives its second, independent computation (second) "
-                                 f"and how = '<first way> vs <second way>'; got second={self.second!r}, "
-                                 f"how={self.how!r}")
+                raise ValueError(
+                    f"{name}: an exact claim gives its second, independent computation (second) "
+                    f"and how = '<first way> vs <second way>'; got second={self.second!r}, "
+                    f"how={self.how!r}"
+                )
         elif self.kind == "bound":
             if self.bound is None or not self.how:
-                raise ValueError(f"{name}: a bound claim gives the bound and how (which bound), got "
-                                 f"bound={self.bound!r}, how={self.how!r}")
+                raise ValueError(
+                    f"{name}: a bound claim gives the bound and how (which bound), got "
+                    f"bound={self.bound!r}, how={self.how!r}"
+                )
             if self.sense == "=":
                 raise ValueError(f"{name}: a bound is an inequality: sense must be '<=' or '>='")
         if self.kind != "bound" and self.bound is not None:
@@ -209,7 +223,7 @@ class Claim:
         if self.kind != "statistical":
             return None
         excess = self._excess()
-        if self.se == 0:   # every run gave the same value: the rounding alone decides
+        if self.se == 0:  # every run gave the same value: the rounding alone decides
             return 0.0 if excess == 0 else math.inf
         return excess / self.se
 
@@ -230,14 +244,18 @@ class Claim:
     def problem(self) -> str | None:
         """Why this claim fails at any parameters (two computations apart, a bound violated), or None."""
         if self.kind == "exact" and abs(self.reproduced - self.second) > self.tolerance:
-            return (f"the two computations ({self.how}) differ by {abs(self.reproduced - self.second):.3g}, "
-                    f"more than the tolerance {self.tolerance:.3g}")
+            return (
+                f"the two computations ({self.how}) differ by {abs(self.reproduced - self.second):.3g}, "
+                f"more than the tolerance {self.tolerance:.3g}"
+            )
         if self.kind == "bound":
             ex = self.bound_excess()
             limit = AGREE_Z * self.se if self.se > 0 else self.tolerance
             if ex > limit:
-                return (f"the bound is violated: {_fmt(self.reproduced)} {self.sense} {_fmt(self.bound)} "
-                        f"({self.how}) fails by {ex:.3g}" + (f" = {ex / self.se:.1f} standard errors" if self.se else ""))
+                return (
+                    f"the bound is violated: {_fmt(self.reproduced)} {self.sense} {_fmt(self.bound)} "
+                    f"({self.how}) fails by {ex:.3g}" + (f" = {ex / self.se:.1f} standard errors" if self.se else "")
+                )
         return None
 
     def verdict(self) -> str:
@@ -298,12 +316,15 @@ class Claim:
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(d) - known)
         if unknown:
-            raise ValueError(f"{where}: stored claim {d.get('id')!r} has unknown fields {unknown} (stored by an "
-                             "older version of ldpcode? re-run its notebook with --write)")
+            raise ValueError(
+                f"{where}: stored claim {d.get('id')!r} has unknown fields {unknown} (stored by an "
+                "older version of ldpcode? re-run its notebook with --write)"
+            )
         return cls(**d)
 
 
 # --- the four constructors ----------------------------------------------------------------------------------
+
 
 def _mc_tolerance(se, k, name):
     """``se`` checked, and the tolerance k x se of a Monte Carlo claim (None when se = 0)."""
@@ -324,9 +345,23 @@ def _det_tolerance(value, rtol, atol, name):
     return max(atol, rtol * abs(check_real(f"{name}: reproduced", value)))
 
 
-def statistical(id: str, source: str, *, reproduced, se, paper, cites: str, reason: str, horizon: int | None = None,
-                scale: str = "", sense: str = "=", paper_unit: float | None = None, k: float = 4.0,
-                note: str = "", tolerance_reason: str = "") -> Claim:
+def statistical(
+    id: str,
+    source: str,
+    *,
+    reproduced,
+    se,
+    paper,
+    cites: str,
+    reason: str,
+    horizon: int | None = None,
+    scale: str = "",
+    sense: str = "=",
+    paper_unit: float | None = None,
+    k: float = 4.0,
+    note: str = "",
+    tolerance_reason: str = "",
+) -> Claim:
     """A Monte Carlo reproduction of a number stated in the paper ``cites``.
 
     ``reproduced`` is the book's estimate and ``se`` its standard error (over independent runs, by the
@@ -336,53 +371,145 @@ def statistical(id: str, source: str, *, reproduced, se, paper, cites: str, reas
     value must be reproduced within ``k`` standard errors. ``se = 0`` only when every run gave the same value
     (then the verdict is the paper's rounding alone, and the stored value must come back exactly)."""
     se, tol = _mc_tolerance(se, k, id)
-    return Claim(id=id, kind="statistical", source=source, reproduced=reproduced, se=se, k=float(k),
-                 tolerance=tol if tol is not None else 0.0, paper=paper, paper_unit=paper_unit, sense=sense,
-                 cites=cites, horizon=horizon, scale=scale, reason=reason, note=note,
-                 tolerance_reason=tolerance_reason)
+    return Claim(
+        id=id,
+        kind="statistical",
+        source=source,
+        reproduced=reproduced,
+        se=se,
+        k=float(k),
+        tolerance=tol if tol is not None else 0.0,
+        paper=paper,
+        paper_unit=paper_unit,
+        sense=sense,
+        cites=cites,
+        horizon=horizon,
+        scale=scale,
+        reason=reason,
+        note=note,
+        tolerance_reason=tolerance_reason,
+    )
 
 
-def exact(id: str, source: str, *, reproduced, second, how: str, paper=None, cites: str | None = None,
-          reason: str = "", sense: str = "=", paper_unit: float | None = None, rtol: float = 1e-9,
-          atol: float = 0.0, note: str = "", tolerance_reason: str = "") -> Claim:
+def exact(
+    id: str,
+    source: str,
+    *,
+    reproduced,
+    second,
+    how: str,
+    paper=None,
+    cites: str | None = None,
+    reason: str = "",
+    sense: str = "=",
+    paper_unit: float | None = None,
+    rtol: float = 1e-9,
+    atol: float = 0.0,
+    note: str = "",
+    tolerance_reason: str = "",
+) -> Claim:
     """A value without sampling error, computed two independent ways: ``reproduced`` and ``second``, with
     ``how = "<first way> vs <second way>"`` (closed form vs quadrature, a formula vs a count over a trace,
     a module function vs a literal transcription of the paper's equation). They must agree within
     ``max(atol, rtol |reproduced|)`` at every run. Never pass the same computation twice."""
     tol = _det_tolerance(reproduced, rtol, atol, id)
-    return Claim(id=id, kind="exact", source=source, reproduced=reproduced, second=second, how=how, tolerance=tol,
-                 paper=paper, paper_unit=paper_unit, sense=sense, cites=cites, reason=reason, note=note,
-                 tolerance_reason=tolerance_reason)
+    return Claim(
+        id=id,
+        kind="exact",
+        source=source,
+        reproduced=reproduced,
+        second=second,
+        how=how,
+        tolerance=tol,
+        paper=paper,
+        paper_unit=paper_unit,
+        sense=sense,
+        cites=cites,
+        reason=reason,
+        note=note,
+        tolerance_reason=tolerance_reason,
+    )
 
 
-def bound(id: str, source: str, *, reproduced, bound, how: str, sense: str = "<=", se=0.0, k: float = 4.0,
-          horizon: int | None = None, scale: str = "", rtol: float = 1e-9, atol: float = 0.0, reason: str = "",
-          note: str = "", tolerance_reason: str = "") -> Claim:
+def bound(
+    id: str,
+    source: str,
+    *,
+    reproduced,
+    bound,
+    how: str,
+    sense: str = "<=",
+    se=0.0,
+    k: float = 4.0,
+    horizon: int | None = None,
+    scale: str = "",
+    rtol: float = 1e-9,
+    atol: float = 0.0,
+    reason: str = "",
+    note: str = "",
+    tolerance_reason: str = "",
+) -> Claim:
     """An inequality the notebook asserts: ``reproduced <= bound`` (or ``>=`` with ``sense=">="``), where
     ``how`` names the bound ("Theorem 4 at T"). With ``se > 0`` (a Monte Carlo mean) a failure within 2
     standard errors is "holds within noise"; beyond, the check fails at every run."""
     se, tol = _mc_tolerance(se, k, id)
     if tol is None:
         tol = _det_tolerance(reproduced, rtol, atol, id)
-    return Claim(id=id, kind="bound", source=source, reproduced=reproduced, bound=bound, how=how, sense=sense,
-                 se=se, k=float(k) if se > 0 else None, tolerance=tol, horizon=horizon, scale=scale,
-                 reason=reason, note=note, tolerance_reason=tolerance_reason)
+    return Claim(
+        id=id,
+        kind="bound",
+        source=source,
+        reproduced=reproduced,
+        bound=bound,
+        how=how,
+        sense=sense,
+        se=se,
+        k=float(k) if se > 0 else None,
+        tolerance=tol,
+        horizon=horizon,
+        scale=scale,
+        reason=reason,
+        note=note,
+        tolerance_reason=tolerance_reason,
+    )
 
 
-def reproducible(id: str, source: str, *, reproduced, se=0.0, k: float = 4.0, horizon: int | None = None,
-                 scale: str = "", rtol: float = 1e-9, atol: float = 0.0, note: str = "",
-                 tolerance_reason: str = "") -> Claim:
+def reproducible(
+    id: str,
+    source: str,
+    *,
+    reproduced,
+    se=0.0,
+    k: float = 4.0,
+    horizon: int | None = None,
+    scale: str = "",
+    rtol: float = 1e-9,
+    atol: float = 0.0,
+    note: str = "",
+    tolerance_reason: str = "",
+) -> Claim:
     """A number the book stands for with no paper number to compare: checked against its stored value
     only (within ``k`` standard errors when ``se > 0``, else within ``max(atol, rtol |reproduced|)``)."""
     se, tol = _mc_tolerance(se, k, id)
     if tol is None:
         tol = _det_tolerance(reproduced, rtol, atol, id)
-    return Claim(id=id, kind="reproducible", source=source, reproduced=reproduced, se=se,
-                 k=float(k) if se > 0 else None, tolerance=tol, horizon=horizon, scale=scale, note=note,
-                 tolerance_reason=tolerance_reason)
+    return Claim(
+        id=id,
+        kind="reproducible",
+        source=source,
+        reproduced=reproduced,
+        se=se,
+        k=float(k) if se > 0 else None,
+        tolerance=tol,
+        horizon=horizon,
+        scale=scale,
+        note=note,
+        tolerance_reason=tolerance_reason,
+    )
 
 
 # --- parameters, paths, files -------------------------------------------------------------------------------
+
 
 def check_parameters(notebook: str, namespace: dict) -> None:
     """Check a notebook's parameters before any work: ``ldp.claims.check_parameters(
@@ -414,8 +541,10 @@ def _read_json(path: Path) -> dict:
     try:
         return json.loads(path.read_text())
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise ValueError(f"stored numbers {path} are not valid JSON ({e}); restore the file from git or re-run "
-                         "its notebook with `python -m ldpcode.nbrun --write`") from e
+        raise ValueError(
+            f"stored numbers {path} are not valid JSON ({e}); restore the file from git or re-run "
+            "its notebook with `python -m ldpcode.nbrun --write`"
+        ) from e
 
 
 def load(notebook: str, root: Path | None = None) -> dict | None:
@@ -430,7 +559,7 @@ def write_atomic(path: Path, payload: dict) -> None:
     """Write JSON to ``path`` through a temporary file and a rename, so a killed or interrupted run leaves the
     old file (and, but for SIGKILL, no temporary file); the file keeps its mode."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    try:   # keep the file's mode; a new file gets the usual one (mkstemp's own is 0600)
+    try:  # keep the file's mode; a new file gets the usual one (mkstemp's own is 0600)
         mode = path.stat().st_mode & 0o777
     except FileNotFoundError:
         umask = os.umask(0)
@@ -505,9 +634,17 @@ def _text_table(head, body) -> str:
     return "\n".join([line(head), line(["-" * w for w in widths])] + [line(r) for r in body])
 
 
-_VERDICT_CLASS = {"agrees": "agree", "holds": "agree", "two ways agree": "agree", "near": "near",
-                  "holds within noise": "near", "disagrees": "disagree", "VIOLATED": "fail",
-                  "TWO WAYS DIFFER": "fail", "reproducible": "plain"}
+_VERDICT_CLASS = {
+    "agrees": "agree",
+    "holds": "agree",
+    "two ways agree": "agree",
+    "near": "near",
+    "holds within noise": "near",
+    "disagrees": "disagree",
+    "VIOLATED": "fail",
+    "TWO WAYS DIFFER": "fail",
+    "reproducible": "plain",
+}
 
 
 def _html_table(head, body, css: str, classes=None) -> str:
@@ -517,7 +654,9 @@ def _html_table(head, body, css: str, classes=None) -> str:
         tds = []
         for j, c in enumerate(r):
             cls = classes[i][j] if classes and classes[i][j] else ""
-            tds.append(f"<td{f' class={cls!r}' if cls else ''}>{c if isinstance(c, Markup) else html.escape(str(c))}</td>")
+            tds.append(
+                f"<td{f' class={cls!r}' if cls else ''}>{c if isinstance(c, Markup) else html.escape(str(c))}</td>"
+            )
         rows.append("<tr>" + "".join(tds) + "</tr>")
     return f"<table class='{css}'><thead><tr>{th}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
 
@@ -542,19 +681,21 @@ class Table:
 
 # --- the check ----------------------------------------------------------------------------------------------
 
+
 @dataclass
 class CheckReport:
     """The table a notebook prints: each claim's value, its stored value, the check and the verdict."""
 
     notebook: str
-    rows: list = field(default_factory=list)   # (Claim or None, stored dict or None, status)
+    rows: list = field(default_factory=list)  # (Claim or None, stored dict or None, status)
     compared: bool = True
     message: str = ""
 
     @property
     def ok(self) -> bool:
         return all(status in ("ok", "not compared", "written") for _, _, status in self.rows) and not any(
-            c is not None and c.problem() for c, _, _ in self.rows)
+            c is not None and c.problem() for c, _, _ in self.rows
+        )
 
     HEAD = ["claim", "reproduced", "stored", "check", "verdict", "against", "at", "kind"]
 
@@ -565,11 +706,30 @@ class CheckReport:
                 body.append([s["id"], "-", _fmt(s["reproduced"]), status, "", "", "", s.get("kind", "")])
                 classes.append([None, None, None, "fail", None, None, None, None])
                 continue
-            body.append([c.id, _fmt_pm(c.reproduced, c.se), "-" if s is None else _fmt(s["reproduced"]), status,
-                         c.verdict_text(), c.reference(), c.at(), c.kind])
-            classes.append([None, None, None, "agree" if status in ("ok", "written") else
-                            "plain" if status == "not compared" else "fail",
-                            _VERDICT_CLASS.get(c.verdict(), None), None, None, None])
+            body.append(
+                [
+                    c.id,
+                    _fmt_pm(c.reproduced, c.se),
+                    "-" if s is None else _fmt(s["reproduced"]),
+                    status,
+                    c.verdict_text(),
+                    c.reference(),
+                    c.at(),
+                    c.kind,
+                ]
+            )
+            classes.append(
+                [
+                    None,
+                    None,
+                    None,
+                    "agree" if status in ("ok", "written") else "plain" if status == "not compared" else "fail",
+                    _VERDICT_CLASS.get(c.verdict(), None),
+                    None,
+                    None,
+                    None,
+                ]
+            )
         return body, classes
 
     def __repr__(self) -> str:
@@ -585,8 +745,9 @@ class CheckReport:
         return "<div class='ldp-scroll'>" + _html_table(self.HEAD, body, "ldp-check", classes) + "</div>" + msg
 
 
-def check(notebook: str, params: dict, claims: list[Claim], *, write: bool | None = None,
-          root: Path | None = None) -> CheckReport:
+def check(
+    notebook: str, params: dict, claims: list[Claim], *, write: bool | None = None, root: Path | None = None
+) -> CheckReport:
     """Check ``claims`` (see the module docstring) and return the table the notebook prints."""
     if write is None:
         write = env_flag(WRITE_ENV)
@@ -624,7 +785,7 @@ def check(notebook: str, params: dict, claims: list[Claim], *, write: bool | Non
             if sid not in ids:
                 report.rows.append((None, s, "NOT PRODUCED"))
     problems = [f"{c.id}: {c.problem()}" for c in claims if c.problem()]
-    if problems:   # a violated bound or two computations apart: never stored, whatever was asked
+    if problems:  # a violated bound or two computations apart: never stored, whatever was asked
         raise AssertionError(f"check failed for {notebook}:\n{report!r}\n" + "\n".join(problems))
     if write:
         write_atomic(path, {"notebook": notebook, "params": params, "claims": [c.to_dict() for c in claims]})
@@ -633,14 +794,17 @@ def check(notebook: str, params: dict, claims: list[Claim], *, write: bool | Non
         report.message = f"no stored numbers for {notebook}; run `python -m ldpcode.nbrun --write {notebook}`"
     elif not same_params:
         report.compared = False
-        report.message = ("parameters differ from the stored ones: nothing compared with data/, nothing "
-                          "overwritten; verdicts, bounds and exact values are still checked")
+        report.message = (
+            "parameters differ from the stored ones: nothing compared with data/, nothing "
+            "overwritten; verdicts, bounds and exact values are still checked"
+        )
     if not report.ok:
         raise AssertionError(f"stored-number check failed for {notebook}:\n{report!r}")
     return report
 
 
 # --- reading everything back: the reproduction report --------------------------------------------------------
+
 
 def stored_files(chapter: str | None = None, root: Path | None = None) -> list[Path]:
     """The stored-number files under ``data/`` (or ``data/<chapter>/``), the report's own excluded."""
@@ -653,8 +817,8 @@ def stored_files(chapter: str | None = None, root: Path | None = None) -> list[P
 class Summary:
     """Every stored claim of the book (or of one chapter), as :class:`Claim` objects with their notebook."""
 
-    claims: list          # Claim objects
-    notebooks: dict       # claim id -> "chapters/<chapter>/<name>.ipynb"
+    claims: list  # Claim objects
+    notebooks: dict  # claim id -> "chapters/<chapter>/<name>.ipynb"
 
     def get(self, claim_id: str) -> Claim:
         """The stored claim ``claim_id``."""
@@ -677,8 +841,10 @@ class Summary:
 
     def table(self) -> Table:
         head = ["claim", "kind", "reproduced", "verdict", "against", "at"]
-        return Table(head, [[c.id, c.kind, _fmt_pm(c.reproduced, c.se), c.verdict_text(), c.reference(), c.at()]
-                            for c in self.claims])
+        return Table(
+            head,
+            [[c.id, c.kind, _fmt_pm(c.reproduced, c.se), c.verdict_text(), c.reference(), c.at()] for c in self.claims],
+        )
 
     def __repr__(self) -> str:
         return repr(self.table())
@@ -721,8 +887,7 @@ class PaperSection:
 
     def headline(self) -> str:
         n = self.counts()
-        return (f"{len(self.claims)} stated numbers: {n['agrees']} agree, {n['near']} near, "
-                f"{n['disagrees']} disagree")
+        return f"{len(self.claims)} stated numbers: {n['agrees']} agree, {n['near']} near, {n['disagrees']} disagree"
 
     HEAD = ["verdict", "stated number", "paper", "reproduced", "at", "why", "notebook"]
 
@@ -733,8 +898,17 @@ class PaperSection:
             nb = self.notebooks[c.id]
             name = nb.removeprefix("chapters/").removesuffix(".ipynb")
             paper = _SENSE_TEXT[c.sense] + _fmt(c.paper)
-            body.append([c.verdict_text(), c.source, paper, _fmt_pm(c.reproduced, c.se), c.at(), c.reason,
-                         _link(nb, name) if html_links else name])
+            body.append(
+                [
+                    c.verdict_text(),
+                    c.source,
+                    paper,
+                    _fmt_pm(c.reproduced, c.se),
+                    c.at(),
+                    c.reason,
+                    _link(nb, name) if html_links else name,
+                ]
+            )
             classes.append([_VERDICT_CLASS[c.verdict()]] + [None] * 6)
         return body, classes
 
@@ -751,13 +925,18 @@ class PaperSection:
         for r, cls in zip(body, classes):
             verdict, source, paper, reproduced, at, why, link = r
             cells = [f"<td class={cls[0]!r}>{html.escape(verdict)}</td>"] + [
-                f"<td>{html.escape(str(x))}</td>" for x in (source, paper, reproduced, at)]
+                f"<td>{html.escape(str(x))}</td>" for x in (source, paper, reproduced, at)
+            ]
             rows.append("<tr class='ldp-main'>" + "".join(cells) + "</tr>")
-            rows.append(f"<tr class='ldp-why'><td colspan='5'><span class='ldp-why-label'>why:</span> "
-                        f"{html.escape(why)} <span class='ldp-nb'>(notebook: {link})</span></td></tr>")
-        return (f"<p class='ldp-headline'>{html.escape(self.headline())}</p><div class='ldp-scroll'>"
-                f"<table class='ldp-report'><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
-                "</div>")
+            rows.append(
+                f"<tr class='ldp-why'><td colspan='5'><span class='ldp-why-label'>why:</span> "
+                f"{html.escape(why)} <span class='ldp-nb'>(notebook: {link})</span></td></tr>"
+            )
+        return (
+            f"<p class='ldp-headline'>{html.escape(self.headline())}</p><div class='ldp-scroll'>"
+            f"<table class='ldp-report'><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+            "</div>"
+        )
 
 
 def paper_section(summary: Summary, cites: str) -> PaperSection:
@@ -780,8 +959,17 @@ class ClaimList:
         for c in self.summary.claims:
             nb = self.summary.notebooks[c.id]
             name = nb.removeprefix("chapters/").removesuffix(".ipynb")
-            body.append([c.id, c.kind, _fmt_pm(c.reproduced, c.se), c.verdict_text(), c.reference(), c.at(),
-                         _link(nb, name) if html_links else name])
+            body.append(
+                [
+                    c.id,
+                    c.kind,
+                    _fmt_pm(c.reproduced, c.se),
+                    c.verdict_text(),
+                    c.reference(),
+                    c.at(),
+                    _link(nb, name) if html_links else name,
+                ]
+            )
             classes.append([None, None, None, _VERDICT_CLASS.get(c.verdict()), None, None, None])
         return body, classes
 
@@ -791,6 +979,9 @@ class ClaimList:
     def _repr_html_(self) -> str:
         body, classes = self._rows(True)
         counts = ", ".join(f"{n} {k}" for k, n in sorted(self.summary.counts().items()))
-        return (f"<details class='ldp-all-claims'><summary>All {len(body)} stored claims ({counts}): "
-                f"click to open</summary><div class='ldp-scroll'>"
-                + _html_table(self.HEAD, body, "ldp-check", classes) + "</div></details>")
+        return (
+            f"<details class='ldp-all-claims'><summary>All {len(body)} stored claims ({counts}): "
+            f"click to open</summary><div class='ldp-scroll'>"
+            + _html_table(self.HEAD, body, "ldp-check", classes)
+            + "</div></details>"
+        )

@@ -51,6 +51,7 @@ vectorised across runs with batched (R, d, d) linear algebra (the noisy update i
 inverted by ``np.linalg.inv`` each round, not by Sherman–Morrison). The default engine compiles the
 same loop with numba, one run at a time (tested to make the same choices). Deterministic for a seed.
 """
+
 from __future__ import annotations
 
 import math
@@ -61,8 +62,16 @@ from numba import njit
 
 from ._validate import as_float_array, check_array, check_int, check_real, check_rng
 from .mechanisms import GaussianMechanism
-from .simulate import (MAX_HORIZON, MAX_RUNS, Limits, SlopeFit, check_limits, loglog_slope, resolve_checkpoints,
-                       run_streams)
+from .simulate import (
+    MAX_HORIZON,
+    MAX_RUNS,
+    Limits,
+    SlopeFit,
+    check_limits,
+    loglog_slope,
+    resolve_checkpoints,
+    run_streams,
+)
 
 CHUNK = 512
 LINKS = ("linear", "logistic")
@@ -135,8 +144,16 @@ class ContextualInstance:
         return sample_unit_ball(rng, (m, self.n_arms), self.dim)
 
 
-def make_contextual_instance(dim: int = 5, n_arms: int = 10, *, link: str = "linear", noise: float = 0.5,
-                             theta=None, seed: int = 0, contexts: str = "ball") -> ContextualInstance:
+def make_contextual_instance(
+    dim: int = 5,
+    n_arms: int = 10,
+    *,
+    link: str = "linear",
+    noise: float = 0.5,
+    theta=None,
+    seed: int = 0,
+    contexts: str = "ball",
+) -> ContextualInstance:
     """A contextual instance. θ* is ``theta`` if given (norm <= 1, length ``dim``), else a uniform point
     on the unit sphere drawn from ``seed`` (‖θ*‖ = S = 1). Raises ValueError naming the parameter."""
     dim = check_int("dim", dim, minimum=1)
@@ -165,7 +182,7 @@ def make_contextual_instance(dim: int = 5, n_arms: int = 10, *, link: str = "lin
 def linucb_mechanisms(epsilon, delta, y_max):
     """The two Gaussian mechanisms of LDP LinUCB (Section 4.1): (xxᵀ at (ε/2, δ/2), sensitivity 2) and
     (y x at (ε/2, δ/2), sensitivity 2 y_max)."""
-    base = GaussianMechanism(epsilon, delta, 2.0)      # validates epsilon and delta
+    base = GaussianMechanism(epsilon, delta, 2.0)  # validates epsilon and delta
     eps, d = base.epsilon, base.delta
     y_max = check_real("y_max", y_max)
     if y_max <= 0:
@@ -176,7 +193,7 @@ def linucb_mechanisms(epsilon, delta, y_max):
 def gloc_mechanisms(epsilon, delta, grad_bound=1.0):
     """The three Gaussian mechanisms of Algorithm 3: xxᵀ and z x with σ = 6√(2 ln(3.75/δ))/ε
     (= (ε/3, δ/3), sensitivity 2) and the gradient with sd Cσ (sensitivity 2C), C = ``grad_bound``."""
-    base = GaussianMechanism(epsilon, delta, 2.0)      # validates epsilon and delta
+    base = GaussianMechanism(epsilon, delta, 2.0)  # validates epsilon and delta
     eps, d = base.epsilon, base.delta
     c = check_real("grad_bound", grad_bound)
     if c <= 0:
@@ -203,8 +220,11 @@ def upsilon(sigma, t, dim, horizon, alpha):
 def gloc_a(B, kappa, R, alpha):
     r"""a(B) = 1 + 4B/κ + 8R²/κ² ln((2/α)√(1 + 2B/κ + 4R⁴/(κ⁴α²))) of Jun et al. (2017), Theorem 1."""
     B = np.asarray(B, dtype=float)
-    return 1 + 4 * B / kappa + 8 * R ** 2 / kappa ** 2 * np.log(
-        2 / alpha * np.sqrt(1 + 2 * B / kappa + 4 * R ** 4 / (kappa ** 4 * alpha ** 2)))
+    return (
+        1
+        + 4 * B / kappa
+        + 8 * R**2 / kappa**2 * np.log(2 / alpha * np.sqrt(1 + 2 * B / kappa + 4 * R**4 / (kappa**4 * alpha**2)))
+    )
 
 
 def symmetric_from_upper(upper: np.ndarray, dim: int) -> np.ndarray:
@@ -253,35 +273,51 @@ class ContextualResult:
     choices: np.ndarray | None = None
 
 
-def contextual_cost(engine: str, dim: int, n_arms: int, horizon: int, runs: int, n_checkpoints: int,
-                    record_choices: bool = False) -> tuple[float, float, str]:
+def contextual_cost(
+    engine: str, dim: int, n_arms: int, horizon: int, runs: int, n_checkpoints: int, record_choices: bool = False
+) -> tuple[float, float, str]:
     """Estimated (core-seconds, bytes, description) of one :func:`simulate_contextual` call, at the per-core
     costs of :mod:`ldpcode.simulate`: a round costs 2 µs + 6 ns K d² + 1.5 ns d³ (numba engine, one run at a
     time) or 100 µs + runs (5 µs + 10 ns K d² + 2 ns d³) (numpy engine, all runs at once). Memory: the
     regrets (runs, C), the choices (runs, T) int16 if recorded, 12 KiB a run (its two generators) and the
     draws of a chunk of ``CHUNK`` rounds (for every run at once with the numpy engine)."""
     d, K = dim, n_arms
-    per_round = d * K + d * d + 2 * d + 1                   # doubles drawn per round: contexts, noises, uniform
+    per_round = d * K + d * d + 2 * d + 1  # doubles drawn per round: contexts, noises, uniform
     if engine == "numba":
-        us = 2.0 + 6e-3 * K * d * d + 1.5e-3 * d ** 3
+        us = 2.0 + 6e-3 * K * d * d + 1.5e-3 * d**3
         seconds = runs * horizon * us * 1e-6
         chunk = 3 * CHUNK * per_round * 8
         unit = f"{us:.3g} µs a round"
     else:
-        us = 100.0 + runs * (5.0 + 1e-2 * K * d * d + 2e-3 * d ** 3)
+        us = 100.0 + runs * (5.0 + 1e-2 * K * d * d + 2e-3 * d**3)
         seconds = horizon * us * 1e-6
         chunk = runs * (3 * CHUNK * per_round * 8 + 16 * d * d * 8)
         unit = f"{us:.3g} µs a round for all runs"
     nbytes = runs * (n_checkpoints * 8 + 12 * 1024) + chunk + (runs * horizon * 2 if record_choices else 0)
-    work = (f"runs={runs} x horizon={horizon} = {runs * horizon:.3g} rounds (d={d}, K={K}, engine={engine!r}) "
-            f"at {unit}" + (", choices recorded" if record_choices else ""))
+    work = (
+        f"runs={runs} x horizon={horizon} = {runs * horizon:.3g} rounds (d={d}, K={K}, engine={engine!r}) "
+        f"at {unit}" + (", choices recorded" if record_choices else "")
+    )
     return seconds, nbytes, work
 
 
-def simulate_contextual(policy: str, instance: ContextualInstance, horizon: int, runs: int, seed: int, *,
-                        epsilon=None, delta=None, alpha: float = 0.05, lam: float = 1.0, checkpoints=None,
-                        record_choices: bool = False, sigma_scale: float = 1.0,
-                        engine: str = "numba", limits: Limits | None = None) -> ContextualResult:
+def simulate_contextual(
+    policy: str,
+    instance: ContextualInstance,
+    horizon: int,
+    runs: int,
+    seed: int,
+    *,
+    epsilon=None,
+    delta=None,
+    alpha: float = 0.05,
+    lam: float = 1.0,
+    checkpoints=None,
+    record_choices: bool = False,
+    sigma_scale: float = 1.0,
+    engine: str = "numba",
+    limits: Limits | None = None,
+) -> ContextualResult:
     """Simulate ``runs`` independent runs of ``policy`` (see the module docstring) on ``instance``.
 
     ``engine``: "numba" (compiled, one run at a time, ~10x faster) or "numpy" (vectorised across runs,
@@ -313,11 +349,15 @@ def simulate_contextual(policy: str, instance: ContextualInstance, horizon: int,
         raise ValueError(f"lam must be > 0, got {lam!r}")
     private = policy.startswith("ldp")
     if not private and (epsilon is not None or delta is not None):
-        raise ValueError(f"policy {policy!r} is not private and takes no epsilon or delta (they would be ignored), "
-                         f"got epsilon={epsilon!r}, delta={delta!r}; the (ε, δ)-LDP version is 'ldp-{policy}'")
+        raise ValueError(
+            f"policy {policy!r} is not private and takes no epsilon or delta (they would be ignored), "
+            f"got epsilon={epsilon!r}, delta={delta!r}; the (ε, δ)-LDP version is 'ldp-{policy}'"
+        )
     if not private and float(sigma_scale) != 1.0:
-        raise ValueError(f"sigma_scale scales privacy noise, which policy {policy!r} does not add; got "
-                         f"sigma_scale={sigma_scale!r} (use an 'ldp-' policy)")
+        raise ValueError(
+            f"sigma_scale scales privacy noise, which policy {policy!r} does not add; got "
+            f"sigma_scale={sigma_scale!r} (use an 'ldp-' policy)"
+        )
     glm = policy.endswith("gloc")
     if glm != (instance.link == "logistic"):
         raise ValueError(f"policy {policy!r} needs link {'logistic' if glm else 'linear'}, got {instance.link!r}")
@@ -326,8 +366,10 @@ def simulate_contextual(policy: str, instance: ContextualInstance, horizon: int,
     sig_V = sig_u = sig_g = 0.0
     if private:
         if epsilon is None or delta is None:
-            raise ValueError(f"policy {policy!r} needs epsilon and delta (its (ε, δ)-LDP level), got "
-                             f"epsilon={epsilon!r}, delta={delta!r}")
+            raise ValueError(
+                f"policy {policy!r} needs epsilon and delta (its (ε, δ)-LDP level), got "
+                f"epsilon={epsilon!r}, delta={delta!r}"
+            )
         if glm:
             mV, mu_, mg = gloc_mechanisms(epsilon, delta, 1.0)
         else:
@@ -347,7 +389,7 @@ def simulate_contextual(policy: str, instance: ContextualInstance, horizon: int,
     streams = [run_streams(ss, k=2) for ss in np.random.SeedSequence(seed).spawn(runs)]
     eye = np.eye(d)
     state = {"V": np.zeros((runs, d, d)), "u": np.zeros((runs, d)), "g": None}
-    theta_ol = np.zeros((runs, d))            # online learner θ̃ / θ̂ (GLOC)
+    theta_ol = np.zeros((runs, d))  # online learner θ̃ / θ̂ (GLOC)
     A_ons = np.broadcast_to(lam * eye, (runs, d, d)).copy()
     theta_bar = np.zeros((runs, d))
     Vinv = np.broadcast_to(eye / lam, (runs, d, d)).copy()
@@ -363,45 +405,95 @@ def simulate_contextual(policy: str, instance: ContextualInstance, horizon: int,
     def width(t):
         """β_t and the shift c_t after t updates."""
         if policy == "linucb":
-            return R_lin * math.sqrt(2 * math.log(2 / alpha) + d * math.log(1 + t / (d * lam))) + math.sqrt(lam) * S, 0.0
+            return R_lin * math.sqrt(2 * math.log(2 / alpha) + d * math.log(1 + t / (d * lam))) + math.sqrt(
+                lam
+            ) * S, 0.0
         if policy == "gloc":
-            B = 2 * kappa * S ** 2 + d * math.log(1 + t / (d * lam)) / (2 * kappa)
-            return math.sqrt(lam * S ** 2 + float(gloc_a(B, kappa, 0.5, alpha))), 0.0
+            B = 2 * kappa * S**2 + d * math.log(1 + t / (d * lam)) / (2 * kappa)
+            return math.sqrt(lam * S**2 + float(gloc_a(B, kappa, 0.5, alpha))), 0.0
         ups = float(upsilon(sig_V, t, d, horizon, alpha))
         rmin, rmax = lam + ups, lam + 3 * ups
         gam = sig_u * math.sqrt(t) * (math.sqrt(d) + math.sqrt(2 * log2Ta)) / math.sqrt(rmin)
         if policy == "ldp-linucb":
-            b = R_lin * math.sqrt(2 * math.log(2 / alpha) + d * math.log(rmax / rmin + t / (d * rmin))) + S * math.sqrt(rmax) + gam
+            b = (
+                R_lin * math.sqrt(2 * math.log(2 / alpha) + d * math.log(rmax / rmin + t / (d * rmin)))
+                + S * math.sqrt(rmax)
+                + gam
+            )
         else:
-            B = 2 * S ** 2 / zeta + zeta / 2 * t * (1 + d * sig_g ** 2)
-            b = math.sqrt(float(gloc_a(B, kappa, 0.5, alpha)) + rmax * S ** 2) + gam
+            B = 2 * S**2 / zeta + zeta / 2 * t * (1 + d * sig_g**2)
+            b = math.sqrt(float(gloc_a(B, kappa, 0.5, alpha)) + rmax * S**2) + gam
         return b, 2 * ups
 
     beta, _ = width(0)
     if engine == "numba":
         code = _CODES[policy]
         for r, (env_rng, noise_rng) in enumerate(streams):
-            V = np.zeros((d, d)); u = np.zeros(d); th_ol = np.zeros(d); A = lam * np.eye(d)
-            th_bar = np.zeros(d); Vi = np.eye(d) / lam; st = np.array([beta, 0.0]); ci = 0
+            V = np.zeros((d, d))
+            u = np.zeros(d)
+            th_ol = np.zeros(d)
+            A = lam * np.eye(d)
+            th_bar = np.zeros(d)
+            Vi = np.eye(d) / lam
+            st = np.array([beta, 0.0])
+            ci = 0
             ch = choices[r] if record_choices else np.zeros(1, dtype=np.int16)
             t0 = 0
             while t0 < horizon:
                 m = min(CHUNK, horizon - t0)
                 Xr = instance.draw_contexts(env_rng, m)
                 Ur = env_rng.random(m)
-                NVr = np.zeros((m, d, d)); Nur = np.zeros((m, d)); Ngr = np.zeros((m, d))
+                NVr = np.zeros((m, d, d))
+                Nur = np.zeros((m, d))
+                Ngr = np.zeros((m, d))
                 if private:
                     NVr = symmetric_from_upper(noise_rng.standard_normal((m, n_up)) * sig_V, d)
                     Nur = noise_rng.standard_normal((m, d)) * sig_u
                     if glm:
                         Ngr = noise_rng.standard_normal((m, d)) * sig_g
-                ci = _run_chunk(code, t0, Xr, Ur, NVr, Nur, Ngr, instance.theta, float(instance.noise), V, u, th_ol,
-                                A, th_bar, Vi, st, lam, alpha, kappa, sig_V, sig_u, sig_g, zeta, float(horizon),
-                                cps, ci, out[r], ch, record_choices)
+                ci = _run_chunk(
+                    code,
+                    t0,
+                    Xr,
+                    Ur,
+                    NVr,
+                    Nur,
+                    Ngr,
+                    instance.theta,
+                    float(instance.noise),
+                    V,
+                    u,
+                    th_ol,
+                    A,
+                    th_bar,
+                    Vi,
+                    st,
+                    lam,
+                    alpha,
+                    kappa,
+                    sig_V,
+                    sig_u,
+                    sig_g,
+                    zeta,
+                    float(horizon),
+                    cps,
+                    ci,
+                    out[r],
+                    ch,
+                    record_choices,
+                )
                 t0 += m
-        return ContextualResult(policy=policy, horizon=horizon, runs=runs, seed=seed,
-                                epsilon=None if not private else float(epsilon), checkpoints=cps, regret=out,
-                                sigmas={"matrix": sig_V, "vector": sig_u, "gradient": sig_g}, choices=choices)
+        return ContextualResult(
+            policy=policy,
+            horizon=horizon,
+            runs=runs,
+            seed=seed,
+            epsilon=None if not private else float(epsilon),
+            checkpoints=cps,
+            regret=out,
+            sigmas={"matrix": sig_V, "vector": sig_u, "gradient": sig_g},
+            choices=choices,
+        )
     while t0 < horizon:
         m = min(CHUNK, horizon - t0)
         X = np.empty((runs, m, K, d))
@@ -419,13 +511,13 @@ def simulate_contextual(policy: str, instance: ContextualInstance, horizon: int,
                     Ng[r] = noise_rng.standard_normal((m, d)) * sig_g
         for j in range(m):
             t = t0 + j + 1
-            x = X[:, j]                                             # (R, K, d)
+            x = X[:, j]  # (R, K, d)
             quad = np.einsum("rkd,rde,rke->rk", x, Vinv, x)
             ucb = np.einsum("rkd,rd->rk", x, theta_bar) + beta * np.sqrt(np.maximum(quad, 0.0))
             a = np.argmax(ucb, axis=1)
             if record_choices:
                 choices[:, t - 1] = a
-            z_true = x @ instance.theta                              # (R, K)
+            z_true = x @ instance.theta  # (R, K)
             mean_all = instance.mean(z_true)
             xa = x[rr, a]
             cum += mean_all.max(axis=1) - mean_all[rr, a]
@@ -441,12 +533,12 @@ def simulate_contextual(policy: str, instance: ContextualInstance, horizon: int,
                 rel = user_release(xa, y, NV[:, j], Nu[:, j])
             _server_update(state, rel)
             if glm:
-                if private:                                          # noisy projected OGD (Alg. 3, line 11)
+                if private:  # noisy projected OGD (Alg. 3, line 11)
                     theta_ol = theta_ol - zeta * state["g"]
-                else:                                                # ONS-GLM (Jun et al. 2017)
+                else:  # ONS-GLM (Jun et al. 2017)
                     A_ons += xa[:, :, None] * xa[:, None, :]
                     step = np.linalg.solve(A_ons, xa[:, :, None])[:, :, 0]
-                    lprime = logistic(z) - y                         # ℓ'(xᵀθ̃, y)
+                    lprime = logistic(z) - y  # ℓ'(xᵀθ̃, y)
                     theta_ol = theta_ol - lprime[:, None] / kappa * step
                 nrm = np.linalg.norm(theta_ol, axis=1, keepdims=True)
                 theta_ol = theta_ol / np.maximum(1.0, nrm / S)
@@ -458,10 +550,17 @@ def simulate_contextual(policy: str, instance: ContextualInstance, horizon: int,
                 out[:, ci] = cum
                 ci += 1
         t0 += m
-    return ContextualResult(policy=policy, horizon=horizon, runs=runs, seed=seed,
-                            epsilon=None if not private else float(epsilon), checkpoints=cps, regret=out,
-                            sigmas={"matrix": sig_V, "vector": sig_u, "gradient": sig_g}, choices=choices)
-
+    return ContextualResult(
+        policy=policy,
+        horizon=horizon,
+        runs=runs,
+        seed=seed,
+        epsilon=None if not private else float(epsilon),
+        checkpoints=cps,
+        regret=out,
+        sigmas={"matrix": sig_V, "vector": sig_u, "gradient": sig_g},
+        choices=choices,
+    )
 
 
 def uniform_play_regret(instance: ContextualInstance, n_rounds: int = 100_000, seed: int = 0) -> float:
@@ -496,9 +595,19 @@ class HorizonSweep:
         return self.final.std(axis=0, ddof=1) / math.sqrt(self.final.shape[0])
 
 
-def horizon_sweep(policy: str, instance: ContextualInstance, horizons, runs: int, seed: int, *, epsilon=None,
-                  delta=None, alpha: float = 0.05, n_boot: int = 2000,
-                  limits: Limits | None = None) -> HorizonSweep:
+def horizon_sweep(
+    policy: str,
+    instance: ContextualInstance,
+    horizons,
+    runs: int,
+    seed: int,
+    *,
+    epsilon=None,
+    delta=None,
+    alpha: float = 0.05,
+    n_boot: int = 2000,
+    limits: Limits | None = None,
+) -> HorizonSweep:
     r"""``runs`` runs of ``policy`` at each horizon (the algorithms depend on T through ln(2T/α) and
     ζ = 1/√T, so each horizon is its own simulation, same seed), then the exponent of Table 1 of Zheng et al.
     (2020), :math:`\tilde O(T^{3/4}/\epsilon)` under LDP, :math:`\tilde O(T^{1/2})` without: the slope of log mean
@@ -507,21 +616,37 @@ def horizon_sweep(policy: str, instance: ContextualInstance, horizons, runs: int
     cost of all the horizons together (checked before the first)."""
     if isinstance(horizons, (str, bytes)) or np.ndim(horizons) != 1 or len(horizons) < 3:
         raise ValueError(f"horizons must be at least 3 increasing integers >= 2, got {horizons!r}")
-    hs = np.array([check_int(f"horizons[{i}]", T, minimum=2, maximum=MAX_HORIZON) for i, T in enumerate(horizons)],
-                  dtype=np.int64)
+    hs = np.array(
+        [check_int(f"horizons[{i}]", T, minimum=2, maximum=MAX_HORIZON) for i, T in enumerate(horizons)], dtype=np.int64
+    )
     if np.any(np.diff(hs) <= 0):
         raise ValueError(f"horizons must be at least 3 increasing integers >= 2, got {horizons!r}")
     if isinstance(instance, ContextualInstance):
         runs_ = check_int("runs", runs, minimum=1, maximum=MAX_RUNS)
         costs = [contextual_cost("numba", instance.dim, instance.n_arms, int(T), runs_, 30) for T in hs]
-        check_limits("horizon_sweep", f"{len(hs)} horizons up to {int(hs[-1])}, " + costs[-1][2],
-                     sum(c[0] for c in costs), max(c[1] for c in costs), limits)
-    results = [simulate_contextual(policy, instance, int(T), runs, seed, epsilon=epsilon, delta=delta, alpha=alpha,
-                                   limits=limits) for T in hs]
+        check_limits(
+            "horizon_sweep",
+            f"{len(hs)} horizons up to {int(hs[-1])}, " + costs[-1][2],
+            sum(c[0] for c in costs),
+            max(c[1] for c in costs),
+            limits,
+        )
+    results = [
+        simulate_contextual(
+            policy, instance, int(T), runs, seed, epsilon=epsilon, delta=delta, alpha=alpha, limits=limits
+        )
+        for T in hs
+    ]
     final = np.stack([r.regret[:, -1] for r in results], axis=1)
     fit = loglog_slope(hs, final, n_boot=n_boot, seed=seed)
-    return HorizonSweep(policy=policy, epsilon=None if epsilon is None else float(epsilon), horizons=hs,
-                        final=final, fit=fit, curve=results[-1])
+    return HorizonSweep(
+        policy=policy,
+        epsilon=None if epsilon is None else float(epsilon),
+        horizons=hs,
+        final=final,
+        fit=fit,
+        curve=results[-1],
+    )
 
 
 # ---------------------------------------------------------------- compiled engine ------------------
@@ -530,8 +655,11 @@ _CODES = {"linucb": 0, "ldp-linucb": 1, "gloc": 2, "ldp-gloc": 3}
 
 @njit(cache=True)
 def _gloc_a_nb(B, kappa, R, alpha):
-    return 1 + 4 * B / kappa + 8 * R ** 2 / kappa ** 2 * math.log(
-        2 / alpha * math.sqrt(1 + 2 * B / kappa + 4 * R ** 4 / (kappa ** 4 * alpha ** 2)))
+    return (
+        1
+        + 4 * B / kappa
+        + 8 * R**2 / kappa**2 * math.log(2 / alpha * math.sqrt(1 + 2 * B / kappa + 4 * R**4 / (kappa**4 * alpha**2)))
+    )
 
 
 @njit(cache=True)
@@ -541,24 +669,57 @@ def _width_nb(code, t, d, lam, R_lin, alpha, kappa, sig_V, sig_u, sig_g, zeta, h
     if code == 0:
         return R_lin * math.sqrt(2 * math.log(2 / alpha) + d * math.log(1 + t / (d * lam))) + math.sqrt(lam) * S, 0.0
     if code == 2:
-        B = 2 * kappa * S ** 2 + d * math.log(1 + t / (d * lam)) / (2 * kappa)
-        return math.sqrt(lam * S ** 2 + _gloc_a_nb(B, kappa, 0.5, alpha)), 0.0
+        B = 2 * kappa * S**2 + d * math.log(1 + t / (d * lam)) / (2 * kappa)
+        return math.sqrt(lam * S**2 + _gloc_a_nb(B, kappa, 0.5, alpha)), 0.0
     log2Ta = math.log(2.0 * horizon / alpha)
     ups = sig_V * math.sqrt(t) * (4.0 * math.sqrt(d) + 2.0 * log2Ta)
     rmin = lam + ups
     rmax = lam + 3 * ups
     gam = sig_u * math.sqrt(t) * (math.sqrt(d) + math.sqrt(2 * log2Ta)) / math.sqrt(rmin)
     if code == 1:
-        b = R_lin * math.sqrt(2 * math.log(2 / alpha) + d * math.log(rmax / rmin + t / (d * rmin))) + S * math.sqrt(rmax) + gam
+        b = (
+            R_lin * math.sqrt(2 * math.log(2 / alpha) + d * math.log(rmax / rmin + t / (d * rmin)))
+            + S * math.sqrt(rmax)
+            + gam
+        )
     else:
-        B = 2 * S ** 2 / zeta + zeta / 2 * t * (1 + d * sig_g ** 2)
-        b = math.sqrt(_gloc_a_nb(B, kappa, 0.5, alpha) + rmax * S ** 2) + gam
+        B = 2 * S**2 / zeta + zeta / 2 * t * (1 + d * sig_g**2)
+        b = math.sqrt(_gloc_a_nb(B, kappa, 0.5, alpha) + rmax * S**2) + gam
     return b, 2 * ups
 
 
 @njit(cache=True)
-def _run_chunk(code, t0, X, U, NV, Nu, Ng, theta, noise, V, u, theta_ol, A_ons, theta_bar, Vinv, state,
-               lam, alpha, kappa, sig_V, sig_u, sig_g, zeta, horizon, cps, ci, out, choices, record):
+def _run_chunk(
+    code,
+    t0,
+    X,
+    U,
+    NV,
+    Nu,
+    Ng,
+    theta,
+    noise,
+    V,
+    u,
+    theta_ol,
+    A_ons,
+    theta_bar,
+    Vinv,
+    state,
+    lam,
+    alpha,
+    kappa,
+    sig_V,
+    sig_u,
+    sig_g,
+    zeta,
+    horizon,
+    cps,
+    ci,
+    out,
+    choices,
+    record,
+):
     """One run, ``X.shape[0]`` rounds from round t0 + 1: the loop body of :func:`simulate_contextual`
     (NumPy engine) compiled. ``state`` = [beta, cumulative regret]. Returns the next checkpoint index."""
     m, K, d = X.shape
@@ -619,7 +780,7 @@ def _run_chunk(code, t0, X, U, NV, Nu, Ng, theta, noise, V, u, theta_ol, A_ons, 
                 step = np.linalg.solve(A_ons, xa.copy())
                 for i in range(d):
                     theta_ol[i] -= lprime / kappa * step[i]
-            nrm = math.sqrt(np.sum(theta_ol ** 2))
+            nrm = math.sqrt(np.sum(theta_ol**2))
             if nrm > 1.0:
                 for i in range(d):
                     theta_ol[i] /= nrm

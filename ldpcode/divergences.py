@@ -2,6 +2,7 @@
 
 All logs are natural, with the convention 0 log 0 = 0 (Ren et al., footnote 3).
 """
+
 from __future__ import annotations
 
 import math
@@ -264,9 +265,9 @@ def tv_gaussian(m1, s1, m2, s2):
     equal = sa == sb
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         same = _special.erf(np.abs(ma - mb) / (2.0 * math.sqrt(2.0) * sa))
-        qa = 0.5 / sb ** 2 - 0.5 / sa ** 2
-        qb = ma / sa ** 2 - mb / sb ** 2
-        qc = 0.5 * mb ** 2 / sb ** 2 - 0.5 * ma ** 2 / sa ** 2 + np.log(sb / sa)
+        qa = 0.5 / sb**2 - 0.5 / sa**2
+        qb = ma / sa**2 - mb / sb**2
+        qc = 0.5 * mb**2 / sb**2 - 0.5 * ma**2 / sa**2 + np.log(sb / sa)
         disc = np.maximum(qb * qb - 4.0 * qa * qc, 0.0)
         q = -0.5 * (qb + np.where(qb >= 0, 1.0, -1.0) * np.sqrt(disc))  # stable roots q/qa and qc/q
         r1 = q / qa
@@ -319,8 +320,12 @@ def _t_inf_unknown_standard(r):
     vals = tv_gaussian(0.0, 1.0, r, np.exp(grid))
     i = int(np.argmin(vals))
     lo, hi = grid[max(i - 1, 0)], grid[min(i + 1, grid.size - 1)]
-    res = _optimize.minimize_scalar(lambda u: float(tv_gaussian(0.0, 1.0, r, math.exp(u))), bounds=(lo, hi),
-                                    method="bounded", options={"xatol": 1e-10})
+    res = _optimize.minimize_scalar(
+        lambda u: float(tv_gaussian(0.0, 1.0, r, math.exp(u))),
+        bounds=(lo, hi),
+        method="bounded",
+        options={"xatol": 1e-10},
+    )
     return float(min(at_one, float(vals[i]), float(res.fun)))
 
 

@@ -34,6 +34,7 @@ consumes one reward draw per pull instead, exactly as the plain step-by-step ver
 :mod:`ldpcode.reference` does, so that both pull the same arms with the same seed (tests check it, and check
 the exact sampler against it in distribution).
 """
+
 from __future__ import annotations
 
 import math
@@ -57,6 +58,7 @@ SAMPLERS = ("exact", "stepwise")
 # ---------------------------------------------------------------------------------------------------
 # Indexes computed from one private mean (eqs. 7 and 8)
 # ---------------------------------------------------------------------------------------------------
+
 
 class PrivateIndex:
     """An optimistic index computed only from an arm's private mean ``mu_tilde`` of its last episode of
@@ -103,6 +105,7 @@ class KLUCBIndex(PrivateIndex):
 # What one run produces: blocks of pulls, from which counts at any checkpoint follow exactly
 # ---------------------------------------------------------------------------------------------------
 
+
 @dataclass
 class Blocks:
     """A run as consecutive blocks; block b starts after ``start[b]`` pulls and plays ``arms[b]`` round-robin,
@@ -141,8 +144,9 @@ class Blocks:
         return out
 
 
-def episode_sum(instance, arm: int, length: int, rng: np.random.Generator, sampler: str = "exact",
-                cancel=None) -> float:
+def episode_sum(
+    instance, arm: int, length: int, rng: np.random.Generator, sampler: str = "exact", cancel=None
+) -> float:
     """Sum of ``length`` fresh rewards of ``arm``: from its exact law (``"exact"``: Binomial for a Bernoulli
     arm, Normal for a Gaussian arm) or by consuming one stream draw per reward (``"stepwise"``, and every
     other family). A callable ``sampler(arm, length)`` supplies the sum itself (a fixed reward sequence)."""
@@ -171,13 +175,20 @@ def epoch_sums(instance, active, r: int, rng: np.random.Generator, sampler: str 
     if sampler == "exact" or callable(sampler):
         return [episode_sum(instance, a, r, rng, sampler, cancel) for a in active]
     draws = np.asarray(instance.draw_stream(rng, r * len(active))).reshape(r, len(active))
-    return [float(ins._rewards_array(instance.arms[a].family, instance.arms[a].p0, instance.arms[a].p1,
-                                     np.ascontiguousarray(draws[:, i])).sum()) for i, a in enumerate(active)]
+    return [
+        float(
+            ins._rewards_array(
+                instance.arms[a].family, instance.arms[a].p0, instance.arms[a].p1, np.ascontiguousarray(draws[:, i])
+            ).sum()
+        )
+        for i, a in enumerate(active)
+    ]
 
 
 # ---------------------------------------------------------------------------------------------------
 # Algorithm 1 (AdaP-UCB, AdaP-KLUCB) and DP-SE: episodic policies
 # ---------------------------------------------------------------------------------------------------
+
 
 def _check_alpha(alpha, *, warn: bool = True) -> float:
     """AdaP's exploration parameter: a finite number > 0; ``warn`` when Theorems 7-8 do not apply (<= 3)."""
@@ -185,8 +196,12 @@ def _check_alpha(alpha, *, warn: bool = True) -> float:
     if alpha <= 0:
         raise ValueError(f"alpha must be a finite number > 0 (the paper uses 3.1), got {alpha!r}")
     if warn and alpha <= 3:
-        warnings.warn(f"alpha={alpha:g} <= 3: Theorems 7 and 8 need alpha > 3, so their regret bounds no "
-                      "longer apply (the privacy guarantee, Theorem 6, still holds)", UserWarning, stacklevel=3)
+        warnings.warn(
+            f"alpha={alpha:g} <= 3: Theorems 7 and 8 need alpha > 3, so their regret bounds no "
+            "longer apply (the privacy guarantee, Theorem 6, still holds)",
+            UserWarning,
+            stacklevel=3,
+        )
     return alpha
 
 
@@ -203,14 +218,15 @@ class AdaptiveEpisodes:
     anytime = True
     forgetful = True
 
-    def run(self, instance, horizon: int, reward_rng, noise_rng, *, sampler: str = "exact",
-            trace: bool = False, cancel=None) -> Blocks:
+    def run(
+        self, instance, horizon: int, reward_rng, noise_rng, *, sampler: str = "exact", trace: bool = False, cancel=None
+    ) -> Blocks:
         """One run of ``horizon`` pulls; returns its :class:`Blocks` (one per episode). ``cancel`` (an
         :class:`ldpcode.simulate.CancelFlag`) is checked between episodes."""
         K = instance.n_arms
         out = Blocks(K)
-        mu = np.zeros(K)      # private mean of each arm's last episode
-        m = np.zeros(K)       # length of that episode
+        mu = np.zeros(K)  # private mean of each arm's last episode
+        m = np.zeros(K)  # length of that episode
         N = np.zeros(K, dtype=np.int64)
         # Line 3: choose each arm once, t = K; each single pull is the arm's first episode.
         out.add(0, range(K), K)
@@ -245,8 +261,9 @@ class AdaptiveEpisodes:
         return f"Policy({self.name!r}, epsilon={self.epsilon:g}, alpha={self.alpha:g})"
 
 
-def noise_free_pulls(name: str, means, horizon: int, epsilon: float, alpha: float = DEFAULT_ALPHA, *,
-                     staircase: bool = True) -> np.ndarray:
+def noise_free_pulls(
+    name: str, means, horizon: int, epsilon: float, alpha: float = DEFAULT_ALPHA, *, staircase: bool = True
+) -> np.ndarray:
     r"""Pulls :math:`N_a(T)` of AdaP-UCB or AdaP-KLUCB predicted with each private mean replaced by the true
     mean (no reward noise, no Laplace noise); a model of the index, not a bound of the paper.
 
@@ -304,9 +321,11 @@ def noise_free_pulls(name: str, means, horizon: int, epsilon: float, alpha: floa
     if pulls.sum() > T:
         # the suboptimal arms would still be played at T: the model (which assumes each stops at its m*) does
         # not apply, and the best arms' share T - sum would be negative
-        raise ValueError(f"horizon={T} is too short for the noise-free model at epsilon={eps:g}: it predicts "
-                         f"{pulls.sum():.0f} pulls of the suboptimal arms, more than the horizon; use a horizon "
-                         f"beyond the exploration phase (at least {int(pulls.sum()) + 1})")
+        raise ValueError(
+            f"horizon={T} is too short for the noise-free model at epsilon={eps:g}: it predicts "
+            f"{pulls.sum():.0f} pulls of the suboptimal arms, more than the horizon; use a horizon "
+            f"beyond the exploration phase (at least {int(pulls.sum()) + 1})"
+        )
     top = np.flatnonzero(mu == best)
     pulls[top] = (T - pulls.sum()) / top.size
     return pulls
@@ -329,8 +348,10 @@ def dp_se_epoch_length(n_active: int, epoch: int, epsilon: float, beta: float) -
     epsilon = check_epsilon(epsilon)
     beta = check_probability("beta", beta)
     d = 2.0 ** (-epoch)
-    r = max(32.0 * math.log(8.0 * n_active * epoch ** 2 / beta) / d ** 2,
-            8.0 * math.log(4.0 * n_active * epoch ** 2 / beta) / (epsilon * d))
+    r = max(
+        32.0 * math.log(8.0 * n_active * epoch**2 / beta) / d**2,
+        8.0 * math.log(4.0 * n_active * epoch**2 / beta) / (epsilon * d),
+    )
     return int(math.ceil(r))
 
 
@@ -351,8 +372,9 @@ class DPSE:
     forgetful = True
     alpha = math.nan
 
-    def run(self, instance, horizon: int, reward_rng, noise_rng, *, sampler: str = "exact",
-            trace: bool = False, cancel=None) -> Blocks:
+    def run(
+        self, instance, horizon: int, reward_rng, noise_rng, *, sampler: str = "exact", trace: bool = False, cancel=None
+    ) -> Blocks:
         K = instance.n_arms
         beta = 1.0 / horizon if self.beta is None else self.beta
         out = Blocks(K)
@@ -390,6 +412,7 @@ class DPSE:
 # ---------------------------------------------------------------------------------------------------
 # Per-step policies: DP-UCB (tree mechanism) and non-private KL-UCB
 # ---------------------------------------------------------------------------------------------------
+
 
 def dp_ucb_noise_bound(horizon: int, n_arms: int, epsilon: float, gamma: float) -> tuple[int, float, float]:
     r"""Depth L, node scale b = L/ε and the bound B on the tree noise of any private prefix sum of DP-UCB.
@@ -464,8 +487,24 @@ def _record(t, counts, checkpoints, ci, counts_out):
 
 
 @njit(cache=True, nogil=True)
-def dp_ucb_chunk(t, horizon, families, params, reward_draws, noise_draws, scale, bound,
-                 counts, sums, nodes, means, widths, checkpoints, ci, counts_out):
+def dp_ucb_chunk(
+    t,
+    horizon,
+    families,
+    params,
+    reward_draws,
+    noise_draws,
+    scale,
+    bound,
+    counts,
+    sums,
+    nodes,
+    means,
+    widths,
+    checkpoints,
+    ci,
+    counts_out,
+):
     """Advance one DP-UCB run by ``len(reward_draws)`` steps (or to ``horizon``); one Laplace draw per step
     feeds the new node of the pulled arm's tree. ``means`` holds (private sum + B)/N, ``widths`` sqrt(2/N).
     Returns the new (t, ci)."""
@@ -529,8 +568,7 @@ def klucb_chunk(t, horizon, families, params, reward_draws, counts, sums, checkp
 # ---------------------------------------------------------------------------------------------------
 
 GLOBAL_POLICIES = ("AdaP-UCB", "AdaP-KLUCB", "DP-SE", "DP-UCB", "KL-UCB")
-_OPTIONS = {"AdaP-UCB": {"alpha"}, "AdaP-KLUCB": {"alpha"}, "DP-SE": {"beta"}, "DP-UCB": {"gamma"},
-            "KL-UCB": set()}
+_OPTIONS = {"AdaP-UCB": {"alpha"}, "AdaP-KLUCB": {"alpha"}, "DP-SE": {"beta"}, "DP-UCB": {"gamma"}, "KL-UCB": set()}
 
 
 def make_global_policy(name: str, epsilon, options: dict):
@@ -553,7 +591,7 @@ def make_global_policy(name: str, epsilon, options: dict):
     if name == "DP-SE":
         beta = options.get("beta")
         if beta is not None:
-            beta = check_probability("beta", beta)   # a failure probability; default 1/T
+            beta = check_probability("beta", beta)  # a failure probability; default 1/T
         return DPSE(epsilon, beta)
     gamma = DEFAULT_GAMMA if options.get("gamma") is None else check_probability("gamma", options["gamma"])
-    return DPUCB(epsilon, gamma)   # gamma: a failure probability; the paper uses 0.1
+    return DPUCB(epsilon, gamma)  # gamma: a failure probability; the paper uses 0.1

@@ -14,6 +14,7 @@ Instances by name (:func:`make_instance`, :func:`list_instances`):
 * ``bernoulli`` with ``means=[...]``: any Bernoulli instance.
 * ``gaussian`` with ``means=[...]`` (and ``sigma``): any Gaussian instance.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -25,8 +26,13 @@ from ._validate import as_float_array, check_array, check_choice, check_probabil
 
 # Family codes shared with the compiled engine.
 BERNOULLI, BETA_A1, TWO_POINT, UNIFORM, GAUSSIAN = 0, 1, 2, 3, 4
-_FAMILY_NAMES = {BERNOULLI: "Bernoulli", BETA_A1: "Beta(a, 1)", TWO_POINT: "uniform on {lo, hi}",
-                 UNIFORM: "uniform on [lo, hi]", GAUSSIAN: "Gaussian"}
+_FAMILY_NAMES = {
+    BERNOULLI: "Bernoulli",
+    BETA_A1: "Beta(a, 1)",
+    TWO_POINT: "uniform on {lo, hi}",
+    UNIFORM: "uniform on [lo, hi]",
+    GAUSSIAN: "Gaussian",
+}
 
 
 @njit(cache=True)
@@ -77,7 +83,7 @@ class Arm:
             return f"uniform on {{{self.p0:g}, {self.p1:g}}}"
         if self.family == UNIFORM:
             return f"uniform on [{self.p0:g}, {self.p1:g}]"
-        return f"N({self.p0:g}, {self.p1 ** 2:g})"
+        return f"N({self.p0:g}, {self.p1**2:g})"
 
 
 @dataclass(frozen=True)
@@ -166,8 +172,13 @@ def _gaussian(means, sigma=1.0, name="gaussian"):
 
 
 def _mixed():
-    by_mean = {0.9: Arm(BERNOULLI, 0.9), 0.8: Arm(BETA_A1, 4.0), 0.7: Arm(TWO_POINT, 0.4, 1.0),
-               0.6: Arm(BERNOULLI, 0.6), 0.5: Arm(UNIFORM, 0.0, 1.0)}
+    by_mean = {
+        0.9: Arm(BERNOULLI, 0.9),
+        0.8: Arm(BETA_A1, 4.0),
+        0.7: Arm(TWO_POINT, 0.4, 1.0),
+        0.6: Arm(BERNOULLI, 0.6),
+        0.5: Arm(UNIFORM, 0.0, 1.0),
+    }
     return Instance("ren2020-mixed", tuple(by_mean[m] for m in REN2020_MEANS))
 
 
@@ -203,6 +214,7 @@ def make_instance(name: str, **kwargs) -> Instance:
 # eps_t >= 0, drawn i.i.d. from a distribution F; eps_t = 0 means the user releases nothing useful.
 # ---------------------------------------------------------------------------------------------------
 
+
 class PrivacyLevels:
     """A distribution F of users' privacy levels eps_t >= 0.
 
@@ -226,17 +238,18 @@ class PrivacyLevels:
         self._sup = sup
 
     def sample(self, rng: np.random.Generator, size) -> np.ndarray:
-        eps = as_float_array(f"the levels of privacy-level sampler {self.name!r}", self._sampler(rng, size),
-                             bools=False)
+        eps = as_float_array(
+            f"the levels of privacy-level sampler {self.name!r}", self._sampler(rng, size), bools=False
+        )
         if eps.shape != (size if isinstance(size, tuple) else (size,)):
-            raise ValueError(f"privacy-level sampler {self.name!r} must return an array of shape {size}, "
-                             f"got {eps.shape}")
+            raise ValueError(
+                f"privacy-level sampler {self.name!r} must return an array of shape {size}, got {eps.shape}"
+            )
         if eps.size and eps.min() >= 0.0 and eps.max() < np.inf:  # the common case, two fast reductions
             return eps
         bad = ~np.isfinite(eps) | (eps < 0)
         if bad.any():
-            raise ValueError(f"privacy levels must be finite and >= 0, but {self.name!r} returned "
-                             f"{eps[bad][0]!r}")
+            raise ValueError(f"privacy levels must be finite and >= 0, but {self.name!r} returned {eps[bad][0]!r}")
         return eps
 
     @property
@@ -301,8 +314,9 @@ def _clipped_gaussian_levels(mean=1.0, sd=1.0, lo=0.0, hi=100.0, name=None):
     if sd <= 0 or lo < 0 or hi <= lo:
         raise ValueError(f"need sd > 0 and 0 <= lo < hi, got sd={sd}, lo={lo}, hi={hi}")
     sampler = lambda rng, size: np.clip(mean + sd * rng.standard_normal(size), lo, hi)
-    return PrivacyLevels(name or f"gaussian({mean:g}, {sd:g}) clipped to [{lo:g}, {hi:g}]", sampler,
-                         gaussian=(mean, sd, lo, hi), sup=hi)
+    return PrivacyLevels(
+        name or f"gaussian({mean:g}, {sd:g}) clipped to [{lo:g}, {hi:g}]", sampler, gaussian=(mean, sd, lo, hi), sup=hi
+    )
 
 
 def _constant_levels(epsilon):

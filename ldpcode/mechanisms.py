@@ -16,6 +16,7 @@ Every curator draws its randomness as one number per response, from a stream of 
 (reward, noise draw) into a response with :func:`respond`. The compiled simulation engine calls the same
 :func:`respond`, so the curator that the tests check is the curator the simulations use.
 """
+
 from __future__ import annotations
 
 import math
@@ -24,8 +25,16 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from ._validate import (EPSILON_FLOOR, check_array, check_epsilon, check_finite_array, check_probability,
-                        check_real, check_rng, check_unit_interval)
+from ._validate import (
+    EPSILON_FLOOR,
+    check_array,
+    check_epsilon,
+    check_finite_array,
+    check_probability,
+    check_real,
+    check_rng,
+    check_unit_interval,
+)
 
 # Mechanism codes shared with the compiled engine.
 NONE, LAPLACE, BERNOULLI = 0, 1, 2
@@ -58,7 +67,7 @@ def ctb_probability(r, exp_eps):
     and :math:`s(-\epsilon) < 10^{-308}` in double precision, so the probability is r, returned exactly.
     """
     if exp_eps == np.inf:
-        return r * 1.0   # arithmetic, so both branches have one type (a 0-d array r stays like the formula's)
+        return r * 1.0  # arithmetic, so both branches have one type (a 0-d array r stays like the formula's)
     return (r * exp_eps + 1.0 - r) / (1.0 + exp_eps)
 
 
@@ -151,8 +160,10 @@ def discrete_sigmoid_mean(mu, values, probs):
     values = as_float_array("values", values, bools=False)
     probs = as_float_array("probs", probs, bools=False)
     if values.ndim != 1 or values.shape != probs.shape or values.size == 0 or not np.isfinite(values).all():
-        raise ValueError(f"values and probs must be 1-d of the same non-zero length with finite values, "
-                         f"got shapes {values.shape} and {probs.shape}")
+        raise ValueError(
+            f"values and probs must be 1-d of the same non-zero length with finite values, "
+            f"got shapes {values.shape} and {probs.shape}"
+        )
     if not np.isfinite(probs).all() or (probs < 0).any() or abs(probs.sum() - 1.0) > 1e-9:
         raise ValueError(f"probs must be non-negative and sum to 1, got {probs!r}")
     mu = check_finite_array("mu", mu)
@@ -189,9 +200,11 @@ def laplace_sum_sf(lam, n, b):
 
     n = check_int("n", n, minimum=1)
     if n > LAPLACE_SUM_MAX_N:
-        raise ValueError(f"n must be <= {LAPLACE_SUM_MAX_N:,} (LAPLACE_SUM_MAX_N: the exact sum takes time linear "
-                         f"in n), got {n:,}; for such n use the normal approximation of Y_n/(b sqrt(2n)) or "
-                         f"Lemma 3's bound (ldpcode.bounds.laplace_sum_tail_bound)")
+        raise ValueError(
+            f"n must be <= {LAPLACE_SUM_MAX_N:,} (LAPLACE_SUM_MAX_N: the exact sum takes time linear "
+            f"in n), got {n:,}; for such n use the normal approximation of Y_n/(b sqrt(2n)) or "
+            f"Lemma 3's bound (ldpcode.bounds.laplace_sum_tail_bound)"
+        )
     b = check_real("b", b)
     if b <= 0:
         raise ValueError(f"b must be > 0, got {b!r}")
@@ -201,7 +214,7 @@ def laplace_sum_sf(lam, n, b):
     return out.reshape(lam.shape) if lam.ndim else float(out[0])
 
 
-def _laplace_sum_upper(x, n, block=2 ** 20):
+def _laplace_sum_upper(x, n, block=2**20):
     """P{Y_n > b x} for x >= 0: the log of sum_k Poisson(x)(k) F(n - 1 - k), accumulated block by block over
     m = n - 1 - k = 0, 1, ... (running log F(m) carried across blocks, one log-sum-exp per block)."""
     from scipy.special import gammaln, logsumexp
@@ -280,8 +293,12 @@ class Curator:
         r, e = rewards.ravel(), eps.ravel()
         live = e >= EPSILON_FLOOR
         scale = np.where(live, 1.0 / np.where(live, e, 1.0), 0.0)
-        out = np.array([respond(cls.code, cls.use_sigmoid, r[i], noise[i], scale[i],
-                                exp_or_inf(e[i]) if live[i] else 1.0) for i in range(r.size)])
+        out = np.array(
+            [
+                respond(cls.code, cls.use_sigmoid, r[i], noise[i], scale[i], exp_or_inf(e[i]) if live[i] else 1.0)
+                for i in range(r.size)
+            ]
+        )
         if cls.code == LAPLACE:
             out = np.where(live, out, 0.5)
         return eps, out.reshape(rewards.shape)
@@ -293,8 +310,9 @@ class Curator:
         else:
             rewards = check_finite_array("rewards", rewards)
         noise = self.draw_noise(check_rng("rng", rng), rewards.shape)
-        return _respond_array(self.code, self.use_sigmoid, rewards.ravel(), noise.ravel(),
-                              self.laplace_scale, self.exp_eps).reshape(rewards.shape)
+        return _respond_array(
+            self.code, self.use_sigmoid, rewards.ravel(), noise.ravel(), self.laplace_scale, self.exp_eps
+        ).reshape(rewards.shape)
 
     def __repr__(self) -> str:
         return f"{self.name}(epsilon={self.epsilon:g})"
@@ -414,6 +432,7 @@ def make_curator(name: str, epsilon: float) -> Curator:
 # Global DP (Azize and Basu 2022): the trusted curator sees raw rewards and releases private statistics.
 # ---------------------------------------------------------------------------------------------------
 
+
 def laplace_mean(total, n, epsilon, draw):
     r"""Lemma 1 of Azize and Basu (2022): the private mean of n rewards in [0, 1] with sum ``total``,
 
@@ -458,6 +477,7 @@ def tree_push(nodes, n, draw, scale):
 # ---------------------------------------------------------------------------------------------------
 # (epsilon, delta)-LDP (Zheng et al. 2020): the Gaussian mechanism and its epsilon-LDP Laplace counterpart
 # ---------------------------------------------------------------------------------------------------
+
 
 def _check_sensitivity(value, name: str = "sensitivity") -> float:
     value = check_real(name, value)

@@ -5,6 +5,7 @@ under ``data/``, then normally, so that the outputs kept in the notebook (which 
 every CI run) show the check passing against the stored file. Readers who want to re-run a notebook
 with their own parameters use papermill instead (see the README).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -22,8 +23,9 @@ def run(path: Path, timeout: int = 3600) -> float:
     # papermill needs a kernel name in the notebook (jupytext-made notebooks have none)
     nb.metadata.setdefault("kernelspec", {"name": "python3", "display_name": "Python 3", "language": "python"})
     start = time.perf_counter()
-    client = nbclient.NotebookClient(nb, timeout=timeout, kernel_name="python3",
-                                     resources={"metadata": {"path": str(path.parent)}})
+    client = nbclient.NotebookClient(
+        nb, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}
+    )
     client.execute()
     for cell in nb.cells:  # keep the stored notebook free of run-specific metadata
         cell.get("metadata", {}).pop("execution", None)

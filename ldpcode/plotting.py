@@ -2,6 +2,7 @@
 
 Notebooks call :func:`use_theme` once, then :func:`regret_panel` / :func:`ratio_panel` per panel.
 """
+
 from __future__ import annotations
 
 import math
@@ -10,11 +11,17 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 POLICY_COLORS = {
-    "UCB1": "#000000", "UCB1-S": "#000000",
-    "LDP-UCB-L": "#1f77b4", "LDP-UCB-LS": "#1f77b4",
-    "LDP-UCB-B": "#d62728", "LDP-UCB-BS": "#d62728",
+    "UCB1": "#000000",
+    "UCB1-S": "#000000",
+    "LDP-UCB-L": "#1f77b4",
+    "LDP-UCB-LS": "#1f77b4",
+    "LDP-UCB-B": "#d62728",
+    "LDP-UCB-BS": "#d62728",
     # Azize and Basu (2022), global DP
-    "AdaP-KLUCB": "#2ca02c", "AdaP-UCB": "#ff7f0e", "DP-SE": "#9467bd", "DP-UCB": "#8c564b",
+    "AdaP-KLUCB": "#2ca02c",
+    "AdaP-UCB": "#ff7f0e",
+    "DP-SE": "#9467bd",
+    "DP-UCB": "#8c564b",
     "KL-UCB": "#7f7f7f",
 }
 THEORY_STYLE = dict(linestyle="--", linewidth=1.2, alpha=0.9)
@@ -25,8 +32,7 @@ def use_theme() -> None:
     import seaborn as sns
 
     sns.set_theme(context="notebook", style="whitegrid", palette="colorblind")
-    plt.rcParams.update({"figure.dpi": 90, "savefig.dpi": 90, "legend.fontsize": "small",
-                         "axes.titlesize": "medium"})
+    plt.rcParams.update({"figure.dpi": 90, "savefig.dpi": 90, "legend.fontsize": "small", "axes.titlesize": "medium"})
 
 
 def epsilon_colors(epsilons) -> dict:
@@ -56,8 +62,7 @@ def paper_axes(ax, *, xlabel="time t (pulls)", ylabel="pseudo-regret R(t)", titl
     return ax
 
 
-def regret_panel(ax, results, *, labels=None, colors=None, band: float | None = 0.95, title=None,
-                 t_min: int = 20):
+def regret_panel(ax, results, *, labels=None, colors=None, band: float | None = 0.95, title=None, t_min: int = 20):
     """Mean pseudo-regret of each result against t, with a confidence band over runs."""
     for i, res in enumerate(results):
         label = labels[i] if labels else res.label
@@ -67,8 +72,9 @@ def regret_panel(ax, results, *, labels=None, colors=None, band: float | None = 
         ax.plot(t, res.mean_regret()[keep], label=label, color=color)
         if band and res.runs > 1:
             lo, hi = res.regret_band(band)
-            ax.fill_between(t, np.maximum(lo[keep], 1e-9), hi[keep], color=ax.lines[-1].get_color(), alpha=0.2,
-                            linewidth=0)
+            ax.fill_between(
+                t, np.maximum(lo[keep], 1e-9), hi[keep], color=ax.lines[-1].get_color(), alpha=0.2, linewidth=0
+            )
     T = max(r.horizon for r in results)
     runs = {r.runs for r in results}
     sub = f"T = {format_horizon(T)}, {'/'.join(map(str, sorted(runs)))} runs"
@@ -77,8 +83,9 @@ def regret_panel(ax, results, *, labels=None, colors=None, band: float | None = 
     return ax
 
 
-def mean_sd_panel(ax, results, *, labels=None, colors=None, n_sd: float = 1.0, loglog: bool = True,
-                  title=None, t_min: int = 1):
+def mean_sd_panel(
+    ax, results, *, labels=None, colors=None, n_sd: float = 1.0, loglog: bool = True, title=None, t_min: int = 1
+):
     """Mean pseudo-regret of each result against t with a band of +- ``n_sd`` standard deviations of the
     runs (sd with ddof = 1): the spread of single runs, not a confidence interval for the mean.
 
@@ -143,8 +150,7 @@ def band_curve(ax, t, values, *, label=None, color=None, band: float | None = 0.
 PAPER_STYLE = dict(linestyle=":", linewidth=1.4, alpha=0.9)
 
 
-def ratio_panel(ax, pairs, *, theory=None, paper=None, band: float | None = None, title=None,
-                t_min: int = 1000):
+def ratio_panel(ax, pairs, *, theory=None, paper=None, band: float | None = None, title=None, t_min: int = 1000):
     """Ratio of mean regrets (numerator / denominator) against t, one line per pair.
 
     ``pairs``: list of (label, numerator result, denominator result, colour). ``theory``: dict
@@ -163,10 +169,17 @@ def ratio_panel(ax, pairs, *, theory=None, paper=None, band: float | None = None
         ratio = num.mean_regret()[keep] / den.mean_regret()[keep]
         ax.plot(num.checkpoints[keep], ratio, label=label, color=color)
         if band and num.runs > 1 and den.runs > 1:
-            half = norm.ppf(0.5 + band / 2) * ratio_of_means_se(num.regret[:, keep], den.regret[:, keep],
-                                                                  paired=num.runs == den.runs)
-            ax.fill_between(num.checkpoints[keep], np.maximum(ratio - half, 1e-9), ratio + half,
-                            color=ax.lines[-1].get_color(), alpha=0.2, linewidth=0)
+            half = norm.ppf(0.5 + band / 2) * ratio_of_means_se(
+                num.regret[:, keep], den.regret[:, keep], paired=num.runs == den.runs
+            )
+            ax.fill_between(
+                num.checkpoints[keep],
+                np.maximum(ratio - half, 1e-9),
+                ratio + half,
+                color=ax.lines[-1].get_color(),
+                alpha=0.2,
+                linewidth=0,
+            )
         if theory and label in theory:
             ax.axhline(theory[label], color=color, **THEORY_STYLE)
         if paper and label in paper:
@@ -193,8 +206,21 @@ def bound_curve(ax, t, bound, *, color="k", linestyle="--", label=None):
     return values
 
 
-def gap_panel(ax, x, gaps, se=None, *, exact=None, constants=None, color=None, label=None, z: float = 2.0,
-              xlabel=None, ylabel=None, title=None):
+def gap_panel(
+    ax,
+    x,
+    gaps,
+    se=None,
+    *,
+    exact=None,
+    constants=None,
+    color=None,
+    label=None,
+    z: float = 2.0,
+    xlabel=None,
+    ylabel=None,
+    title=None,
+):
     """Gaps between output means against the gap they must exceed a multiple of (Lemmas 7-9, Ren et al.).
 
     Points (x, gaps), with error bars of +- ``z`` * ``se`` when ``se`` is given (measured gaps), as small
@@ -227,8 +253,21 @@ def gap_panel(ax, x, gaps, se=None, *, exact=None, constants=None, color=None, l
     return ax
 
 
-def fit_panel(ax, x, y, se=None, *, fit=None, color=None, label=None, annotate=None, z: float = 1.96,
-              xlabel=None, ylabel=None, title=None):
+def fit_panel(
+    ax,
+    x,
+    y,
+    se=None,
+    *,
+    fit=None,
+    color=None,
+    label=None,
+    annotate=None,
+    z: float = 1.96,
+    xlabel=None,
+    ylabel=None,
+    title=None,
+):
     """Points (x, y) with a least-squares line, as in Figure 2 of Ren et al. (extended version): the mean
     regret of each (law, epsilon_min) against V_L or V_B.
 
@@ -254,8 +293,13 @@ def fit_panel(ax, x, y, se=None, *, fit=None, color=None, label=None, annotate=N
         cont = ax.errorbar(x, y, yerr=z * se, fmt="o", color=color, label=label, capsize=3, zorder=3)
         c = cont.lines[0].get_color()
     xs = np.array([x.min(), x.max()])
-    ax.plot(xs, fit.predict(xs), color=c, **THEORY_STYLE,
-            label=f"fit {fit.slope:.4g} V + {fit.intercept:.4g}, R² = {fit.r2:.4f}")
+    ax.plot(
+        xs,
+        fit.predict(xs),
+        color=c,
+        **THEORY_STYLE,
+        label=f"fit {fit.slope:.4g} V + {fit.intercept:.4g}, R² = {fit.r2:.4f}",
+    )
     if annotate is not None:
         if len(annotate) != x.size:
             raise ValueError(f"annotate must hold one text per point ({x.size}), got {len(annotate)}")
@@ -268,8 +312,22 @@ def fit_panel(ax, x, y, se=None, *, fit=None, color=None, label=None, annotate=N
     return fit
 
 
-def relative_panel(ax, x, y, se=None, *, curves=None, marks=None, color=None, label=None, z: float = 1.96,
-                   logx: bool = True, xlabel=None, ylabel="value / its minimum", title=None):
+def relative_panel(
+    ax,
+    x,
+    y,
+    se=None,
+    *,
+    curves=None,
+    marks=None,
+    color=None,
+    label=None,
+    z: float = 1.96,
+    logx: bool = True,
+    xlabel=None,
+    ylabel="value / its minimum",
+    title=None,
+):
     """Several functions of one parameter, each divided by its own minimum, so that their minimizers can
     be compared on one axis (Section 4.2 of Ren et al., extended version: choose ε_min minimizing V_L or
     V_B instead of the regret).
@@ -293,8 +351,9 @@ def relative_panel(ax, x, y, se=None, *, curves=None, marks=None, color=None, la
         se = np.asarray(se, dtype=float)
         if se.shape != x.shape:
             raise ValueError(f"se must have the shape of x, {x.shape}, got {se.shape}")
-        pts = ax.errorbar(x, y / ymin, yerr=z * se / ymin, fmt="o", color=color, label=label, capsize=3,
-                          zorder=3).lines[0]
+        pts = ax.errorbar(
+            x, y / ymin, yerr=z * se / ymin, fmt="o", color=color, label=label, capsize=3, zorder=3
+        ).lines[0]
     c = pts.get_color()
     styles = [dict(linestyle="-", linewidth=1.0, alpha=0.8), THEORY_STYLE, dict(linestyle=":", linewidth=1.4)]
     for i, (name, (xs, ys)) in enumerate((curves or {}).items()):
@@ -303,8 +362,13 @@ def relative_panel(ax, x, y, se=None, *, curves=None, marks=None, color=None, la
             raise ValueError(f"curve {name!r}: xs and ys must be 1-d of the same shape, got {xs.shape}, {ys.shape}")
         ok = np.isfinite(ys) & (ys > 0)
         if ok.any():
-            ax.plot(xs[ok], ys[ok] / ys[ok].min(), color="grey" if i == 0 else c, label=name,
-                    **styles[min(i, len(styles) - 1)])
+            ax.plot(
+                xs[ok],
+                ys[ok] / ys[ok].min(),
+                color="grey" if i == 0 else c,
+                label=name,
+                **styles[min(i, len(styles) - 1)],
+            )
     for (name, xv), ls in zip((marks or {}).items(), ("-", "--", ":", "-.")):
         ax.axvline(xv, color="k", linestyle=ls, linewidth=0.9, label=f"{name}: {xv:.3g}")
     if logx:
@@ -322,8 +386,18 @@ def relative_panel(ax, x, y, se=None, *, curves=None, marks=None, color=None, la
     return ax
 
 
-def episode_timeline(ax, blocks, *, log: bool = False, arm_labels=None, colors=None, mark_starts: bool = True,
-                     annotate: bool = True, max_marks: int = 12, title=None):
+def episode_timeline(
+    ax,
+    blocks,
+    *,
+    log: bool = False,
+    arm_labels=None,
+    colors=None,
+    mark_starts: bool = True,
+    annotate: bool = True,
+    max_marks: int = 12,
+    title=None,
+):
     r"""Figure 1 of Azize and Basu (2022): the episodes of one run of Algorithm 1, one row per arm.
 
     ``blocks`` is a :class:`ldpcode.global_policies.Blocks` (``policy.run(...)``). Step t occupies
@@ -370,8 +444,7 @@ def episode_timeline(ax, blocks, *, log: bool = False, arm_labels=None, colors=N
         y = K - 1 - a
         ax.broken_barh(bars[a], (y - 0.35, 0.7), facecolors=colors[a], edgecolor="white", linewidth=0.8)
         if spans[a]:
-            ax.broken_barh(spans[a], (y - 0.35, 0.7), facecolors="none", edgecolor=colors[a], hatch="//",
-                           linewidth=0.8)
+            ax.broken_barh(spans[a], (y - 0.35, 0.7), facecolors="none", edgecolor=colors[a], hatch="//", linewidth=0.8)
         if annotate:
             for x0, w in bars[a]:
                 text, chars = _length_label(w)
@@ -419,8 +492,9 @@ def _length_label(n: int) -> tuple[str, int]:
     return (f"$2^{{{k}}}$", 3) if n == 1 << k else (f"{n:.0e}", 5)
 
 
-def log_ratio_panel(ax, x, log_ratio, lower, upper, *, epsilon, exact=None, color=None, label=None,
-                    ylim=None, xlabel=None, title=None):
+def log_ratio_panel(
+    ax, x, log_ratio, lower, upper, *, epsilon, exact=None, color=None, label=None, ylim=None, xlabel=None, title=None
+):
     r"""Estimated privacy-loss log-ratios with their confidence intervals against the ε band.
 
     For :func:`ldpcode.audit.binned_log_ratio` (x: bin centres) and
@@ -434,8 +508,10 @@ def log_ratio_panel(ax, x, log_ratio, lower, upper, *, epsilon, exact=None, colo
     x = np.asarray(x, dtype=float)
     est, lo, hi = (np.asarray(v, dtype=float) for v in (log_ratio, lower, upper))
     if not (x.ndim == 1 and est.shape == lo.shape == hi.shape == x.shape):
-        raise ValueError(f"x, log_ratio, lower and upper must be 1-d of one shape, got {x.shape}, {est.shape}, "
-                         f"{lo.shape}, {hi.shape}")
+        raise ValueError(
+            f"x, log_ratio, lower and upper must be 1-d of one shape, got {x.shape}, {est.shape}, "
+            f"{lo.shape}, {hi.shape}"
+        )
     eps = float(epsilon)
     if not (math.isfinite(eps) and eps > 0):
         raise ValueError(f"epsilon must be a finite number > 0, got {epsilon!r}")

@@ -23,6 +23,7 @@ Agent 2's forced pulls (Lines 5-6): while some arm has :math:`N_a^t \le 4\log(t+
 such arm is pulled (the box says "an arm"; we take the first). Ties of the index go to the
 lowest-numbered arm, like ``numpy.argmax``. The first n steps pull arms 1..n once each (Line 1).
 """
+
 from __future__ import annotations
 
 import math
@@ -95,8 +96,15 @@ def list_policies() -> list[str]:
     return sorted(_SPECS) + sorted(_HE_SPECS) + sorted(GLOBAL_POLICIES)
 
 
-def make_policy(name: str, epsilon: float | None = None, *, epsilon_min: float | None = None,
-                alpha: float | None = None, beta: float | None = None, gamma: float | None = None):
+def make_policy(
+    name: str,
+    epsilon: float | None = None,
+    *,
+    epsilon_min: float | None = None,
+    alpha: float | None = None,
+    beta: float | None = None,
+    gamma: float | None = None,
+):
     """A policy by the paper's name.
 
     The homogeneous private policies need ``epsilon`` > 0 and UCB1 takes none; the heterogeneous
@@ -118,8 +126,10 @@ def make_policy(name: str, epsilon: float | None = None, *, epsilon_min: float |
         return make_global_policy(name, epsilon, {"alpha": alpha, "beta": beta, "gamma": gamma})
     for opt, val in (("alpha", alpha), ("beta", beta), ("gamma", gamma)):
         if val is not None:
-            raise ValueError(f"policy {name!r} takes no {opt} (only the global-DP policies "
-                             f"{', '.join(GLOBAL_POLICIES)} have options)")
+            raise ValueError(
+                f"policy {name!r} takes no {opt} (only the global-DP policies "
+                f"{', '.join(GLOBAL_POLICIES)} have options)"
+            )
     if name in _HE_SPECS:
         if epsilon is not None:
             raise ValueError(f"policy {name!r} takes epsilon_min, not epsilon: the users bring their own levels")
@@ -128,9 +138,11 @@ def make_policy(name: str, epsilon: float | None = None, *, epsilon_min: float |
         curator_cls, sigmoid, forced = _HE_SPECS[name]
         eps_min = check_epsilon(epsilon_min, "epsilon_min")
         if forced and eps_min > HELDP_L_MAX_EPSILON_MIN:
-            raise ValueError(f"epsilon_min must be <= {HELDP_L_MAX_EPSILON_MIN:g} for {name!r}, got {eps_min!r}: its "
-                             f"forced-pull test compares A_a with eps_min^-2 log t^4, and eps_min^-2 underflows to 0 "
-                             f"beyond (at 1e160 the agent pulled arm 1 forever); such a level is no privacy at all")
+            raise ValueError(
+                f"epsilon_min must be <= {HELDP_L_MAX_EPSILON_MIN:g} for {name!r}, got {eps_min!r}: its "
+                f"forced-pull test compares A_a with eps_min^-2 log t^4, and eps_min^-2 underflows to 0 "
+                f"beyond (at 1e160 the agent pulled arm 1 forever); such a level is no privacy at all"
+            )
         return HeterogeneousPolicy(name, curator_cls, sigmoid, forced, eps_min)
     if epsilon_min is not None:
         raise ValueError(f"policy {name!r} is homogeneous and takes no epsilon_min")
@@ -145,9 +157,27 @@ def make_policy(name: str, epsilon: float | None = None, *, epsilon_min: float |
 
 
 @njit(cache=True, nogil=True)
-def index_policy_chunk(t, horizon, families, params, reward_draws, noise_draws,
-                       mech_code, use_sigmoid, laplace_scale, exp_eps, c, forced,
-                       counts, sums, means, widths, checkpoints, ci, counts_out):
+def index_policy_chunk(
+    t,
+    horizon,
+    families,
+    params,
+    reward_draws,
+    noise_draws,
+    mech_code,
+    use_sigmoid,
+    laplace_scale,
+    exp_eps,
+    c,
+    forced,
+    counts,
+    sums,
+    means,
+    widths,
+    checkpoints,
+    ci,
+    counts_out,
+):
     """Advance one run of an index policy by ``len(reward_draws)`` steps (or to ``horizon``).
 
     State (updated in place): ``counts`` N_a, ``sums`` of responses, ``means`` = sums/counts and
@@ -203,6 +233,7 @@ def index_policy_chunk(t, horizon, families, params, reward_draws, noise_draws,
 # ---------------------------------------------------------------------------------------------------
 # Heterogeneous privacy levels (Ren et al., extended version, Agents 2 and 4)
 # ---------------------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class HeterogeneousPolicy:
@@ -265,9 +296,28 @@ _HE_SPECS = {
 
 
 @njit(cache=True, nogil=True)
-def heterogeneous_chunk(t, horizon, families, params, reward_draws, noise_draws, eps_draws,
-                        mech_code, use_sigmoid, eps_min, forced,
-                        counts, kept, sums, acc, means, widths, checkpoints, ci, counts_out):
+def heterogeneous_chunk(
+    t,
+    horizon,
+    families,
+    params,
+    reward_draws,
+    noise_draws,
+    eps_draws,
+    mech_code,
+    use_sigmoid,
+    eps_min,
+    forced,
+    counts,
+    kept,
+    sums,
+    acc,
+    means,
+    widths,
+    checkpoints,
+    ci,
+    counts_out,
+):
     """Advance one run of a HeLDP policy; like :func:`index_policy_chunk` with the users' levels
     ``eps_draws``. ``counts`` are pulls (for the regret), ``kept`` the responses kept (N_a), ``acc`` A_a
     or B_a. Returns the new (t, ci)."""

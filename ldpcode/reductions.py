@@ -50,6 +50,7 @@ streams from :func:`ldpcode.simulate.run_streams`: loss draws, privacy noise, le
 built-in learners run in a numba kernel; any other learner runs through the same Python loop as the
 tests, which consumes the streams identically (so both engines give the same pulls).
 """
+
 from __future__ import annotations
 
 import math
@@ -60,8 +61,17 @@ from numba import njit
 
 from ._validate import check_int, check_probability_vector, check_real
 from .mechanisms import GaussianMechanism, LaplaceMechanism
-from .simulate import (MAX_HORIZON, MAX_RUNS, MAX_WORKERS, Limits, check_limits, default_workers,
-                       resolve_checkpoints, run_pool, run_streams)
+from .simulate import (
+    MAX_HORIZON,
+    MAX_RUNS,
+    MAX_WORKERS,
+    Limits,
+    check_limits,
+    default_workers,
+    resolve_checkpoints,
+    run_pool,
+    run_streams,
+)
 
 CHUNK = 1 << 14
 UCB, TSALLIS = 0, 1
@@ -71,6 +81,7 @@ TSALLIS_ETA0 = 2.0  # eta_t = TSALLIS_ETA0 / (c sqrt t): Zimmert and Seldin (202
 # ----------------------------------------------------------------------------------------------
 # Mechanisms of Algorithm 1
 # ----------------------------------------------------------------------------------------------
+
 
 def _check_loss_bound(loss_bound) -> float:
     b = check_real("loss_bound", loss_bound)
@@ -95,19 +106,21 @@ def laplace_mechanism(epsilon, loss_bound=1.0) -> LaplaceMechanism:
 def noise_variance(mechanism) -> float:
     """Variance of the noise a mechanism adds: σ² (Gaussian), 2 b² (Laplace of scale b), or ``.variance``."""
     if isinstance(mechanism, GaussianMechanism):
-        return mechanism.sigma ** 2
+        return mechanism.sigma**2
     if isinstance(mechanism, LaplaceMechanism):
-        return 2.0 * mechanism.scale ** 2
+        return 2.0 * mechanism.scale**2
     v = getattr(mechanism, "variance", None)
     if v is None:
-        raise ValueError(f"mechanism must be a GaussianMechanism, a LaplaceMechanism or have a .variance, "
-                         f"got {mechanism!r}")
+        raise ValueError(
+            f"mechanism must be a GaussianMechanism, a LaplaceMechanism or have a .variance, got {mechanism!r}"
+        )
     return float(v)
 
 
 # ----------------------------------------------------------------------------------------------
 # Compiled steps shared by the Python learners and the kernel
 # ----------------------------------------------------------------------------------------------
+
 
 @njit(cache=True)
 def _ucb_select(counts, sums, t, width_c):
@@ -174,8 +187,28 @@ def _sample(w, u):
 
 
 @njit(cache=True, nogil=True)
-def _chunk(code, t0, m, horizon, levels, bounds, bernoulli, env_u, noise, learn_u, param,
-           counts, sums, w, phase, cum_mean, played, checkpoints, ci, out_regret):
+def _chunk(
+    code,
+    t0,
+    m,
+    horizon,
+    levels,
+    bounds,
+    bernoulli,
+    env_u,
+    noise,
+    learn_u,
+    param,
+    counts,
+    sums,
+    w,
+    phase,
+    cum_mean,
+    played,
+    checkpoints,
+    ci,
+    out_regret,
+):
     """Steps t0+1 .. t0+m of one run (t counts pulls from 1). Returns (phase, played, ci)."""
     k = counts.shape[0]
     nlev = levels.shape[0]
@@ -215,6 +248,7 @@ def _chunk(code, t0, m, horizon, levels, bounds, bernoulli, env_u, noise, learn_
 # ----------------------------------------------------------------------------------------------
 # Learners (the generic interface)
 # ----------------------------------------------------------------------------------------------
+
 
 def _check_variance(v) -> float:
     v = check_real("feedback_noise_variance", v)
@@ -362,6 +396,7 @@ class OnePointReduction:
 # Environments
 # ----------------------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class LossSchedule:
     """Oblivious mean losses: ``levels[j % L]`` (shape (L, K), entries in [0, 1]) on rounds
@@ -386,8 +421,12 @@ def bernoulli_losses(means, *, bernoulli: bool = True, name: str | None = None) 
     mu = check_probability_vector("means", means)
     if mu.size < 2:
         raise ValueError(f"means must have at least 2 arms, got {mu.size}")
-    return LossSchedule(name or f"Bernoulli losses {np.round(mu, 3).tolist()}", mu[None, :].copy(),
-                        np.array([1], dtype=np.int64), bool(bernoulli))
+    return LossSchedule(
+        name or f"Bernoulli losses {np.round(mu, 3).tolist()}",
+        mu[None, :].copy(),
+        np.array([1], dtype=np.int64),
+        bool(bernoulli),
+    )
 
 
 @njit(cache=True)
@@ -421,19 +460,26 @@ def ucb_adversary(n_arms: int, horizon: int, *, limits: Limits | None = None) ->
     caps it and the time to build it, before any work."""
     k = check_int("n_arms", n_arms, minimum=2)
     horizon = check_int("horizon", horizon, minimum=1, maximum=MAX_HORIZON)
-    check_limits("ucb_adversary", f"a table of horizon={horizon} x n_arms={k} losses (8 bytes each) and "
-                 f"{horizon:.3g} steps of UCB1 at {20 + 20 * k} ns a step", horizon * (20 + 20 * k) * 1e-9,
-                 horizon * (k + 1) * 8.0, limits,
-                 scale_out="The table cannot be split across calls: lower horizon (UCB1's regret on it is linear, "
-                           "so a short horizon shows it as well).")
+    check_limits(
+        "ucb_adversary",
+        f"a table of horizon={horizon} x n_arms={k} losses (8 bytes each) and "
+        f"{horizon:.3g} steps of UCB1 at {20 + 20 * k} ns a step",
+        horizon * (20 + 20 * k) * 1e-9,
+        horizon * (k + 1) * 8.0,
+        limits,
+        scale_out="The table cannot be split across calls: lower horizon (UCB1's regret on it is linear, "
+        "so a short horizon shows it as well).",
+    )
     table = _ucb_adversary_table(k, horizon, SubGaussianUCB().kernel_param(0.0))
-    return LossSchedule(f"UCB1-adversary (K = {k}, T = {horizon:,})", table,
-                        np.arange(1, horizon + 1, dtype=np.int64), False)
+    return LossSchedule(
+        f"UCB1-adversary (K = {k}, T = {horizon:,})", table, np.arange(1, horizon + 1, dtype=np.int64), False
+    )
 
 
 # ----------------------------------------------------------------------------------------------
 # Simulation
 # ----------------------------------------------------------------------------------------------
+
 
 @dataclass
 class MABResult:
@@ -476,15 +522,34 @@ def _run_kernel(agent, env, horizon, seed_seq, checkpoints, cancel=None):
     param = learner.kernel_param(v)
     phase, played, ci, t = 0, 0.0, 0, 0
     while t < horizon:
-        if cancel is not None:   # an interrupted call (ldpcode.simulate.run_pool)
+        if cancel is not None:  # an interrupted call (ldpcode.simulate.run_pool)
             cancel.check()
         m = min(CHUNK, horizon - t)
         env_u = env_rng.random(m) if env.bernoulli else np.zeros(m)
         noise = mech.privatize(np.zeros(m), noise_rng) if mech is not None else np.zeros(m)
         learn_u = learn_rng.random(m) if learner.code == TSALLIS else np.zeros(m)
-        phase, played, ci = _chunk(learner.code, t, m, horizon, env.levels, env.bounds, env.bernoulli, env_u,
-                                   noise, learn_u, param, counts, sums, w, phase, cum_mean, played,
-                                   checkpoints, ci, out)
+        phase, played, ci = _chunk(
+            learner.code,
+            t,
+            m,
+            horizon,
+            env.levels,
+            env.bounds,
+            env.bernoulli,
+            env_u,
+            noise,
+            learn_u,
+            param,
+            counts,
+            sums,
+            w,
+            phase,
+            cum_mean,
+            played,
+            checkpoints,
+            ci,
+            out,
+        )
         t += m
     return out, counts
 
@@ -515,8 +580,9 @@ def _run_python(agent, env, horizon, seed_seq, checkpoints):
     return out, counts
 
 
-def mab_cost(learner_code: int | None, n_arms: int, horizon: int, runs: int, n_checkpoints: int,
-             workers: int = 1) -> tuple[float, float, str]:
+def mab_cost(
+    learner_code: int | None, n_arms: int, horizon: int, runs: int, n_checkpoints: int, workers: int = 1
+) -> tuple[float, float, str]:
     """Estimated (core-seconds, bytes, description) of one :func:`simulate_mab` call, at the per-core costs
     of :mod:`ldpcode.simulate`: 50 + 9K ns a step (UCB kernel), 100 + 50K ns (Tsallis-INF kernel), or
     20 µs + 50K ns (the Python loop, ``learner_code=None``). Memory: the regrets and counts, 4 KiB a run, and
@@ -534,8 +600,18 @@ def mab_cost(learner_code: int | None, n_arms: int, horizon: int, runs: int, n_c
     return seconds, nbytes, work
 
 
-def simulate_mab(agent, env: LossSchedule, horizon: int, runs: int = 20, seed: int = 0, *, checkpoints=None,
-                 engine: str = "auto", workers: int | None = None, limits: Limits | None = None) -> MABResult:
+def simulate_mab(
+    agent,
+    env: LossSchedule,
+    horizon: int,
+    runs: int = 20,
+    seed: int = 0,
+    *,
+    checkpoints=None,
+    engine: str = "auto",
+    workers: int | None = None,
+    limits: Limits | None = None,
+) -> MABResult:
     """R = ``runs`` independent runs of ``agent`` (a learner, or :class:`OnePointReduction` of one) on ``env``.
 
     Run r draws from ``SeedSequence(seed).spawn(runs)[r]`` (three streams: losses, privacy noise,
@@ -556,12 +632,17 @@ def simulate_mab(agent, env: LossSchedule, horizon: int, runs: int = 20, seed: i
     if workers is not None:
         workers = check_int("workers", workers, minimum=1, maximum=MAX_WORKERS)
     if not all(callable(getattr(agent, m, None)) for m in ("reset", "select", "update")):
-        raise TypeError(f"agent must be a learner or a OnePointReduction (make_agent), with reset, select and "
-                        f"update methods, got {agent!r}")
+        raise TypeError(
+            f"agent must be a learner or a OnePointReduction (make_agent), with reset, select and "
+            f"update methods, got {agent!r}"
+        )
     cp = resolve_checkpoints(horizon, checkpoints, 61)
     learner, mech, _ = _unwrap(agent)
-    fast = (engine == "auto" and type(learner) in (SubGaussianUCB, TsallisINF)
-            and (mech is None or isinstance(mech, (GaussianMechanism, LaplaceMechanism))))
+    fast = (
+        engine == "auto"
+        and type(learner) in (SubGaussianUCB, TsallisINF)
+        and (mech is None or isinstance(mech, (GaussianMechanism, LaplaceMechanism)))
+    )
     workers = (workers or default_workers()) if fast else 1
     seconds, nbytes, work = mab_cost(learner.code if fast else None, env.n_arms, horizon, runs, cp.size, workers)
     check_limits("simulate_mab", work, seconds, nbytes, limits)
@@ -571,8 +652,9 @@ def simulate_mab(agent, env: LossSchedule, horizon: int, runs: int = 20, seed: i
     else:
         out = [_run_python(agent, env, horizon, children[r], cp) for r in range(runs)]
     name = agent.name if hasattr(agent, "name") else type(agent).__name__
-    return MABResult(name, env.name, horizon, runs, seed, cp, np.stack([o[0] for o in out]),
-                     np.stack([o[1] for o in out]))
+    return MABResult(
+        name, env.name, horizon, runs, seed, cp, np.stack([o[0] for o in out]), np.stack([o[1] for o in out])
+    )
 
 
 def make_agent(learner: str, mechanism: str | None = None, *, epsilon=None, delta=None, loss_bound=1.0):
@@ -582,16 +664,20 @@ def make_agent(learner: str, mechanism: str | None = None, *, epsilon=None, delt
     lrn = make_learner(learner)
     if mechanism is None:
         if epsilon is not None or delta is not None:
-            raise ValueError(f"mechanism=None gives the non-private learner, which takes no epsilon or delta (they "
-                             f"would be ignored), got epsilon={epsilon!r}, delta={delta!r}; pass "
-                             f"mechanism='gaussian' or 'laplace' for a private agent")
+            raise ValueError(
+                f"mechanism=None gives the non-private learner, which takes no epsilon or delta (they "
+                f"would be ignored), got epsilon={epsilon!r}, delta={delta!r}; pass "
+                f"mechanism='gaussian' or 'laplace' for a private agent"
+            )
         return lrn
     if mechanism == "gaussian":
         return OnePointReduction(lrn, algorithm1_mechanism(epsilon, delta, loss_bound))
     if mechanism == "laplace":
         if delta is not None:
-            raise ValueError(f"mechanism='laplace' is ε-LDP and takes no delta (it would be ignored), got "
-                             f"delta={delta!r}; use mechanism='gaussian' for (ε, δ)-LDP")
+            raise ValueError(
+                f"mechanism='laplace' is ε-LDP and takes no delta (it would be ignored), got "
+                f"delta={delta!r}; use mechanism='gaussian' for (ε, δ)-LDP"
+            )
         return OnePointReduction(lrn, laplace_mechanism(epsilon, loss_bound))
     raise ValueError(f"mechanism must be None, 'gaussian' or 'laplace', got {mechanism!r}")
 
@@ -599,6 +685,7 @@ def make_agent(learner: str, mechanism: str | None = None, *, epsilon=None, delt
 # ----------------------------------------------------------------------------------------------
 # Privacy loss of the Gaussian mechanism (notebook algorithm1_theorems2_3)
 # ----------------------------------------------------------------------------------------------
+
 
 def gaussian_exact_delta(epsilon, sigma, sensitivity):
     r"""The exact δ(ε) of the Gaussian mechanism (Balle and Wang 2018, Theorem 8):

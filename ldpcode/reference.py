@@ -11,6 +11,7 @@ the same arms. They are about 100 times slower; use them only on small horizons.
 written with e^{-eps} instead of e^eps (numerator and denominator divided by e^eps), the same quantities, so
 that no level overflows: at eps = 1e4 the reference must still pull the arms of the engine.
 """
+
 from __future__ import annotations
 
 import math
@@ -65,8 +66,9 @@ def _respond(policy, r: float, noise: float) -> float:
     return float(noise < _ctb_probability(r, eps))  # Curator 3
 
 
-def run_reference(policy, instance, horizon: int, seed_seq: np.random.SeedSequence,
-                  checkpoints: np.ndarray) -> np.ndarray:
+def run_reference(
+    policy, instance, horizon: int, seed_seq: np.random.SeedSequence, checkpoints: np.ndarray
+) -> np.ndarray:
     """One run, step by step; returns the pull counts at ``checkpoints``, shape (C, arms)."""
     reward_rng, noise_rng = run_streams(seed_seq)
     reward_draws = instance.draw_stream(reward_rng, horizon)
@@ -87,7 +89,7 @@ def run_reference(policy, instance, horizon: int, seed_seq: np.random.SeedSequen
             else:
                 u = S / N + np.sqrt(2 * math.log(t) / N)
                 if policy.mechanism_code == mech.LAPLACE:
-                    u = u + np.sqrt(32 * math.log(t) / N) / eps   # sqrt(32 log t/(eps^2 N)); eps^2 may overflow
+                    u = u + np.sqrt(32 * math.log(t) / N) / eps  # sqrt(32 log t/(eps^2 N)); eps^2 may overflow
                 arm = int(np.argmax(u))
         x = _respond(policy, _reward(instance.arms[arm], reward_draws[t]), noise_draws[t])
         N[arm] += 1
@@ -97,8 +99,9 @@ def run_reference(policy, instance, horizon: int, seed_seq: np.random.SeedSequen
     return out
 
 
-def run_reference_heterogeneous(policy, instance, levels, horizon: int, seed_seq: np.random.SeedSequence,
-                                checkpoints: np.ndarray) -> np.ndarray:
+def run_reference_heterogeneous(
+    policy, instance, levels, horizon: int, seed_seq: np.random.SeedSequence, checkpoints: np.ndarray
+) -> np.ndarray:
     r"""One run of HeLDP-UCB-L / -B (extended version of Ren et al., Agents 2 and 4), step by step, on the
     three streams of :func:`ldpcode.simulate.run_one_heterogeneous` (rewards, curator noise, users' levels).
 
@@ -123,15 +126,15 @@ def run_reference_heterogeneous(policy, instance, levels, horizon: int, seed_seq
         # Line 4 forces "an arm having A_a <= eps_min^-2 log t^4" without saying which: the book forces the
         # most under-explored one, the smallest A_a (ties: the lowest-numbered), so the order of the arms
         # does not decide who pays the forced exploration
-        if policy.forced_exploration and A.min() <= 4 * math.log(t + 1) / em ** 2:
+        if policy.forced_exploration and A.min() <= 4 * math.log(t + 1) / em**2:
             arm = int(np.argmin(A))
         else:
             lt4 = 4 * math.log(t) if t > 1 else 0.0
             with np.errstate(divide="ignore", invalid="ignore"):
                 if laplace:
-                    u = S / kept + np.sqrt(lt4 / (2 * kept)) + np.sqrt(8 * A * lt4 / kept ** 2)
+                    u = S / kept + np.sqrt(lt4 / (2 * kept)) + np.sqrt(8 * A * lt4 / kept**2)
                 else:
-                    u = S / kept + np.sqrt(A * lt4 / (2 * kept ** 2))
+                    u = S / kept + np.sqrt(A * lt4 / (2 * kept**2))
             arm = int(np.argmax(np.where(kept == 0, np.inf, u)))
         pulls[arm] += 1
         e = eps_draws[t]
@@ -140,7 +143,7 @@ def run_reference_heterogeneous(policy, instance, levels, horizon: int, seed_seq
             if policy.use_sigmoid:
                 r = _sigmoid(r)
             if laplace:  # Curator 1 at eps_t
-                x, A[arm] = r + noise_draws[t] / e, A[arm] + e ** -2
+                x, A[arm] = r + noise_draws[t] / e, A[arm] + e**-2
             else:  # Curator 3 at eps_t, then g(x; eps_t) = 1/2 + (x - 1/2) k, k = (e^eps+1)/(e^eps-1)
                 k = _coth_half(e)
                 y = float(noise_draws[t] < _ctb_probability(r, e))
@@ -155,6 +158,7 @@ def run_reference_heterogeneous(policy, instance, levels, horizon: int, seed_seq
 # ---------------------------------------------------------------------------------------------------
 # Azize and Basu (2022): the global-DP policies, one pull at a time
 # ---------------------------------------------------------------------------------------------------
+
 
 def _kl(p: float, q: float) -> float:
     a = p * math.log(p / q) if p > 0 else 0.0
@@ -191,8 +195,9 @@ def _adap_index(name, mu, m, t_l, eps, alpha):
     return out
 
 
-def run_reference_global(policy, instance, horizon: int, seed_seq: np.random.SeedSequence,
-                         checkpoints: np.ndarray) -> np.ndarray:
+def run_reference_global(
+    policy, instance, horizon: int, seed_seq: np.random.SeedSequence, checkpoints: np.ndarray
+) -> np.ndarray:
     """One run of AdaP-UCB, AdaP-KLUCB, DP-SE, DP-UCB or KL-UCB, one pull at a time, consuming the reward
     stream one draw per pull and the noise stream one Laplace draw per private release (per pull for
     DP-UCB). Returns the pull counts at ``checkpoints``, shape (C, arms)."""

@@ -54,6 +54,7 @@ episodes for the episodic engine), queued runs are cancelled, the executor is sh
 and the KeyboardInterrupt is re-raised. The engines that run in the calling thread (BCO, contextual,
 reductions' Python loop) return to the interpreter between chunks, where Python raises it.
 """
+
 from __future__ import annotations
 
 import functools
@@ -141,13 +142,16 @@ def _fmt_seconds(s: float) -> str:
     return f"{s:.3g} core-seconds"
 
 
-SCALE_OUT = ("To scale out instead, split the runs into several calls with different seeds (seed=0, 1, 2, ...), "
-             "on this machine or on several, and concatenate their results along the runs axis; or lower runs or "
-             "horizon.")
+SCALE_OUT = (
+    "To scale out instead, split the runs into several calls with different seeds (seed=0, 1, 2, ...), "
+    "on this machine or on several, and concatenate their results along the runs axis; or lower runs or "
+    "horizon."
+)
 
 
-def check_limits(call: str, work: str, cpu_seconds: float, memory_bytes: float, limits=None, *,
-                 scale_out: str = SCALE_OUT) -> Limits:
+def check_limits(
+    call: str, work: str, cpu_seconds: float, memory_bytes: float, limits=None, *, scale_out: str = SCALE_OUT
+) -> Limits:
     """Refuse a call whose estimated ``cpu_seconds`` (core-seconds) or ``memory_bytes`` exceed ``limits``
     (a :class:`Limits`, default ``Limits()``), before any work. ``call`` names the function, ``work``
     describes what was estimated (it names the parameters that drive the cost). The ValueError gives the
@@ -158,18 +162,31 @@ def check_limits(call: str, work: str, cpu_seconds: float, memory_bytes: float, 
         raise TypeError(f"limits must be an ldpcode.Limits(cpu_seconds=..., memory_bytes=...) or None, got {limits!r}")
     over = []
     if cpu_seconds > limits.cpu_seconds:
-        over.append(("time", f"about {_fmt_seconds(cpu_seconds)}", f"{_fmt_seconds(limits.cpu_seconds)} "
-                     "(limits.cpu_seconds)", f"cpu_seconds={float(f'{cpu_seconds * 1.5:.2g}'):g}"))
+        over.append(
+            (
+                "time",
+                f"about {_fmt_seconds(cpu_seconds)}",
+                f"{_fmt_seconds(limits.cpu_seconds)} (limits.cpu_seconds)",
+                f"cpu_seconds={float(f'{cpu_seconds * 1.5:.2g}'):g}",
+            )
+        )
     if memory_bytes > limits.memory_bytes:
-        over.append(("memory", f"about {_fmt_bytes(memory_bytes)}", f"{_fmt_bytes(limits.memory_bytes)} "
-                     "(limits.memory_bytes)", f"memory_bytes={float(f'{memory_bytes * 1.5:.2g}'):g}"))
+        over.append(
+            (
+                "memory",
+                f"about {_fmt_bytes(memory_bytes)}",
+                f"{_fmt_bytes(limits.memory_bytes)} (limits.memory_bytes)",
+                f"memory_bytes={float(f'{memory_bytes * 1.5:.2g}'):g}",
+            )
+        )
     if not over:
         return limits
     what = "; ".join(f"its {kind} is estimated at {est}, beyond the ceiling of {ceil}" for kind, est, ceil, _ in over)
     raise ValueError(
         f"{call}: {work}: {what}. To run it anyway, pass limits=ldpcode.Limits({', '.join(o[3] for o in over)}) "
         f"(math.inf switches a check off). {scale_out} (The per-core throughputs behind the estimate are "
-        f"listed in the docstring of the module ldpcode/simulate.py.)")
+        f"listed in the docstring of the module ldpcode/simulate.py.)"
+    )
 
 
 class Cancelled(Exception):
@@ -324,8 +341,17 @@ class SimulationResult:
         if idx.size == 0:
             raise ValueError(f"t must be one of this result's checkpoints (1..{self.horizon}), got {t}")
         k = idx[0] + 1
-        return SimulationResult(self.policy, self.epsilon, self.instance, t, self.runs, self.seed,
-                                self.checkpoints[:k].copy(), self.counts[:, :k].copy(), self.gaps)
+        return SimulationResult(
+            self.policy,
+            self.epsilon,
+            self.instance,
+            t,
+            self.runs,
+            self.seed,
+            self.checkpoints[:k].copy(),
+            self.counts[:, :k].copy(),
+            self.gaps,
+        )
 
     @property
     def label(self) -> str:
@@ -350,8 +376,9 @@ def ratio_of_means_se(num, den, *, paired: bool = True):
     y = as_float_array("den", den)
     for name, a in (("num", x), ("den", y)):
         if a.ndim not in (1, 2) or a.shape[0] < 2 or not np.isfinite(a).all():
-            raise ValueError(f"{name} must be a finite array of shape (runs,) or (runs, C) with runs >= 2, "
-                             f"got shape {a.shape}")
+            raise ValueError(
+                f"{name} must be a finite array of shape (runs,) or (runs, C) with runs >= 2, got shape {a.shape}"
+            )
     if x.shape[1:] != y.shape[1:]:
         raise ValueError(f"num and den must have the same shape after the runs axis, got {x.shape} and {y.shape}")
     if paired and x.shape[0] != y.shape[0]:
@@ -360,7 +387,7 @@ def ratio_of_means_se(num, den, *, paired: bool = True):
     if np.any(ym == 0):
         raise ValueError("den must have a non-zero mean (the ratio is undefined)")
     r = x.mean(axis=0) / ym
-    var = x.var(axis=0, ddof=1) / x.shape[0] + r ** 2 * y.var(axis=0, ddof=1) / y.shape[0]
+    var = x.var(axis=0, ddof=1) / x.shape[0] + r**2 * y.var(axis=0, ddof=1) / y.shape[0]
     if paired:
         cov = ((x - x.mean(axis=0)) * (y - ym)).sum(axis=0) / (x.shape[0] - 1)
         var = var - 2 * r * cov / x.shape[0]
@@ -400,8 +427,10 @@ def linear_fit(x, y) -> LinearFit:
     ys = as_float_array("y", y)
     for name, a in (("x", xs), ("y", ys)):
         if a.ndim != 1 or a.size < 3 or not np.isfinite(a).all():
-            raise ValueError(f"{name} must be a finite 1-d array of at least 3 points, got shape {a.shape}"
-                             + ("" if np.isfinite(a).all() else " with non-finite values"))
+            raise ValueError(
+                f"{name} must be a finite 1-d array of at least 3 points, got shape {a.shape}"
+                + ("" if np.isfinite(a).all() else " with non-finite values")
+            )
     if xs.size != ys.size:
         raise ValueError(f"x and y must have the same length, got {xs.size} and {ys.size}")
     dx, dy = xs - xs.mean(), ys - ys.mean()
@@ -464,9 +493,13 @@ def hinge_fit(x, y, *, grid: int = 2001) -> HingeFit:
             best = (sse, (c, coef))
     sse, (c, (a, b)) = best
     syy = float(((ly - ly.mean()) ** 2).sum())
-    return HingeFit(breakpoint=float(np.exp(c)), plateau=float(np.exp(a)), slope=float(b),
-                    r2=float(1 - sse / syy) if syy > 0 else 1.0, n=int(xs.size))
-
+    return HingeFit(
+        breakpoint=float(np.exp(c)),
+        plateau=float(np.exp(a)),
+        slope=float(b),
+        r2=float(1 - sse / syy) if syy > 0 else 1.0,
+        n=int(xs.size),
+    )
 
 
 @dataclass(frozen=True)
@@ -513,34 +546,37 @@ def hinge_bootstrap(x, values, *, n_boot: int = 1000, seed: int = 0, grid: int =
     xs = as_float_array("x", x)
     v = as_float_array("values", values)
     if v.ndim != 2 or v.shape[0] < 2 or v.shape[1] != xs.size:
-        raise ValueError(f"values must have shape (runs >= 2, {xs.size}) (one row per run, one column per x), "
-                         f"got {v.shape}")
+        raise ValueError(
+            f"values must have shape (runs >= 2, {xs.size}) (one row per run, one column per x), got {v.shape}"
+        )
     if not np.isfinite(v).all() or (v <= 0).any():
         raise ValueError("values must be finite and > 0 (their means are fitted on log axes)")
     n_boot = check_int("n_boot", n_boot, minimum=2)
     seed = check_int("seed", seed, minimum=0)
     fit = hinge_fit(xs, v.mean(axis=0), grid=grid)  # also validates x and grid
     idx = bootstrap_indices(v.shape[0], n_boot, seed)
-    ly = np.log(v[idx].mean(axis=1))                       # (n_boot, n)
+    ly = np.log(v[idx].mean(axis=1))  # (n_boot, n)
     lx = np.log(xs)
     cands = np.linspace(lx.min(), lx.max(), grid + 2)[1:-1]
-    h = np.minimum(lx[None, :] - cands[:, None], 0.0)      # (grid, n)
+    h = np.minimum(lx[None, :] - cands[:, None], 0.0)  # (grid, n)
     hc = h - h.mean(axis=1, keepdims=True)
     yc = ly - ly.mean(axis=1, keepdims=True)
-    shh = (hc ** 2).sum(axis=1)                            # (grid,) > 0: the largest x has h = 0, others < 0
-    shy = hc @ yc.T                                        # (grid, n_boot)
-    sse = (yc ** 2).sum(axis=1)[None, :] - shy ** 2 / shh[:, None]
+    shh = (hc**2).sum(axis=1)  # (grid,) > 0: the largest x has h = 0, others < 0
+    shy = hc @ yc.T  # (grid, n_boot)
+    sse = (yc**2).sum(axis=1)[None, :] - shy**2 / shh[:, None]
     best = np.argmin(sse, axis=0)
     cols = np.arange(n_boot)
     slopes = shy[best, cols] / shh[best]
     intercepts = ly.mean(axis=1) - slopes * h[best].mean(axis=1)
-    return HingeBootstrap(fit=fit, indices=idx, breakpoints=np.exp(cands[best]), plateaus=np.exp(intercepts),
-                          slopes=slopes)
+    return HingeBootstrap(
+        fit=fit, indices=idx, breakpoints=np.exp(cands[best]), plateaus=np.exp(intercepts), slopes=slopes
+    )
 
 
 # ----------------------------------------------------------------------------------------------
 # Measured exponents: one least-squares slope, one bootstrap over runs
 # ----------------------------------------------------------------------------------------------
+
 
 def bootstrap_indices(runs: int, n_boot: int, seed: int) -> np.ndarray:
     """Run indices of ``n_boot`` bootstrap replicates, drawn with replacement in one
@@ -576,8 +612,9 @@ def bootstrap_se(statistic, *arrays, n_boot: int = 1000, seed: int = 0) -> float
     arrs = [as_float_array(f"arrays[{i}]", a) for i, a in enumerate(arrays)]
     runs = arrs[0].shape[0] if arrs[0].ndim else 0
     if runs < 2 or any(a.ndim == 0 or a.shape[0] != runs for a in arrs):
-        raise ValueError(f"every array needs the same number of runs (>= 2) along axis 0, got shapes "
-                         f"{[a.shape for a in arrs]}")
+        raise ValueError(
+            f"every array needs the same number of runs (>= 2) along axis 0, got shapes {[a.shape for a in arrs]}"
+        )
     n_boot = check_int("n_boot", n_boot, minimum=2)
     idx = bootstrap_indices(runs, n_boot, seed)
     reps = np.array([float(statistic(*(a[i] for a in arrs))) for i in idx])
@@ -626,8 +663,10 @@ class SlopeFit:
 def _check_runs_matrix(name: str, values, n_points: int, *, min_runs: int = 2) -> np.ndarray:
     v = as_float_array(name, values)
     if v.ndim != 2 or v.shape[1] != n_points or v.shape[0] < min_runs:
-        raise ValueError(f"{name} must have shape (runs >= {min_runs}, {n_points}) (one row per run, one column "
-                         f"per point), got {v.shape}")
+        raise ValueError(
+            f"{name} must have shape (runs >= {min_runs}, {n_points}) (one row per run, one column "
+            f"per point), got {v.shape}"
+        )
     if not np.isfinite(v).all():
         raise ValueError(f"{name} must be finite")
     return v
@@ -636,8 +675,11 @@ def _check_runs_matrix(name: str, values, n_points: int, *, min_runs: int = 2) -
 def _check_abscissa(name: str, x, *, positive: bool) -> np.ndarray:
     xs = as_float_array(name, x)
     if xs.ndim != 1 or xs.size < 3 or not np.isfinite(xs).all() or (positive and (xs <= 0).any()):
-        raise ValueError(f"{name} must be a 1-d array of at least 3 finite" + (" positive" if positive else "")
-                         + f" numbers (log taken), got {x!r}")
+        raise ValueError(
+            f"{name} must be a 1-d array of at least 3 finite"
+            + (" positive" if positive else "")
+            + f" numbers (log taken), got {x!r}"
+        )
     return xs
 
 
@@ -667,15 +709,27 @@ def _slope_fit(x, y, lx, boot_y, level, *, log_y: bool) -> SlopeFit:
     if log_y:
         ok = (boot_y > 0).all(axis=1)
         if ok.sum() < 2:
-            raise ValueError(f"fewer than 2 bootstrap replicates have positive means at every point "
-                             f"({int(ok.sum())} of {boot_y.shape[0]}); the log-log slope has no bootstrap")
+            raise ValueError(
+                f"fewer than 2 bootstrap replicates have positive means at every point "
+                f"({int(ok.sum())} of {boot_y.shape[0]}); the log-log slope has no bootstrap"
+            )
         boot_y = np.log(boot_y[ok])
     fit = linear_fit(lx, np.log(y) if log_y else y)
     slopes = _row_slopes(lx, boot_y)
     lo, hi = np.quantile(slopes, [(1 - level) / 2, (1 + level) / 2])
-    return SlopeFit(slope=fit.slope, intercept=fit.intercept, se=float(slopes.std(ddof=1)), ci_low=float(lo),
-                    ci_high=float(hi), r2=fit.r2, n=fit.n, level=float(level), n_boot=int(slopes.size),
-                    x=np.asarray(x, dtype=float), y=np.asarray(y, dtype=float))
+    return SlopeFit(
+        slope=fit.slope,
+        intercept=fit.intercept,
+        se=float(slopes.std(ddof=1)),
+        ci_low=float(lo),
+        ci_high=float(hi),
+        r2=fit.r2,
+        n=fit.n,
+        level=float(level),
+        n_boot=int(slopes.size),
+        x=np.asarray(x, dtype=float),
+        y=np.asarray(y, dtype=float),
+    )
 
 
 def loglog_slope(t, regret_runs, *, t_min=None, n_boot: int = 1000, seed: int = 0, level: float = 0.95) -> SlopeFit:
@@ -721,8 +775,9 @@ def log_growth(t, regret_runs, *, t_min=None, n_boot: int = 1000, seed: int = 0,
     return _slope_fit(ts[keep], v.mean(axis=0), np.log(ts[keep]), v[idx].mean(axis=1), level, log_y=False)
 
 
-def ratio_exponent(x, num_runs, den_runs, *, paired: bool = True, n_boot: int = 1000, seed: int = 0,
-                   level: float = 0.95) -> SlopeFit:
+def ratio_exponent(
+    x, num_runs, den_runs, *, paired: bool = True, n_boot: int = 1000, seed: int = 0, level: float = 0.95
+) -> SlopeFit:
     r"""Slope of :math:`\log(\bar X_j/\bar Y)` against :math:`\log x_j`: how the private / non-private regret
     ratio grows with x, e.g. x = 1/ε (Table 1 of Zheng et al. 2020 states ratio ∝ 1/ε, slope 1, for one-point
     feedback; Theorem 3 gives at most 1 when the learner's regret is proportional to its feedback range).
@@ -741,8 +796,9 @@ def ratio_exponent(x, num_runs, den_runs, *, paired: bool = True, n_boot: int = 
     if den.ndim != 1 or den.size < 2 or not np.isfinite(den).all():
         raise ValueError(f"den_runs must be a finite array of shape (runs >= 2,), got {den.shape}")
     if paired and den.size != num.shape[0]:
-        raise ValueError(f"paired=True needs as many runs in den_runs as in num_runs, got {den.size} and "
-                         f"{num.shape[0]}")
+        raise ValueError(
+            f"paired=True needs as many runs in den_runs as in num_runs, got {den.size} and {num.shape[0]}"
+        )
     n_boot, seed, level = _check_boot(n_boot, seed, level)
     r = num.mean(axis=0) / den.mean()
     if not (r > 0).all():
@@ -771,37 +827,54 @@ def resolve_checkpoints(horizon: int, checkpoints=None, points: int = 121) -> np
         cpf = as_float_array("checkpoints", checkpoints)
     except TypeError:
         raw = np.asarray(checkpoints, dtype=object) if not isinstance(checkpoints, (str, bytes)) else None
-        if raw is not None and raw.ndim == 1 and raw.size and all(isinstance(c, int) and not isinstance(c, bool)
-                                                                  for c in raw):
-            raise ValueError(f"checkpoints must be whole rounds in [1, horizon={horizon}], got "
-                             f"{_show_checkpoints(checkpoints)}") from None   # integers beyond int64
+        if (
+            raw is not None
+            and raw.ndim == 1
+            and raw.size
+            and all(isinstance(c, int) and not isinstance(c, bool) for c in raw)
+        ):
+            raise ValueError(
+                f"checkpoints must be whole rounds in [1, horizon={horizon}], got {_show_checkpoints(checkpoints)}"
+            ) from None  # integers beyond int64
         raise
     if cpf.ndim != 1 or not np.isfinite(cpf).all() or (cpf != np.round(cpf)).any():
-        raise ValueError(f"checkpoints must be a 1-d sequence of whole rounds in [1, horizon={horizon}], "
-                         f"got {_show_checkpoints(checkpoints)}")
+        raise ValueError(
+            f"checkpoints must be a 1-d sequence of whole rounds in [1, horizon={horizon}], "
+            f"got {_show_checkpoints(checkpoints)}"
+        )
     if cpf.size == 0 or cpf.min() < 1 or cpf.max() > horizon:
-        raise ValueError(f"checkpoints must be a strictly increasing sequence of rounds in [1, horizon={horizon}], "
-                         f"got {_show_checkpoints(checkpoints)}")
+        raise ValueError(
+            f"checkpoints must be a strictly increasing sequence of rounds in [1, horizon={horizon}], "
+            f"got {_show_checkpoints(checkpoints)}"
+        )
     raw = np.asarray(checkpoints)
-    cp = raw.astype(np.int64) if raw.dtype.kind in "iu" else cpf.astype(np.int64)   # ints compared exactly
+    cp = raw.astype(np.int64) if raw.dtype.kind in "iu" else cpf.astype(np.int64)  # ints compared exactly
     if (np.diff(cp) <= 0).any() or cp[0] < 1 or cp[-1] > horizon:
-        raise ValueError(f"checkpoints must be a strictly increasing sequence of rounds in [1, horizon={horizon}], "
-                         f"got {_show_checkpoints(checkpoints)}")
+        raise ValueError(
+            f"checkpoints must be a strictly increasing sequence of rounds in [1, horizon={horizon}], "
+            f"got {_show_checkpoints(checkpoints)}"
+        )
     if cp[-1] != horizon:
-        raise ValueError(f"checkpoints must end at the horizon, {horizon} (the result's pulls and final regret are "
-                         f"read at the last checkpoint), got a last checkpoint of {int(cp[-1])}; append {horizon} "
-                         f"to checkpoints, or simulate with horizon={int(cp[-1])}")
+        raise ValueError(
+            f"checkpoints must end at the horizon, {horizon} (the result's pulls and final regret are "
+            f"read at the last checkpoint), got a last checkpoint of {int(cp[-1])}; append {horizon} "
+            f"to checkpoints, or simulate with horizon={int(cp[-1])}"
+        )
     return cp
 
 
 def _check_compatible(policy, instance: Instance, levels) -> None:
     if isinstance(policy, HeterogeneousPolicy):
         if not isinstance(levels, PrivacyLevels):
-            raise ValueError(f"policy {policy.name!r} needs privacy_levels=make_privacy_levels(...), the users' "
-                             f"distribution of eps_t; got {levels!r}")
+            raise ValueError(
+                f"policy {policy.name!r} needs privacy_levels=make_privacy_levels(...), the users' "
+                f"distribution of eps_t; got {levels!r}"
+            )
         if levels.p_at_least(policy.epsilon_min) <= 0:
-            raise ValueError(f"no user of {levels.name!r} ever reaches epsilon_min={policy.epsilon_min:g}: every "
-                             f"response would be discarded and the agent could never learn; lower epsilon_min")
+            raise ValueError(
+                f"no user of {levels.name!r} ever reaches epsilon_min={policy.epsilon_min:g}: every "
+                f"response would be discarded and the agent could never learn; lower epsilon_min"
+            )
     elif levels is not None:
         raise ValueError(f"privacy_levels is only for the heterogeneous HeLDP-UCB-* policies, not {policy.name!r}")
     elif not isinstance(policy, (IndexPolicy, *_GLOBAL)):
@@ -810,11 +883,14 @@ def _check_compatible(policy, instance: Instance, levels) -> None:
         raise TypeError(f"instance must come from make_instance(), got {instance!r}")
     if policy.needs_bounded_rewards and not instance.bounded:
         if isinstance(policy, _GLOBAL):
-            raise ValueError(f"policy {policy.name!r} needs rewards in [0, 1] (its privacy or its index rests on "
-                             f"it) but instance {instance.name!r} is unbounded")
+            raise ValueError(
+                f"policy {policy.name!r} needs rewards in [0, 1] (its privacy or its index rests on "
+                f"it) but instance {instance.name!r} is unbounded"
+            )
         raise ValueError(
             f"policy {policy.name!r} needs rewards in [0, 1] but instance {instance.name!r} is unbounded; "
-            f"use its Sigmoid version {policy.name}S")
+            f"use its Sigmoid version {policy.name}S"
+        )
 
 
 def _label_of(policy) -> float:
@@ -827,13 +903,26 @@ def run_streams(seed_seq: np.random.SeedSequence, k: int = 2) -> tuple[np.random
     Derived from the run's spawn key, not with ``seed_seq.spawn`` (which counts its calls), so the same
     run always gets the same streams, however often and by whom they are asked for.
     """
-    return tuple(np.random.Generator(np.random.PCG64(np.random.SeedSequence(
-        entropy=seed_seq.entropy, spawn_key=(*seed_seq.spawn_key, i), pool_size=seed_seq.pool_size)))
-        for i in range(k))
+    return tuple(
+        np.random.Generator(
+            np.random.PCG64(
+                np.random.SeedSequence(
+                    entropy=seed_seq.entropy, spawn_key=(*seed_seq.spawn_key, i), pool_size=seed_seq.pool_size
+                )
+            )
+        )
+        for i in range(k)
+    )
 
 
-def run_one(policy: IndexPolicy, instance: Instance, horizon: int, seed_seq: np.random.SeedSequence,
-            checkpoints: np.ndarray, cancel: CancelFlag | None = None) -> np.ndarray:
+def run_one(
+    policy: IndexPolicy,
+    instance: Instance,
+    horizon: int,
+    seed_seq: np.random.SeedSequence,
+    checkpoints: np.ndarray,
+    cancel: CancelFlag | None = None,
+) -> np.ndarray:
     """One run with the compiled kernel; returns the counts at the checkpoints, shape (C, arms). ``cancel``
     is checked before each chunk of ``CHUNK`` pulls."""
     reward_rng, noise_rng = run_streams(seed_seq)
@@ -851,15 +940,39 @@ def run_one(policy: IndexPolicy, instance: Instance, horizon: int, seed_seq: np.
         m = min(CHUNK, horizon - t)
         rd = instance.draw_stream(reward_rng, m)
         nd = policy.draw_noise(noise_rng, m)
-        t, ci = index_policy_chunk(t, horizon, instance.families, instance.params, rd, nd, code, sig,
-                                   scale, exp_eps, policy.index_constant, policy.forced_exploration,
-                                   counts, sums, means, widths, checkpoints, ci, counts_out)
+        t, ci = index_policy_chunk(
+            t,
+            horizon,
+            instance.families,
+            instance.params,
+            rd,
+            nd,
+            code,
+            sig,
+            scale,
+            exp_eps,
+            policy.index_constant,
+            policy.forced_exploration,
+            counts,
+            sums,
+            means,
+            widths,
+            checkpoints,
+            ci,
+            counts_out,
+        )
     return counts_out
 
 
-def run_one_heterogeneous(policy: HeterogeneousPolicy, instance: Instance, levels: PrivacyLevels, horizon: int,
-                          seed_seq: np.random.SeedSequence, checkpoints: np.ndarray,
-                          cancel: CancelFlag | None = None) -> np.ndarray:
+def run_one_heterogeneous(
+    policy: HeterogeneousPolicy,
+    instance: Instance,
+    levels: PrivacyLevels,
+    horizon: int,
+    seed_seq: np.random.SeedSequence,
+    checkpoints: np.ndarray,
+    cancel: CancelFlag | None = None,
+) -> np.ndarray:
     """One run of a HeLDP policy; users' levels come from a third stream. Returns counts (C, arms)."""
     reward_rng, noise_rng, level_rng = run_streams(seed_seq, 3)
     n = instance.n_arms
@@ -875,10 +988,28 @@ def run_one_heterogeneous(policy: HeterogeneousPolicy, instance: Instance, level
         rd = instance.draw_stream(reward_rng, m)
         nd = policy.draw_noise(noise_rng, m)
         ed = levels.sample(level_rng, m)
-        t, ci = heterogeneous_chunk(t, horizon, instance.families, instance.params, rd, nd, ed,
-                                    policy.mechanism_code, policy.use_sigmoid, policy.epsilon_min,
-                                    policy.forced_exploration, counts, kept, sums, acc, means, widths,
-                                    checkpoints, ci, counts_out)
+        t, ci = heterogeneous_chunk(
+            t,
+            horizon,
+            instance.families,
+            instance.params,
+            rd,
+            nd,
+            ed,
+            policy.mechanism_code,
+            policy.use_sigmoid,
+            policy.epsilon_min,
+            policy.forced_exploration,
+            counts,
+            kept,
+            sums,
+            acc,
+            means,
+            widths,
+            checkpoints,
+            ci,
+            counts_out,
+        )
     return counts_out
 
 
@@ -889,9 +1020,16 @@ def _run_takes_cancel(cls) -> bool:
     return "cancel" in inspect.signature(cls.run).parameters
 
 
-def run_one_global(policy, instance: Instance, horizon: int, seed_seq: np.random.SeedSequence,
-                   checkpoints: np.ndarray, *, sampler: str = "exact",
-                   cancel: CancelFlag | None = None) -> tuple[np.ndarray, int]:
+def run_one_global(
+    policy,
+    instance: Instance,
+    horizon: int,
+    seed_seq: np.random.SeedSequence,
+    checkpoints: np.ndarray,
+    *,
+    sampler: str = "exact",
+    cancel: CancelFlag | None = None,
+) -> tuple[np.ndarray, int]:
     """One run of an ε-global DP policy (or KL-UCB); returns (counts at the checkpoints, private releases).
 
     Episodic policies (AdaP-*, DP-SE) advance a whole episode at a time (see
@@ -918,15 +1056,32 @@ def run_one_global(policy, instance: Instance, horizon: int, seed_seq: np.random
             m = min(CHUNK, horizon - t)
             rd = instance.draw_stream(reward_rng, m)
             nd = mech.draw_noise(mech.LAPLACE, noise_rng, m)
-            t, ci = gp.dp_ucb_chunk(t, horizon, instance.families, instance.params, rd, nd, scale, bound,
-                                    counts, sums, nodes, means, widths, checkpoints, ci, counts_out)
+            t, ci = gp.dp_ucb_chunk(
+                t,
+                horizon,
+                instance.families,
+                instance.params,
+                rd,
+                nd,
+                scale,
+                bound,
+                counts,
+                sums,
+                nodes,
+                means,
+                widths,
+                checkpoints,
+                ci,
+                counts_out,
+            )
         return counts_out, horizon  # one new private sum per pull
     while t < horizon:
         if cancel is not None:
             cancel.check()
         rd = instance.draw_stream(reward_rng, min(CHUNK, horizon - t))
-        t, ci = gp.klucb_chunk(t, horizon, instance.families, instance.params, rd, counts, sums,
-                               checkpoints, ci, counts_out)
+        t, ci = gp.klucb_chunk(
+            t, horizon, instance.families, instance.params, rd, counts, sums, checkpoints, ci, counts_out
+        )
     return counts_out, 0
 
 
@@ -942,8 +1097,10 @@ def default_workers() -> int:
     except ValueError:
         value = None
     if value is None or value < 1:
-        raise ValueError(f"the environment variable LDPCODE_WORKERS must be a positive integer (the number of "
-                         f"worker threads; unset it to use every core), got {text!r}")
+        raise ValueError(
+            f"the environment variable LDPCODE_WORKERS must be a positive integer (the number of "
+            f"worker threads; unset it to use every core), got {text!r}"
+        )
     return min(cores, value)
 
 
@@ -953,8 +1110,9 @@ def _episodes_bound(n_arms: int, horizon: int) -> int:
     return n_arms * (int(horizon).bit_length()) + 1
 
 
-def simulate_cost(policy, instance: Instance, horizon: int, runs: int, n_checkpoints: int,
-                  workers: int = 1) -> tuple[float, float, str]:
+def simulate_cost(
+    policy, instance: Instance, horizon: int, runs: int, n_checkpoints: int, workers: int = 1
+) -> tuple[float, float, str]:
     """Estimated (core-seconds, bytes, description) of ``simulate(policy, instance, horizon, runs)`` with
     ``n_checkpoints`` checkpoints on ``workers`` threads, from the throughputs of the module docstring.
 
@@ -974,11 +1132,16 @@ def simulate_cost(policy, instance: Instance, horizon: int, runs: int, n_checkpo
         exact = all(a.family in (ins.BERNOULLI, ins.GAUSSIAN) for a in instance.arms)
         per_run = episodes * (20 + 4 * K) * 1e-6 + (0.0 if exact else 20e-9 * horizon)
         seconds = runs * per_run
-        nbytes = runs * (2 * n_checkpoints * K * 8 + 4096) + threads * episodes * 400 + (
-            0 if exact else threads * 3 * 2**20 * 8)
-        work = (f"runs={runs} x horizon={horizon}: at most {episodes} episodes a run of {policy.name} on {K} arms "
-                f"at {20 + 4 * K} µs an episode"
-                + ("" if exact else ", and every pull's reward drawn at 20 ns (arms neither Bernoulli nor Gaussian)"))
+        nbytes = (
+            runs * (2 * n_checkpoints * K * 8 + 4096)
+            + threads * episodes * 400
+            + (0 if exact else threads * 3 * 2**20 * 8)
+        )
+        work = (
+            f"runs={runs} x horizon={horizon}: at most {episodes} episodes a run of {policy.name} on {K} arms "
+            f"at {20 + 4 * K} µs an episode"
+            + ("" if exact else ", and every pull's reward drawn at 20 ns (arms neither Bernoulli nor Gaussian)")
+        )
         return seconds, nbytes, work
     else:
         name, ns = "pulls of an index policy", 60 + 3 * K
@@ -989,9 +1152,19 @@ def simulate_cost(policy, instance: Instance, horizon: int, runs: int, n_checkpo
     return seconds, nbytes, work
 
 
-def simulate(policy: IndexPolicy, instance: Instance, horizon: int, runs: int = 50, seed: int = 0, *,
-             checkpoints=None, workers: int | None = None, progress: bool | None = None,
-             privacy_levels: PrivacyLevels | None = None, limits: Limits | None = None) -> SimulationResult:
+def simulate(
+    policy: IndexPolicy,
+    instance: Instance,
+    horizon: int,
+    runs: int = 50,
+    seed: int = 0,
+    *,
+    checkpoints=None,
+    workers: int | None = None,
+    progress: bool | None = None,
+    privacy_levels: PrivacyLevels | None = None,
+    limits: Limits | None = None,
+) -> SimulationResult:
     """Simulate ``runs`` independent runs of ``policy`` on ``instance`` for ``horizon`` pulls.
 
     ``checkpoints`` defaults to :func:`log_checkpoints` (given, they must end at ``horizon``); ``workers``
@@ -1027,5 +1200,15 @@ def simulate(policy: IndexPolicy, instance: Instance, horizon: int, runs: int = 
     if is_global:
         releases = np.array([o[1] for o in out], dtype=np.int64)
         out = [o[0] for o in out]
-    return SimulationResult(policy.name, _label_of(policy), instance.name, horizon, runs, seed, checkpoints,
-                            np.stack(out), instance.gaps, releases)
+    return SimulationResult(
+        policy.name,
+        _label_of(policy),
+        instance.name,
+        horizon,
+        runs,
+        seed,
+        checkpoints,
+        np.stack(out),
+        instance.gaps,
+        releases,
+    )

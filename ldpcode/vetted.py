@@ -58,6 +58,7 @@ The snapping mechanism (Mironov 2012, Section 5.2) is the other known fix: clamp
 (Theorem 1 there), slightly more than ε, so the book uses the discrete sampler, which reaches ε exactly
 at no cost in accuracy.
 """
+
 from __future__ import annotations
 
 import math
@@ -70,14 +71,15 @@ import numpy as np
 
 from ._validate import check_choice, check_epsilon, check_finite_array, check_int, check_unit_interval
 
-DEFAULT_GRID_BITS = 20        # grid 2^-20 ≈ 1e-6 for the Laplace curators
-MAX_GRID_BITS = 40            # n + Y stays far below 2^53, so every output is a double exactly
-_WORDS = 512                  # 64-bit words drawn at a time from the generator
+DEFAULT_GRID_BITS = 20  # grid 2^-20 ≈ 1e-6 for the Laplace curators
+MAX_GRID_BITS = 40  # n + Y stays far below 2^53, so every output is a double exactly
+_WORDS = 512  # 64-bit words drawn at a time from the generator
 
 
 # ---------------------------------------------------------------------------------------------------
 # Random bits
 # ---------------------------------------------------------------------------------------------------
+
 
 class Bits:
     """Uniform random bits, 64 at a time, from ``draw(nbytes) -> bytes``: a NumPy ``Generator``'s
@@ -125,13 +127,16 @@ def make_bits(rng) -> Bits:
         if not isinstance(rng, np.random.SeedSequence) and int(rng) < 0:
             raise ValueError(f"rng must be None, a numpy.random.Generator or a seed >= 0, got {rng!r}")
         return Bits(np.random.default_rng(rng).bytes)
-    raise TypeError(f"rng must be None (the operating system's random bits), a numpy.random.Generator or an "
-                    f"integer seed >= 0, got {rng!r} of type {type(rng).__name__}")
+    raise TypeError(
+        f"rng must be None (the operating system's random bits), a numpy.random.Generator or an "
+        f"integer seed >= 0, got {rng!r} of type {type(rng).__name__}"
+    )
 
 
 # ---------------------------------------------------------------------------------------------------
 # Exact coins and the discrete Laplace sampler (Canonne, Kamath and Steinke 2020)
 # ---------------------------------------------------------------------------------------------------
+
 
 def bernoulli_dyadic(x: float, bits: Bits) -> int:
     """An exact Bernoulli(x) draw for a double x in [0, 1] (a dyadic rational num / 2^j: 1 when j random
@@ -209,6 +214,7 @@ def discrete_laplace_variance(scale) -> float:
 # Noise sources: n -> n + DLap(scale) for integers n
 # ---------------------------------------------------------------------------------------------------
 
+
 class ExactDiscreteLaplace:
     """The book's exact sampler (:func:`discrete_laplace`) on the caller's bits: seedable."""
 
@@ -236,9 +242,10 @@ class OpenDPDiscreteLaplace:
         try:
             import opendp.prelude as dp
         except ImportError as exc:  # pragma: no cover - opendp is in requirements.txt
-            raise ImportError("source 'opendp' needs the opendp package (pip install opendp==0.16.0); "
-                              "source 'exact' needs nothing") from exc
-        dp.enable_features("contrib")   # make_laplace is a 'contrib' component in OpenDP 0.16
+            raise ImportError(
+                "source 'opendp' needs the opendp package (pip install opendp==0.16.0); source 'exact' needs nothing"
+            ) from exc
+        dp.enable_features("contrib")  # make_laplace is a 'contrib' component in OpenDP 0.16
         self._dp = dp
         self._cache: dict = {}
 
@@ -278,6 +285,7 @@ def make_source(source):
 # Curators
 # ---------------------------------------------------------------------------------------------------
 
+
 def _round_randomly(z: float, bits: Bits) -> int:
     """⌊z⌋ + Bernoulli(z - ⌊z⌋), exactly (z a double >= 0): the unbiased randomized rounding of z."""
     fl = math.floor(z)
@@ -312,9 +320,11 @@ class VettedCTL:
         object.__setattr__(self, "epsilon", eps)
         object.__setattr__(self, "grid_bits", k)
         object.__setattr__(self, "source", src)
-        if isinstance(src, OpenDPDiscreteLaplace) and src.epsilon_for(self.scale, 2 ** k) > eps:
-            raise ValueError(f"epsilon {eps!r}: OpenDP certifies {src.epsilon_for(self.scale, 2 ** k)!r} at "
-                             f"grid_bits={k}, more than asked")
+        if isinstance(src, OpenDPDiscreteLaplace) and src.epsilon_for(self.scale, 2**k) > eps:
+            raise ValueError(
+                f"epsilon {eps!r}: OpenDP certifies {src.epsilon_for(self.scale, 2**k)!r} at "
+                f"grid_bits={k}, more than asked"
+            )
 
     @property
     def grid(self) -> float:
@@ -324,7 +334,7 @@ class VettedCTL:
     @property
     def scale(self) -> Fraction:
         """τ = 2^k / ε, the discrete Laplace scale in grid steps (exact, the double ε as a rational)."""
-        return Fraction(2 ** self.grid_bits) / Fraction(self.epsilon)
+        return Fraction(2**self.grid_bits) / Fraction(self.epsilon)
 
     @property
     def laplace_scale(self) -> float:
@@ -336,8 +346,10 @@ class VettedCTL:
 
     def _bits(self, rng) -> Bits:
         if not self.source.seedable and rng is not None:
-            raise ValueError(f"rng must be None for source {self.source.name!r}, which draws from the operating "
-                             f"system and cannot be seeded; got {rng!r}")
+            raise ValueError(
+                f"rng must be None for source {self.source.name!r}, which draws from the operating "
+                f"system and cannot be seeded; got {rng!r}"
+            )
         return make_bits(rng)
 
     def privatize(self, rewards, rng=None) -> np.ndarray:
@@ -367,7 +379,7 @@ class VettedCTL:
             raise ValueError("x must contain only finite numbers")
         a, p = self._rounding(r)
         m = np.ldexp(xs, self.grid_bits)
-        c = math.ldexp(self.epsilon, -self.grid_bits)          # 1/τ = ε 2^-k, exactly
+        c = math.ldexp(self.epsilon, -self.grid_bits)  # 1/τ = ε 2^-k, exactly
         with np.errstate(divide="ignore"):
             lw = np.logaddexp(np.log1p(-p) - np.abs(m - a) * c, np.log(p) - np.abs(m - a - 1) * c)
         return np.where(m == np.round(m), lw, -np.inf)
@@ -411,7 +423,7 @@ class VettedCTL:
     def output_variance(self, r) -> np.ndarray:
         r"""The exact variance of the response to r: :math:`\gamma^2\,(\mathrm{Var}\,Y + p(1 - p))`."""
         _, p = self._rounding(r)
-        return self.grid ** 2 * (discrete_laplace_variance(self.scale) + p * (1.0 - p))
+        return self.grid**2 * (discrete_laplace_variance(self.scale) + p * (1.0 - p))
 
     def __repr__(self) -> str:
         return f"{self.name}(epsilon={self.epsilon:g}, grid_bits={self.grid_bits}, source={self.source.name!r})"
@@ -476,9 +488,11 @@ class VettedCTB:
     def __init__(self, epsilon, *, source="exact"):
         if not (isinstance(source, ExactDiscreteLaplace) or source == "exact"):
             if isinstance(source, str) and source in SOURCES:
-                raise ValueError(f"source {source!r} is a Laplace sampler; CTB and CTB-S draw exact Bernoulli "
-                                 "coins and take source='exact'")
-            make_source(source)   # names the parameter for an unknown name or a wrong type
+                raise ValueError(
+                    f"source {source!r} is a Laplace sampler; CTB and CTB-S draw exact Bernoulli "
+                    "coins and take source='exact'"
+                )
+            make_source(source)  # names the parameter for an unknown name or a wrong type
             raise ValueError(f"source must be 'exact' for CTB and CTB-S, got {source!r}")
         object.__setattr__(self, "epsilon", check_epsilon(epsilon))
 
@@ -510,8 +524,8 @@ class VettedCTB:
         :math:`P\{1\} = u\,\sigma(\epsilon) + (1-u)\,\sigma(-\epsilon)`, σ the logistic function, u = r or s(r)."""
         xs = np.asarray(x, dtype=float)
         u = self._inputs(r, "r")
-        lk = -np.logaddexp(0.0, -self.epsilon)          # log P{keep} = log sigma(eps)
-        lf = -np.logaddexp(0.0, self.epsilon)           # log P{flip}
+        lk = -np.logaddexp(0.0, -self.epsilon)  # log P{keep} = log sigma(eps)
+        lf = -np.logaddexp(0.0, self.epsilon)  # log P{flip}
         with np.errstate(divide="ignore"):
             l1 = np.logaddexp(np.log(u) + lk, np.log1p(-u) + lf)
             l0 = np.logaddexp(np.log(u) + lf, np.log1p(-u) + lk)
@@ -558,7 +572,9 @@ def make_curator(name: str, epsilon, *, source="exact", grid_bits=None):
     cls = VETTED_CURATORS[check_choice("curator", name, VETTED_CURATORS)]
     if issubclass(cls, VettedCTB):
         if grid_bits is not None:
-            raise ValueError(f"grid_bits is for the Laplace curators (CTL, CTL-S); {name} answers 0 or 1, got "
-                             f"grid_bits={grid_bits!r}")
+            raise ValueError(
+                f"grid_bits is for the Laplace curators (CTL, CTL-S); {name} answers 0 or 1, got "
+                f"grid_bits={grid_bits!r}"
+            )
         return cls(epsilon, source=source)
     return cls(epsilon, source=source, grid_bits=DEFAULT_GRID_BITS if grid_bits is None else grid_bits)

@@ -11,6 +11,7 @@ the test asserts both (the check table's message, and ``data/`` unchanged byte f
 The tests are split by chapter into a few files so that pytest-xdist (``--dist loadfile``: one file per
 worker) shares them between the two workers of the README's test command.
 """
+
 from __future__ import annotations
 
 import glob
@@ -31,8 +32,10 @@ def notebooks(*chapters: str) -> list:
 
 
 def _data_digest() -> dict:
-    return {p: hashlib.sha256(Path(p).read_bytes()).hexdigest()
-            for p in sorted(glob.glob(str(ROOT / "data" / "**" / "*.json"), recursive=True))}
+    return {
+        p: hashlib.sha256(Path(p).read_bytes()).hexdigest()
+        for p in sorted(glob.glob(str(ROOT / "data" / "**" / "*.json"), recursive=True))
+    }
 
 
 def _outputs_text(nb) -> str:
@@ -51,20 +54,30 @@ def run_tiny(path: str, tmp_path: Path, monkeypatch) -> None:
 
     spec = P.rules_for(path)
     stored = claims.load(path)
-    assert stored is None or stored["params"] != claims._normalise(
-        {**stored["params"], **spec.tiny}), f"{path}: tiny must differ from the stored parameters"
-    monkeypatch.delenv(claims.WRITE_ENV, raising=False)   # never store numbers from a tiny run
-    monkeypatch.setenv("LDPCODE_WORKERS", "1")             # two notebooks at once on two cores
+    assert stored is None or stored["params"] != claims._normalise({**stored["params"], **spec.tiny}), (
+        f"{path}: tiny must differ from the stored parameters"
+    )
+    monkeypatch.delenv(claims.WRITE_ENV, raising=False)  # never store numbers from a tiny run
+    monkeypatch.setenv("LDPCODE_WORKERS", "1")  # two notebooks at once on two cores
     source = ROOT / path
     out = tmp_path / source.name
     before = _data_digest()
     failure = None
     try:
-        papermill.execute_notebook(str(source), str(out), parameters=dict(spec.tiny), cwd=str(source.parent),
-                                   kernel_name="python3", progress_bar=False, log_output=False)
+        papermill.execute_notebook(
+            str(source),
+            str(out),
+            parameters=dict(spec.tiny),
+            cwd=str(source.parent),
+            kernel_name="python3",
+            progress_bar=False,
+            log_output=False,
+        )
     except papermill.PapermillExecutionError as e:
-        failure = (f"{path} at its tiny parameters {spec.tiny} (which its rules accept) fails in cell "
-                   f"{e.cell_index}: {e.ename}: {e.evalue}")
+        failure = (
+            f"{path} at its tiny parameters {spec.tiny} (which its rules accept) fails in cell "
+            f"{e.cell_index}: {e.ename}: {e.evalue}"
+        )
     if failure:
         pytest.fail(failure, pytrace=False)
     assert _data_digest() == before, f"{path}: a run at the tiny parameters changed a file under data/"

@@ -1,5 +1,6 @@
 """ldpcode.audit: the exact privacy-loss matrix of a mechanism and the sample-based binned log-ratio
 (Lemmas 2 and 5 of Ren et al. 2020), and ldpcode.plotting.band_curve."""
+
 import math
 
 import matplotlib
@@ -16,6 +17,7 @@ from ldpcode.audit import binned_log_ratio, privacy_loss_matrix  # noqa: E402
 
 # ---------------------------------------------------------------- privacy_loss_matrix
 
+
 def test_privacy_loss_matrix_by_hand():
     # rows (1/2, 1/2) and (1/4, 3/4): M01 = max(log 2, log 2/3) = log 2, M10 = max(log 1/2, log 3/2) = log 3/2
     m = privacy_loss_matrix([[0.5, 0.5], [0.25, 0.75]])
@@ -24,8 +26,8 @@ def test_privacy_loss_matrix_by_hand():
 
 def test_privacy_loss_matrix_support_mismatch_and_common_zero():
     m = privacy_loss_matrix([[1.0, 0.0, 0.0], [0.5, 0.5, 0.0]])
-    assert m[0, 1] == pytest.approx(math.log(2))   # the third column (0, 0) is ignored
-    assert m[1, 0] == math.inf                     # output 2 possible under row 1 only
+    assert m[0, 1] == pytest.approx(math.log(2))  # the third column (0, 0) is ignored
+    assert m[1, 0] == math.inf  # output 2 possible under row 1 only
 
 
 @pytest.mark.parametrize("eps", [0.1, 1.0, 3.0])
@@ -55,6 +57,7 @@ def test_privacy_loss_matrix_rejects_bad_tables(bad):
 
 
 # ---------------------------------------------------------------- binned_log_ratio
+
 
 def test_binned_log_ratio_by_hand():
     # a: three 0s and one 1; b: one 0 and three 1s -> p_a = (3/4, 1/4), p_b = (1/4, 3/4)
@@ -115,20 +118,24 @@ def test_binned_log_ratio_same_law_gives_small_loss():
     assert res.max_lower < 0.05
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    (dict(samples_a=[], samples_b=[1.0], bins=3), "samples_a"),
-    (dict(samples_a=[1.0], samples_b=[[1.0]], bins=3), "samples_b"),
-    (dict(samples_a=[1.0], samples_b=[np.inf], bins=3), "samples_b"),
-    (dict(samples_a=[1.0], samples_b=[1.0], bins=[0.0, 0.0, 1.0]), "bins"),
-    (dict(samples_a=[1.0], samples_b=[1.0], bins=0), "bins"),
-    (dict(samples_a=[1.0], samples_b=[1.0], bins=3, alpha=1.5), "alpha"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        (dict(samples_a=[], samples_b=[1.0], bins=3), "samples_a"),
+        (dict(samples_a=[1.0], samples_b=[[1.0]], bins=3), "samples_b"),
+        (dict(samples_a=[1.0], samples_b=[np.inf], bins=3), "samples_b"),
+        (dict(samples_a=[1.0], samples_b=[1.0], bins=[0.0, 0.0, 1.0]), "bins"),
+        (dict(samples_a=[1.0], samples_b=[1.0], bins=0), "bins"),
+        (dict(samples_a=[1.0], samples_b=[1.0], bins=3, alpha=1.5), "alpha"),
+    ],
+)
 def test_binned_log_ratio_rejects_bad_input(kwargs, match):
     with pytest.raises(ValueError, match=match):
         binned_log_ratio(**kwargs)
 
 
 # ---------------------------------------------------------------- plotting.band_curve
+
 
 def test_band_curve_mean_and_band():
     fig, ax = plt.subplots()

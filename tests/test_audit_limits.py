@@ -1,6 +1,7 @@
 """Issue 12, items 2 and 8: the audits' seeds and parameters get named errors (not NumPy's), a lower
 confidence bound on a privacy loss is never below 0, a Gaussian mechanism audited against a pure-epsilon claim
 has an infinite exact loss, and the exact losses hold at any epsilon."""
+
 import math
 
 import numpy as np
@@ -12,8 +13,17 @@ import ldpcode as ldp
 from ldpcode import audit
 from ldpcode.mechanisms import GaussianMechanism
 
-BAD_SEEDS = [(-1, ValueError), ("a", TypeError), (1.5, TypeError), (True, TypeError), (None, TypeError),
-             ([1, -2], ValueError), ([], ValueError), (["x"], TypeError), (np.random.default_rng(0), TypeError)]
+BAD_SEEDS = [
+    (-1, ValueError),
+    ("a", TypeError),
+    (1.5, TypeError),
+    (True, TypeError),
+    (None, TypeError),
+    ([1, -2], ValueError),
+    ([], ValueError),
+    (["x"], TypeError),
+    (np.random.default_rng(0), TypeError),
+]
 
 
 def _seed_id(value):
@@ -25,8 +35,10 @@ def _seed_id(value):
 @pytest.mark.parametrize("seed,exc", BAD_SEEDS, ids=_seed_id)
 def test_audit_seeds_are_named(seed, exc):
     """NumPy said e.g. 'expected non-negative integer' or 'SeedSequence expects int or sequence of ints'."""
-    calls = [lambda: audit.curator_audit(ldp.CTB(1.0), 100, seed, pilot=20),
-             lambda: audit.output_mean_audit(ldp.CTB(1.0), samples=10, seed=seed)]
+    calls = [
+        lambda: audit.curator_audit(ldp.CTB(1.0), 100, seed, pilot=20),
+        lambda: audit.output_mean_audit(ldp.CTB(1.0), samples=10, seed=seed),
+    ]
     inst = ldp.make_instance("bernoulli", means=[0.6, 0.4])
     pol = ldp.make_policy("AdaP-UCB", 1.0)
     r = np.zeros(10)
@@ -46,11 +58,18 @@ def test_audit_seed_forms_still_accepted():
     assert audit.curator_audit(ldp.CTB(1.0), 200, np.int64(3), pilot=20).lower == a.lower
 
 
-@pytest.mark.parametrize("kwargs,exc,name", [
-    (dict(samples="100"), TypeError, "samples"), (dict(samples=10), ValueError, "samples"),
-    (dict(samples=True), TypeError, "samples"), (dict(bins=0), ValueError, "bins"),
-    (dict(bins=2.5), TypeError, "bins"), (dict(bins="10"), TypeError, "bins"), (dict(pilot=-5), ValueError, "pilot"),
-])
+@pytest.mark.parametrize(
+    "kwargs,exc,name",
+    [
+        (dict(samples="100"), TypeError, "samples"),
+        (dict(samples=10), ValueError, "samples"),
+        (dict(samples=True), TypeError, "samples"),
+        (dict(bins=0), ValueError, "bins"),
+        (dict(bins=2.5), TypeError, "bins"),
+        (dict(bins="10"), TypeError, "bins"),
+        (dict(pilot=-5), ValueError, "pilot"),
+    ],
+)
 def test_curator_audit_parameters_are_named(kwargs, exc, name):
     args = dict(samples=100, seed=0, pilot=20) | kwargs
     with pytest.raises(exc, match=rf"^{name} must be"):
@@ -87,6 +106,7 @@ def test_traced_run_rngs_are_named():
 
 # ------------------------------------------------------------------- a lower bound on a loss is never < 0
 
+
 def test_many_bins_few_samples_lower_bound_is_not_negative():
     """bins >> samples: every bin's Clopper-Pearson interval (at level alpha/(2K)) contains 0 on the log
     scale, so max_k max(lower_k, -upper_k) was negative (-7.5 here; -9.5 for the curator audit below): a
@@ -95,7 +115,7 @@ def test_many_bins_few_samples_lower_bound_is_not_negative():
     a, b = rng.laplace(size=30), rng.laplace(size=30)
     res = audit.binned_log_ratio(a, b, 1000)
     assert res.max_lower == 0.0
-    assert (np.maximum(res.lower, -res.upper) < 0).all()   # the per-bin bounds are signed and stay as they are
+    assert (np.maximum(res.lower, -res.upper) < 0).all()  # the per-bin bounds are signed and stay as they are
     cur = audit.curator_audit(ldp.CTL(1.0), samples=100, seed=1, bins=10_000, pilot=20)
     assert cur.lower >= 0.0 and not cur.refuted
 
@@ -118,6 +138,7 @@ def test_a_real_leak_is_still_found_with_few_bins():
 
 # ------------------------------------------------------------------ Gaussian mechanism vs a pure-eps claim
 
+
 def test_gaussian_mechanism_against_a_pure_epsilon_claim_has_infinite_exact_loss():
     """delta = 0 was audited with the mechanism's own delta: a finite "exact loss" (0.75 here) for a mechanism
     that meets no pure-epsilon guarantee (its privacy loss random variable is unbounded)."""
@@ -126,7 +147,7 @@ def test_gaussian_mechanism_against_a_pure_epsilon_claim_has_infinite_exact_loss
     assert res.method == "binned" and res.exact == math.inf
     assert audit.exact_curator_loss(g, [0.0, 1.0], delta=0.0) == math.inf
     assert audit.gaussian_epsilon_at_delta(g.sigma, 1.0, 0.0) == math.inf
-    assert audit.gaussian_epsilon_at_delta(g.sigma, 0.0, 0.0) == 0.0          # Delta = 0: nothing to leak
+    assert audit.gaussian_epsilon_at_delta(g.sigma, 0.0, 0.0) == 0.0  # Delta = 0: nothing to leak
     # at its own delta the exact epsilon is finite and below the claim (Dwork and Roth's sigma, eps < 1)
     at_delta = audit.curator_audit(g, samples=2_000, seed=0, probes=())
     assert at_delta.method == "threshold" and 0 < at_delta.exact < 1.0
@@ -141,6 +162,7 @@ def test_gaussian_exact_loss_beyond_the_doubles_is_infinite():
 
 
 # --------------------------------------------------------------------- exact losses at any epsilon
+
 
 @pytest.mark.parametrize("eps", [709.8, 1e4, 1e300])
 def test_exact_ctb_loss_at_huge_epsilon(eps):
@@ -161,7 +183,8 @@ def test_exact_ctb_loss_unchanged_for_ordinary_epsilon():
         table = np.column_stack([((1 - u) * e + u) / (1 + e), (u * e + 1 - u) / (1 + e)])
         assert audit.exact_curator_loss(ldp.CTB(eps), u) == float(audit.privacy_loss_matrix(table).max())
     assert audit.exact_curator_loss(ldp.CTB(700.0), [0.0, 1.0]) == pytest.approx(
-        audit.exact_curator_loss(ldp.CTB(700.0 + 1e-9), [0.0, 1.0]), abs=1e-8)
+        audit.exact_curator_loss(ldp.CTB(700.0 + 1e-9), [0.0, 1.0]), abs=1e-8
+    )
 
 
 def test_random_dp_pair_refuses_epsilon_it_cannot_represent():

@@ -8,6 +8,7 @@ Needs Chromium (Debian's ``chromium`` package: ``.ci/run`` installs it) and Play
 Chromium on the PATH the browser tests skip on a developer's machine and fail under CI (``CI`` set).
 Screenshots are kept in ``_build/screenshots/`` for a human to look at.
 """
+
 import os
 import re
 import shutil
@@ -20,15 +21,26 @@ ROOT = Path(__file__).resolve().parent.parent
 WIDTH = 1280
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 SHOTS = ROOT / "_build" / "screenshots"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 @pytest.fixture(scope="module")
 def html(tmp_path_factory):
     out = tmp_path_factory.mktemp("book")
-    proc = subprocess.run(["jupyter-book", "build", "--warningiserror", "--keep-going", "--path-output", str(out),
-                           str(ROOT)], capture_output=True, text=True, timeout=1200)
+    proc = subprocess.run(
+        ["jupyter-book", "build", "--warningiserror", "--keep-going", "--path-output", str(out), str(ROOT)],
+        capture_output=True,
+        text=True,
+        timeout=1200,
+    )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     return out / "_build" / "html"
 
@@ -60,8 +72,10 @@ def _visible_column(page, table, header):
     assert header in heads, heads
     cell = table.locator("th").nth(heads.index(header))
     box = cell.bounding_box()
-    clip = table.evaluate("t => { const s = t.closest('.ldp-scroll') || t.parentElement;"
-                          " const r = s.getBoundingClientRect(); return [r.left, r.right]; }")
+    clip = table.evaluate(
+        "t => { const s = t.closest('.ldp-scroll') || t.parentElement;"
+        " const r = s.getBoundingClientRect(); return [r.left, r.right]; }"
+    )
     return box["x"] >= 0 and box["x"] + box["width"] <= min(WIDTH, clip[1] + 0.5), (box, clip)
 
 
@@ -106,7 +120,7 @@ def test_every_check_table_shows_its_verdict_at_1280px(browser, html):
             assert tables.count() >= 1, f"{rel} has no check table"
         for i in range(tables.count()):
             table = tables.nth(i)
-            if not table.is_visible():     # the report's collapsed list
+            if not table.is_visible():  # the report's collapsed list
                 continue
             ok, where = _visible_column(page, table, "verdict")
             if not ok:

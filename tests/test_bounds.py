@@ -1,4 +1,5 @@
 """Every bound against a value computed by hand on a small instance, and the paper's stated constants."""
+
 import math
 
 import numpy as np
@@ -24,7 +25,7 @@ def test_theorem1_by_hand():
 def test_theorem1_small_epsilon_limit():
     # (e^eps - e^-eps)^2 ~ 4 eps^2
     eps = 1e-3
-    assert B.lower_bound_constant(TWO, eps) == pytest.approx((1 / 0.3) / (4 * eps ** 2), rel=1e-6)
+    assert B.lower_bound_constant(TWO, eps) == pytest.approx((1 / 0.3) / (4 * eps**2), rel=1e-6)
 
 
 def test_basu2019_by_hand():
@@ -37,16 +38,16 @@ def test_basu2019_by_hand():
 def test_theorem4_and_6_and_ucb1_by_hand():
     T, eps, gap = 10**6, 2.0, 0.3
     L = math.log(T)
-    assert B.ucb1_regret_bound(TWO, T) == pytest.approx(8 * L / gap + (1 + math.pi ** 2 / 3) * gap)
-    assert B.ldp_ucb_l_regret_bound(TWO, T, eps) == pytest.approx(8 * 9 * L / gap + (1 + 2 * math.pi ** 2 / 3) * gap)
+    assert B.ucb1_regret_bound(TWO, T) == pytest.approx(8 * L / gap + (1 + math.pi**2 / 3) * gap)
+    assert B.ldp_ucb_l_regret_bound(TWO, T, eps) == pytest.approx(8 * 9 * L / gap + (1 + 2 * math.pi**2 / 3) * gap)
     r = ((math.exp(2) + 1) / (math.exp(2) - 1)) ** 2
-    assert B.ldp_ucb_b_regret_bound(TWO, T, eps) == pytest.approx(8 * r * L / gap + (1 + math.pi ** 2 / 3) * gap)
+    assert B.ldp_ucb_b_regret_bound(TWO, T, eps) == pytest.approx(8 * r * L / gap + (1 + math.pi**2 / 3) * gap)
     # Corollaries 10 and 11: the whole bound divided by c_s^2
     assert B.ldp_ucb_l_regret_bound(TWO, T, eps, c_s=0.5) == pytest.approx(4 * B.ldp_ucb_l_regret_bound(TWO, T, eps))
     assert B.ldp_ucb_b_regret_bound(TWO, T, eps, c_s=0.5) == pytest.approx(4 * B.ldp_ucb_b_regret_bound(TWO, T, eps))
     # the pulls bounds of the proofs
-    assert B.ldp_ucb_l_pulls_bound(gap, T, eps) == pytest.approx(8 * 9 * L / gap ** 2 + 1 + 2 * math.pi ** 2 / 3)
-    assert B.ldp_ucb_b_pulls_bound(gap, T, eps) == pytest.approx(8 * r * L / gap ** 2 + 1 + math.pi ** 2 / 3)
+    assert B.ldp_ucb_l_pulls_bound(gap, T, eps) == pytest.approx(8 * 9 * L / gap**2 + 1 + 2 * math.pi**2 / 3)
+    assert B.ldp_ucb_b_pulls_bound(gap, T, eps) == pytest.approx(8 * r * L / gap**2 + 1 + math.pi**2 / 3)
 
 
 def test_the_papers_ratio_numbers():

@@ -1,4 +1,5 @@
 """Stored numbers: claim kinds and their verdicts, the check's failure modes, safe writes, the report."""
+
 import json
 import os
 import subprocess
@@ -14,8 +15,9 @@ NB = "chapters/demo/demo.ipynb"
 
 
 def _stat(x=1.0, se=0.1, paper=1.2, **kw):
-    return C.statistical("demo.x", "Fig. 1", reproduced=x, se=se, paper=paper, cites="ren2020ldp",
-                         reason="a test", horizon=10, **kw)
+    return C.statistical(
+        "demo.x", "Fig. 1", reproduced=x, se=se, paper=paper, cites="ren2020ldp", reason="a test", horizon=10, **kw
+    )
 
 
 def _claims(x=1.0):
@@ -29,6 +31,7 @@ def root(tmp_path, monkeypatch):
 
 
 # --- kinds and verdicts, against hand-computed values ---------------------------------------------------
+
 
 def test_paper_unit_is_the_last_printed_digit():
     assert C.paper_unit(1.6) == pytest.approx(0.1)
@@ -44,10 +47,11 @@ def test_statistical_verdict_counts_standard_errors_beyond_the_papers_rounding()
     assert c.z() == pytest.approx(3.4167, abs=1e-3) and c.verdict() == "near"
     assert c.tolerance == pytest.approx(4 * 0.012)
     # R^2 0.898 +- 0.0017 against 0.9977 (unit 1e-4): (0.0997 - 0.00005) / 0.0017 = 58.6 SE: disagrees
-    r2 = C.statistical("b", "s", reproduced=0.898, se=0.0017, paper=0.9977, cites="ren2020heldp", reason="r",
-                       horizon=10**6)
+    r2 = C.statistical(
+        "b", "s", reproduced=0.898, se=0.0017, paper=0.9977, cites="ren2020heldp", reason="r", horizon=10**6
+    )
     assert r2.z() == pytest.approx(58.62, abs=0.01) and r2.verdict() == "disagrees"
-    assert _stat(1.16, 0.1, paper=1.2).verdict() == "agrees"     # within the paper's rounding: z = 0
+    assert _stat(1.16, 0.1, paper=1.2).verdict() == "agrees"  # within the paper's rounding: z = 0
     assert _stat(1.16, 0.1, paper=1.2).z() == 0.0
     assert _stat(1.0, 0.1, paper=1.2).z() == pytest.approx(1.5)  # (0.2 - 0.05) / 0.1
 
@@ -58,7 +62,7 @@ def test_an_implied_zero_or_one_states_its_unit():
     # a ratio of 0.63 +- 0.02 against an implied exact 1 is 18.5 standard errors away, not "within rounding"
     ratio = _stat(0.63, 0.02, paper=1.0, paper_unit=0.0)
     assert ratio.z() == pytest.approx(18.5) and ratio.verdict() == "disagrees"
-    assert _stat(0.63, 0.02, paper=1.0, paper_unit=1.0).verdict() == "agrees"   # what a printed "1" would allow
+    assert _stat(0.63, 0.02, paper=1.0, paper_unit=1.0).verdict() == "agrees"  # what a printed "1" would allow
     assert _stat(-0.01, 0.02, paper=0.0, paper_unit=0.0, sense=">=").verdict() == "agrees"
 
 
@@ -72,21 +76,37 @@ def test_statistical_one_sided_senses():
 
 
 def test_exact_claims_need_two_ways_and_judge_the_papers_digits():
-    c = C.exact("a", "Lemma 7", reproduced=0.10582, second=0.105820000001, how="closed form vs quadrature",
-                paper=0.107, cites="ren2020ldp", reason="r")
+    c = C.exact(
+        "a",
+        "Lemma 7",
+        reproduced=0.10582,
+        second=0.105820000001,
+        how="closed form vs quadrature",
+        paper=0.107,
+        cites="ren2020ldp",
+        reason="r",
+    )
     # |0.10582 - 0.107| = 0.00118: beyond half a unit (0.0005), within two units: near
     assert c.verdict() == "near" and c.problem() is None
-    assert C.exact("a", "s", reproduced=0.0766, second=0.0766, how="x vs y", paper=0.0766, cites="ren2020ldp",
-                   reason="r").verdict() == "agrees"
-    assert C.exact("a", "s", reproduced=0.2, second=0.2, how="x vs y", paper=0.107, cites="ren2020ldp",
-                   reason="r").verdict() == "disagrees"
+    assert (
+        C.exact(
+            "a", "s", reproduced=0.0766, second=0.0766, how="x vs y", paper=0.0766, cites="ren2020ldp", reason="r"
+        ).verdict()
+        == "agrees"
+    )
+    assert (
+        C.exact(
+            "a", "s", reproduced=0.2, second=0.2, how="x vs y", paper=0.107, cites="ren2020ldp", reason="r"
+        ).verdict()
+        == "disagrees"
+    )
     assert C.exact("a", "s", reproduced=2.0, second=2.0 + 1e-12, how="x vs y").verdict() == "two ways agree"
     apart = C.exact("a", "s", reproduced=2.0, second=2.1, how="x vs y")
     assert apart.verdict() == "TWO WAYS DIFFER" and "differ" in apart.problem()
     with pytest.raises(ValueError, match="second, independent computation"):
         C.Claim(id="a", kind="exact", source="s", reproduced=1.0, tolerance=0.0, how="x vs y")
     with pytest.raises(ValueError, match="second, independent computation"):
-        C.exact("a", "s", reproduced=1.0, second=1.0, how="the formula")   # no "<one> vs <other>"
+        C.exact("a", "s", reproduced=1.0, second=1.0, how="the formula")  # no "<one> vs <other>"
 
 
 def test_bound_claims_hold_within_noise_or_fail():
@@ -110,11 +130,11 @@ def test_a_statistical_claim_whose_runs_all_agree_is_judged_by_the_rounding_alon
     """se = 0 (every run gave the same value): no Monte Carlo noise, so within half a unit of the paper's
     last digit it agrees (z = 0) and beyond it disagrees (z infinite), however small the gap."""
     assert _stat(x=1.0, se=0.0, paper=1.0, paper_unit=0.0).verdict() == "agrees"
-    assert _stat(x=1.24, se=0.0, paper=1.2).z() == 0.0          # 1.2 printed: [1.15, 1.25]
+    assert _stat(x=1.24, se=0.0, paper=1.2).z() == 0.0  # 1.2 printed: [1.15, 1.25]
     far = _stat(x=1.26, se=0.0, paper=1.2)
     assert far.z() == float("inf") and far.verdict() == "disagrees"
     assert far.verdict_text() == "disagrees (z = ∞: every run gave the same value)"
-    assert far.tolerance == 0.0                                  # and it must come back exactly
+    assert far.tolerance == 0.0  # and it must come back exactly
 
 
 def test_tolerances_are_derived():
@@ -153,11 +173,23 @@ def test_claim_validation_names_what_is_wrong():
         C.statistical("a", "s", reproduced=1.0, se=0.1, paper=1.5, cites="ren2020ldp", reason="x\ny", horizon=5)
 
 
-@given(x=st.floats(-1e6, 1e6), se=st.floats(1e-3, 1e3),
-       paper=st.floats(-1e6, 1e6).filter(lambda p: p == 0 or abs(p) > 1e-9))
+@given(
+    x=st.floats(-1e6, 1e6),
+    se=st.floats(1e-3, 1e3),
+    paper=st.floats(-1e6, 1e6).filter(lambda p: p == 0 or abs(p) > 1e-9),
+)
 def test_statistical_verdict_is_monotone_in_z(x, se, paper):
-    c = C.statistical("a", "s", reproduced=x, se=se, paper=paper, cites="zheng2020locally", reason="r", horizon=5,
-                      paper_unit=0.0 if paper in (0.0, 1.0) else None)
+    c = C.statistical(
+        "a",
+        "s",
+        reproduced=x,
+        se=se,
+        paper=paper,
+        cites="zheng2020locally",
+        reason="r",
+        horizon=5,
+        paper_unit=0.0 if paper in (0.0, 1.0) else None,
+    )
     z = c.z()
     assert z >= 0
     assert c.verdict() == ("agrees" if z <= 2 else "near" if z <= 4 else "disagrees")
@@ -167,12 +199,13 @@ def test_statistical_verdict_is_monotone_in_z(x, se, paper):
 
 # --- the check ----------------------------------------------------------------------------------------------
 
+
 def test_write_then_check_then_fail(root):
     C.check(NB, {"T": 10}, _claims(1.0), write=True, root=root)
     stored = json.loads((root / "data/demo/demo.json").read_text())
     assert stored["params"] == {"T": 10} and stored["claims"][0]["reproduced"] == 1.0
     assert stored["claims"][0]["kind"] == "statistical"
-    rep = C.check(NB, {"T": 10}, _claims(1.3), root=root)   # within 4 x 0.1
+    rep = C.check(NB, {"T": 10}, _claims(1.3), root=root)  # within 4 x 0.1
     assert rep.ok and "ok" in repr(rep) and "<table" in rep._repr_html_()
     head = repr(rep).splitlines()[0].split()
     assert head[:5] == ["claim", "reproduced", "stored", "check", "verdict"]
@@ -195,7 +228,7 @@ def test_a_violated_bound_fails_at_any_parameters(root):
     with pytest.raises(AssertionError, match="differ by"):
         C.check(NB, {"T": 99}, [C.exact("demo.e", "s", reproduced=3.0, second=2.0, how="a vs b")], root=root)
     before = (root / "data/demo/demo.json").read_bytes()
-    with pytest.raises(AssertionError, match="bound is violated"):   # never stored, even when asked to write
+    with pytest.raises(AssertionError, match="bound is violated"):  # never stored, even when asked to write
         C.check(NB, {"T": 10}, [C.bound("demo.b", "s", reproduced=3.0, bound=2.0, how="Thm")], write=True, root=root)
     assert (root / "data/demo/demo.json").read_bytes() == before
 
@@ -208,7 +241,7 @@ def test_missing_or_unproduced_claims_fail(root):
     with pytest.raises(AssertionError, match="MISSING"):
         C.check(NB, {"T": 10}, extra, root=root)
     C.check(NB, {"T": 10}, extra, write=True, root=root)
-    with pytest.raises(AssertionError, match="NOT PRODUCED"):   # a stored claim the notebook no longer makes
+    with pytest.raises(AssertionError, match="NOT PRODUCED"):  # a stored claim the notebook no longer makes
         C.check(NB, {"T": 10}, _claims(), root=root)
     with pytest.raises(ValueError, match="produced no claim"):
         C.check(NB, {"T": 10}, [], root=root)
@@ -216,8 +249,10 @@ def test_missing_or_unproduced_claims_fail(root):
         C.check(NB, {}, _claims() + _claims(), write=True, root=root)
 
 
-@pytest.mark.parametrize("value, writes", [("1", True), ("true", True), ("YES", True), ("", False), ("0", False),
-                                           ("false", False), ("no", False)])
+@pytest.mark.parametrize(
+    "value, writes",
+    [("1", True), ("true", True), ("YES", True), ("", False), ("0", False), ("false", False), ("no", False)],
+)
 def test_write_flag_parses_yes_and_no_only(root, monkeypatch, value, writes):
     monkeypatch.setenv(C.WRITE_ENV, value)
     rep = C.check(NB, {"T": 1}, _claims(), root=root) if writes else None
@@ -269,6 +304,7 @@ def test_an_interrupted_writer_leaves_no_temporary_file(root, monkeypatch):
 
     def interrupted(*a, **k):
         raise KeyboardInterrupt
+
     monkeypatch.setattr(C.json, "dump", interrupted)
     with pytest.raises(KeyboardInterrupt):
         C.write_atomic(path, {"new": 1})
@@ -302,12 +338,16 @@ C.write_atomic(Path({str(path)!r}), {{"new": 1}})
 
 # --- reading back: the report -------------------------------------------------------------------------------
 
+
 def test_collect_sections_and_claim_list(root):
     C.check(NB, {"T": 10}, _claims(1.0), write=True, root=root)
-    other = [C.statistical("o.far", "Fig. 2", reproduced=3.0, se=0.1, paper=2.0, cites="ren2020ldp", reason="why",
-                           horizon=10**6),
-             C.exact("o.e", "Lemma 1", reproduced=0.5, second=0.5, how="a vs b"),
-             C.reproducible("o.r", "s", reproduced=7.0)]
+    other = [
+        C.statistical(
+            "o.far", "Fig. 2", reproduced=3.0, se=0.1, paper=2.0, cites="ren2020ldp", reason="why", horizon=10**6
+        ),
+        C.exact("o.e", "Lemma 1", reproduced=0.5, second=0.5, how="a vs b"),
+        C.reproducible("o.r", "s", reproduced=7.0),
+    ]
     C.check("chapters/demo/other.ipynb", {}, other, write=True, root=root)
     s = C.collect(root=root)
     assert [c.id for c in s.claims] == ["demo.x", "o.far", "o.e", "o.r"]
@@ -318,7 +358,7 @@ def test_collect_sections_and_claim_list(root):
     text = repr(sec)
     assert "2 stated numbers: 1 agree, 0 near, 1 disagree" in text
     assert text.splitlines()[2].split()[0] == "verdict"
-    assert text.splitlines()[4].startswith("disagrees")   # the disagreements come first
+    assert text.splitlines()[4].startswith("disagrees")  # the disagreements come first
     page = sec._repr_html_()
     assert "href='../demo/other.html'" in page and "class='disagree'" in page
     assert C.paper_section(s, "azize2022privacy").counts() == {"agrees": 0, "near": 0, "disagrees": 0}
@@ -341,12 +381,26 @@ def test_a_stored_file_with_unknown_fields_is_refused(root):
         C.collect(root=root)
 
 
-@pytest.mark.parametrize("x, text", [(0, "0"), (2605.0, "2,605"), (2605.3, "2,605"), (12.0, "12"), (115812.3, "115,812"), (1.6912, "1.691"),
-                                     (3.66e-05, "3.660e-05"), (float("inf"), "inf"), (1e12 + 0.5, "1.000e+12")])
+@pytest.mark.parametrize(
+    "x, text",
+    [
+        (0, "0"),
+        (2605.0, "2,605"),
+        (2605.3, "2,605"),
+        (12.0, "12"),
+        (115812.3, "115,812"),
+        (1.6912, "1.691"),
+        (3.66e-05, "3.660e-05"),
+        (float("inf"), "inf"),
+        (1e12 + 0.5, "1.000e+12"),
+    ],
+)
 def test_numbers_are_formatted_for_reading(x, text):
     assert C._fmt(x) == text
 
 
-@pytest.mark.parametrize("t, text", [(10**6, "10⁶"), (2 * 10**5, "2·10⁵"), (10**10, "10¹⁰"), (16000, "16,000"), (300, "300")])
+@pytest.mark.parametrize(
+    "t, text", [(10**6, "10⁶"), (2 * 10**5, "2·10⁵"), (10**10, "10¹⁰"), (16000, "16,000"), (300, "300")]
+)
 def test_horizons_are_formatted(t, text):
     assert C.format_horizon(t) == text

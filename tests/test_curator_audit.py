@@ -1,6 +1,7 @@
 """ldpcode.audit.curator_audit and friends (issue 6): the black-box privacy audit passes every genuine
 curator of the book and refutes deliberately broken ones; exact losses against hand-computed values;
 delta_log_ratio by hand; the floating-point Laplace map against numpy's sampler (Mironov 2012)."""
+
 import math
 
 import numpy as np
@@ -20,14 +21,15 @@ HELDP_LEVELS = [0.0, 0.2, 1 - 0.6745, 1.0, 1 + 0.6745, 2.0, 100.0]
 
 # ---------------------------------------------------------------- genuine curators pass, with power
 
+
 @pytest.mark.parametrize("name", ["CTL", "CTB", "CTL-S", "CTB-S"])
 @pytest.mark.parametrize("eps", EPS)
 def test_ren_curators_pass_and_audit_comes_close(name, eps):
     cur = ldp.make_curator(name, eps)
     res = A.curator_audit(cur, 100_000, seed=11)
     assert not res.refuted and res.lower <= eps
-    assert res.exact == pytest.approx(eps, rel=1e-9)          # the extremes are on the grid
-    assert res.lower > eps - 0.15                            # and the audit has power: it nearly reaches eps
+    assert res.exact == pytest.approx(eps, rel=1e-9)  # the extremes are on the grid
+    assert res.lower > eps - 0.15  # and the audit has power: it nearly reaches eps
     bounded = name in ("CTL", "CTB")
     assert res.rejected == (A.AUDIT_PROBES if bounded else ())
     assert res.discrete == (name in ("CTB", "CTB-S"))
@@ -48,11 +50,11 @@ def test_heterogeneous_curators_pass_at_each_level(name):
         assert not res.refuted, (name, e, res.lower)
         assert res.exact == pytest.approx(e, rel=1e-9, abs=1e-12)
         if 0 < e <= 2:
-            assert res.lower > e - 0.3                   # power: within the sampling error at 10^4 samples
+            assert res.lower > e - 0.3  # power: within the sampling error at 10^4 samples
         if e == 100:
-            assert res.lower > 5                         # far below 100: an audit only bounds from below
+            assert res.lower > 5  # far below 100: an audit only bounds from below
         if e == 0:
-            assert res.lower <= 0.0                      # 0-DP: nothing to find
+            assert res.lower <= 0.0  # 0-DP: nothing to find
 
 
 def test_heterogeneous_curator_is_respond_to_users():
@@ -67,29 +69,30 @@ def test_heterogeneous_curator_is_respond_to_users():
 
 @pytest.mark.parametrize("eps", [0.5, 1.0, 4.0])
 def test_gaussian_mechanism_passes_at_eps_delta(eps):
-    g = rd.algorithm1_mechanism(eps, 1e-6, 1.0)                  # Zheng et al., Algorithm 1: domain [-B, B]
+    g = rd.algorithm1_mechanism(eps, 1e-6, 1.0)  # Zheng et al., Algorithm 1: domain [-B, B]
     res = A.curator_audit(g, 50_000, seed=5, inputs=(-1.0, 0.0, 1.0), probes=())
     assert res.method == "threshold" and res.delta == 1e-6
     assert not res.refuted
     assert res.exact == pytest.approx(A.gaussian_epsilon_at_delta(g.sigma, 2.0, 1e-6))
-    assert res.lower <= res.exact                                # a valid lower bound (at this seed)
+    assert res.lower <= res.exact  # a valid lower bound (at this seed)
 
 
 def test_laplace_mechanism_passes_in_domain_and_is_refuted_outside():
-    lap = rd.laplace_mechanism(1.0, 1.0)                          # Lap(2B/eps), domain [-B, B]
+    lap = rd.laplace_mechanism(1.0, 1.0)  # Lap(2B/eps), domain [-B, B]
     res = A.curator_audit(lap, 100_000, seed=6, inputs=(-1.0, 0.0, 1.0), probes=())
     assert not res.refuted and res.exact == pytest.approx(1.0) and res.lower > 0.85
     # it does not enforce its sensitivity: inputs outside [-B, B] are accepted and leak
     out = A.curator_audit(lap, 100_000, seed=6, inputs=(-1.0, 0.0, 1.0))
-    assert out.refuted and out.rejected == () and out.exact == pytest.approx(2e6 / 2)   # spread 2e6, scale 2
+    assert out.refuted and out.rejected == () and out.exact == pytest.approx(2e6 / 2)  # spread 2e6, scale 2
 
 
 # ---------------------------------------------------------------- broken curators are refuted
 
+
 @pytest.mark.parametrize("eps", EPS)
 def test_half_scale_laplace_refuted(eps):
     res = A.curator_audit(A.broken_curator("half-scale", eps), 100_000, seed=7)
-    assert res.refuted and res.lower > 1.8 * eps               # its true loss is 2 eps
+    assert res.refuted and res.lower > 1.8 * eps  # its true loss is 2 eps
     assert res.exact == pytest.approx(2 * eps)
 
 
@@ -100,7 +103,7 @@ def test_out_of_range_leaks_refuted(flaw, eps):
     assert res.refuted and res.lower > eps + 1.0
     assert res.rejected == ()
     assert res.exact == math.inf
-    assert res.worst_pair[0] < 0 or res.worst_pair[1] > 1       # the leak is at an out-of-range input
+    assert res.worst_pair[0] < 0 or res.worst_pair[1] > 1  # the leak is at an out-of-range input
     # on [0, 1] alone they are Curators 1 and 3, and pass
     inside = A.curator_audit(A.broken_curator(flaw, eps), 50_000, seed=8, probes=())
     assert not inside.refuted and inside.exact == pytest.approx(eps)
@@ -112,22 +115,23 @@ def test_swapped_ctb_is_private_but_has_the_wrong_mean():
     assert not res.refuted and res.exact == pytest.approx(1.0)  # a relabelling: still eps-LDP
     m = A.output_mean_audit(sw, samples=50_000, seed=9)
     assert m.refuted
-    assert m.claimed[0] == pytest.approx(1 / (1 + math.e))       # Lemma 5 at r = 0
+    assert m.claimed[0] == pytest.approx(1 / (1 + math.e))  # Lemma 5 at r = 0
     assert m.mean[0] == pytest.approx(math.e / (1 + math.e), abs=0.01)
-    assert abs(m.z[2]) < m.critical                              # r = 1/2: p = 1/2 either way
-    for cur in (ldp.CTB(1.0), ldp.CTL(1.0)):   # (CTL-S, CTB-S: output_mean is for a Gaussian arm)
+    assert abs(m.z[2]) < m.critical  # r = 1/2: p = 1/2 either way
+    for cur in (ldp.CTB(1.0), ldp.CTL(1.0)):  # (CTL-S, CTB-S: output_mean is for a Gaussian arm)
         assert not A.output_mean_audit(cur, samples=50_000, seed=9).refuted
 
 
 def test_gaussian_refuted_when_claim_too_small_or_probed_outside():
     g = GaussianMechanism(1.0, 1e-6, 1.0)
     low = A.curator_audit(g, 100_000, seed=10, inputs=(0.0, 1.0), probes=(), epsilon=0.05)
-    assert low.refuted                                           # its exact eps at delta is ~0.78
+    assert low.refuted  # its exact eps at delta is ~0.78
     out = A.curator_audit(g, 100_000, seed=10, inputs=(0.0, 1.0), probes=(-10.0, 10.0))
     assert out.refuted and out.lower > 3
 
 
 # ---------------------------------------------------------------- exact values by hand
+
 
 def test_exact_losses_by_hand():
     e = math.e
@@ -144,7 +148,7 @@ def test_exact_losses_by_hand():
     # unclipped CTB at eps = 1/2 on (-1, 2): p(2) = (2e^eps - 1)/(1+e^eps), p(-1) = (2 - e^eps)/(1+e^eps)
     q = math.exp(0.5)
     assert A.exact_curator_loss(A.UnclippedCTB(0.5), [-1.0, 2.0]) == pytest.approx(math.log((2 * q - 1) / (2 - q)))
-    assert A.exact_curator_loss(A.UnclippedCTB(1.0), [0.0, 2.0]) == math.inf   # p(2) = 1.19 > 1
+    assert A.exact_curator_loss(A.UnclippedCTB(1.0), [0.0, 2.0]) == math.inf  # p(2) = 1.19 > 1
     assert A.exact_curator_loss(A.LeakyCTL(1.0), [0.0, 0.5]) == pytest.approx(0.5)
     assert A.exact_curator_loss(A.LeakyCTL(1.0), [0.0, 2.0]) == math.inf
     assert A.exact_curator_loss(A.HalfScaleCTL(0.7), [0.0, 1.0]) == pytest.approx(1.4)
@@ -169,6 +173,7 @@ def test_gaussian_epsilon_at_delta():
 
 # ---------------------------------------------------------------- the estimators by hand
 
+
 def _cp(n, total, level):
     lo = beta.ppf(level / 2, n, total - n + 1) if n > 0 else 0.0
     hi = beta.ppf(1 - level / 2, n + 1, total - n) if n < total else 1.0
@@ -177,13 +182,13 @@ def _cp(n, total, level):
 
 @pytest.mark.parametrize("delta", [0.0, 0.1])
 def test_delta_log_ratio_by_hand(delta):
-    a = np.array([0.0] * 20 + [1.0] * 80)   # 80 of 100 at or above 0.5
-    b = np.array([0.0] * 80 + [1.0] * 20)   # 20 of 100
+    a = np.array([0.0] * 20 + [1.0] * 80)  # 80 of 100 at or above 0.5
+    b = np.array([0.0] * 80 + [1.0] * 20)  # 20 of 100
     res = A.delta_log_ratio(a, b, [0.5], delta, alpha=0.1)
-    level = 0.1 / 2                          # one threshold, two samples
+    level = 0.1 / 2  # one threshold, two samples
     lo_a, hi_a = _cp(80, 100, level)
     lo_b, hi_b = _cp(20, 100, level)
-    cands = [(lo_a, hi_b), (1 - hi_b, 1 - lo_a)]   # {x >= .5} under (a, b); {x < .5} under (b, a)
+    cands = [(lo_a, hi_b), (1 - hi_b, 1 - lo_a)]  # {x >= .5} under (a, b); {x < .5} under (b, a)
     want = max(math.log((n - delta) / d) for n, d in cands)
     assert want > 0
     assert res.max_lower == pytest.approx(want, rel=1e-12)
@@ -201,9 +206,9 @@ def test_curator_audit_bonferroni_is_over_inputs_and_events():
     gens = [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(3)]
     outs = []
     for r, g in zip(inputs, gens):
-        cur.privatize(np.full(1000, r), g)                     # the pilot (1000 = max(1000, n // 10))
+        cur.privatize(np.full(1000, r), g)  # the pilot (1000 = max(1000, n // 10))
         outs.append(cur.privatize(np.full(n, r), g))
-    edges = np.array([-np.inf, 0.5, np.inf])                   # two categories: cut at the midpoint
+    edges = np.array([-np.inf, 0.5, np.inf])  # two categories: cut at the midpoint
     want = A.binned_log_ratio(outs[0], outs[2], edges, alpha=2 * alpha / 3).max_lower
     assert res.pair_lower[0, 2] == pytest.approx(want, rel=1e-12)
     assert res.lower == pytest.approx(max(want, res.pair_lower[0, 1], res.pair_lower[1, 2]))
@@ -218,11 +223,12 @@ def test_curator_audit_is_deterministic_and_dedupes():
 
 # ---------------------------------------------------------------- floating-point Laplace (Mironov 2012)
 
+
 @pytest.mark.parametrize("eps", [0.5, 1.0])
 def test_laplace_float_output_is_ctl(eps):
     n = 20_000
     x = ldp.CTL(eps).privatize(np.full(n, 1.0), np.random.default_rng(3))
-    k = (np.random.default_rng(3).random(n) * 2.0 ** 53).astype(np.int64)
+    k = (np.random.default_rng(3).random(n) * 2.0**53).astype(np.int64)
     assert np.array_equal(A.laplace_float_output(k, 1.0, 1.0 / eps), x)
     y = LaplaceMechanism(eps).privatize(np.zeros(n), np.random.default_rng(3))
     assert np.array_equal(A.laplace_float_output(k, 0.0, 1.0 / eps), y)
@@ -231,22 +237,23 @@ def test_laplace_float_output_is_ctl(eps):
 def test_laplace_float_reachable():
     rng = np.random.default_rng(12)
     x1 = ldp.CTL(1.0).privatize(np.ones(4_000), rng)
-    assert A.laplace_float_reachable(x1, 1.0, 1.0).all()           # every output from its own input
+    assert A.laplace_float_reachable(x1, 1.0, 1.0).all()  # every output from its own input
     share = 1 - A.laplace_float_reachable(x1, 0.0, 1.0).mean()
-    assert 0.6 < share < 0.95                                     # most identify the input (about 0.8)
+    assert 0.6 < share < 0.95  # most identify the input (about 0.8)
     # by hand: 0 = 0 + log(2 x 1/2) is an output of input 0; the smallest subnormal is not (|noise| >= 1e-16)
     assert A.laplace_float_reachable([0.0, 5e-324], 0.0, 1.0).tolist() == [True, False]
 
 
 def test_ctb_float_probability_one():
     assert A.ctb_float_probability_one([0.5], 1.0).tolist() == [0.5]
-    assert A.ctb_float_probability_one([0.0, 1.0], 100.0).tolist() == [2.0 ** -53, 1.0]
+    assert A.ctb_float_probability_one([0.0, 1.0], 100.0).tolist() == [2.0**-53, 1.0]
     p = 1 / (1 + math.e)
     got = float(A.ctb_float_probability_one([0.0], 1.0)[0])
-    assert p <= got < p + 2.0 ** -53 + 1e-17
+    assert p <= got < p + 2.0**-53 + 1e-17
 
 
 # ---------------------------------------------------------------- validation
+
 
 def test_validation_errors():
     with pytest.raises(ValueError, match="samples"):
@@ -288,17 +295,19 @@ def test_validation_errors():
     with pytest.raises(ValueError, match="inputs"):
         A.exact_curator_loss(ldp.CTL(1.0), [])
     with pytest.raises(ValueError, match="must return"):
+
         class Bad:
             epsilon = 1.0
 
             def privatize(self, v, rng):
                 return np.full(np.shape(v), np.nan)
+
         A.curator_audit(Bad(), 1000)
 
 
 def test_consecutive_doubles_and_seed_sequence():
     x = A.consecutive_doubles(1.0, 3)
-    assert x.tolist() == [1.0, 1.0 + 2.0 ** -52, 1.0 + 2.0 ** -51]
+    assert x.tolist() == [1.0, 1.0 + 2.0**-52, 1.0 + 2.0**-51]
     with pytest.raises(ValueError, match="x0"):
         A.consecutive_doubles(-1.0, 3)
     a = A.curator_audit(ldp.CTB(1.0), 2_000, seed=np.random.SeedSequence(5), probes=())

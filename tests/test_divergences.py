@@ -46,4 +46,5 @@ def test_kl_bernoulli_stays_accurate_for_tiny_means():
     expected = 1e-12 * math.log(0.5) + (1 - 1e-12) * math.log1p(1e-12 / (1 - 2e-12))
     assert float(D.kl_bernoulli(1e-12, 2e-12)) == pytest.approx(expected, rel=1e-12, abs=0)
     assert float(D.kl_bernoulli(2e-12, 1e-12)) == pytest.approx(
-        2e-12 * math.log(2.0) + (1 - 2e-12) * math.log1p(-1e-12 / (1 - 1e-12)), rel=1e-12, abs=0)
+        2e-12 * math.log(2.0) + (1 - 2e-12) * math.log1p(-1e-12 / (1 - 1e-12)), rel=1e-12, abs=0
+    )

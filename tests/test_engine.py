@@ -1,4 +1,5 @@
 """The compiled engine against the plain step-by-step reference, and the engine's bookkeeping."""
+
 import math
 
 import numpy as np
@@ -114,7 +115,7 @@ def test_common_random_numbers_across_policies():
     ldp_b = ldp.simulate(ldp.make_policy("LDP-UCB-B", 1e4), ins, 5_000, runs=2, seed=3)
     other_seed = ldp.simulate(ldp.make_policy("LDP-UCB-B", 1e4), ins, 5_000, runs=2, seed=4)
     np.testing.assert_array_equal(ldp_b.counts, ucb1.counts)
-    assert (other_seed.counts != ucb1.counts).any()   # the agreement is the shared stream, not a fixed path
+    assert (other_seed.counts != ucb1.counts).any()  # the agreement is the shared stream, not a fixed path
 
 
 def test_log_checkpoints():

@@ -1,5 +1,6 @@
 """Helpers behind the figure notebooks: the ratio-of-means standard error, cutting a run at a checkpoint,
 and the ratio panel's band."""
+
 import math
 
 import matplotlib
@@ -35,28 +36,32 @@ def test_ratio_se_matches_monte_carlo():
     rng = np.random.default_rng(1)
     n, reps = 50, 4000
     z = rng.normal(size=(reps, n))
-    x = 10 + 2 * z + rng.normal(size=(reps, n))     # correlated with y through z
+    x = 10 + 2 * z + rng.normal(size=(reps, n))  # correlated with y through z
     y = 5 + 1 * z + rng.normal(size=(reps, n))
     ratios = x.mean(axis=1) / y.mean(axis=1)
     se = np.median([ratio_of_means_se(x[i], y[i]) for i in range(200)])
     assert se == pytest.approx(ratios.std(), rel=0.1)
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    (dict(num=[1.0], den=[1.0]), "runs >= 2"),
-    (dict(num=[1.0, 2.0], den=[0.0, 0.0]), "non-zero mean"),
-    (dict(num=[1.0, 2.0, 3.0], den=[1.0, 2.0]), "same number of runs"),
-    (dict(num=[1.0, np.nan], den=[1.0, 2.0]), "finite"),
-    (dict(num=np.ones((2, 3)), den=np.ones((2, 4))), "same shape"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        (dict(num=[1.0], den=[1.0]), "runs >= 2"),
+        (dict(num=[1.0, 2.0], den=[0.0, 0.0]), "non-zero mean"),
+        (dict(num=[1.0, 2.0, 3.0], den=[1.0, 2.0]), "same number of runs"),
+        (dict(num=[1.0, np.nan], den=[1.0, 2.0]), "finite"),
+        (dict(num=np.ones((2, 3)), den=np.ones((2, 4))), "same shape"),
+    ],
+)
 def test_ratio_se_bad_input(kwargs, match):
     with pytest.raises(ValueError, match=match):
         ratio_of_means_se(**kwargs)
 
 
-@pytest.mark.parametrize("name, eps, inst", [("LDP-UCB-L", 0.5, "ren2020-bernoulli"),
-                                             ("LDP-UCB-BS", 1.0, "ren2020-gaussian"),
-                                             ("UCB1", None, "ren2020-mixed")])
+@pytest.mark.parametrize(
+    "name, eps, inst",
+    [("LDP-UCB-L", 0.5, "ren2020-bernoulli"), ("LDP-UCB-BS", 1.0, "ren2020-gaussian"), ("UCB1", None, "ren2020-mixed")],
+)
 def test_until_equals_the_shorter_run(name, eps, inst):
     # A long run cut at t is the run of horizon t with the same seed (t past one engine chunk, 2^15).
     pol, instance = ldp.make_policy(name, epsilon=eps), ldp.make_instance(inst)
@@ -80,11 +85,10 @@ def test_ratio_panel_band_and_lines():
     den = ldp.simulate(ldp.make_policy("UCB1"), inst, 5000, runs=4, seed=0)
     num = ldp.simulate(ldp.make_policy("LDP-UCB-B", epsilon=1.0), inst, 5000, runs=4, seed=0)
     fig, ax = plt.subplots()
-    ldp.plotting.ratio_panel(ax, [("B/UCB1", num, den, "r")], theory={"B/UCB1": 4.0}, paper={"B/UCB1": 3.0},
-                             band=0.95)
-    assert len(ax.collections) == 1                      # the band
+    ldp.plotting.ratio_panel(ax, [("B/UCB1", num, den, "r")], theory={"B/UCB1": 4.0}, paper={"B/UCB1": 3.0}, band=0.95)
+    assert len(ax.collections) == 1  # the band
     ys = sorted(line.get_ydata()[0] for line in ax.lines[1:])
-    assert ys == [3.0, 4.0]                              # paper (dotted) and theory (dashed)
+    assert ys == [3.0, 4.0]  # paper (dotted) and theory (dashed)
     plt.close(fig)
 
 
@@ -92,9 +96,10 @@ def test_bound_curve_values():
     # Corollary 10 at c_s = 1 is Theorem 4: at T = e^2 on two arms (gap 0.5), eps = 4:
     # 8 (1 + 1)^2 * 2 / 0.5 + (1 + 2 pi^2 / 3) 0.5 = 128 + 0.5 + pi^2 / 3 (horizons must be integers: T = 7, 8)
     fig, ax = plt.subplots()
-    vals = ldp.plotting.bound_curve(ax, np.array([7, 8]),
-                                    lambda T: ldp.bounds.ldp_ucb_l_regret_bound([1.0, 0.5], T, 4.0))
-    expect = [8 * 4 * math.log(T) / 0.5 + (1 + 2 * math.pi ** 2 / 3) * 0.5 for T in (7, 8)]
+    vals = ldp.plotting.bound_curve(
+        ax, np.array([7, 8]), lambda T: ldp.bounds.ldp_ucb_l_regret_bound([1.0, 0.5], T, 4.0)
+    )
+    expect = [8 * 4 * math.log(T) / 0.5 + (1 + 2 * math.pi**2 / 3) * 0.5 for T in (7, 8)]
     assert vals == pytest.approx(expect)
     assert ax.lines[0].get_linestyle() == "--"
     with pytest.raises(ValueError, match="callable"):
@@ -106,10 +111,18 @@ def test_bound_curve_values():
 
 def test_gap_panel_draws_points_and_constant_lines():
     fig, ax = plt.subplots()
-    ldp.plotting.gap_panel(ax, [0.1, 0.2], [0.02, 0.04], se=[0.001, 0.002], exact=[0.021, 0.041],
-                           constants={"a": 0.05, "b": 0.1}, label="measured")
-    slopes = sorted(line.get_ydata()[-1] / line.get_xdata()[-1] for line in ax.lines
-                    if line.get_linestyle() in (":", "--"))
+    ldp.plotting.gap_panel(
+        ax,
+        [0.1, 0.2],
+        [0.02, 0.04],
+        se=[0.001, 0.002],
+        exact=[0.021, 0.041],
+        constants={"a": 0.05, "b": 0.1},
+        label="measured",
+    )
+    slopes = sorted(
+        line.get_ydata()[-1] / line.get_xdata()[-1] for line in ax.lines if line.get_linestyle() in (":", "--")
+    )
     assert slopes == pytest.approx([0.05, 0.1])
     with pytest.raises(ValueError, match="same shape"):
         ldp.plotting.gap_panel(ax, [0.1, 0.2], [0.1])

@@ -1,4 +1,5 @@
 """The (epsilon, delta) Gaussian mechanism and the epsilon-DP Laplace mechanism of Zheng et al.'s chapter."""
+
 import math
 
 import numpy as np
@@ -20,15 +21,25 @@ def test_noise_moments_closed_form():
     g = GaussianMechanism(2.0, 0.01, 1.0)
     y = g.privatize(x, rng)
     assert abs(y.mean() - 0.3) < 4 * g.sigma / math.sqrt(x.size)
-    assert y.var() == pytest.approx(g.sigma ** 2, rel=0.02)
+    assert y.var() == pytest.approx(g.sigma**2, rel=0.02)
     lap = LaplaceMechanism(0.5, 2.0)  # scale 4, variance 2 * 16 = 32
     z = lap.privatize(np.zeros((400, 500)), rng)
     assert z.shape == (400, 500) and z.var() == pytest.approx(32.0, rel=0.02)
 
 
-@pytest.mark.parametrize("args,match", [((0.0, 0.1), "epsilon"), ((-1.0, 0.1), "epsilon"), ((math.inf, 0.1), "epsilon"),
-                                        ((1.0, 0.0), "delta"), ((1.0, 1.0), "delta"), ((1.0, math.nan), "delta"),
-                                        ((1.0, 0.1, 0.0), "sensitivity"), ((1.0, 0.1, -2.0), "sensitivity")])
+@pytest.mark.parametrize(
+    "args,match",
+    [
+        ((0.0, 0.1), "epsilon"),
+        ((-1.0, 0.1), "epsilon"),
+        ((math.inf, 0.1), "epsilon"),
+        ((1.0, 0.0), "delta"),
+        ((1.0, 1.0), "delta"),
+        ((1.0, math.nan), "delta"),
+        ((1.0, 0.1, 0.0), "sensitivity"),
+        ((1.0, 0.1, -2.0), "sensitivity"),
+    ],
+)
 def test_gaussian_validation(args, match):
     with pytest.raises(ValueError, match=match):
         GaussianMechanism(*args)

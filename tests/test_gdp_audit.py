@@ -1,6 +1,7 @@
 """ldpcode.audit, ε-global DP of Algorithm 1 (Azize and Basu 2022): Lemma 1's release and its exact loss,
 fixed reward inputs, the output space of Algorithm 1, the action-sequence audit (it passes for AdaP-UCB and
 FAILS for broken variants), traces of one run and the episode structure (Figure 1)."""
+
 import math
 
 import numpy as np
@@ -21,13 +22,14 @@ def example2_blocks():
 
 # ---------------------------------------------------------------- Lemma 1
 
+
 def test_lemma1_privacy_loss_by_hand():
-    r = [0, 1, 1, 0, 1]          # sub-sequences [r1], [r2, r3], [r4, r5]
-    flip = [0, 1, 0, 0, 1]       # r3: 1 -> 0, the mean of [r2, r3] moves by 1/2, its scale is 1/(2 eps)
+    r = [0, 1, 1, 0, 1]  # sub-sequences [r1], [r2, r3], [r4, r5]
+    flip = [0, 1, 0, 0, 1]  # r3: 1 -> 0, the mean of [r2, r3] moves by 1/2, its scale is 1/(2 eps)
     assert audit.lemma1_privacy_loss(r, flip, [2, 4], 0.7) == pytest.approx([0.0, 0.7, 0.0])
-    part = [0, 1, 0.7, 0, 1]     # |r3 - r3'| = 0.3 -> loss 0.3 eps whatever the length
+    part = [0, 1, 0.7, 0, 1]  # |r3 - r3'| = 0.3 -> loss 0.3 eps whatever the length
     assert audit.lemma1_privacy_loss(r, part, [2, 4], 2.0) == pytest.approx([0.0, 0.6, 0.0])
-    first = [1, 1, 1, 0, 1]      # r1 alone: shift 1, scale 1/eps
+    first = [1, 1, 1, 0, 1]  # r1 alone: shift 1, scale 1/eps
     assert audit.lemma1_privacy_loss(r, first, [2, 4], 1.5) == pytest.approx([1.5, 0.0, 0.0])
 
 
@@ -63,11 +65,12 @@ def test_lemma1_rejects_unbounded_rewards():
 
 # ---------------------------------------------------------------- fixed inputs and the output space
 
+
 def test_fixed_reward_sampler_step_and_table_by_hand():
     s = audit.FixedRewardSampler([1, 0, 1, 1, 0, 1])
-    assert [s(0, 1), s(1, 1), s(0, 2), s(1, 1)] == [1, 0, 2, 0]    # steps 1 | 2 | 3-4 | 5
+    assert [s(0, 1), s(1, 1), s(0, 2), s(1, 1)] == [1, 0, 2, 0]  # steps 1 | 2 | 3-4 | 5
     t = audit.FixedRewardSampler([[1, 0, 1, 1], [0, 1, 1, 0]], model="table")
-    assert [t(0, 1), t(1, 1), t(0, 2), t(1, 2)] == [1, 0, 1, 2]    # arm 0 pulls 1 | 2-3, arm 1 pulls 1 | 2-3
+    assert [t(0, 1), t(1, 1), t(0, 2), t(1, 2)] == [1, 0, 1, 2]  # arm 0 pulls 1 | 2-3, arm 1 pulls 1 | 2-3
     with pytest.raises(ValueError, match="ran out"):
         t(0, 2)
     with pytest.raises(ValueError, match="model"):
@@ -91,6 +94,7 @@ def test_real_runs_stay_in_the_output_space():
 
 # ---------------------------------------------------------------- the audit (Theorem 6)
 
+
 def _first_choice_probability(eps, noise=1.0):
     """T = 3, rewards r = (0, 0, 0) vs r' = (1, 0, 0): at t_1 = 3 both arms have m = 1, so the same bonus,
     and arm 2 is chosen iff r_1 + noise L_1/eps < r_2 + noise L_2/eps. With D = L_1 - L_2 (density
@@ -106,7 +110,7 @@ def test_audit_matches_the_exact_two_step_law_and_passes(eps):
     r, rp = np.zeros(3), np.array([1.0, 0, 0])
     res = audit.action_sequence_audit(pol, TWO, r, rp, 3, 20_000, 11, outputs=["010", "011"])
     p, q = _first_choice_probability(eps)
-    exact = math.log(p / q)                                    # log pi('011'|r) / pi('011'|r')
+    exact = math.log(p / q)  # log pi('011'|r) / pi('011'|r')
     assert exact < eps
     assert res.log_ratio[1] == pytest.approx(exact, abs=4 * res.se[1])
     assert res.lower[1] <= exact <= res.upper[1]
@@ -120,7 +124,7 @@ def test_audit_fails_for_halved_noise_exactly_where_the_law_says():
     r, rp = np.zeros(3), np.array([1.0, 0, 0])
     res = audit.action_sequence_audit(bad, TWO, r, rp, 3, 20_000, 11, outputs=["010", "011"])
     p, q = _first_choice_probability(eps, noise=0.5)
-    assert math.log(p / q) == pytest.approx(math.log(0.5 * math.exp(2)))   # 1.307 > eps
+    assert math.log(p / q) == pytest.approx(math.log(0.5 * math.exp(2)))  # 1.307 > eps
     assert res.log_ratio[1] == pytest.approx(math.log(p / q), abs=4 * res.se[1])
     assert res.violation and res.max_lower > eps and res.sequences[res.argmax] == "011"
 
@@ -129,15 +133,16 @@ def test_audit_at_t12_passes_for_adap_ucb_and_fails_for_broken_variants():
     T = 12
     r, rp = np.zeros(T), np.r_[1.0, np.zeros(T - 1)]
     space = audit.algorithm1_action_sequences(2, T)
-    ok = audit.action_sequence_audit(ldp.make_policy("AdaP-UCB", epsilon=1.0), TWO, r, rp, T, 6000, 3,
-                                     outputs=space)
+    ok = audit.action_sequence_audit(ldp.make_policy("AdaP-UCB", epsilon=1.0), TWO, r, rp, T, 6000, 3, outputs=space)
     assert not ok.violation
-    halved = audit.action_sequence_audit(audit.broken_policy("AdaP-UCB", 1.0, "noise-halved"), TWO, r, rp, T,
-                                         6000, 3, outputs=space)
+    halved = audit.action_sequence_audit(
+        audit.broken_policy("AdaP-UCB", 1.0, "noise-halved"), TWO, r, rp, T, 6000, 3, outputs=space
+    )
     assert halved.violation and halved.max_lower > 1.2
     # no forgetting: r_1 enters every later release of arm 1; visible at eps = 2 (loss up to 2 eps)
-    stale = audit.action_sequence_audit(audit.broken_policy("AdaP-UCB", 2.0, "no-forgetting"), TWO, r, rp, T,
-                                        25_000, 3, outputs=space)
+    stale = audit.action_sequence_audit(
+        audit.broken_policy("AdaP-UCB", 2.0, "no-forgetting"), TWO, r, rp, T, 25_000, 3, outputs=space
+    )
     assert stale.violation
 
 
@@ -155,16 +160,26 @@ def test_table_model_gives_the_same_runs_when_the_change_is_arm_1_first_pull():
     assert np.array_equal(step.counts_a, tab.counts_a) and np.array_equal(step.counts_b, tab.counts_b)
 
 
-@pytest.mark.parametrize("kw, match", [
-    (dict(neighbour=np.ones(12)), "exactly one entry"),
-    (dict(neighbour=np.zeros(12)), "exactly one entry"),
-    (dict(model="time"), "model"),
-    (dict(horizon=20), "at least horizon"),
-    (dict(outputs=["010000000000"]), "not in outputs"),
-])
+@pytest.mark.parametrize(
+    "kw, match",
+    [
+        (dict(neighbour=np.ones(12)), "exactly one entry"),
+        (dict(neighbour=np.zeros(12)), "exactly one entry"),
+        (dict(model="time"), "model"),
+        (dict(horizon=20), "at least horizon"),
+        (dict(outputs=["010000000000"]), "not in outputs"),
+    ],
+)
 def test_audit_rejects_bad_input(kw, match):
-    args = dict(policy=ldp.make_policy("AdaP-UCB", epsilon=1.0), instance=TWO, rewards=np.zeros(12),
-                neighbour=np.r_[1.0, np.zeros(11)], horizon=12, runs=50, seed=0)
+    args = dict(
+        policy=ldp.make_policy("AdaP-UCB", epsilon=1.0),
+        instance=TWO,
+        rewards=np.zeros(12),
+        neighbour=np.r_[1.0, np.zeros(11)],
+        horizon=12,
+        runs=50,
+        seed=0,
+    )
     args.update(kw)
     with pytest.raises(ValueError, match=match):
         audit.action_sequence_audit(**args)
@@ -179,6 +194,7 @@ def test_broken_policy_rejects_unknown_flaw_and_name():
 
 # ---------------------------------------------------------------- traces (Example 2)
 
+
 def test_trace_private_means_use_the_last_episode_only():
     pol = ldp.make_policy("AdaP-UCB", epsilon=0.8)
     rewards = np.random.default_rng(2).integers(0, 2, 64).astype(float)
@@ -186,7 +202,7 @@ def test_trace_private_means_use_the_last_episode_only():
     rows = audit.decision_table(tr)
     assert len(rows) == 2 * (len(tr.blocks.start) - 1)
     for row in rows:
-        window = rewards[row["first"] - 1:row["last"]]
+        window = rewards[row["first"] - 1 : row["last"]]
         assert row["m"] == window.size and row["episode_mean"] == pytest.approx(window.mean())
         assert row["noise_scale"] == pytest.approx(1 / (0.8 * row["m"]))
         assert row["private_mean"] == row["recomputed"]
@@ -206,15 +222,16 @@ def test_non_forgetting_variant_releases_running_means():
 
 # ---------------------------------------------------------------- episode structure (Figure 1)
 
+
 def test_episode_lengths_and_doubling_by_hand():
     b = example2_blocks()
     assert audit.arm_episode_lengths(b) == [[1, 1, 2, 4], [1, 1]]
     assert audit.doubling_violations(b, 10) == 0
-    assert audit.doubling_violations(b, 11) == 1            # lengths add up to 10
+    assert audit.doubling_violations(b, 11) == 1  # lengths add up to 10
     cut = Blocks(2, [0, 2, 3, 5, 6], [(0, 1), (0,), (0,), (1,), (0,)], [2, 1, 2, 1, 3])
-    assert audit.doubling_violations(cut, 9) == 0           # the last episode may be cut by the horizon
+    assert audit.doubling_violations(cut, 9) == 0  # the last episode may be cut by the horizon
     bad = Blocks(2, [0, 2, 3, 6], [(0, 1), (0,), (0,), (1,)], [2, 1, 3, 1])
-    assert audit.doubling_violations(bad, 7) == 1           # arm 1's second episode has 3 pulls, not 2
+    assert audit.doubling_violations(bad, 7) == 1  # arm 1's second episode has 3 pulls, not 2
 
 
 def test_episode_bound_by_hand_and_on_runs():
@@ -226,7 +243,7 @@ def test_episode_bound_by_hand_and_on_runs():
         b = pol.run(inst, 5000, *run_streams(ss))
         assert audit.doubling_violations(b, 5000) == 0
         assert len(b.start) - 1 + 3 <= audit.algorithm1_episode_bound(3, 5000)
-        assert b.releases == len(b.start) - 1 + 3 - 1       # one private mean per episode but the last
+        assert b.releases == len(b.start) - 1 + 3 - 1  # one private mean per episode but the last
     with pytest.raises(ValueError, match="horizon"):
         audit.algorithm1_episode_bound(5, 3)
 
@@ -234,7 +251,7 @@ def test_episode_bound_by_hand_and_on_runs():
 def test_lemma1_audit_tails_are_exactly_eps_and_estimates_agree():
     r = np.array([0, 1, 1, 0, 1, 0, 1, 1, 0, 0, 1, 0.0])
     rp = r.copy()
-    rp[7] = 0                                    # step 8, in the window [7, 10] of length 4
+    rp[7] = 0  # step 8, in the window [7, 10] of length 4
     res = audit.lemma1_audit(r, rp, [2, 3, 4, 6, 7, 11], 1.0, 100_000, np.random.default_rng(0))
     assert res.coordinate == 5 and res.locations == (0.5, 0.25) and res.scale == 0.25
     assert res.exact_loss == pytest.approx([0, 0, 0, 0, 0, 1, 0])
@@ -268,8 +285,9 @@ def test_first_decision_log_ratio_by_hand():
 def test_event_log_ratio_matches_the_exact_first_decision(name, eps):
     T = 3
     pol = ldp.make_policy(name, epsilon=eps)
-    res = audit.action_sequence_audit(pol, TWO, np.zeros(T), np.r_[1.0, np.zeros(T - 1)], T, 20_000, 21,
-                                      outputs=["010", "011"])
+    res = audit.action_sequence_audit(
+        pol, TWO, np.zeros(T), np.r_[1.0, np.zeros(T - 1)], T, 20_000, 21, outputs=["010", "011"]
+    )
     est, se = res.event_log_ratio("011")
     assert est == pytest.approx(res.log_ratio[1])
     assert est == pytest.approx(audit.first_decision_log_ratio(name, eps), abs=4 * se)

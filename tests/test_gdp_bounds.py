@@ -1,5 +1,6 @@
 """Azize and Basu (2022), epsilon-global DP: every bound against a value computed by hand, every validation
 error, and property tests of the statements (Theorems 2-5, 7, 8, Table 1; d_inf and t_inf)."""
+
 import math
 
 import numpy as np
@@ -55,9 +56,17 @@ def test_bernoulli_d_inf_pinsker(a, s):
     assert D.t_inf_bernoulli(a, s) == pytest.approx(s - a, abs=1e-15)
 
 
-@pytest.mark.parametrize("args, err", [((1.5, 0.5), ValueError), ((0.2, -0.1), ValueError),
-                                       ((math.nan, 0.5), ValueError), ((0.2, math.inf), ValueError),
-                                       (("x", 0.5), TypeError), (([], 0.5), ValueError)])
+@pytest.mark.parametrize(
+    "args, err",
+    [
+        ((1.5, 0.5), ValueError),
+        ((0.2, -0.1), ValueError),
+        ((math.nan, 0.5), ValueError),
+        ((0.2, math.inf), ValueError),
+        (("x", 0.5), TypeError),
+        (([], 0.5), ValueError),
+    ],
+)
 def test_bernoulli_gaps_validation(args, err):
     for f in (D.d_inf_bernoulli, D.t_inf_bernoulli):
         with pytest.raises(err):
@@ -112,7 +121,7 @@ def test_gaussian_gaps_by_hand():
 def test_gaussian_unknown_variance_d_inf_is_the_infimum():
     # minimise KL(N(mu_a, s_a^2) || N(mu*, s^2)) over s numerically; the closed form is the minimum
     mu_a, mu_s, sig = 0.3, 1.5, 0.7
-    kl = lambda u: math.log(math.exp(u) / sig) + (sig ** 2 + (mu_s - mu_a) ** 2) / (2 * math.exp(2 * u)) - 0.5  # noqa: E731
+    kl = lambda u: math.log(math.exp(u) / sig) + (sig**2 + (mu_s - mu_a) ** 2) / (2 * math.exp(2 * u)) - 0.5  # noqa: E731
     res = optimize.minimize_scalar(kl, bounds=(-5, 5), method="bounded", options={"xatol": 1e-12})
     assert D.d_inf_gaussian(mu_a, mu_s, sig, "unknown") == pytest.approx(res.fun, rel=1e-9)
 
@@ -143,7 +152,8 @@ def test_gaussian_gaps_known_vs_unknown(mu_a, gap, sigma):
     assert D.d_inf_gaussian(mu_a, mu_s, sigma, "unknown") <= D.d_inf_gaussian(mu_a, mu_s, sigma) + 1e-15
     # scale invariance: only gap / sigma matters
     assert D.t_inf_gaussian(0.0, gap, sigma, "unknown") == pytest.approx(
-        D.t_inf_gaussian(0.0, 2 * gap, 2 * sigma, "unknown"), abs=1e-9)
+        D.t_inf_gaussian(0.0, 2 * gap, 2 * sigma, "unknown"), abs=1e-9
+    )
 
 
 def test_gaussian_validation():
@@ -202,11 +212,21 @@ def test_theorem2_threshold_is_the_crossing(k, extra):
     assert B.gdp_minimax_lower_bound(t, k, eps * 2) == pytest.approx(math.sqrt(t * (k - 1)) / 27, rel=1e-12)
 
 
-@pytest.mark.parametrize("args, err", [((10, 1, 1.0), ValueError), ((2, 5, 1.0), ValueError),
-                                       ((10, 3, 0.0), ValueError), ((10, 3, -1.0), ValueError),
-                                       ((10, 3, math.inf), ValueError), ((10, 3, math.nan), ValueError),
-                                       ((10, 3, "1"), TypeError), ((10, 3, True), TypeError),
-                                       ((10.5, 3, 1.0), TypeError), ((10, 2.5, 1.0), TypeError)])
+@pytest.mark.parametrize(
+    "args, err",
+    [
+        ((10, 1, 1.0), ValueError),
+        ((2, 5, 1.0), ValueError),
+        ((10, 3, 0.0), ValueError),
+        ((10, 3, -1.0), ValueError),
+        ((10, 3, math.inf), ValueError),
+        ((10, 3, math.nan), ValueError),
+        ((10, 3, "1"), TypeError),
+        ((10, 3, True), TypeError),
+        ((10.5, 3, 1.0), TypeError),
+        ((10, 2.5, 1.0), TypeError),
+    ],
+)
 def test_theorem2_validation(args, err):
     with pytest.raises(err):
         B.gdp_minimax_lower_bound(*args)
@@ -252,15 +272,18 @@ def test_theorem3_gaussian_by_hand():
     assert B.gdp_lower_bound_constant([1.0, 0.0], 10.0, "gaussian") == pytest.approx(2.0, rel=1e-12)
     # unknown variance, eps = 10: d = 0.5 log 2 = 0.346574 -> 1/0.346574 = 2.885390
     assert B.gdp_lower_bound_constant([1.0, 0.0], 10.0, "gaussian", variance="unknown") == pytest.approx(
-        2 / math.log(2), rel=1e-12)
+        2 / math.log(2), rel=1e-12
+    )
     # per-arm sigma: the optimal arm's sigma does not enter
     a = B.gdp_lower_bound_constant([1.0, 0.0, 0.5], 0.5, "gaussian", sigma=[9.0, 1.0, 2.0])
     b = B.gdp_lower_bound_constant([1.0, 0.0, 0.5], 0.5, "gaussian", sigma=[1.0, 1.0, 2.0])
     assert a == pytest.approx(b, rel=1e-14)
     # the larger class (unknown variance) gives the larger lower bound
     for eps in (0.01, 0.1, 1.0, 10.0):
-        assert (B.gdp_lower_bound_constant([1.0, 0.0, 0.5], eps, "gaussian", variance="unknown")
-                >= B.gdp_lower_bound_constant([1.0, 0.0, 0.5], eps, "gaussian") - 1e-12)
+        assert (
+            B.gdp_lower_bound_constant([1.0, 0.0, 0.5], eps, "gaussian", variance="unknown")
+            >= B.gdp_lower_bound_constant([1.0, 0.0, 0.5], eps, "gaussian") - 1e-12
+        )
 
 
 bern_means = st.lists(st.floats(0.01, 0.98), min_size=2, max_size=6).filter(lambda m: max(m) - min(m) > 1e-3)
@@ -422,7 +445,7 @@ def test_theorem5_two_dim_brute_force(eps):
     # in d = 2 the reduced program is a 1-d LP: c = max_a z_a^2/b_a * min_c Delta_c/z_c^2, z = second coordinate
     gaps = np.array([0.25, 0.5, 1.06])
     z2 = A2[1:, 1] ** 2
-    b = np.minimum(0.5 * gaps ** 2, 3 * eps * gaps)
+    b = np.minimum(0.5 * gaps**2, 3 * eps * gaps)
     assert r.value == pytest.approx(np.max(z2 / b) * np.min(gaps / z2), rel=1e-6)
 
 
@@ -450,7 +473,8 @@ def test_theorem5_monotone_in_epsilon_and_graves_lai_limit():
     assert B.linear_c_epsilon(A, th, math.inf).value == pytest.approx(gl.value, rel=1e-12)
     # eps enters only through eps * rho
     assert B.linear_c_epsilon(A, th, 0.02, rho=5.0).value == pytest.approx(
-        B.linear_c_epsilon(A, th, 0.1).value, rel=1e-6)
+        B.linear_c_epsilon(A, th, 0.1).value, rel=1e-6
+    )
 
 
 def test_theorem5_dual_certificate_on_random_instances():
@@ -479,20 +503,23 @@ def test_theorem5_special_actions():
     assert r.alpha[1] == 0.0 and r.value == pytest.approx(2 / 0.5, rel=1e-6)
 
 
-@pytest.mark.parametrize("actions, theta, eps, rho, err, match", [
-    ([1.0, 0.0], [1.0, 0.0], 0.1, 1.0, ValueError, "2-d array"),
-    ([[1.0, 0.0]], [1.0, 0.0], 0.1, 1.0, ValueError, "at least 2"),
-    ([[1.0, 0.0], [2.0, 0.0]], [1.0, 0.0], 0.1, 1.0, ValueError, "span"),
-    ([[1.0, 0.0], [0.0, math.nan]], [1.0, 0.0], 0.1, 1.0, ValueError, "finite"),
-    (np.eye(2), [1.0, 0.0, 0.0], 0.1, 1.0, ValueError, "theta"),
-    (np.eye(2), [1.0, 1.0], 0.1, 1.0, ValueError, "unique optimal"),
-    (np.eye(2), [1.0, 0.5], 0.0, 1.0, ValueError, "epsilon"),
-    (np.eye(2), [1.0, 0.5], -math.inf, 1.0, ValueError, "epsilon"),
-    (np.eye(2), [1.0, 0.5], "x", 1.0, TypeError, "epsilon"),
-    (np.eye(2), [1.0, 0.5], 0.1, 0.0, ValueError, "rho"),
-    (np.eye(2), [1.0, 0.5], 0.1, math.inf, ValueError, "rho"),
-    ([["a", "b"], ["c", "d"]], [1.0, 0.5], 0.1, 1.0, TypeError, "actions"),
-])
+@pytest.mark.parametrize(
+    "actions, theta, eps, rho, err, match",
+    [
+        ([1.0, 0.0], [1.0, 0.0], 0.1, 1.0, ValueError, "2-d array"),
+        ([[1.0, 0.0]], [1.0, 0.0], 0.1, 1.0, ValueError, "at least 2"),
+        ([[1.0, 0.0], [2.0, 0.0]], [1.0, 0.0], 0.1, 1.0, ValueError, "span"),
+        ([[1.0, 0.0], [0.0, math.nan]], [1.0, 0.0], 0.1, 1.0, ValueError, "finite"),
+        (np.eye(2), [1.0, 0.0, 0.0], 0.1, 1.0, ValueError, "theta"),
+        (np.eye(2), [1.0, 1.0], 0.1, 1.0, ValueError, "unique optimal"),
+        (np.eye(2), [1.0, 0.5], 0.0, 1.0, ValueError, "epsilon"),
+        (np.eye(2), [1.0, 0.5], -math.inf, 1.0, ValueError, "epsilon"),
+        (np.eye(2), [1.0, 0.5], "x", 1.0, TypeError, "epsilon"),
+        (np.eye(2), [1.0, 0.5], 0.1, 0.0, ValueError, "rho"),
+        (np.eye(2), [1.0, 0.5], 0.1, math.inf, ValueError, "rho"),
+        ([["a", "b"], ["c", "d"]], [1.0, 0.5], 0.1, 1.0, TypeError, "actions"),
+    ],
+)
 def test_theorem5_validation(actions, theta, eps, rho, err, match):
     with pytest.raises(err, match=match):
         B.linear_c_epsilon(actions, theta, eps, rho=rho)
@@ -507,8 +534,7 @@ def test_theorem7_by_hand():
     assert B.adap_ucb_regret_bound(TWO, 10**4, 0.1) == pytest.approx(496 * math.log(1e4) + 93, rel=1e-12)
     assert B.adap_ucb_regret_bound(TWO, 10**4, 0.1) == pytest.approx(4661.329, rel=1e-6)
     # eps = 1, alpha = 4: 64/0.3 * log T + 12 = 1964.872 + 12
-    assert B.adap_ucb_regret_bound(TWO, 10**4, 1.0, alpha=4) == pytest.approx(64 / 0.3 * math.log(1e4) + 12,
-                                                                              rel=1e-12)
+    assert B.adap_ucb_regret_bound(TWO, 10**4, 1.0, alpha=4) == pytest.approx(64 / 0.3 * math.log(1e4) + 12, rel=1e-12)
 
 
 def test_theorem8_by_hand():
@@ -518,7 +544,8 @@ def test_theorem8_by_hand():
     assert B.adap_klucb_regret_bound(TWO, 10**4, 1.0, c1=2.0, c2=0.5) == pytest.approx(4 * L + 93, rel=1e-12)
     # eps = 10: min(0.311239, 1.5) = 0.311239 -> 0.6 / 0.311239 = 1.927776 per log T
     assert B.adap_klucb_regret_bound(TWO, 10**4, 10.0, c1=2.0, c2=0.5) == pytest.approx(
-        0.6 / KL_06_09 * L + 93, rel=1e-12)
+        0.6 / KL_06_09 * L + 93, rel=1e-12
+    )
     # mu* = 1: d = inf, the private term is the minimum: c1 / (c2 eps) per log T
     assert B.adap_klucb_regret_bound([1.0, 0.5], 10**4, 1.0, c1=1.0, c2=1.0) == pytest.approx(L + 93, rel=1e-12)
 
@@ -536,8 +563,10 @@ def test_theorem8_constants_are_required_keywords():
         B.adap_klucb_regret_bound(TWO, 10**4, 1.0, c1=1.0, c2=None)
 
 
-@pytest.mark.parametrize("alpha, err", [(3.0, ValueError), (2.0, ValueError), (math.nan, ValueError),
-                                        (math.inf, ValueError), ("3.1", TypeError)])
+@pytest.mark.parametrize(
+    "alpha, err",
+    [(3.0, ValueError), (2.0, ValueError), (math.nan, ValueError), (math.inf, ValueError), ("3.1", TypeError)],
+)
 def test_theorems7_8_alpha(alpha, err):
     with pytest.raises(err, match="alpha"):
         B.adap_ucb_regret_bound(TWO, 100, 1.0, alpha=alpha)
@@ -551,10 +580,12 @@ def test_theorem7_is_its_table1_rate(means, eps, alpha):
     T = 10**5
     k_sub = sum(m < max(means) for m in means)
     assert B.adap_ucb_regret_bound(means, T, eps, alpha) == pytest.approx(
-        16 * alpha * B.adap_ucb_rate(means, T, eps) + k_sub * 3 * alpha / (alpha - 3), rel=1e-10)
+        16 * alpha * B.adap_ucb_rate(means, T, eps) + k_sub * 3 * alpha / (alpha - 3), rel=1e-10
+    )
     # and Theorem 8 with C1 = C2 = 1 is the AdaP-KLUCB rate plus the same additive term
     assert B.adap_klucb_regret_bound(means, T, eps, c1=1.0, c2=1.0, alpha=alpha) == pytest.approx(
-        B.adap_klucb_rate(means, T, eps) + k_sub * 3 * alpha / (alpha - 3), rel=1e-10)
+        B.adap_klucb_rate(means, T, eps) + k_sub * 3 * alpha / (alpha - 3), rel=1e-10
+    )
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -574,7 +605,7 @@ THREE = [0.9, 0.6, 0.5]  # gaps 0.3, 0.4
 def test_table1_rates_by_hand():
     L = math.log(1e4)  # 9.210340
     # DP-UCB, eps = 0.5: L^2.5 / 0.5 + L/0.3 + L/0.4 = 2 * 257.4478 + 30.7011 + 23.0259 = 568.6226
-    assert B.dp_ucb_rate(THREE, 10**4, 0.5) == pytest.approx(L ** 2.5 / 0.5 + L / 0.3 + L / 0.4, rel=1e-14)
+    assert B.dp_ucb_rate(THREE, 10**4, 0.5) == pytest.approx(L**2.5 / 0.5 + L / 0.3 + L / 0.4, rel=1e-14)
     assert B.dp_ucb_rate(THREE, 10**4, 0.5) == pytest.approx(568.6226, rel=1e-6)
     # DP-SE: 3 L / 0.5 + L/0.3 + L/0.4 = 55.2620 + 53.7270 = 108.9890
     assert B.dp_se_rate(THREE, 10**4, 0.5) == pytest.approx(6 * L + L / 0.3 + L / 0.4, rel=1e-14)
@@ -585,8 +616,7 @@ def test_table1_rates_by_hand():
     kl_05_09 = 0.5 * math.log(0.5 / 0.9) + 0.5 * math.log(0.5 / 0.1)
     assert B.adap_klucb_rate(THREE, 10**4, 0.5) == pytest.approx(0.3 * L / 0.15 + 0.4 * L / 0.2, rel=1e-12)
     # eps = 5: the KL terms: 0.3 L / 0.311239 + 0.4 L / 0.510826
-    assert B.adap_klucb_rate(THREE, 10**4, 5.0) == pytest.approx(0.3 * L / KL_06_09 + 0.4 * L / kl_05_09,
-                                                                 rel=1e-12)
+    assert B.adap_klucb_rate(THREE, 10**4, 5.0) == pytest.approx(0.3 * L / KL_06_09 + 0.4 * L / kl_05_09, rel=1e-12)
 
 
 @given(bern_means, epsilons)
@@ -595,22 +625,31 @@ def test_table1_adap_klucb_rate_below_adap_ucb_rate(means, eps):
     assert B.adap_klucb_rate(means, 1000, eps) <= B.adap_ucb_rate(means, 1000, eps) * (1 + 1e-12)
 
 
-RATE_FUNCS = [B.dp_ucb_rate, B.dp_se_rate, B.adap_ucb_rate, B.adap_klucb_rate, B.adap_ucb_regret_bound,
-              lambda m, t, e: B.adap_klucb_regret_bound(m, t, e, c1=1.0, c2=1.0)]
+RATE_FUNCS = [
+    B.dp_ucb_rate,
+    B.dp_se_rate,
+    B.adap_ucb_rate,
+    B.adap_klucb_rate,
+    B.adap_ucb_regret_bound,
+    lambda m, t, e: B.adap_klucb_regret_bound(m, t, e, c1=1.0, c2=1.0),
+]
 
 
 @pytest.mark.parametrize("f", RATE_FUNCS)
-@pytest.mark.parametrize("means, horizon, eps, err, match", [
-    (THREE, 100, 0.0, ValueError, "epsilon"),
-    (THREE, 100, math.inf, ValueError, "epsilon"),
-    (THREE, 100, "1", TypeError, "epsilon"),
-    (THREE, 0, 1.0, ValueError, "horizon"),
-    (THREE, 10.5, 1.0, TypeError, "horizon"),
-    ([0.5, 1.2], 100, 1.0, ValueError, r"means\[1\]"),
-    ([0.5, 0.5], 100, 1.0, ValueError, "suboptimal"),
-    ([0.5], 100, 1.0, ValueError, "at least 2"),
-    ("ab", 100, 1.0, TypeError, "means"),
-])
+@pytest.mark.parametrize(
+    "means, horizon, eps, err, match",
+    [
+        (THREE, 100, 0.0, ValueError, "epsilon"),
+        (THREE, 100, math.inf, ValueError, "epsilon"),
+        (THREE, 100, "1", TypeError, "epsilon"),
+        (THREE, 0, 1.0, ValueError, "horizon"),
+        (THREE, 10.5, 1.0, TypeError, "horizon"),
+        ([0.5, 1.2], 100, 1.0, ValueError, r"means\[1\]"),
+        ([0.5, 0.5], 100, 1.0, ValueError, "suboptimal"),
+        ([0.5], 100, 1.0, ValueError, "at least 2"),
+        ("ab", 100, 1.0, TypeError, "means"),
+    ],
+)
 def test_upper_bounds_and_rates_validation(f, means, horizon, eps, err, match):
     with pytest.raises(err, match=match):
         f(means, horizon, eps)

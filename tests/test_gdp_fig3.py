@@ -1,6 +1,7 @@
 """Figure 3 of Azize and Basu (2022): the bootstrap over runs of the two-regime (hinge) fit that locates the
 regime change of AdaP-KLUCB's regret in ε (ldpcode.simulate.hinge_bootstrap), and the noise-free model of
 the AdaP indexes that explains where it lies (ldpcode.global_policies.noise_free_pulls)."""
+
 import importlib
 import math
 
@@ -18,7 +19,7 @@ def test_hinge_bootstrap_hand_computed_exact_hinge():
     # c in {0.5, 1, 1.5}, a constant shift of log y, so every replicate has breakpoint 1, slope -1 and
     # plateau 100 c, with c the mean of the two chosen multipliers.
     x = np.array([0.01, 0.1, 1.0, 10.0, 100.0])
-    y = 100.0 * np.minimum(x, 1.0) ** -1.0            # 10000, 1000, 100, 100, 100
+    y = 100.0 * np.minimum(x, 1.0) ** -1.0  # 10000, 1000, 100, 100, 100
     mult = np.array([0.5, 1.5])
     values = mult[:, None] * y[None, :]
     b = sim.hinge_bootstrap(x, values, n_boot=50, seed=7, grid=3)
@@ -77,15 +78,17 @@ def test_hinge_bootstrap_bad_input():
 # The noise-free model of the AdaP indexes (ldpcode.global_policies.noise_free_pulls)
 # ---------------------------------------------------------------------------------------------------
 
+
 def test_noise_free_pulls_ucb_closed_form():
     # AdaP-UCB: mu_a + sqrt(a/(2m)) + a/(eps m) = mu* is a quadratic in u = 1/sqrt(m):
     # (a/eps) u^2 + sqrt(a/2) u - Delta = 0.
     from ldpcode import global_policies as gp
+
     T, eps, alpha = 10**4, 0.7, 3.1
     a = alpha * math.log(T)
     delta = 0.5
     u = (-math.sqrt(a / 2) + math.sqrt(a / 2 + 4 * (a / eps) * delta)) / (2 * a / eps)
-    m_star = 1 / u ** 2                                              # 184.1 for these numbers
+    m_star = 1 / u**2  # 184.1 for these numbers
     got = gp.noise_free_pulls("AdaP-UCB", [0.75, 0.25], T, eps, alpha, staircase=False)
     assert got[1] == pytest.approx(2 * m_star, rel=1e-9)
     assert got[0] == pytest.approx(T - 2 * m_star, rel=1e-9)
@@ -96,11 +99,12 @@ def test_noise_free_pulls_ucb_closed_form():
 def test_noise_free_pulls_klucb_large_epsilon_is_kl_ucb():
     # Without the privacy shift, klucb(mu_a, a/m) = mu* exactly when d(mu_a, mu*) = a/m.
     from ldpcode import global_policies as gp
+
     T, alpha = 10**7, 3.1
     a = alpha * math.log(T)
-    d = 0.1 * math.log(0.1 / 0.8) + 0.9 * math.log(0.9 / 0.2)      # d(0.1, 0.8) = 1.1457
+    d = 0.1 * math.log(0.1 / 0.8) + 0.9 * math.log(0.9 / 0.2)  # d(0.1, 0.8) = 1.1457
     got = gp.noise_free_pulls("AdaP-KLUCB", [0.8, 0.1, 0.1], T, 1e9, alpha, staircase=False)
-    np.testing.assert_allclose(got[1:], 2 * a / d, rtol=1e-5)    # m* = 43.6
+    np.testing.assert_allclose(got[1:], 2 * a / d, rtol=1e-5)  # m* = 43.6
     np.testing.assert_array_equal(gp.noise_free_pulls("AdaP-KLUCB", [0.8, 0.1, 0.1], T, 1e9, alpha)[1:], 128)
 
 
@@ -108,16 +112,24 @@ def test_noise_free_pulls_match_a_simulation_where_the_shift_dominates():
     # At eps = 0.05 the privacy shift a/(eps m) is alpha log t = 50 Laplace scales: the noise never matters,
     # and every run pulls each arm of mean 0.1 exactly 4096 times (m* = 1674, last episode 2048).
     from ldpcode import global_policies as gp
+
     means = [0.8, 0.1, 0.1, 0.1, 0.1]
     pred = gp.noise_free_pulls("AdaP-KLUCB", means, 10**7, 0.05)
     np.testing.assert_array_equal(pred[1:], 4096)
-    res = ldp.simulate(ldp.make_policy("AdaP-KLUCB", epsilon=0.05), ldp.make_instance("bernoulli", means=means),
-                       10**7, runs=3, seed=5, checkpoints=[10**7])
+    res = ldp.simulate(
+        ldp.make_policy("AdaP-KLUCB", epsilon=0.05),
+        ldp.make_instance("bernoulli", means=means),
+        10**7,
+        runs=3,
+        seed=5,
+        checkpoints=[10**7],
+    )
     np.testing.assert_array_equal(res.pulls[:, 1:], 4096)
 
 
 def test_noise_free_pulls_bad_input():
     from ldpcode import global_policies as gp
+
     with pytest.raises(ValueError, match="name must be 'AdaP-UCB' or 'AdaP-KLUCB'"):
         gp.noise_free_pulls("DP-SE", [0.5, 0.4], 100, 1.0)
     with pytest.raises(ValueError, match=r"means(\[0\])? must be"):

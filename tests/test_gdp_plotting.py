@@ -1,4 +1,5 @@
 """ldpcode.plotting.episode_timeline (Figure 1 of Azize and Basu 2022: the episodes of one run)."""
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -46,7 +47,7 @@ def test_long_run_on_log_axis():
 
 
 def test_multi_arm_blocks_are_hatched_spans():
-    b = Blocks(2, [0, 6], [(0, 1), (1,)], [6, 2])           # a DP-SE-like epoch of 3 pulls per arm
+    b = Blocks(2, [0, 6], [(0, 1), (1,)], [6, 2])  # a DP-SE-like epoch of 3 pulls per arm
     fig, ax = plt.subplots()
     bars = ldp.plotting.episode_timeline(ax, b)
     assert bars == {0: [], 1: [(7, 2)]}
@@ -72,7 +73,7 @@ def test_log_ratio_panel_by_hand():
     lo = np.array([0.2, 1.1, -np.inf, -np.inf])
     hi = np.array([0.8, 1.9, -1.2, np.inf])
     n = ldp.plotting.log_ratio_panel(ax, x, est, lo, hi, epsilon=1.0, exact=[0.5, 1.0, -1.0, 0.0])
-    assert n == 2                                  # [1.1, 1.9] above eps, [-inf, -1.2] below -eps
+    assert n == 2  # [1.1, 1.9] above eps, [-inf, -1.2] below -eps
     assert ax.get_ylim() == (-2.5, 2.5)
     segs = ax.collections[0].get_segments()
     assert [tuple(s[:, 1]) for s in segs] == [(0.2, 0.8), (1.1, 1.9), (-2.5, -1.2), (-2.5, 2.5)]

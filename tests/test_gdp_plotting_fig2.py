@@ -1,4 +1,5 @@
 """mean_sd_panel (Azize and Basu 2022, Figure 2: mean regret with a band of one standard deviation over runs)."""
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -13,8 +14,7 @@ from ldpcode.simulate import SimulationResult
 def _result():
     # two arms, gaps (0, 1): the regret of a run is the count of arm 1.
     # run 0: regret 0, 1, 1 at t = 1, 2, 4; run 1: 1, 1, 3.
-    counts = np.array([[[1, 0], [1, 1], [3, 1]],
-                       [[0, 1], [1, 1], [1, 3]]])
+    counts = np.array([[[1, 0], [1, 1], [3, 1]], [[0, 1], [1, 1], [1, 3]]])
     return SimulationResult("AdaP-UCB", 1.0, "toy", 4, 2, 0, np.array([1, 2, 4]), counts, np.array([0.0, 1.0]))
 
 

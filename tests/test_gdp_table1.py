@@ -7,7 +7,7 @@ from ldpcode.bounds import adap_releases_bound
 
 
 def test_hand_values():
-    assert adap_releases_bound(5, 5) == 5.0                     # only the initial pulls
+    assert adap_releases_bound(5, 5) == 5.0  # only the initial pulls
     assert adap_releases_bound(40, 5) == pytest.approx(5 + 5 * 3)  # log2(8) = 3
     assert adap_releases_bound(1024, 1) == pytest.approx(11.0)
 

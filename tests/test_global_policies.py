@@ -1,5 +1,6 @@
 """The ε-global DP policies of Azize and Basu (2022): fast paths against the plain step-by-step versions,
 the episode bookkeeping, the mechanisms they use, hand-computed constants and every validation error."""
+
 import math
 import warnings
 
@@ -26,10 +27,17 @@ def _policy(name, eps=2.0, **kw):
 # Fast path == plain step-by-step version, draw for draw
 # ---------------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("name,kw,horizon", [
-    ("AdaP-UCB", {}, 3000), ("AdaP-KLUCB", {}, 3000), ("DP-UCB", {}, 3000), ("KL-UCB", {}, 3000),
-    ("DP-SE", {"beta": 0.5}, 20000),  # a large beta so that several epochs end within the horizon
-])
+
+@pytest.mark.parametrize(
+    "name,kw,horizon",
+    [
+        ("AdaP-UCB", {}, 3000),
+        ("AdaP-KLUCB", {}, 3000),
+        ("DP-UCB", {}, 3000),
+        ("KL-UCB", {}, 3000),
+        ("DP-SE", {"beta": 0.5}, 20000),  # a large beta so that several epochs end within the horizon
+    ],
+)
 def test_stepwise_fast_path_pulls_the_same_arms_as_the_reference(name, kw, horizon):
     inst = ldp.make_instance("bernoulli", means=[0.7, 0.5, 0.45])
     pol = _policy(name, **kw)
@@ -55,13 +63,15 @@ def test_reference_on_other_bounded_families():
     pol = _policy("AdaP-UCB")
     cp = ldp.log_checkpoints(2000, 20)
     ss = np.random.SeedSequence(4)
-    np.testing.assert_array_equal(run_one_global(pol, inst, 2000, ss, cp, sampler="stepwise")[0],
-                                  run_reference_global(pol, inst, 2000, ss, cp))
+    np.testing.assert_array_equal(
+        run_one_global(pol, inst, 2000, ss, cp, sampler="stepwise")[0], run_reference_global(pol, inst, 2000, ss, cp)
+    )
 
 
 # ---------------------------------------------------------------------------------------------------
 # The exact episode sampler (one Binomial per episode) against the step-by-step one, in distribution
 # ---------------------------------------------------------------------------------------------------
+
 
 def _regret_area(pol, inst, horizon, runs, seed, sampler):
     """Per run, the sum of the pseudo-regret over 40 log-spaced checkpoints: a statistic of the whole path
@@ -103,6 +113,7 @@ def test_distribution_check_detects_a_wrong_sampler():
 # Episodes, blocks and releases
 # ---------------------------------------------------------------------------------------------------
 
+
 def _expand(blocks, horizon):
     """The arm pulled at each step, written out from the blocks (round-robin inside a block)."""
     seq = []
@@ -138,7 +149,7 @@ def test_adap_episodes_double_per_arm_and_releases_are_logarithmic():
     last = blocks.arms[-1][0]
     for a, lengths in per_arm.items():
         full = lengths[:-1] if a == last else lengths
-        assert full == [1] + [2 ** i for i in range(len(full) - 1)]  # 1, 1, 2, 4, ...: N_a doubles
+        assert full == [1] + [2**i for i in range(len(full) - 1)]  # 1, 1, 2, 4, ...: N_a doubles
     assert blocks.releases == len(blocks.start) - 1 + 5 - 1  # every episode but the truncated last
     assert blocks.releases <= 5 * (math.log2(horizon / 5) + 2)
 
@@ -167,8 +178,10 @@ def test_simulate_reports_releases_and_is_independent_of_workers():
 def test_adap_beats_the_baselines_at_moderate_scale():
     """Azize and Basu, Fig. 2 (ordering only, at T = 10^6): the AdaP policies have lower regret than DP-SE."""
     inst = ldp.make_instance("bernoulli", means=FIG2)
-    reg = {n: ldp.simulate(_policy(n, eps=1.0), inst, 10**6, runs=6, seed=0).final_regret().mean()
-           for n in ("AdaP-UCB", "AdaP-KLUCB", "DP-SE")}
+    reg = {
+        n: ldp.simulate(_policy(n, eps=1.0), inst, 10**6, runs=6, seed=0).final_regret().mean()
+        for n in ("AdaP-UCB", "AdaP-KLUCB", "DP-SE")
+    }
     assert reg["AdaP-KLUCB"] < reg["AdaP-UCB"] < reg["DP-SE"]
 
 
@@ -176,12 +189,13 @@ def test_adap_beats_the_baselines_at_moderate_scale():
 # Mechanisms: Laplace on means (Lemma 1) and the tree mechanism
 # ---------------------------------------------------------------------------------------------------
 
+
 def test_laplace_mean_closed_form_moments():
     rng = np.random.default_rng(0)
     draws = rng.laplace(size=400_000)
     out = mech.laplace_mean(30.0, 40, 0.5, draws)  # mean 0.75, Lap(1/(0.5*40)) = Lap(0.05)
     assert abs(out.mean() - 0.75) < 4 * math.sqrt(2) * 0.05 / math.sqrt(draws.size)
-    assert out.var() == pytest.approx(2 * 0.05 ** 2, rel=0.02)
+    assert out.var() == pytest.approx(2 * 0.05**2, rel=0.02)
 
 
 @given(st.integers(min_value=1, max_value=5000))
@@ -212,6 +226,7 @@ def test_tree_depth_hand_values():
 # Indexes and constants, by hand
 # ---------------------------------------------------------------------------------------------------
 
+
 def test_ucb_index_hand_value():
     # mu = 0.5, m = 8, t_l = 100, eps = 1, alpha = 3.1: a = 3.1 log 100 = 14.276028;
     # sqrt(14.276028 / 16) = 0.944591, 14.276028 / 8 = 1.784504 -> 3.229095
@@ -233,6 +248,7 @@ def test_klucb_index_uses_the_clipped_private_mean():
 
 def test_klucb_bernoulli_scalar_inverts_kl():
     from ldpcode.divergences import klucb_bernoulli
+
     q = klucb_bernoulli(0.3, 0.5)
     assert ldp.divergences.kl_bernoulli(0.3, q) == pytest.approx(0.5, abs=1e-12)
     assert klucb_bernoulli(1.0, 0.1) == 1.0 and klucb_bernoulli(0.4, 0.0) == 0.4
@@ -267,6 +283,7 @@ def test_dp_ucb_noise_bound_hand_value():
 # Bad input
 # ---------------------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("name", ["AdaP-UCB", "AdaP-KLUCB", "DP-SE", "DP-UCB"])
 @pytest.mark.parametrize("eps", [0, -1.0, math.inf, math.nan])
 def test_epsilon_must_be_positive_and_finite(name, eps):
@@ -294,10 +311,17 @@ def test_alpha_rules():
         ldp.make_policy("AdaP-UCB", 1.0, alpha="3")
 
 
-@pytest.mark.parametrize("name,opt,val", [
-    ("AdaP-UCB", "gamma", 0.1), ("DP-SE", "alpha", 3.1), ("DP-UCB", "beta", 0.1), ("KL-UCB", "alpha", 3.1),
-    ("LDP-UCB-B", "alpha", 3.1), ("UCB1", "gamma", 0.1),
-])
+@pytest.mark.parametrize(
+    "name,opt,val",
+    [
+        ("AdaP-UCB", "gamma", 0.1),
+        ("DP-SE", "alpha", 3.1),
+        ("DP-UCB", "beta", 0.1),
+        ("KL-UCB", "alpha", 3.1),
+        ("LDP-UCB-B", "alpha", 3.1),
+        ("UCB1", "gamma", 0.1),
+    ],
+)
 def test_options_belong_to_their_policy(name, opt, val):
     eps = None if name in ("KL-UCB", "UCB1") else 1.0
     with pytest.raises(ValueError, match=opt):
@@ -341,6 +365,7 @@ def test_listed_names():
 # ---------------------------------------------------------------------------------------------------
 # The two-regime fit used to locate Figure 3's regime change
 # ---------------------------------------------------------------------------------------------------
+
 
 def test_hinge_fit_recovers_a_known_breakpoint():
     x = np.geomspace(0.05, 10, 25)

@@ -1,5 +1,6 @@
 """Heterogeneous setting (Ren et al., HeLDP version): Theorems 7, 10, Corollaries 8, 11, V_L, V_B and the
 choice of epsilon_min (Section 4.2), against values computed by hand."""
+
 import math
 
 import numpy as np
@@ -27,17 +28,20 @@ def test_quantities_discrete_eps_min_1():
     assert q.q_b == pytest.approx(beta(1) - beta(100))
 
 
-@pytest.mark.parametrize("eps_min, p0, alpha0", [
-    (0.2, 0.8, (25 + 1 + 0.25 + 1e-4) / 4),
-    (0.15, 0.8, (25 + 1 + 0.25 + 1e-4) / 4),  # between atoms: same kept users as 0.2
-    (2.0, 0.4, (0.25 + 1e-4) / 2),
-    (100.0, 0.2, 1e-4),
-])
+@pytest.mark.parametrize(
+    "eps_min, p0, alpha0",
+    [
+        (0.2, 0.8, (25 + 1 + 0.25 + 1e-4) / 4),
+        (0.15, 0.8, (25 + 1 + 0.25 + 1e-4) / 4),  # between atoms: same kept users as 0.2
+        (2.0, 0.4, (0.25 + 1e-4) / 2),
+        (100.0, 0.2, 1e-4),
+    ],
+)
 def test_quantities_discrete_other_thresholds(eps_min, p0, alpha0):
     q = B.heldp_quantities(DISCRETE, eps_min)
     assert q.p0 == pytest.approx(p0)
     assert q.alpha0 == pytest.approx(alpha0)
-    assert q.q_l == pytest.approx(eps_min ** -2 - 1e-4)
+    assert q.q_l == pytest.approx(eps_min**-2 - 1e-4)
 
 
 def test_quantities_at_the_top_atom_have_no_q_terms():
@@ -51,7 +55,7 @@ def test_quantities_gaussian_against_monte_carlo():
         q = B.heldp_quantities(GAUSSIAN, eps_min)
         kept = x[x >= eps_min]
         assert q.p0 == pytest.approx(kept.size / x.size, abs=2e-3)
-        assert q.alpha0 == pytest.approx(np.mean(kept ** -2.0), rel=0.01)
+        assert q.alpha0 == pytest.approx(np.mean(kept**-2.0), rel=0.01)
         assert q.beta0 == pytest.approx(np.mean(1 / np.tanh(kept / 2) ** 2), rel=0.01)
         assert B.v_l(GAUSSIAN, eps_min) == pytest.approx(np.mean((1 + 4 / kept) ** 2) / q.p0, rel=0.01)
         assert B.v_b(GAUSSIAN, eps_min) == pytest.approx(np.mean(1 / np.tanh(kept / 2) ** 2) / q.p0, rel=0.01)
@@ -59,12 +63,15 @@ def test_quantities_gaussian_against_monte_carlo():
 
 
 # ---------------------------------------------------------------- V_L, V_B
-@pytest.mark.parametrize("eps_min, vl, vb", [
-    (0.2, (21 ** 2 + 25 + 9 + 1.04 ** 2) / 4 / 0.8, (beta(0.2) + beta(1) + beta(2) + beta(100)) / 4 / 0.8),
-    (1.0, (25 + 9 + 1.04 ** 2) / 3 / 0.6, (beta(1) + beta(2) + beta(100)) / 3 / 0.6),
-    (2.0, (9 + 1.04 ** 2) / 2 / 0.4, (beta(2) + beta(100)) / 2 / 0.4),
-    (100.0, 1.04 ** 2 / 0.2, 1 / 0.2),
-])
+@pytest.mark.parametrize(
+    "eps_min, vl, vb",
+    [
+        (0.2, (21**2 + 25 + 9 + 1.04**2) / 4 / 0.8, (beta(0.2) + beta(1) + beta(2) + beta(100)) / 4 / 0.8),
+        (1.0, (25 + 9 + 1.04**2) / 3 / 0.6, (beta(1) + beta(2) + beta(100)) / 3 / 0.6),
+        (2.0, (9 + 1.04**2) / 2 / 0.4, (beta(2) + beta(100)) / 2 / 0.4),
+        (100.0, 1.04**2 / 0.2, 1 / 0.2),
+    ],
+)
 def test_v_l_v_b_discrete(eps_min, vl, vb):
     assert B.v_l(DISCRETE, eps_min) == pytest.approx(vl)
     assert B.v_b(DISCRETE, eps_min) == pytest.approx(vb)
@@ -81,8 +88,8 @@ def test_theorem7_at_fixed_kappa_by_hand():
     p0, a0, em = 0.6, (1 + 0.25 + 1e-4) / 3, 1.0
     ql = 1 - 1e-4
     lead = 8 / (p0 * d) * (1 + 4 * math.sqrt(a0 + kappa * ql)) ** 2 * math.log(T)
-    second = 2 * d / (p0 * a0 ** 2) * (4 * a0 * em ** -2 + em ** -4) * math.log(T)
-    rest = d / (2 * p0 * kappa ** 2) * math.log(p0 * T * math.exp(2 * kappa ** 2)) + 2 * d / p0 + 2 * math.pi ** 2 * d / 3
+    second = 2 * d / (p0 * a0**2) * (4 * a0 * em**-2 + em**-4) * math.log(T)
+    rest = d / (2 * p0 * kappa**2) * math.log(p0 * T * math.exp(2 * kappa**2)) + 2 * d / p0 + 2 * math.pi**2 * d / 3
     want = max(lead, second) + rest
     assert B.heldp_ucb_l_regret_bound([0.9, 0.5], T, DISCRETE, 1.0, kappa=kappa) == pytest.approx(want)
 
@@ -91,10 +98,10 @@ def test_theorem7_second_max_term_can_bind():
     # eps_min = 100 keeps only users at 100: alpha_0 = 1e-4, second term = 2D/(0.2e-8) * 5e-8 log T = 50 D log T,
     # above 8(1.04)^2/(0.2 D) log T when D = 1
     T, d = 10_000, 1.0
-    lead = 8 / (0.2 * d) * 1.04 ** 2 * math.log(T)
+    lead = 8 / (0.2 * d) * 1.04**2 * math.log(T)
     second = 50 * d * math.log(T)
     assert second > lead
-    want = second + d / 0.2 + 2 * d / 0.2 + 2 * math.pi ** 2 * d / 3  # kappa -> infinity (Q_L = 0)
+    want = second + d / 0.2 + 2 * d / 0.2 + 2 * math.pi**2 * d / 3  # kappa -> infinity (Q_L = 0)
     assert B.heldp_ucb_l_regret_bound([1.0, 0.0], T, DISCRETE, 100.0, kappa=math.inf) == pytest.approx(want)
 
 
@@ -102,8 +109,12 @@ def test_theorem10_at_fixed_kappa_by_hand():
     T, kappa, d = 10_000, 0.5, 0.4
     p0, b0 = 0.6, (beta(1) + beta(2) + beta(100)) / 3
     qb = beta(1) - beta(100)
-    want = (8 / (p0 * d) * (b0 + kappa * qb) * math.log(T)
-            + d / (2 * p0 * kappa ** 2) * math.log(p0 * T * math.exp(2 * p0 * kappa ** 2)) + d / p0 + math.pi ** 2 * d / 3)
+    want = (
+        8 / (p0 * d) * (b0 + kappa * qb) * math.log(T)
+        + d / (2 * p0 * kappa**2) * math.log(p0 * T * math.exp(2 * p0 * kappa**2))
+        + d / p0
+        + math.pi**2 * d / 3
+    )
     assert B.heldp_ucb_b_regret_bound([0.9, 0.5], T, DISCRETE, 1.0, kappa=kappa) == pytest.approx(want)
 
 
@@ -115,7 +126,7 @@ def test_infinite_kappa_with_positive_q_is_infinite():
 # ---------------------------------------------------------------- the infimum over kappa
 def test_theorem10_infimum_closed_form():
     # kappa enters as A kappa + C / kappa^2 (+ constants): minimum at kappa* = (2C/A)^(1/3)
-    means, T = [0.9, 0.8, 0.5], 10 ** 6
+    means, T = [0.9, 0.8, 0.5], 10**6
     q = B.heldp_quantities(DISCRETE, 1.0)
     gaps = np.array([0.1, 0.4])
     A = np.sum(8 * q.q_b * math.log(T) / (q.p0 * gaps))
@@ -129,7 +140,7 @@ def test_theorem10_infimum_closed_form():
 
 @pytest.mark.parametrize("levels, eps_min", [(DISCRETE, 0.2), (DISCRETE, 1.0), (GAUSSIAN, 0.5), (GAUSSIAN, 1.5)])
 def test_theorem7_infimum_is_a_minimum(levels, eps_min):
-    means, T = [0.9, 0.8, 0.6, 0.5], 10 ** 6
+    means, T = [0.9, 0.8, 0.6, 0.5], 10**6
     kappa, value = B.heldp_ucb_l_best_kappa(means, T, levels, eps_min)
     assert 0 < kappa < math.inf
     assert value == pytest.approx(B.heldp_ucb_l_regret_bound(means, T, levels, eps_min, kappa=kappa), rel=1e-12)
@@ -138,10 +149,10 @@ def test_theorem7_infimum_is_a_minimum(levels, eps_min):
 
 
 def test_zero_q_gives_kappa_infinity():
-    kappa, value = B.heldp_ucb_l_best_kappa([0.9, 0.5], 10 ** 5, DISCRETE, 100.0)
+    kappa, value = B.heldp_ucb_l_best_kappa([0.9, 0.5], 10**5, DISCRETE, 100.0)
     assert kappa == math.inf
-    assert value == pytest.approx(B.heldp_ucb_l_regret_bound([0.9, 0.5], 10 ** 5, DISCRETE, 100.0, kappa=math.inf))
-    assert value < B.heldp_ucb_l_regret_bound([0.9, 0.5], 10 ** 5, DISCRETE, 100.0, kappa=1e3)
+    assert value == pytest.approx(B.heldp_ucb_l_regret_bound([0.9, 0.5], 10**5, DISCRETE, 100.0, kappa=math.inf))
+    assert value < B.heldp_ucb_l_regret_bound([0.9, 0.5], 10**5, DISCRETE, 100.0, kappa=1e3)
 
 
 # ---------------------------------------------------------------- reduction to Corollaries 8 and 11
@@ -149,16 +160,18 @@ def test_zero_q_gives_kappa_infinity():
 def test_homogeneous_quantities(eps):
     q = B.heldp_quantities(ldp.make_privacy_levels("constant", epsilon=eps), eps)
     assert (q.q_l, q.q_b, q.p0) == (0.0, 0.0, 1.0)
-    assert q.alpha0 == pytest.approx(eps ** -2)
+    assert q.alpha0 == pytest.approx(eps**-2)
     assert q.beta0 == pytest.approx(beta(eps))
 
 
 def test_corollaries_by_hand():
     T, d = 10_000, 0.4
     assert B.heldp_ucb_l_homogeneous_bound([0.9, 0.5], T, 2.0) == pytest.approx(
-        8 * 9 * math.log(T) / d + (3 + 2 * math.pi ** 2 / 3) * d)
+        8 * 9 * math.log(T) / d + (3 + 2 * math.pi**2 / 3) * d
+    )
     assert B.heldp_ucb_b_homogeneous_bound([0.9, 0.5], T, 2.0) == pytest.approx(
-        8 * beta(2) * math.log(T) / d + (2 + math.pi ** 2 / 3) * d)
+        8 * beta(2) * math.log(T) / d + (2 + math.pi**2 / 3) * d
+    )
 
 
 PAPER_MEANS = [0.9] + [0.8] * 5 + [0.7] * 5 + [0.6] * 5 + [0.5] * 4
@@ -168,9 +181,9 @@ PAPER_MEANS = [0.9] + [0.8] * 5 + [0.7] * 5 + [0.6] * 5 + [0.5] * 4
 def test_theorem10_reduces_to_corollary11_exactly(eps):
     lv = ldp.make_privacy_levels("constant", epsilon=eps)
     for means in (PAPER_MEANS, [1.0, 0.0]):
-        kappa, value = B.heldp_ucb_b_best_kappa(means, 10 ** 6, lv, eps)
+        kappa, value = B.heldp_ucb_b_best_kappa(means, 10**6, lv, eps)
         assert kappa == math.inf
-        assert value == pytest.approx(B.heldp_ucb_b_homogeneous_bound(means, 10 ** 6, eps), rel=1e-12)
+        assert value == pytest.approx(B.heldp_ucb_b_homogeneous_bound(means, 10**6, eps), rel=1e-12)
 
 
 @pytest.mark.parametrize("eps", [0.2, 0.5, 1.0, 2.0, 10.0, 33.0])
@@ -178,22 +191,23 @@ def test_theorem7_reduces_to_corollary8_when_second_term_is_dominated(eps):
     # 10 D log T <= 8 (1+4/eps)^2 log T / D  iff  D^2 <= 0.8 (1+4/eps)^2: true for every D <= 1 when eps <= 33.9
     lv = ldp.make_privacy_levels("constant", epsilon=eps)
     for means in (PAPER_MEANS, [1.0, 0.0]):
-        kappa, value = B.heldp_ucb_l_best_kappa(means, 10 ** 6, lv, eps)
+        kappa, value = B.heldp_ucb_l_best_kappa(means, 10**6, lv, eps)
         assert kappa == math.inf
-        assert value == pytest.approx(B.heldp_ucb_l_homogeneous_bound(means, 10 ** 6, eps), rel=1e-12)
+        assert value == pytest.approx(B.heldp_ucb_l_homogeneous_bound(means, 10**6, eps), rel=1e-12)
 
 
 def test_theorem7_does_not_reduce_to_corollary8_for_large_eps_and_gap():
     # The paper says 10 D log T "is dominated by" 8(1+4/eps)^2 log T / D; false for eps = 100, D = 1:
     # 10 > 8 * 1.04^2 = 8.6528, so Theorem 7's limit exceeds Corollary 8 by (10 - 8.6528) log T.
-    T, eps = 10 ** 6, 100.0
+    T, eps = 10**6, 100.0
     lv = ldp.make_privacy_levels("constant", epsilon=eps)
     thm7 = B.heldp_ucb_l_regret_bound([1.0, 0.0], T, lv, eps)
     cor8 = B.heldp_ucb_l_homogeneous_bound([1.0, 0.0], T, eps)
-    assert thm7 - cor8 == pytest.approx((10 - 8 * 1.04 ** 2) * math.log(T))
+    assert thm7 - cor8 == pytest.approx((10 - 8 * 1.04**2) * math.log(T))
     # ... while on the paper's instance (gaps <= 0.4) they agree
     assert B.heldp_ucb_l_regret_bound(PAPER_MEANS, T, lv, eps) == pytest.approx(
-        B.heldp_ucb_l_homogeneous_bound(PAPER_MEANS, T, eps))
+        B.heldp_ucb_l_homogeneous_bound(PAPER_MEANS, T, eps)
+    )
 
 
 # ---------------------------------------------------------------- choice of epsilon_min
@@ -201,7 +215,7 @@ def test_choose_epsilon_min_discrete():
     # V_L: 148.8, 19.49, 12.60, 5.408 -> 100;  V_B: 33.77, 4.115, 3.405, 5.0 -> 2
     c = ldp.choose_epsilon_min(DISCRETE, "laplace")
     assert (c.epsilon_min, c.mechanism, c.candidates) == (100.0, "L", (0.2, 1.0, 2.0, 100.0))
-    assert c.value == pytest.approx(1.04 ** 2 / 0.2)
+    assert c.value == pytest.approx(1.04**2 / 0.2)
     c = ldp.choose_epsilon_min(DISCRETE, "B")
     assert c.epsilon_min == 2.0
     assert c.value == pytest.approx((beta(2) + 1) / 2 / 0.4)

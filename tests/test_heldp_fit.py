@@ -1,5 +1,6 @@
 """ldpcode.linear_fit (least squares with R^2, Figure 2 of Ren et al., extended version), checked
 against values computed by hand."""
+
 import numpy as np
 import pytest
 
@@ -30,14 +31,17 @@ def test_r2_is_squared_correlation():
     assert ldp.linear_fit(x, y).r2 == pytest.approx(np.corrcoef(x, y)[0, 1] ** 2, rel=1e-12)
 
 
-@pytest.mark.parametrize("x, y, word", [
-    ([1, 2], [1, 2], "at least 3"),
-    ([1, 2, 3, 4], [1, 2, 3], "same length"),
-    ([1, 1, 1], [1, 2, 3], "x must not be constant"),
-    ([1, 2, 3], [5, 5, 5], "y must not be constant"),
-    ([1, np.nan, 3], [1, 2, 3], "finite"),
-    ([[1, 2, 3]], [1, 2, 3], "1-d"),
-])
+@pytest.mark.parametrize(
+    "x, y, word",
+    [
+        ([1, 2], [1, 2], "at least 3"),
+        ([1, 2, 3, 4], [1, 2, 3], "same length"),
+        ([1, 1, 1], [1, 2, 3], "x must not be constant"),
+        ([1, 2, 3], [5, 5, 5], "y must not be constant"),
+        ([1, np.nan, 3], [1, 2, 3], "finite"),
+        ([[1, 2, 3]], [1, 2, 3], "1-d"),
+    ],
+)
 def test_bad_input(x, y, word):
     with pytest.raises(ValueError, match=word):
         ldp.linear_fit(x, y)
@@ -67,8 +71,14 @@ def test_relative_panel_divides_by_minimum():
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots()
-    ldp.plotting.relative_panel(ax, [1, 2, 4], [30.0, 10.0, 20.0], se=[1.0, 1.0, 1.0],
-                                curves={"V": ([1, 2, 3], [8.0, 4.0, np.inf])}, marks={"heuristic": 2.0})
+    ldp.plotting.relative_panel(
+        ax,
+        [1, 2, 4],
+        [30.0, 10.0, 20.0],
+        se=[1.0, 1.0, 1.0],
+        curves={"V": ([1, 2, 3], [8.0, 4.0, np.inf])},
+        marks={"heuristic": 2.0},
+    )
     pts = ax.lines[0]
     assert np.allclose(pts.get_ydata(), [3.0, 1.0, 2.0])  # 30/10, 10/10, 20/10
     v = [l for l in ax.lines if l.get_label() == "V"][0]

@@ -1,4 +1,5 @@
 """Heterogeneous privacy levels (Ren et al., extended version): distributions, curators, g, HeLDP agents."""
+
 import math
 
 import numpy as np
@@ -15,15 +16,16 @@ def test_paper_distributions_by_hand():
     assert d.p_at_least(0.0) == pytest.approx(1.0) and d.p_at_least(1e-9) == pytest.approx(0.8)
     assert d.p_at_least(1.0) == pytest.approx(0.6) and d.sup == 100.0
     # alpha_0 = E[eps^-2 | eps >= 0.2] = (25 + 1 + 1/4 + 1e-4) / 4
-    assert d.expect(lambda e: e ** -2.0, 0.2) / d.p_at_least(0.2) == pytest.approx((25 + 1 + 0.25 + 1e-4) / 4)
+    assert d.expect(lambda e: e**-2.0, 0.2) / d.p_at_least(0.2) == pytest.approx((25 + 1 + 0.25 + 1e-4) / 4)
     g = ldp.make_privacy_levels("ren-heldp-gaussian")
     from scipy.stats import norm
+
     assert g.p_at_least(1e-12) == pytest.approx(norm.sf(-1.0), rel=1e-9)  # P{N(1,1) > 0}
     assert g.p_at_least(1.5) == pytest.approx(norm.sf(0.5), rel=1e-9)
     x = g.sample(np.random.default_rng(0), 400_000)
     assert (x == 0).mean() == pytest.approx(norm.cdf(-1.0), abs=3e-3)  # about 16% of users at eps = 0
     keep = x >= 0.5
-    assert g.expect(lambda e: e ** -2.0, 0.5) == pytest.approx((x[keep] ** -2.0).sum() / x.size, rel=0.02)
+    assert g.expect(lambda e: e**-2.0, 0.5) == pytest.approx((x[keep] ** -2.0).sum() / x.size, rel=0.02)
 
 
 def test_constant_levels_and_user_sampler():
@@ -33,11 +35,14 @@ def test_constant_levels_and_user_sampler():
     assert s.p_at_least(1.0) == pytest.approx(math.exp(-1), abs=3e-3)
 
 
-@pytest.mark.parametrize("kwargs,match", [
-    (dict(values=[0.2, -1.0]), "finite and >= 0"),
-    (dict(values=[0.2, math.inf]), "finite and >= 0"),
-    (dict(values=[0.2, 1.0], probs=[0.5, 0.6]), "probs must"),
-])
+@pytest.mark.parametrize(
+    "kwargs,match",
+    [
+        (dict(values=[0.2, -1.0]), "finite and >= 0"),
+        (dict(values=[0.2, math.inf]), "finite and >= 0"),
+        (dict(values=[0.2, 1.0], probs=[0.5, 0.6]), "probs must"),
+    ],
+)
 def test_bad_discrete_levels(kwargs, match):
     with pytest.raises(ValueError, match=match):
         ldp.make_privacy_levels("discrete", **kwargs)
@@ -102,10 +107,17 @@ def test_heldp_policy_validation():
     with pytest.raises(ValueError, match="needs privacy_levels"):
         ldp.simulate(ldp.make_policy("HeLDP-UCB-B", epsilon_min=1.0), inst, 100, 1)
     with pytest.raises(ValueError, match="only for the heterogeneous"):
-        ldp.simulate(ldp.make_policy("UCB1"), inst, 100, 1, privacy_levels=ldp.make_privacy_levels("constant", epsilon=1))
+        ldp.simulate(
+            ldp.make_policy("UCB1"), inst, 100, 1, privacy_levels=ldp.make_privacy_levels("constant", epsilon=1)
+        )
     with pytest.raises(ValueError, match="Sigmoid version"):
-        ldp.simulate(ldp.make_policy("HeLDP-UCB-L", epsilon_min=1.0), ldp.make_instance("ren2020-gaussian"), 100, 1,
-                     privacy_levels=ldp.make_privacy_levels("constant", epsilon=1))
+        ldp.simulate(
+            ldp.make_policy("HeLDP-UCB-L", epsilon_min=1.0),
+            ldp.make_instance("ren2020-gaussian"),
+            100,
+            1,
+            privacy_levels=ldp.make_privacy_levels("constant", epsilon=1),
+        )
 
 
 @pytest.mark.parametrize("name,homo", [("HeLDP-UCB-L", "LDP-UCB-L"), ("HeLDP-UCB-B", "LDP-UCB-B")])
@@ -120,8 +132,14 @@ def test_constant_levels_reduce_to_the_homogeneous_agents(name, homo, eps):
     inst = ldp.make_instance("ren2020-bernoulli")
     runs, T = 40, 20_000
     a = ldp.simulate(ldp.make_policy(homo, eps), inst, T, runs, seed=7)
-    b = ldp.simulate(ldp.make_policy(name, epsilon_min=eps), inst, T, runs, seed=7,
-                     privacy_levels=ldp.make_privacy_levels("constant", epsilon=eps))
+    b = ldp.simulate(
+        ldp.make_policy(name, epsilon_min=eps),
+        inst,
+        T,
+        runs,
+        seed=7,
+        privacy_levels=ldp.make_privacy_levels("constant", epsilon=eps),
+    )
     d = b.final_regret() - a.final_regret()
     assert abs(d.mean()) < 4 * d.std(ddof=1) / math.sqrt(runs) + 1e-9
 
@@ -137,14 +155,17 @@ def test_discarding_low_levels_costs_regret_and_determinism():
     np.testing.assert_array_equal(a.counts.sum(axis=2)[:, -1], 20_000)
 
 
-@pytest.mark.parametrize("name,levels,eps_min,inst", [
-    ("HeLDP-UCB-L", "ren-heldp-discrete", 1.0, "ren2020-bernoulli"),
-    ("HeLDP-UCB-B", "ren-heldp-discrete", 0.2, "ren2020-bernoulli"),
-    ("HeLDP-UCB-L", "ren-heldp-gaussian", 0.2, "ren2020-mixed"),
-    ("HeLDP-UCB-B", "ren-heldp-gaussian", 1.0, "ren2020-mixed"),
-    ("HeLDP-UCB-LS", "ren-heldp-discrete", 0.2, "ren2020-gaussian"),
-    ("HeLDP-UCB-BS", "ren-heldp-gaussian", 1.0, "ren2020-gaussian"),
-])
+@pytest.mark.parametrize(
+    "name,levels,eps_min,inst",
+    [
+        ("HeLDP-UCB-L", "ren-heldp-discrete", 1.0, "ren2020-bernoulli"),
+        ("HeLDP-UCB-B", "ren-heldp-discrete", 0.2, "ren2020-bernoulli"),
+        ("HeLDP-UCB-L", "ren-heldp-gaussian", 0.2, "ren2020-mixed"),
+        ("HeLDP-UCB-B", "ren-heldp-gaussian", 1.0, "ren2020-mixed"),
+        ("HeLDP-UCB-LS", "ren-heldp-discrete", 0.2, "ren2020-gaussian"),
+        ("HeLDP-UCB-BS", "ren-heldp-gaussian", 1.0, "ren2020-gaussian"),
+    ],
+)
 def test_heterogeneous_fast_path_pulls_exactly_the_arms_of_the_reference(name, levels, inst, eps_min):
     """The compiled HeLDP kernel (one log per pull, forced-pull scan skipped while min A_a is above the
     limit, per-level constants reused while eps_t repeats) against the literal Agents 2 and 4 of
@@ -158,8 +179,9 @@ def test_heterogeneous_fast_path_pulls_exactly_the_arms_of_the_reference(name, l
     lv = ldp.make_privacy_levels(levels)
     cps = ldp.log_checkpoints(40_000, 40)
     ss = np.random.SeedSequence(11).spawn(1)[0]
-    np.testing.assert_array_equal(run_one_heterogeneous(pol, ins, lv, 40_000, ss, cps),
-                                  run_reference_heterogeneous(pol, ins, lv, 40_000, ss, cps))
+    np.testing.assert_array_equal(
+        run_one_heterogeneous(pol, ins, lv, 40_000, ss, cps), run_reference_heterogeneous(pol, ins, lv, 40_000, ss, cps)
+    )
 
 
 def test_forced_exploration_does_not_depend_on_the_order_of_the_arms():
@@ -175,5 +197,5 @@ def test_forced_exploration_does_not_depend_on_the_order_of_the_arms():
         inst = ldp.make_instance("bernoulli", means=means if order == "best first" else means[::-1])
         runs[order] = ldp.simulate(pol, inst, 20_000, runs=2, seed=3, privacy_levels=levels, workers=1)
     for r in runs.values():
-        assert r.pulls.max() - r.pulls.min() <= 1          # round robin: every arm forced alike
+        assert r.pulls.max() - r.pulls.min() <= 1  # round robin: every arm forced alike
     assert np.array_equal(runs["best first"].final_regret(), runs["best last"].final_regret())

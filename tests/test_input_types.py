@@ -1,6 +1,7 @@
 """Issue 12, item 6: wrong types that were quietly accepted, each now refused with a message naming the parameter:
 bools as numbers (means=[True, False] was the instance [1.0, 0.0]), strings as numbers (output_mean('0.5') was
 0.5), a mean outside a bounded curator's domain (CTB.output_mean(5.0) was 2.58), percentages for probabilities."""
+
 import math
 
 import numpy as np
@@ -20,8 +21,12 @@ def test_bools_are_not_means(means):
         ldp.make_instance("bernoulli", means=means)
     with pytest.raises(TypeError, match=r"means must hold numbers, not bools"):
         ldp.make_instance("gaussian", means=means)
-    for f in (bounds.lower_bound_constant, bounds.basu2019_lower_bound_constant, bounds.ctb_lai_robbins_constant,
-              bounds.gdp_lower_bound_constant):
+    for f in (
+        bounds.lower_bound_constant,
+        bounds.basu2019_lower_bound_constant,
+        bounds.ctb_lai_robbins_constant,
+        bounds.gdp_lower_bound_constant,
+    ):
         with pytest.raises(TypeError, match=r"means must hold numbers, not bools"):
             f(means, 1.0)
     with pytest.raises(TypeError, match=r"means must hold numbers, not bools"):
@@ -57,7 +62,7 @@ def test_bounded_curator_output_mean_outside_its_domain(cls, mu):
     """CTB.output_mean(5.0) was 2.58, a mean no response in {0, 1} can have."""
     with pytest.raises(ValueError, match=r"mu must lie in \[0, 1\] for this curator, got ") as info:
         cls(1.0).output_mean(mu)
-    assert f"got {mu!r};" in str(info.value)          # the value as the user wrote it, not np.float64(5.0)
+    assert f"got {mu!r};" in str(info.value)  # the value as the user wrote it, not np.float64(5.0)
     with pytest.raises(ValueError, match=r"mu must lie in \[0, 1\]"):
         mech.ctb_output_mean(mu, 1.0)
 
@@ -66,27 +71,30 @@ def test_output_mean_in_domain_unchanged():
     assert ldp.CTL(1.0).output_mean(0.3) == 0.3
     e = math.exp(2.0)
     assert float(ldp.CTB(2.0).output_mean(0.3)) == 0.5 + (0.6 - 1.0) * math.expm1(2.0) / (2.0 * (e + 1.0))
-    assert np.isfinite(ldp.CTBS(1.0).output_mean(5.0))   # unbounded curators take any finite mean
+    assert np.isfinite(ldp.CTBS(1.0).output_mean(5.0))  # unbounded curators take any finite mean
     with pytest.raises(ValueError, match=r"sigma must be a finite number >= 0"):
         ldp.CTLS(1.0).output_mean(0.5, sigma=-1.0)
     with pytest.raises(TypeError, match=r"order must be an integer"):
         mech.gaussian_sigmoid_mean(0.5, 1.0, order="80")
 
 
-@pytest.mark.parametrize("call,name", [
-    (lambda v: mech.GaussianMechanism(1.0, v), "delta"),
-    (lambda v: ldp.make_policy("DP-SE", 1.0, beta=v), "beta"),
-    (lambda v: ldp.make_policy("DP-UCB", 1.0, gamma=v), "gamma"),
-    (lambda v: gp.dp_ucb_noise_bound(100, 3, 1.0, v), "gamma"),
-    (lambda v: gp.dp_se_epoch_length(3, 1, 1.0, v), "beta"),
-    (lambda v: audit.binned_log_ratio([0.1, 0.5], [0.2, 0.6], 2, alpha=v), "alpha"),
-    (lambda v: audit.delta_log_ratio([0.1, 0.5], [0.2, 0.6], [0.3], delta=v), "delta"),
-    (lambda v: audit.delta_log_ratio([0.1, 0.5], [0.2, 0.6], [0.3], alpha=v), "alpha"),
-    (lambda v: audit.gaussian_epsilon_at_delta(1.0, 1.0, v), "delta"),
-    (lambda v: audit.curator_audit(ldp.CTB(1.0), 100, 0, alpha=v), "alpha"),
-    (lambda v: audit.curator_audit(ldp.CTB(1.0), 100, 0, delta=v), "delta"),
-    (lambda v: audit.output_mean_audit(ldp.CTB(1.0), samples=10, alpha=v), "alpha"),
-])
+@pytest.mark.parametrize(
+    "call,name",
+    [
+        (lambda v: mech.GaussianMechanism(1.0, v), "delta"),
+        (lambda v: ldp.make_policy("DP-SE", 1.0, beta=v), "beta"),
+        (lambda v: ldp.make_policy("DP-UCB", 1.0, gamma=v), "gamma"),
+        (lambda v: gp.dp_ucb_noise_bound(100, 3, 1.0, v), "gamma"),
+        (lambda v: gp.dp_se_epoch_length(3, 1, 1.0, v), "beta"),
+        (lambda v: audit.binned_log_ratio([0.1, 0.5], [0.2, 0.6], 2, alpha=v), "alpha"),
+        (lambda v: audit.delta_log_ratio([0.1, 0.5], [0.2, 0.6], [0.3], delta=v), "delta"),
+        (lambda v: audit.delta_log_ratio([0.1, 0.5], [0.2, 0.6], [0.3], alpha=v), "alpha"),
+        (lambda v: audit.gaussian_epsilon_at_delta(1.0, 1.0, v), "delta"),
+        (lambda v: audit.curator_audit(ldp.CTB(1.0), 100, 0, alpha=v), "alpha"),
+        (lambda v: audit.curator_audit(ldp.CTB(1.0), 100, 0, delta=v), "delta"),
+        (lambda v: audit.output_mean_audit(ldp.CTB(1.0), samples=10, alpha=v), "alpha"),
+    ],
+)
 @pytest.mark.parametrize("percent", [5, 95.0, 100])
 def test_percentages_are_refused_as_probabilities(call, name, percent):
     """A confidence or failure probability given as 5 or 95 (per cent): the message says a probability in

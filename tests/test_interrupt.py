@@ -9,6 +9,7 @@ could interrupt. (The process exit itself, after the call has stopped, is Python
 Numba and SciPy: about 0.4 s on an idle machine, several seconds when the test suite loads every core, so
 it gets a wide margin; a call that did not stop fails the 2 s check, not the exit.)
 """
+
 import os
 import re
 import signal
@@ -19,7 +20,7 @@ import time
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-EXIT_MARGIN = 20.0   # seconds from SIGINT to the exit of the process (the teardown; see above)
+EXIT_MARGIN = 20.0  # seconds from SIGINT to the exit of the process (the teardown; see above)
 
 PRELUDE = """
 import signal, sys, time
@@ -43,56 +44,69 @@ CASES = {
     "index policy, 2 workers": (
         "ldp.simulate(ldp.make_policy('UCB1'), ldp.make_instance('ren2020-bernoulli'), 1000, 2, workers=2)",
         "ldp.simulate(ldp.make_policy('UCB1'), ldp.make_instance('ren2020-bernoulli'), 10**9, 8, workers=2, "
-        "limits=inf)"),
+        "limits=inf)",
+    ),
     "heterogeneous policy, 2 workers": (
         "ldp.simulate(ldp.make_policy('HeLDP-UCB-B', epsilon_min=1.0), ldp.make_instance('ren2020-bernoulli'), 1000,"
         " 2, workers=2, privacy_levels=ldp.make_privacy_levels('ren-heldp-discrete'))",
         "ldp.simulate(ldp.make_policy('HeLDP-UCB-B', epsilon_min=1.0), ldp.make_instance('ren2020-bernoulli'), "
-        "10**9, 8, workers=2, privacy_levels=ldp.make_privacy_levels('ren-heldp-discrete'), limits=inf)"),
+        "10**9, 8, workers=2, privacy_levels=ldp.make_privacy_levels('ren-heldp-discrete'), limits=inf)",
+    ),
     "KL-UCB (per-step global DP kernel), 2 workers": (
         "ldp.simulate(ldp.make_policy('KL-UCB'), ldp.make_instance('bernoulli', means=[0.9, 0.5]), 1000, 2, workers=2)",
         "ldp.simulate(ldp.make_policy('KL-UCB'), ldp.make_instance('bernoulli', means=[0.9, 0.5]), 10**9, 8, "
-        "workers=2, limits=inf)"),
+        "workers=2, limits=inf)",
+    ),
     "episodic engine (AdaP-KLUCB), many queued runs, 2 workers": (
         "ldp.simulate(ldp.make_policy('AdaP-KLUCB', epsilon=1.0), ldp.make_instance('ren2020-bernoulli'), 1000, 2, "
         "workers=2)",
         "ldp.simulate(ldp.make_policy('AdaP-KLUCB', epsilon=1.0), ldp.make_instance('ren2020-bernoulli'), 10**7, "
-        "10**5, workers=2, checkpoints=[10**7], limits=inf)"),
+        "10**5, workers=2, checkpoints=[10**7], limits=inf)",
+    ),
     "episodic engine, long episodes (uniform arms sum their draws), 2 workers": (
         "from ldpcode.instances import Arm, Instance, UNIFORM\n"
         "unif = Instance('two uniform arms', (Arm(UNIFORM, 0.0, 1.0), Arm(UNIFORM, 0.1, 0.9)))\n"
         "ldp.simulate(ldp.make_policy('AdaP-UCB', epsilon=1.0), unif, 1000, 2, workers=2)",
         "ldp.simulate(ldp.make_policy('AdaP-UCB', epsilon=1.0), unif, 10**13, 2, workers=2, checkpoints=[10**13], "
-        "limits=inf)"),
+        "limits=inf)",
+    ),
     "Algorithm 1 around UCB (reductions), 2 workers": (
         "rd.simulate_mab(rd.make_agent('UCB', 'gaussian', epsilon=1.0, delta=1e-4), rd.bernoulli_losses([0.2, 0.5]),"
         " 1000, 2, workers=2)",
         "rd.simulate_mab(rd.make_agent('UCB', 'gaussian', epsilon=1.0, delta=1e-4), rd.bernoulli_losses([0.2, 0.5]),"
-        " 10**9, 8, workers=2, limits=inf)"),
+        " 10**9, 8, workers=2, limits=inf)",
+    ),
     "one-point BCO": (
         "bco.simulate_one_point('quadratic', horizon=1000, runs=1)",
-        "bco.simulate_one_point('quadratic', horizon=10**10, runs=2, limits=inf)"),
+        "bco.simulate_one_point('quadratic', horizon=10**10, runs=2, limits=inf)",
+    ),
     "two-point BCO": (
         "bco.simulate_two_point('linear', horizon=1000, runs=1)",
-        "bco.simulate_two_point('linear', horizon=10**10, runs=2, limits=inf)"),
+        "bco.simulate_two_point('linear', horizon=10**10, runs=2, limits=inf)",
+    ),
     "barrier BCO": (
         "bco.simulate_one_point('quadratic', horizon=1000, runs=1, learner='barrier')",
-        "bco.simulate_one_point('quadratic', horizon=10**10, runs=2, learner='barrier', limits=inf)"),
+        "bco.simulate_one_point('quadratic', horizon=10**10, runs=2, learner='barrier', limits=inf)",
+    ),
     "contextual LDP LinUCB": (
         "ctx.simulate_contextual('ldp-linucb', ctx.make_contextual_instance(), 600, 1, 0, epsilon=1.0, delta=0.01)",
         "ctx.simulate_contextual('ldp-linucb', ctx.make_contextual_instance(), 10**9, 2, 0, epsilon=1.0, delta=0.01,"
-        " checkpoints=[10**9], limits=inf)"),
+        " checkpoints=[10**9], limits=inf)",
+    ),
 }
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_sigint_stops_the_simulation_within_2_seconds(name):
     warm, long_call = CASES[name]
-    code = (PRELUDE + f"{warm}\nprint('ready', flush=True)\ntry:\n    {long_call}\nexcept KeyboardInterrupt:\n"
-            "    print(f'stopped {time.monotonic() - SIGNALLED[0]:.3f} s after SIGINT', file=sys.stderr, flush=True)\n"
-            "    raise\nprint('finished', flush=True)\n")
-    proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+    code = (
+        PRELUDE + f"{warm}\nprint('ready', flush=True)\ntry:\n    {long_call}\nexcept KeyboardInterrupt:\n"
+        "    print(f'stopped {time.monotonic() - SIGNALLED[0]:.3f} s after SIGINT', file=sys.stderr, flush=True)\n"
+        "    raise\nprint('finished', flush=True)\n"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     try:
         line = proc.stdout.readline()
         assert line.strip() == "ready", f"the child did not start: {line!r} {proc.stderr.read()[-2000:]}"

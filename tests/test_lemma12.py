@@ -1,4 +1,5 @@
 """Lemma 12 and Fact 13 (Ren et al. 2020, Appendix A.8): the ε-DP pair generator, the mixture KL, the bounds."""
+
 import math
 
 import numpy as np
@@ -80,7 +81,7 @@ def test_extreme_pair_has_the_kl_of_ctb(rng):
 
 
 def test_fact13_by_hand():
-    assert fact13_bound(0.5, 2.0) == pytest.approx(1.5 ** 2 / 4)  # 0.5625
+    assert fact13_bound(0.5, 2.0) == pytest.approx(1.5**2 / 4)  # 0.5625
     assert fact13_bound(1.0, 1.0) == 0.0
     # Lemma 12's R, r at p = 1, q = 0 are e^eps, e^-eps: (R - r)^2 / (4 r R) = sinh(eps)^2
     assert lemma12_fact13_bound(1.0, 0.0, math.log(2)) == pytest.approx(0.5625, rel=1e-14)
@@ -105,10 +106,18 @@ def test_lemma12_chain_holds_on_random_pairs(rng):
         assert kl_discrete(f, g) <= fact13_bound(lr.min(), lr.max()) * (1 + 1e-9)
 
 
-@pytest.mark.parametrize("bad, exc", [
-    (dict(epsilon=0.0), ValueError), (dict(epsilon=-1.0), ValueError), (dict(k=1), ValueError),
-    (dict(k=2.5), TypeError), (dict(rng=3), TypeError), (dict(mode="edge"), ValueError),
-    (dict(concentration=0.0), ValueError)])
+@pytest.mark.parametrize(
+    "bad, exc",
+    [
+        (dict(epsilon=0.0), ValueError),
+        (dict(epsilon=-1.0), ValueError),
+        (dict(k=1), ValueError),
+        (dict(k=2.5), TypeError),
+        (dict(rng=3), TypeError),
+        (dict(mode="edge"), ValueError),
+        (dict(concentration=0.0), ValueError),
+    ],
+)
 def test_random_dp_pair_rejects_bad_input(bad, exc):
     kw = dict(epsilon=1.0, k=3, rng=np.random.default_rng(0)) | bad
     mode = {k: kw.pop(k) for k in ("mode", "concentration") if k in kw}

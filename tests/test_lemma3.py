@@ -1,4 +1,5 @@
 """Lemma 3 (Ren et al. 2020, Section 3.1.1): the exact tail of a sum of Laplace variables."""
+
 import math
 
 import numpy as np
@@ -15,8 +16,7 @@ def test_laplace_sum_sf_closed_forms(lam):
         x = lam / b
         assert mechanisms.laplace_sum_sf(lam, 1, b) == pytest.approx(math.exp(-x) / 2, rel=1e-9)
         assert mechanisms.laplace_sum_sf(lam, 2, b) == pytest.approx((2 + x) * math.exp(-x) / 4, rel=1e-9)
-        assert mechanisms.laplace_sum_sf(lam, 3, b) == pytest.approx((8 + 5 * x + x * x) * math.exp(-x) / 16,
-                                                                     rel=1e-9)
+        assert mechanisms.laplace_sum_sf(lam, 3, b) == pytest.approx((8 + 5 * x + x * x) * math.exp(-x) / 16, rel=1e-9)
 
 
 def test_laplace_sum_sf_symmetry_and_shape():

@@ -1,5 +1,6 @@
 """Lemma 7 (Ren et al. 2020, Section 3.2, Appendix A.5): Sigmoid means under non-Gaussian noise and the
 best constant over all variance-one noises."""
+
 import math
 
 import numpy as np
@@ -39,13 +40,13 @@ def test_lemma7_worst_noise_is_sandwiched():
         # the minimizer is a law with mean 0, variance 1 and at most 3 atoms, attaining the value
         assert probs.sum() == pytest.approx(1.0)
         assert atoms @ probs == pytest.approx(0.0, abs=1e-9)
-        assert (atoms ** 2) @ probs == pytest.approx(1.0, abs=1e-9)
+        assert (atoms**2) @ probs == pytest.approx(1.0, abs=1e-9)
         assert len(atoms) <= 3
         assert value == pytest.approx(sum(p * sprime(t + z) for z, p in zip(atoms, probs)), rel=1e-9)
         # no worse than Rademacher noise (a feasible law)
         assert value <= 0.5 * (sprime(t + 1) + sprime(t - 1)) + 1e-12
         # no better than Chebyshev: P{|Z| <= c} >= 1 - 1/c^2 and s'(t + z) >= s'(t + c) there
-        cheb = max((1 - 1 / c ** 2) * sprime(t + c) for c in np.linspace(1.01, 5, 400))
+        cheb = max((1 - 1 / c**2) * sprime(t + c) for c in np.linspace(1.01, 5, 400))
         assert value >= cheb
 
 
@@ -72,13 +73,16 @@ def test_lemma7_constants_by_hand():
     assert val >= bounds.lemma7_subgaussian_objective(a) and abs(a_star - 0.1058) < 5e-4
 
 
-@pytest.mark.parametrize("args, match", [
-    (([0.0], [-1.0, 1.0], [0.5]), "same non-zero length"),
-    (([0.0], [-1.0, 1.0], [0.7, 0.7]), "sum to 1"),
-    (([0.0], [-1.0, 1.0], [1.5, -0.5]), "non-negative"),
-    (([0.0], [np.inf, 1.0], [0.5, 0.5]), "finite"),
-    (([np.nan], [-1.0, 1.0], [0.5, 0.5]), "mu"),
-])
+@pytest.mark.parametrize(
+    "args, match",
+    [
+        (([0.0], [-1.0, 1.0], [0.5]), "same non-zero length"),
+        (([0.0], [-1.0, 1.0], [0.7, 0.7]), "sum to 1"),
+        (([0.0], [-1.0, 1.0], [1.5, -0.5]), "non-negative"),
+        (([0.0], [np.inf, 1.0], [0.5, 0.5]), "finite"),
+        (([np.nan], [-1.0, 1.0], [0.5, 0.5]), "mu"),
+    ],
+)
 def test_discrete_sigmoid_mean_rejects_bad_input(args, match):
     with pytest.raises(ValueError, match=match):
         mechanisms.discrete_sigmoid_mean(*args)
@@ -97,7 +101,7 @@ def test_lemma7_worst_noise_rejects_bad_input():
 
 def test_lemma7_chebyshev_constant_by_hand():
     c, value = bounds.lemma7_chebyshev_constant()
-    assert value == pytest.approx((1 - 1 / c ** 2) * sprime(1 + c), rel=1e-12)
+    assert value == pytest.approx((1 - 1 / c**2) * sprime(1 + c), rel=1e-12)
     # it is the maximum: c = 1.5 and c = 2 do worse: (1 - 1/2.25) s'(2.5) = 0.0390..., (3/4) s'(3) = 0.0339...
     assert value >= (1 - 1 / 2.25) * sprime(2.5) and value >= 0.75 * sprime(3.0)
     assert 0.039 < value < 0.040

@@ -1,4 +1,5 @@
 """Curators against their closed forms: Lemma 5's output mean, the e^eps privacy ratio, Sigmoid means."""
+
 import math
 
 import numpy as np
@@ -75,7 +76,8 @@ def test_ctl_density_ratio(eps, r, r2, x):
 def test_ctbs_is_ctb_of_the_sigmoid(r, eps):
     s = 1 / (1 + math.exp(-r))
     assert ldp.CTBS(eps).probability_one(np.array([r]))[0] == pytest.approx(
-        ldp.CTB(eps).probability_one(np.array([s]))[0], rel=1e-12)
+        ldp.CTB(eps).probability_one(np.array([s]))[0], rel=1e-12
+    )
 
 
 def test_gaussian_sigmoid_mean_against_monte_carlo():

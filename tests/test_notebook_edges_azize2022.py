@@ -1,10 +1,11 @@
 """Every azize2022 notebook runs whole at its tiny parameters (the edges its rules accept);
 see tests/notebook_edges.py."""
+
 import pytest
 
 from notebook_edges import notebooks, run_tiny
 
-NOTEBOOKS = notebooks('azize2022')
+NOTEBOOKS = notebooks("azize2022")
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS)

@@ -1,10 +1,11 @@
 """Every heldp notebook runs whole at its tiny parameters (the edges its rules accept);
 see tests/notebook_edges.py."""
+
 import pytest
 
 from notebook_edges import notebooks, run_tiny
 
-NOTEBOOKS = notebooks('heldp')
+NOTEBOOKS = notebooks("heldp")
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS)

@@ -1,10 +1,11 @@
 """Every ren2020 notebook (with the appendix and the report) runs whole at its tiny parameters (the edges its rules accept);
 see tests/notebook_edges.py."""
+
 import pytest
 
 from notebook_edges import notebooks, run_tiny
 
-NOTEBOOKS = notebooks('ren2020', 'appendix', 'report')
+NOTEBOOKS = notebooks("ren2020", "appendix", "report")
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS)

@@ -1,10 +1,11 @@
 """Every zheng2020 notebook runs whole at its tiny parameters (the edges its rules accept);
 see tests/notebook_edges.py."""
+
 import pytest
 
 from notebook_edges import notebooks, run_tiny
 
-NOTEBOOKS = notebooks('zheng2020')
+NOTEBOOKS = notebooks("zheng2020")
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS)

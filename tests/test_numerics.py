@@ -5,6 +5,7 @@ Large epsilon: every exponential of epsilon is taken in a form that cannot overf
 tends to its non-private baseline instead of playing round-robin (HeLDP-UCB-B at eps_t = 709.8 had 1,000 times
 the regret it has at 709.7) or raising a bare OverflowError. Small epsilon: levels below EPSILON_FLOOR = 1e-9
 are refused (at 1e-310 every index was nan and the agent pulled the last arm)."""
+
 import math
 
 import numpy as np
@@ -19,7 +20,7 @@ from ldpcode._validate import EPSILON_FLOOR
 from ldpcode.reference import run_reference, run_reference_heterogeneous
 from ldpcode.simulate import run_one, run_one_heterogeneous
 
-HUGE = [709.8, 1e4, 1e300]   # e^eps overflows a double from 709.79 on
+HUGE = [709.8, 1e4, 1e300]  # e^eps overflows a double from 709.79 on
 
 
 def _constant(eps):
@@ -27,6 +28,7 @@ def _constant(eps):
 
 
 # ------------------------------------------------------------------------------------- large epsilon: agents
+
 
 def test_issue_reproducer_heldp_ucb_b_above_709_78():
     """means [0.9, 0.1], T = 1e5: eps_t = 709.7 gave regret 34, 709.8 gave 40,000 (round-robin: every CTB
@@ -47,14 +49,19 @@ def test_ldp_ucb_b_at_huge_epsilon_pulls_exactly_the_arms_of_ucb1(eps):
     inst = ldp.make_instance("ren2020-bernoulli")
     ucb1 = ldp.simulate(ldp.make_policy("UCB1"), inst, 20_000, 4, seed=3)
     homo = ldp.simulate(ldp.make_policy("LDP-UCB-B", eps), inst, 20_000, 4, seed=3)
-    het = ldp.simulate(ldp.make_policy("HeLDP-UCB-B", epsilon_min=eps), inst, 20_000, 4, seed=3,
-                       privacy_levels=_constant(eps))
+    het = ldp.simulate(
+        ldp.make_policy("HeLDP-UCB-B", epsilon_min=eps), inst, 20_000, 4, seed=3, privacy_levels=_constant(eps)
+    )
     np.testing.assert_array_equal(homo.counts, ucb1.counts)
     np.testing.assert_array_equal(het.counts, ucb1.counts)
 
 
-AGENTS = [("LDP-UCB-L", "UCB1", "ren2020-bernoulli"), ("LDP-UCB-B", "UCB1", "ren2020-bernoulli"),
-          ("LDP-UCB-LS", "UCB1-S", "ren2020-gaussian"), ("LDP-UCB-BS", "UCB1-S", "ren2020-gaussian")]
+AGENTS = [
+    ("LDP-UCB-L", "UCB1", "ren2020-bernoulli"),
+    ("LDP-UCB-B", "UCB1", "ren2020-bernoulli"),
+    ("LDP-UCB-LS", "UCB1-S", "ren2020-gaussian"),
+    ("LDP-UCB-BS", "UCB1-S", "ren2020-gaussian"),
+]
 
 
 @pytest.mark.parametrize("name,base,inst", AGENTS)
@@ -67,16 +74,24 @@ def test_every_private_agent_tends_to_its_non_private_baseline(name, base, inst,
     instance = ldp.make_instance(inst)
     baseline = ldp.simulate(ldp.make_policy(base), instance, T, runs, seed=1).final_regret().mean()
     if heterogeneous:
-        res = ldp.simulate(ldp.make_policy("He" + name, epsilon_min=eps), instance, T, runs, seed=1,
-                           privacy_levels=_constant(eps))
+        res = ldp.simulate(
+            ldp.make_policy("He" + name, epsilon_min=eps), instance, T, runs, seed=1, privacy_levels=_constant(eps)
+        )
     else:
         res = ldp.simulate(ldp.make_policy(name, eps), instance, T, runs, seed=1)
     ratio = res.final_regret().mean() / baseline
     assert 0.9 < ratio < 1.1, ratio
 
 
-@pytest.mark.parametrize("name,inst", [("LDP-UCB-L", "ren2020-bernoulli"), ("LDP-UCB-B", "ren2020-mixed"),
-                                       ("LDP-UCB-LS", "ren2020-gaussian"), ("LDP-UCB-BS", "ren2020-gaussian")])
+@pytest.mark.parametrize(
+    "name,inst",
+    [
+        ("LDP-UCB-L", "ren2020-bernoulli"),
+        ("LDP-UCB-B", "ren2020-mixed"),
+        ("LDP-UCB-LS", "ren2020-gaussian"),
+        ("LDP-UCB-BS", "ren2020-gaussian"),
+    ],
+)
 @pytest.mark.parametrize("eps", [709.8, 1e300])
 def test_compiled_engine_and_reference_agree_at_huge_epsilon(name, inst, eps):
     pol, ins = ldp.make_policy(name, eps), ldp.make_instance(inst)
@@ -85,8 +100,15 @@ def test_compiled_engine_and_reference_agree_at_huge_epsilon(name, inst, eps):
     np.testing.assert_array_equal(run_one(pol, ins, 3_000, ss, cps), run_reference(pol, ins, 3_000, ss, cps))
 
 
-@pytest.mark.parametrize("name,inst", [("HeLDP-UCB-L", "ren2020-bernoulli"), ("HeLDP-UCB-B", "ren2020-mixed"),
-                                       ("HeLDP-UCB-LS", "ren2020-gaussian"), ("HeLDP-UCB-BS", "ren2020-gaussian")])
+@pytest.mark.parametrize(
+    "name,inst",
+    [
+        ("HeLDP-UCB-L", "ren2020-bernoulli"),
+        ("HeLDP-UCB-B", "ren2020-mixed"),
+        ("HeLDP-UCB-LS", "ren2020-gaussian"),
+        ("HeLDP-UCB-BS", "ren2020-gaussian"),
+    ],
+)
 def test_heterogeneous_engine_and_reference_agree_with_huge_levels(name, inst):
     """Users at 0.5, 2, 709.8 and 1e4 (the reference's literal formulas, written with e^-eps, must not raise
     OverflowError and must pull the engine's arms)."""
@@ -94,8 +116,9 @@ def test_heterogeneous_engine_and_reference_agree_with_huge_levels(name, inst):
     lv = ldp.make_privacy_levels("discrete", values=[0.5, 2.0, 709.8, 1e4])
     cps = ldp.log_checkpoints(3_000, 20)
     ss = np.random.SeedSequence(6).spawn(1)[0]
-    np.testing.assert_array_equal(run_one_heterogeneous(pol, ins, lv, 3_000, ss, cps),
-                                  run_reference_heterogeneous(pol, ins, lv, 3_000, ss, cps))
+    np.testing.assert_array_equal(
+        run_one_heterogeneous(pol, ins, lv, 3_000, ss, cps), run_reference_heterogeneous(pol, ins, lv, 3_000, ss, cps)
+    )
 
 
 def test_heldp_ucb_l_epsilon_min_ceiling():
@@ -106,20 +129,22 @@ def test_heldp_ucb_l_epsilon_min_ceiling():
     with pytest.raises(ValueError, match=r"epsilon_min must be <= 1e\+150"):
         ldp.make_policy("HeLDP-UCB-LS", epsilon_min=1e200)
     inst = ldp.make_instance("bernoulli", means=[0.1, 0.9])
-    res = ldp.simulate(ldp.make_policy("HeLDP-UCB-L", epsilon_min=1e150), inst, 20_000, 1, seed=0,
-                       privacy_levels=_constant(1e150))
+    res = ldp.simulate(
+        ldp.make_policy("HeLDP-UCB-L", epsilon_min=1e150), inst, 20_000, 1, seed=0, privacy_levels=_constant(1e150)
+    )
     assert res.final_regret()[0] < 200
-    ldp.make_policy("HeLDP-UCB-B", epsilon_min=1e300)   # no forced pulls: no ceiling
+    ldp.make_policy("HeLDP-UCB-B", epsilon_min=1e300)  # no forced pulls: no ceiling
 
 
 # ----------------------------------------------------------------------------------- large epsilon: curators
+
 
 @pytest.mark.parametrize("eps", HUGE)
 def test_curators_at_huge_epsilon(eps):
     rng = np.random.default_rng(0)
     r = (rng.random(1000) < 0.3).astype(float)
     assert ldp.CTB(eps).exp_eps == math.inf
-    np.testing.assert_array_equal(ldp.CTB(eps).privatize(r, rng), r)     # P{1} = r exactly
+    np.testing.assert_array_equal(ldp.CTB(eps).privatize(r, rng), r)  # P{1} = r exactly
     np.testing.assert_array_equal(ldp.CTB(eps).probability_one([0.0, 0.25, 1.0]), [0.0, 0.25, 1.0])
     x = np.array([-3.0, 0.0, 2.0])
     np.testing.assert_array_equal(ldp.CTBS(eps).probability_one(x), mech.sigmoid(x))
@@ -137,8 +162,9 @@ def test_ctb_output_mean_between_709_09_and_709_78():
     for eps in (709.1, 709.5, 709.78):
         assert float(mech.ctb_output_mean(0.9, eps)) == pytest.approx(0.9, abs=1e-15)
     # the two forms meet at the switch (eps = 700): Lemma 5's mean is continuous
-    assert float(mech.ctb_output_mean(0.9, 700.0)) == pytest.approx(float(mech.ctb_output_mean(0.9, 700.0001)),
-                                                                    abs=1e-15)
+    assert float(mech.ctb_output_mean(0.9, 700.0)) == pytest.approx(
+        float(mech.ctb_output_mean(0.9, 700.0001)), abs=1e-15
+    )
 
 
 @pytest.mark.parametrize("eps", [0.3, 2.0, 36.0])
@@ -165,14 +191,14 @@ def test_bounds_take_their_limits_at_huge_epsilon(eps):
     assert bounds.lemma12_bound(0.3, 0.6, eps) == math.inf
     assert bounds.lemma12_bound(0.3, 0.3, eps) == 0.0
     # Fact 13 at the limit: R -> p/q, r -> (1-p)/(1-q)
-    assert bounds.lemma12_fact13_bound(0.3, 0.6, eps) == pytest.approx((0.5 - 1.75) ** 2 / (4 * 0.5 * 1.75),
-                                                                       rel=1e-12)
-    assert bounds.lemma12_fact13_bound(0.0, 1.0, eps) == math.inf     # sinh^2(eps), beyond the doubles
+    assert bounds.lemma12_fact13_bound(0.3, 0.6, eps) == pytest.approx((0.5 - 1.75) ** 2 / (4 * 0.5 * 1.75), rel=1e-12)
+    assert bounds.lemma12_fact13_bound(0.0, 1.0, eps) == math.inf  # sinh^2(eps), beyond the doubles
     lv = _constant(eps)
     for f in (bounds.heldp_ucb_l_regret_bound, bounds.heldp_ucb_b_regret_bound):
         assert math.isfinite(f(MEANS, 1_000, lv, eps))
     assert bounds.heldp_ucb_b_regret_bound(MEANS, 1_000, lv, eps) == pytest.approx(
-        bounds.heldp_ucb_b_homogeneous_bound(MEANS, 1_000, eps), rel=1e-9)
+        bounds.heldp_ucb_b_homogeneous_bound(MEANS, 1_000, eps), rel=1e-9
+    )
 
 
 def test_bounds_are_continuous_where_their_formula_switches():
@@ -197,7 +223,7 @@ def test_kl_bernoulli_of_close_arguments():
     for p, q in ((0.3, 0.3 + 1e-7), (0.5 + 1e-10, 0.5), (0.9, 0.9 - 1e-8)):
         d = q - p
         # the series to third order, exact to 1e-12 relative at these distances
-        want = d * d / (2 * q * (1 - q)) + d ** 3 * (1 - 2 * q) / (6 * q * q * (1 - q) ** 2)
+        want = d * d / (2 * q * (1 - q)) + d**3 * (1 - 2 * q) / (6 * q * q * (1 - q) ** 2)
         assert float(kl_bernoulli(p, q)) == pytest.approx(want, rel=1e-9)
     for eps in (1e-9, 1e-6, 1e-4):
         c = bounds.ctb_lai_robbins_constant(MEANS, eps)
@@ -211,12 +237,18 @@ TINY = [1e-310, 1e-200, 1e-12, EPSILON_FLOOR * 0.999]
 
 @pytest.mark.parametrize("eps", TINY)
 def test_levels_below_the_floor_are_refused(eps):
-    calls = [lambda: ldp.make_policy("LDP-UCB-L", eps), lambda: ldp.make_policy("LDP-UCB-B", eps),
-             lambda: ldp.make_policy("AdaP-UCB", eps), lambda: ldp.make_curator("CTB", eps),
-             lambda: mech.GaussianMechanism(eps, 1e-5), lambda: mech.LaplaceMechanism(eps),
-             lambda: ldp.make_privacy_levels("constant", epsilon=eps), lambda: bounds.laplace_ratio(eps),
-             lambda: bounds.lower_bound_constant(MEANS, eps),
-             lambda: audit.random_dp_pair(eps, 3, np.random.default_rng(0))]
+    calls = [
+        lambda: ldp.make_policy("LDP-UCB-L", eps),
+        lambda: ldp.make_policy("LDP-UCB-B", eps),
+        lambda: ldp.make_policy("AdaP-UCB", eps),
+        lambda: ldp.make_curator("CTB", eps),
+        lambda: mech.GaussianMechanism(eps, 1e-5),
+        lambda: mech.LaplaceMechanism(eps),
+        lambda: ldp.make_privacy_levels("constant", epsilon=eps),
+        lambda: bounds.laplace_ratio(eps),
+        lambda: bounds.lower_bound_constant(MEANS, eps),
+        lambda: audit.random_dp_pair(eps, 3, np.random.default_rng(0)),
+    ]
     for call in calls:
         with pytest.raises(ValueError, match="epsilon must be >= 1e-09"):
             call()
@@ -237,19 +269,55 @@ def test_every_kernel_quantity_is_finite_at_the_floor():
         pol = ldp.make_policy(name, EPSILON_FLOOR)
         counts, sums, means, widths = np.zeros(n, np.int64), np.zeros(n), np.zeros(n), np.zeros(n)
         code, sig, scale, exp_eps = pol.kernel_args()
-        index_policy_chunk(0, T, inst.families, inst.params, inst.draw_stream(rng, T), pol.draw_noise(rng, T),
-                           code, sig, scale, exp_eps, pol.index_constant, pol.forced_exploration, counts, sums,
-                           means, widths, cps, 0, np.zeros((1, n), np.int64))
+        index_policy_chunk(
+            0,
+            T,
+            inst.families,
+            inst.params,
+            inst.draw_stream(rng, T),
+            pol.draw_noise(rng, T),
+            code,
+            sig,
+            scale,
+            exp_eps,
+            pol.index_constant,
+            pol.forced_exploration,
+            counts,
+            sums,
+            means,
+            widths,
+            cps,
+            0,
+            np.zeros((1, n), np.int64),
+        )
         assert np.isfinite(means).all() and np.isfinite(widths).all() and counts.sum() == T
-        assert (counts > T / 10).all()          # pure noise: every arm explored, not the last one
+        assert (counts > T / 10).all()  # pure noise: every arm explored, not the last one
     for name in ("HeLDP-UCB-L", "HeLDP-UCB-B"):
         pol = ldp.make_policy(name, epsilon_min=EPSILON_FLOOR)
         counts, kept = np.zeros(n, np.int64), np.zeros(n, np.int64)
         sums, acc, means, widths = (np.zeros(n) for _ in range(4))
-        heterogeneous_chunk(0, T, inst.families, inst.params, inst.draw_stream(rng, T), pol.draw_noise(rng, T),
-                            np.full(T, EPSILON_FLOOR), pol.mechanism_code, pol.use_sigmoid, pol.epsilon_min,
-                            pol.forced_exploration, counts, kept, sums, acc, means, widths, cps, 0,
-                            np.zeros((1, n), np.int64))
+        heterogeneous_chunk(
+            0,
+            T,
+            inst.families,
+            inst.params,
+            inst.draw_stream(rng, T),
+            pol.draw_noise(rng, T),
+            np.full(T, EPSILON_FLOOR),
+            pol.mechanism_code,
+            pol.use_sigmoid,
+            pol.epsilon_min,
+            pol.forced_exploration,
+            counts,
+            kept,
+            sums,
+            acc,
+            means,
+            widths,
+            cps,
+            0,
+            np.zeros((1, n), np.int64),
+        )
         for v in (sums, acc, means, widths):
             assert np.isfinite(v).all()
         assert counts.sum() == T and (counts > T / 10).all()
@@ -260,16 +328,18 @@ def test_engine_discards_users_below_the_floor_like_users_at_zero():
     discard those users (eps_min >= the floor), exactly as users at 0, and the curators answer them as at 0."""
     inst = ldp.make_instance("ren2020-bernoulli")
     pol = ldp.make_policy("HeLDP-UCB-B", epsilon_min=0.5)
-    tiny = ldp.simulate(pol, inst, 5_000, 2, seed=4,
-                        privacy_levels=ldp.make_privacy_levels("discrete", values=[1e-310, 1.0]))
-    zero = ldp.simulate(pol, inst, 5_000, 2, seed=4,
-                        privacy_levels=ldp.make_privacy_levels("discrete", values=[0.0, 1.0]))
+    tiny = ldp.simulate(
+        pol, inst, 5_000, 2, seed=4, privacy_levels=ldp.make_privacy_levels("discrete", values=[1e-310, 1.0])
+    )
+    zero = ldp.simulate(
+        pol, inst, 5_000, 2, seed=4, privacy_levels=ldp.make_privacy_levels("discrete", values=[0.0, 1.0])
+    )
     np.testing.assert_array_equal(tiny.counts, zero.counts)
     rng = np.random.default_rng(0)
     r = np.array([0.0, 1.0, 0.3, 0.7])
     levels = np.array([0.0, 1e-310, 1e-12, 1.0])
     _, x = ldp.CTL.respond_to_users(r, levels, rng)
-    assert np.isfinite(x).all() and (x[:3] == 0.5).all()   # 1/1e-310 = inf made these +-inf
+    assert np.isfinite(x).all() and (x[:3] == 0.5).all()  # 1/1e-310 = inf made these +-inf
     _, y = ldp.CTB.respond_to_users(np.zeros(100_000), np.full(100_000, 1e-310), rng)
     assert abs(y.mean() - 0.5) < 0.01
     assert audit.HeterogeneousCurator("CTL", 1e-310).exact_loss([0.0, 1.0]) == 0.0
@@ -277,6 +347,7 @@ def test_engine_discards_users_below_the_floor_like_users_at_zero():
 
 
 # --------------------------------------------------------------------------- Lemma 3's exact tail in O(n)
+
 
 def _laplace_sum_sf_quadratic(lam, n, b):
     """The O(n^2)-memory double sum that laplace_sum_sf used to evaluate (kept here as the reference)."""
@@ -298,15 +369,17 @@ def _laplace_sum_sf_quadratic(lam, n, b):
 @pytest.mark.parametrize("n", [1, 2, 3, 7, 40, 300])
 def test_laplace_sum_sf_equals_the_double_sum(n):
     lam = np.array([-40.0, -3.0, -0.5, 0.0, 0.2, 1.0, 3.0, 10.0, 40.0, 200.0, 900.0])
-    np.testing.assert_allclose(mech.laplace_sum_sf(lam, n, 1.3), _laplace_sum_sf_quadratic(lam, n, 1.3),
-                               rtol=1e-12, atol=0)
+    np.testing.assert_allclose(
+        mech.laplace_sum_sf(lam, n, 1.3), _laplace_sum_sf_quadratic(lam, n, 1.3), rtol=1e-12, atol=0
+    )
 
 
 @settings(max_examples=30, deadline=None, derandomize=True)
 @given(n=st.integers(1, 60), lam=st.floats(-50, 400), b=st.floats(0.05, 20))
 def test_laplace_sum_sf_equals_the_double_sum_property(n, lam, b):
-    assert mech.laplace_sum_sf(lam, n, b) == pytest.approx(float(_laplace_sum_sf_quadratic(lam, n, b)[0]),
-                                                          rel=1e-11, abs=1e-300)
+    assert mech.laplace_sum_sf(lam, n, b) == pytest.approx(
+        float(_laplace_sum_sf_quadratic(lam, n, b)[0]), rel=1e-11, abs=1e-300
+    )
 
 
 def test_laplace_sum_sf_large_n_against_monte_carlo():
@@ -337,7 +410,7 @@ def test_laplace_sum_sf_memory_is_linear():
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     assert peak < 300e6
-    assert p == pytest.approx(0.00135, rel=0.01)   # the normal tail at 3 sd: 0.001350
+    assert p == pytest.approx(0.00135, rel=0.01)  # the normal tail at 3 sd: 0.001350
 
 
 def test_laplace_sum_sf_ceiling_is_named():

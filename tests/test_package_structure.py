@@ -1,5 +1,6 @@
 """The shape of ldpcode: no circle of imports among its modules, counting the imports written inside
 functions too (a lazy import hides a cycle from Python, not from a reader)."""
+
 import ast
 from pathlib import Path
 
@@ -34,7 +35,7 @@ def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
         stack.append(m)
         for n in sorted(graph[m]):
             if state.get(n) == 1:
-                return stack[stack.index(n):] + [n]
+                return stack[stack.index(n) :] + [n]
             if n not in state and (found := visit(n)):
                 return found
         state[m] = 2
@@ -54,6 +55,6 @@ def test_the_cycle_finder_finds_a_cycle():
 
 def test_no_circle_of_imports():
     graph = _imports()
-    assert "claims" in graph and "parameters" in graph["claims"]   # the graph is read (and it has edges)
+    assert "claims" in graph and "parameters" in graph["claims"]  # the graph is read (and it has edges)
     cycle = _cycle(graph)
     assert cycle is None, "ldpcode's modules import each other in a circle: " + " -> ".join(cycle)

@@ -1,6 +1,7 @@
 """The notebooks' parameter check (ldpcode/parameters.py): every parameter of every notebook has a rule,
 every stored default passes, every notebook runs the check right after its parameters cell, and bad
 values are refused with a message naming the parameter, the value and what is allowed."""
+
 import ast
 import glob
 import json
@@ -16,8 +17,9 @@ import ldpcode as ldp
 from ldpcode import parameters as P
 
 ROOT = Path(__file__).resolve().parent.parent
-NOTEBOOKS = sorted(str(Path(p).relative_to(ROOT)) for p in glob.glob(str(ROOT / "chapters" / "**" / "*.ipynb"),
-                                                                      recursive=True))
+NOTEBOOKS = sorted(
+    str(Path(p).relative_to(ROOT)) for p in glob.glob(str(ROOT / "chapters" / "**" / "*.ipynb"), recursive=True)
+)
 
 
 def _parameters_cell(nb):
@@ -77,24 +79,37 @@ REN4 = "chapters/ren2020/theorem4_ldp_ucb_l.ipynb"
 REN4_OK = dict(instance="ren2020-bernoulli", horizon=10**6, runs=50, epsilons=[0.5, 1.0, 2.0], seed=2020)
 
 
-@pytest.mark.parametrize("name,value,exc,message", [
-    ("horizon", 1, ValueError, "parameter horizon must be an integer in [2, 4611686018427387904], got 1"),
-    ("horizon", 1e6, TypeError, "parameter horizon must be an integer in [2, 4611686018427387904] (write 10**6, not 1e6), got 1000000.0"),
-    ("horizon", True, TypeError, "parameter horizon must be an integer"),
-    ("horizon", 19, ValueError, "parameter horizon must be an integer >= the number of arms 20, got 19"),
-    ("runs", 0, ValueError, "parameter runs must be an integer in [2, 1000000] (a standard error over runs needs "
-                            "at least 2 runs), got 0"),
-    ("runs", 1, ValueError, "parameter runs must be an integer in [2, 1000000] (a standard error over runs needs "),
-    ("seed", -1, ValueError, "parameter seed must be an integer in [0, "),
-    ("epsilons", [], ValueError, "parameter epsilons must be a list of 1 to 10000 items"),
-    ("epsilons", 0.5, TypeError, "parameter epsilons must be a list"),
-    ("epsilons", [0.5, math.nan], ValueError, "parameter epsilons[1] must be a finite number >= 1e-09, got nan"),
-    ("epsilons", [0.5, "1"], TypeError, "parameter epsilons[1] must be a finite number >= 1e-09, got '1'"),
-    ("epsilons", [0.5, -1], ValueError, "parameter epsilons[1] must be a finite number >= 1e-09, got -1"),
-    ("epsilons", [0.5, 1e-10], ValueError, "parameter epsilons[1] must be a finite number >= 1e-09, got 1e-10"),
-    ("instance", "bernoulli", ValueError, "parameter instance must be one of 'ren2020-bernoulli', "),
-    ("instance", None, TypeError, "parameter instance must be one of"),
-])
+@pytest.mark.parametrize(
+    "name,value,exc,message",
+    [
+        ("horizon", 1, ValueError, "parameter horizon must be an integer in [2, 4611686018427387904], got 1"),
+        (
+            "horizon",
+            1e6,
+            TypeError,
+            "parameter horizon must be an integer in [2, 4611686018427387904] (write 10**6, not 1e6), got 1000000.0",
+        ),
+        ("horizon", True, TypeError, "parameter horizon must be an integer"),
+        ("horizon", 19, ValueError, "parameter horizon must be an integer >= the number of arms 20, got 19"),
+        (
+            "runs",
+            0,
+            ValueError,
+            "parameter runs must be an integer in [2, 1000000] (a standard error over runs needs "
+            "at least 2 runs), got 0",
+        ),
+        ("runs", 1, ValueError, "parameter runs must be an integer in [2, 1000000] (a standard error over runs needs "),
+        ("seed", -1, ValueError, "parameter seed must be an integer in [0, "),
+        ("epsilons", [], ValueError, "parameter epsilons must be a list of 1 to 10000 items"),
+        ("epsilons", 0.5, TypeError, "parameter epsilons must be a list"),
+        ("epsilons", [0.5, math.nan], ValueError, "parameter epsilons[1] must be a finite number >= 1e-09, got nan"),
+        ("epsilons", [0.5, "1"], TypeError, "parameter epsilons[1] must be a finite number >= 1e-09, got '1'"),
+        ("epsilons", [0.5, -1], ValueError, "parameter epsilons[1] must be a finite number >= 1e-09, got -1"),
+        ("epsilons", [0.5, 1e-10], ValueError, "parameter epsilons[1] must be a finite number >= 1e-09, got 1e-10"),
+        ("instance", "bernoulli", ValueError, "parameter instance must be one of 'ren2020-bernoulli', "),
+        ("instance", None, TypeError, "parameter instance must be one of"),
+    ],
+)
 def test_messages_name_the_parameter_the_value_and_what_is_allowed(name, value, exc, message):
     with pytest.raises(exc) as info:
         ldp.claims.check_parameters(REN4, {**REN4_OK, name: value})
@@ -111,11 +126,11 @@ def test_consistency_checks():
     nb = "chapters/zheng2020/theorems7_8_linear.ipynb"
     _, ok = _defaults(nb)
     with pytest.raises(ValueError, match=r"parameter horizons must be a list of 3 to 10000 items \(the exponent"):
-        ldp.claims.check_parameters(nb, {**ok, "horizons": [1000, 1000, 1000]})   # not strictly increasing
+        ldp.claims.check_parameters(nb, {**ok, "horizons": [1000, 1000, 1000]})  # not strictly increasing
     nb = "chapters/ren2020/lemma3_laplace_tail.ipynb"
     _, ok = _defaults(nb)
     with pytest.raises(ValueError, match=r"thm4_cases must hold pairs \(k, t\) with k > 4 log t"):
-        ldp.claims.check_parameters(nb, {**ok, "thm4_cases": [[4, 3]]})    # 4 < 4 log 3 = 4.39
+        ldp.claims.check_parameters(nb, {**ok, "thm4_cases": [[4, 3]]})  # 4 < 4 log 3 = 4.39
     with pytest.raises(ValueError, match=r"parameter thm4_cases\[0\]\[1\] \(t\) must be an integer"):
         ldp.claims.check_parameters(nb, {**ok, "thm4_cases": [[4, 1]]})
     nb = "chapters/heldp/corollary13_sigmoid.ipynb"
@@ -142,9 +157,13 @@ def test_missing_parameter_and_unknown_notebook():
 def _papermill(tmp_path, *args):
     out = tmp_path / "out.ipynb"
     nb = "chapters/report/reproduction_report.ipynb"
-    proc = subprocess.run([sys.executable, "-m", "papermill", nb, str(out), *args, "--cwd",
-                           str(ROOT / "chapters" / "report")],
-                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-m", "papermill", nb, str(out), *args, "--cwd", str(ROOT / "chapters" / "report")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     return proc, nbformat.read(out, as_version=4)
 
 
@@ -161,7 +180,8 @@ def test_papermill_stops_a_bad_parameter_before_any_work(tmp_path):
     proc, executed = _papermill(tmp_path, "-p", "chapter", "/etc")
     assert proc.returncode != 0
     assert "ValueError: parameter chapter must name a folder under data/ (such as 'ren2020'), got '/etc'" in (
-        proc.stderr + proc.stdout)
+        proc.stderr + proc.stdout
+    )
     _failed_cell(executed)
 
 
@@ -171,8 +191,10 @@ def test_papermill_refuses_a_misspelt_parameter(tmp_path):
     pytest.importorskip("papermill")
     proc, executed = _papermill(tmp_path, "-p", "chaptr", "ren2020")
     assert proc.returncode != 0
-    assert ("ValueError: parameter chaptr is not a parameter of chapters/report/reproduction_report.ipynb "
-            "(did you mean 'chapter'?)") in proc.stderr + proc.stdout
+    assert (
+        "ValueError: parameter chaptr is not a parameter of chapters/report/reproduction_report.ipynb "
+        "(did you mean 'chapter'?)"
+    ) in proc.stderr + proc.stdout
     _failed_cell(executed)
 
 
@@ -199,8 +221,16 @@ REFUSED_NOW = [
     (Z + "algorithm2_two_point_bco.ipynb", dict(sweep_runs=1), r"parameter sweep_runs must be an integer in \[2, "),
     (Z + "corollary4_one_point_bco.ipynb", dict(smooth_runs=1), r"parameter smooth_runs must be an integer in \[2, "),
     # horizon == ratio_horizon: the ratio panel's claims are read at both, and their ids collided
-    (R + "figure1.ipynb", dict(horizon=10**6, ratio_horizon=10**6), r"parameter horizon must be < ratio_horizon = 1000000"),
-    (R + "supplement_figure2.ipynb", dict(horizon=10**6, ratio_horizon=10**6), r"parameter horizon must be < ratio_horizon"),
+    (
+        R + "figure1.ipynb",
+        dict(horizon=10**6, ratio_horizon=10**6),
+        r"parameter horizon must be < ratio_horizon = 1000000",
+    ),
+    (
+        R + "supplement_figure2.ipynb",
+        dict(horizon=10**6, ratio_horizon=10**6),
+        r"parameter horizon must be < ratio_horizon",
+    ),
     (H + "figure1.ipynb", dict(horizon=10**6, ratio_horizon=10**6), r"parameter horizon must be < ratio_horizon"),
     # table1's growth exponent is a fit over three horizons at least
     (A + "table1.ipynb", dict(growth_horizons=[10**3, 10**4]), r"parameter growth_horizons must be a list of 3 to"),
@@ -211,39 +241,96 @@ REFUSED_NOW = [
     (A + "theorems7_8_upper_bounds.ipynb", dict(horizon=19), r"parameter horizon must be an integer in \[20, "),
     (A + "theorems7_8_upper_bounds.ipynb", dict(horizon=10**5), r"parameter horizon_np must be <= horizon = 100000"),
     (A + "theorems7_8_upper_bounds.ipynb", dict(eps_max=1.0), r"parameter eps_max must be > 1"),
-    (A + "theorems7_8_upper_bounds.ipynb", dict(horizon_eps=5), r"parameter horizon_eps must be an integer >= the number "
-                                                                r"of arms len\(means\) \+ 1 = 6"),
+    (
+        A + "theorems7_8_upper_bounds.ipynb",
+        dict(horizon_eps=5),
+        r"parameter horizon_eps must be an integer >= the number "
+        r"of arms len\(means\) \+ 1 = 6",
+    ),
     # figure1_episodes: Example 2's four episodes need T >= t_5 - 1; at T = K no private mean is used
     (A + "figure1_episodes.ipynb", dict(example_horizon=9), r"parameter example_horizon must be >= t_5 - 1"),
-    (A + "figure1_episodes.ipynb", dict(horizon=5), r"parameter horizon must be an integer >= the number of arms "
-                                                    r"len\(means\) \+ 1 = 6 \(Algorithm 1's first"),
+    (
+        A + "figure1_episodes.ipynb",
+        dict(horizon=5),
+        r"parameter horizon must be an integer >= the number of arms "
+        r"len\(means\) \+ 1 = 6 \(Algorithm 1's first",
+    ),
     # figure3: the hinge fit needs 4 eps; the check compares two eps above the paper's 0.3
     (A + "figure3.ipynb", dict(n_eps=3), r"parameter n_eps must be an integer in \[4, "),
     (A + "figure3.ipynb", dict(eps_max=0.31), r"parameter n_eps, eps_min, eps_max must put at least two eps"),
     # the audits: enough outputs and runs to refute the broken mechanisms, a horizon where actions depend on rewards
     ("chapters/appendix/privacy_audit.ipynb", dict(samples=100), r"parameter samples must be an integer in \[1000, "),
-    ("chapters/appendix/privacy_audit.ipynb", dict(lemma1_starts=[]), r"parameter lemma1_starts must be a list of 1 to"),
-    ("chapters/appendix/privacy_audit.ipynb", dict(lemma1_samples=1), r"parameter lemma1_samples must be an integer in \[1000"),
-    ("chapters/appendix/privacy_audit.ipynb", dict(gdp_horizon=2), r"parameter gdp_horizon must be an integer in \[3, .*forced"),
+    (
+        "chapters/appendix/privacy_audit.ipynb",
+        dict(lemma1_starts=[]),
+        r"parameter lemma1_starts must be a list of 1 to",
+    ),
+    (
+        "chapters/appendix/privacy_audit.ipynb",
+        dict(lemma1_samples=1),
+        r"parameter lemma1_samples must be an integer in \[1000",
+    ),
+    (
+        "chapters/appendix/privacy_audit.ipynb",
+        dict(gdp_horizon=2),
+        r"parameter gdp_horizon must be an integer in \[3, .*forced",
+    ),
     ("chapters/appendix/privacy_audit.ipynb", dict(gdp_runs=500), r"parameter gdp_runs must be an integer in \[2000, "),
-    ("chapters/appendix/privacy_audit.ipynb", dict(mironov_samples=1), r"parameter mironov_samples must be an integer in \[2, "),
-    ("chapters/appendix/privacy_audit.ipynb", dict(ctb_float_epsilons=[37.0, 100.0]),
-     r"parameter ctb_float_epsilons must hold at least one eps at which CTB's implemented law has a finite loss"),
-    (A + "lemma1_theorem6_privacy.ipynb", dict(audit_horizon=2, audit_table_entry=[0, 0], audit_changed_step=1),
-     r"parameter audit_horizon must be an integer in \[12, "),
+    (
+        "chapters/appendix/privacy_audit.ipynb",
+        dict(mironov_samples=1),
+        r"parameter mironov_samples must be an integer in \[2, ",
+    ),
+    (
+        "chapters/appendix/privacy_audit.ipynb",
+        dict(ctb_float_epsilons=[37.0, 100.0]),
+        r"parameter ctb_float_epsilons must hold at least one eps at which CTB's implemented law has a finite loss",
+    ),
+    (
+        A + "lemma1_theorem6_privacy.ipynb",
+        dict(audit_horizon=2, audit_table_entry=[0, 0], audit_changed_step=1),
+        r"parameter audit_horizon must be an integer in \[12, ",
+    ),
     (A + "lemma1_theorem6_privacy.ipynb", dict(audit_runs=1), r"parameter audit_runs must be an integer in \[2000, "),
-    (A + "lemma1_theorem6_privacy.ipynb", dict(broken_stale_runs=10_000), r"parameter broken_stale_runs must be an integer in \[25000"),
-    (A + "lemma1_theorem6_privacy.ipynb", dict(lemma1_samples=10), r"parameter lemma1_samples must be an integer in \[1000"),
+    (
+        A + "lemma1_theorem6_privacy.ipynb",
+        dict(broken_stale_runs=10_000),
+        r"parameter broken_stale_runs must be an integer in \[25000",
+    ),
+    (
+        A + "lemma1_theorem6_privacy.ipynb",
+        dict(lemma1_samples=10),
+        r"parameter lemma1_samples must be an integer in \[1000",
+    ),
     # theorem2: the check asserts that (3) fails at the first checkpoint t >= 10 and that the worst case reaches it at T
     (A + "theorem2_minimax.ipynb", dict(horizon=9, n_arms_list=[2]), r"parameter horizon must be an integer in \[10, "),
-    (A + "theorem2_minimax.ipynb", dict(epsilons=[1.0]), r"parameter epsilons must hold an eps so small that bound \(3\)"),
-    (A + "theorem2_minimax.ipynb", dict(horizon=1000, epsilons=[1e-6, 1e-3]),
-     r"parameter epsilons must each keep bound \(3\) at T = horizon at most T\(K-1\)/K"),
+    (
+        A + "theorem2_minimax.ipynb",
+        dict(epsilons=[1.0]),
+        r"parameter epsilons must hold an eps so small that bound \(3\)",
+    ),
+    (
+        A + "theorem2_minimax.ipynb",
+        dict(horizon=1000, epsilons=[1e-6, 1e-3]),
+        r"parameter epsilons must each keep bound \(3\) at T = horizon at most T\(K-1\)/K",
+    ),
     # theorem3: the asymptotes are checked below all switch points and above them
-    (A + "theorem3_problem_dependent.ipynb", dict(eps_grid=[0.1, 1.0, 2]), r"parameter eps_grid must reach below the smallest"),
+    (
+        A + "theorem3_problem_dependent.ipynb",
+        dict(eps_grid=[0.1, 1.0, 2]),
+        r"parameter eps_grid must reach below the smallest",
+    ),
     # heldp: a grid with another eps_min to compare, the paper's levels the panels are checked against
-    (H + "choosing_epsilon_min.ipynb", dict(grid_discrete=[1.0]), r"parameter grid_discrete must be a list of 2 to .*heuristic"),
-    (H + "figure1.ipynb", dict(eps_compare=[1.0, 0.5]), r"parameter eps_compare must hold the paper's levels 0.2 and 2.0"),
+    (
+        H + "choosing_epsilon_min.ipynb",
+        dict(grid_discrete=[1.0]),
+        r"parameter grid_discrete must be a list of 2 to .*heuristic",
+    ),
+    (
+        H + "figure1.ipynb",
+        dict(eps_compare=[1.0, 0.5]),
+        r"parameter eps_compare must hold the paper's levels 0.2 and 2.0",
+    ),
     (H + "figure1.ipynb", dict(eps_min_discrete=[1.0, 2.0]), r"parameter eps_min_discrete must hold 0.2"),
     (H + "figure2.ipynb", dict(eps_min_discrete=[0.2, 1.0]), r"parameter eps_min_discrete must be a list of 3 to"),
     # ren2020: grids that leave nothing to draw or read, Monte Carlo sizes whose standard error is undefined
@@ -258,27 +345,48 @@ REFUSED_NOW = [
     (R + "lemmas2_5_curators.ipynb", dict(mean_samples=2), r"parameter mean_samples must be an integer in \[100, "),
     (R + "theorem6_ldp_ucb_b.ipynb", dict(horizon=99), r"parameter horizon must be an integer in \[100, .*ratio panel"),
     # zheng2020: every exponent is a fit over three points at least, in a window the run's checkpoints fill
-    (Z + "algorithm1_theorems2_3.ipynb", dict(regret_epsilons=[2.0, 4.0]), r"parameter regret_epsilons must be a list of 3"),
+    (
+        Z + "algorithm1_theorems2_3.ipynb",
+        dict(regret_epsilons=[2.0, 4.0]),
+        r"parameter regret_epsilons must be a list of 3",
+    ),
     (Z + "algorithm1_theorems2_3.ipynb", dict(eps_grid=[1.0, 8.0]), r"parameter eps_grid must hold 1.0, 8.0 and 16.0"),
     (Z + "algorithm1_theorems2_3.ipynb", dict(audit_samples=1), r"parameter audit_samples must be an integer in \[2, "),
-    (Z + "algorithm2_two_point_bco.ipynb", dict(sweep_epsilons=[1.0, 2.0]), r"parameter sweep_epsilons must be a list of 3"),
+    (
+        Z + "algorithm2_two_point_bco.ipynb",
+        dict(sweep_epsilons=[1.0, 2.0]),
+        r"parameter sweep_epsilons must be a list of 3",
+    ),
     (Z + "algorithm2_two_point_bco.ipynb", dict(t_min_log=1), r"parameter t_min_log must be an integer in \[2, "),
-    (Z + "algorithm2_two_point_bco.ipynb", dict(t_min=9 * 10**5), r"parameter t_min must leave at least 3 of the run's 41"),
+    (
+        Z + "algorithm2_two_point_bco.ipynb",
+        dict(t_min=9 * 10**5),
+        r"parameter t_min must leave at least 3 of the run's 41",
+    ),
     (Z + "algorithm2_two_point_bco.ipynb", dict(releases=1), r"parameter releases must be an integer in \[2, "),
     (Z + "algorithm3_theorems9_10_glm.ipynb", dict(epsilons=[1.0, 10.0]), r"parameter epsilons must be a list of 3 to"),
-    (Z + "algorithm3_theorems9_10_glm.ipynb", dict(horizons=[1000, 2000]), r"parameter horizons must be a list of 3 to"),
+    (
+        Z + "algorithm3_theorems9_10_glm.ipynb",
+        dict(horizons=[1000, 2000]),
+        r"parameter horizons must be a list of 3 to",
+    ),
     (Z + "theorems7_8_linear.ipynb", dict(epsilons=[1.0]), r"parameter epsilons must be a list of 3 to"),
     (Z + "corollary4_one_point_bco.ipynb", dict(t_min_late=9 * 10**5), r"parameter t_min_late must leave at least 3"),
-    (Z + "corollary4_one_point_bco.ipynb", dict(sweep_epsilons=[1.0, 2.0]), r"parameter sweep_epsilons must be a list of 3"),
+    (
+        Z + "corollary4_one_point_bco.ipynb",
+        dict(sweep_epsilons=[1.0, 2.0]),
+        r"parameter sweep_epsilons must be a list of 3",
+    ),
     (Z + "mab_reduction.ipynb", dict(fit_from=90_000), r"parameter fit_from must leave at least 3 of the run's 61"),
 ]
 
 
-@pytest.mark.parametrize("path,values,message", REFUSED_NOW,
-                         ids=[f"{p.split('/', 1)[1]}:{','.join(v)}" for p, v, _ in REFUSED_NOW])
+@pytest.mark.parametrize(
+    "path,values,message", REFUSED_NOW, ids=[f"{p.split('/', 1)[1]}:{','.join(v)}" for p, v, _ in REFUSED_NOW]
+)
 def test_values_the_body_cannot_run_are_refused_before_any_work(path, values, message):
     _, ok = _defaults(path)
-    ldp.claims.check_parameters(path, ok)            # the defaults pass: the refusal is the value's doing
+    ldp.claims.check_parameters(path, ok)  # the defaults pass: the refusal is the value's doing
     with pytest.raises(ValueError, match=message):
         ldp.claims.check_parameters(path, {**ok, **values})
 

@@ -1,6 +1,7 @@
 """Every stored number under data/ obeys the book's rules: each claim says its kind, no tolerance is wider
 than the quantity it guards unless the claim says why, no number is stored twice, each stated paper number
 is judged once, and each file belongs to a notebook of the book."""
+
 import collections
 import json
 from pathlib import Path
@@ -18,7 +19,9 @@ TOC = (ROOT / "_toc.yml").read_text()
 def test_every_notebook_has_its_stored_numbers():
     notebooks = {p.relative_to(ROOT / "chapters").with_suffix("") for p in (ROOT / "chapters").glob("*/*.ipynb")}
     stored = {p.relative_to(ROOT / "data").with_suffix("") for p in (ROOT / "data").glob("*/*.json")}
-    assert notebooks == stored, f"notebooks without numbers: {notebooks - stored}; numbers without notebook: {stored - notebooks}"
+    assert notebooks == stored, (
+        f"notebooks without numbers: {notebooks - stored}; numbers without notebook: {stored - notebooks}"
+    )
     assert len(SUMMARY.claims) >= 300
 
 
@@ -33,8 +36,11 @@ def test_each_file_belongs_to_a_notebook_of_the_book(path):
 
 
 def test_no_tolerance_is_wider_than_its_quantity_unless_the_claim_says_why():
-    wide = [f"{c.id}: {C._fmt(c.reproduced)} ± {C._fmt(c.tolerance)}" for c in SUMMARY.claims
-            if c.tolerance > abs(c.reproduced) and not c.tolerance_reason]
+    wide = [
+        f"{c.id}: {C._fmt(c.reproduced)} ± {C._fmt(c.tolerance)}"
+        for c in SUMMARY.claims
+        if c.tolerance > abs(c.reproduced) and not c.tolerance_reason
+    ]
     assert not wide, "tolerances wider than the quantity, without a tolerance_reason:\n" + "\n".join(wide)
 
 
@@ -47,7 +53,8 @@ def test_no_number_is_stored_twice():
             by_value[c.reproduced].append(c.id)
     twice = {v: ids for v, ids in by_value.items() if len(ids) > 1}
     assert not twice, "numbers stored under more than one id:\n" + "\n".join(
-        f"{v!r}: {', '.join(ids)}" for v, ids in twice.items())
+        f"{v!r}: {', '.join(ids)}" for v, ids in twice.items()
+    )
 
 
 def test_each_stated_paper_number_is_judged_once():

@@ -1,7 +1,7 @@
 """Theorem 1 (Ren et al. 2020, Section 2, Appendix A.1): the lower-bound constant and its neighbours."""
+
 import math
 
-import numpy as np
 import pytest
 
 from ldpcode import bounds

@@ -1,4 +1,5 @@
 """Every documented bad input is a clear ValueError (or TypeError) naming parameter, value and what is allowed."""
+
 import math
 
 import numpy as np
@@ -36,7 +37,10 @@ def test_private_policy_needs_epsilon_and_ucb1_refuses_one():
 
 
 def test_unknown_names_list_the_known_ones():
-    with pytest.raises(ValueError, match="unknown policy 'LDP-UCB'; known: AdaP-KLUCB, AdaP-UCB, DP-SE, DP-UCB, HeLDP-UCB-B, HeLDP-UCB-BS, HeLDP-UCB-L, HeLDP-UCB-LS, KL-UCB, LDP-UCB-B"):
+    with pytest.raises(
+        ValueError,
+        match="unknown policy 'LDP-UCB'; known: AdaP-KLUCB, AdaP-UCB, DP-SE, DP-UCB, HeLDP-UCB-B, HeLDP-UCB-BS, HeLDP-UCB-L, HeLDP-UCB-LS, KL-UCB, LDP-UCB-B",
+    ):
         ldp.make_policy("LDP-UCB", epsilon=1.0)
     with pytest.raises(ValueError, match=r"unknown instance 'ren2020'; known: bernoulli, gaussian, ren2020-bernoulli"):
         ldp.make_instance("ren2020")

@@ -3,6 +3,7 @@
 Their laws against the closed forms (exact coins, the discrete Laplace pmf, the curators' output laws),
 Mironov's attack (it identifies most outputs of numpy's sampler and none of these), the book's black-box
 audit, determinism for a seed, and bad inputs named."""
+
 from __future__ import annotations
 
 import math
@@ -18,7 +19,7 @@ from scipy import stats
 import ldpcode as ldp
 from ldpcode import audit, vetted
 
-Z = 4.5   # |z| beyond which a seeded moment check fails (two-sided 7e-6)
+Z = 4.5  # |z| beyond which a seeded moment check fails (two-sided 7e-6)
 
 
 def _binomial_z(count, n, p):
@@ -40,6 +41,7 @@ def _chi_square_p(samples, log_pmf, cut):
 
 
 # --- exact coins and the discrete Laplace sampler ------------------------------------------------------------
+
 
 def test_bits_are_uniform_and_reproducible():
     bits = vetted.make_bits(np.random.default_rng(1))
@@ -77,7 +79,7 @@ def test_discrete_laplace_law(scale):
     assert abs(y.mean()) / math.sqrt(var / n) < Z
     assert abs(y.var() - var) / (y.astype(float) ** 2).std() * math.sqrt(n) < Z
     m = max(1, round(2 * float(scale)))
-    assert abs(_binomial_z((np.abs(y) >= m).sum(), n, 2 * q ** m / (1 + q))) < Z
+    assert abs(_binomial_z((np.abs(y) >= m).sum(), n, 2 * q**m / (1 + q))) < Z
 
 
 def test_discrete_laplace_pmf_is_a_law():
@@ -86,7 +88,7 @@ def test_discrete_laplace_pmf_is_a_law():
         y = np.arange(-int(60 * float(scale)) - 60, int(60 * float(scale)) + 61)
         p = np.exp(vetted.discrete_laplace_log_pmf(y, scale))
         assert p.sum() == pytest.approx(1.0, abs=1e-12)
-        assert (p * y ** 2).sum() == pytest.approx(vetted.discrete_laplace_variance(scale), rel=1e-10)
+        assert (p * y**2).sum() == pytest.approx(vetted.discrete_laplace_variance(scale), rel=1e-10)
 
 
 def test_opendp_sampler_has_the_same_law():
@@ -109,6 +111,7 @@ def test_opendp_sampler_has_the_same_law():
 
 # --- the curators' laws ------------------------------------------------------------------------------------------
 
+
 def test_vetted_ctl_law_matches_its_pmf():
     """A coarse grid (2^-2) and an input off the grid (0.3: rounded to 0.25 or 0.5, with p = 0.2): the counts
     of each output against the exact pmf (randomized rounding and discrete Laplace together)."""
@@ -120,10 +123,10 @@ def test_vetted_ctl_law_matches_its_pmf():
     assert p > 1e-4
     grid = np.ldexp(np.arange(-400, 405, dtype=float), -2)
     assert cur.pmf(grid, 0.3).sum() == pytest.approx(1.0, abs=1e-12)
-    assert (cur.pmf(grid, 0.3) * grid).sum() == pytest.approx(0.3, abs=1e-12)       # unbiased
+    assert (cur.pmf(grid, 0.3) * grid).sum() == pytest.approx(0.3, abs=1e-12)  # unbiased
     mean = (cur.pmf(grid, 0.3) * grid).sum()
     assert (cur.pmf(grid, 0.3) * (grid - mean) ** 2).sum() == pytest.approx(float(cur.output_variance(0.3)), rel=1e-9)
-    assert cur.log_pmf(0.3, 0.3) == -np.inf                                              # off the grid
+    assert cur.log_pmf(0.3, 0.3) == -np.inf  # off the grid
 
 
 @pytest.mark.parametrize("name,r", [("CTL", 0.3), ("CTL", 1.0), ("CTL-S", 0.7), ("CTB", 0.3), ("CTB-S", -0.4)])
@@ -138,8 +141,8 @@ def test_vetted_output_mean(name, r):
 def test_vetted_ctl_variance_is_laplace_at_most():
     for eps in (0.5, 1.0, 4.0):
         cur = vetted.VettedCTL(eps)
-        assert float(cur.output_variance(0.3)) <= 2 / eps ** 2 + cur.grid ** 2 / 4
-        assert float(cur.output_variance(0.3)) == pytest.approx(2 / eps ** 2, rel=1e-9)
+        assert float(cur.output_variance(0.3)) <= 2 / eps**2 + cur.grid**2 / 4
+        assert float(cur.output_variance(0.3)) == pytest.approx(2 / eps**2, rel=1e-9)
 
 
 @pytest.mark.parametrize("eps", [0.5, 3.0])
@@ -148,7 +151,7 @@ def test_vetted_ctb_is_lemma5_exactly(eps):
     for i, r in enumerate((0.0, 0.3, 1.0)):
         x = cur.privatize(np.full(40_000, r), np.random.default_rng([7, i]))
         assert set(np.unique(x)) <= {0.0, 1.0}
-        p1 = (r * math.exp(eps) + 1 - r) / (1 + math.exp(eps))          # Lemma 5, transcribed
+        p1 = (r * math.exp(eps) + 1 - r) / (1 + math.exp(eps))  # Lemma 5, transcribed
         assert float(cur.pmf(1.0, r)) == pytest.approx(p1, rel=1e-12)
         assert abs(_binomial_z(x.sum(), x.size, p1)) < Z
 
@@ -162,7 +165,7 @@ def test_vetted_ctb_keeps_both_answers_where_numpy_loses_one():
         assert cur.log_pmf(0.0, 1.0) == pytest.approx(-eps - math.log1p(math.exp(-eps)), rel=1e-12)
         assert cur.exact_loss([0.0, 1.0]) == pytest.approx(eps, rel=1e-9)
         assert cur.reachable(0.0, 1.0)
-        assert set(cur.privatize(np.full(100, 1.0), 8).tolist()) == {1.0}   # finite at any eps
+        assert set(cur.privatize(np.full(100, 1.0), 8).tolist()) == {1.0}  # finite at any eps
 
 
 def test_exact_loss_against_the_whole_law():
@@ -173,13 +176,14 @@ def test_exact_loss_against_the_whole_law():
     table = np.stack([cur.pmf(grid, r) for r in inputs])
     assert cur.exact_loss(inputs) == pytest.approx(audit.privacy_loss_matrix(table).max(), rel=1e-9)
     assert cur.exact_loss([0.0, 1.0]) == pytest.approx(1.0, rel=1e-12)
-    for eps in (1e-9, 0.3, 7.3, 1e300):                          # never above the claim, at any eps
+    for eps in (1e-9, 0.3, 7.3, 1e300):  # never above the claim, at any eps
         assert vetted.VettedCTL(eps).exact_loss([0.0, 0.3, 1.0]) == eps
     assert cur.exact_loss([0.3, 0.55]) < 1.0
     assert vetted.VettedCTLS(2.0).exact_loss([-1e6, 0.0, 1e6]) == pytest.approx(2.0, rel=1e-12)
 
 
 # --- Mironov's attack and the audit ------------------------------------------------------------------------------
+
 
 def test_mironov_attack_finds_nothing_on_the_vetted_sampler():
     """The attack of the appendix identifies most outputs of numpy's CTL (reachable from r = 1, not from
@@ -192,11 +196,11 @@ def test_mironov_attack_finds_nothing_on_the_vetted_sampler():
     cur = vetted.VettedCTL(eps)
     out = cur.privatize(np.full(n, 1.0), np.random.default_rng(9))
     assert cur.reachable(out, 1.0).all()
-    assert cur.reachable(out, 0.0).all()                       # no identifying output
+    assert cur.reachable(out, 0.0).all()  # no identifying output
     loss = np.abs(cur.privacy_loss(out, 1.0, 0.0))
     assert loss.max() <= eps
     assert np.allclose(loss, np.abs(cur.log_pmf(out, 1.0) - cur.log_pmf(out, 0.0)), rtol=1e-9, atol=1e-12)
-    assert not cur.reachable(numpy_out, 0.0).any()             # off the grid: the check can say no
+    assert not cur.reachable(numpy_out, 0.0).any()  # off the grid: the check can say no
 
 
 @pytest.mark.parametrize("name", ["CTL", "CTB", "CTL-S", "CTB-S"])
@@ -205,10 +209,10 @@ def test_vetted_curators_pass_the_audit(name):
     res = audit.curator_audit(cur, 20_000, [10, len(name)])
     assert not res.refuted, res
     assert res.exact == pytest.approx(1.0, rel=1e-9)
-    assert res.lower > 0.7                                      # the audit sees the loss: not vacuous
+    assert res.lower > 0.7  # the audit sees the loss: not vacuous
     assert res.rejected == (() if name.endswith("-S") else (-1.0, 2.0, -1e6, 1e6))
     wrong = audit.curator_audit(cur, 20_000, [10, len(name)], epsilon=0.5)
-    assert wrong.refuted                                        # a claim of eps/2 is refuted
+    assert wrong.refuted  # a claim of eps/2 is refuted
 
 
 class _Unseeded:
@@ -233,6 +237,7 @@ def test_opendp_curator_passes_the_audit():
 
 # --- determinism and the random bits ---------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("name", ["CTL", "CTB", "CTL-S", "CTB-S"])
 def test_same_seed_same_bits(name):
     cur = vetted.make_curator(name, 1.0)
@@ -242,7 +247,7 @@ def test_same_seed_same_bits(name):
     assert np.array_equal(a, cur.privatize(r, 12))
     assert np.array_equal(a, cur.privatize(r, np.random.SeedSequence(12)))
     assert not np.array_equal(a, cur.privatize(r, 13))
-    sys_a, sys_b = cur.privatize(r), cur.privatize(r)          # the operating system's bits
+    sys_a, sys_b = cur.privatize(r), cur.privatize(r)  # the operating system's bits
     assert sys_a.shape == r.shape and not np.array_equal(sys_a, sys_b)
     assert cur.privatize(r.reshape(5, 10), 12).shape == (5, 10)
 
@@ -265,6 +270,7 @@ def test_outputs_are_on_the_grid_and_possible(r, eps, k, seed):
 
 
 # --- bad inputs, each named (counted with the fuzz suite's bad inputs) -------------------------------------------
+
 
 def _refused(call, param, fuzz_count):
     fuzz_count["tried"] += 1

@@ -1,4 +1,5 @@
 """Tests of ldpcode.bco: one- and two-point BCO under (ε, δ)-LDP (Zheng et al. 2020, Section 3)."""
+
 import math
 
 import numpy as np
@@ -26,7 +27,7 @@ def test_sphere_estimator_unbiased_for_smoothed_quadratic_gradient():
 
 def test_sphere_estimator_hand_value_and_shapes():
     g = bco.sphere_gradient_estimate([2.0], [[0.0, 1.0, 0.0]], 0.5, 3)
-    assert np.allclose(g, [[0.0, 12.0, 0.0]])     # (3 / 0.5) * 2 * u
+    assert np.allclose(g, [[0.0, 12.0, 0.0]])  # (3 / 0.5) * 2 * u
     with pytest.raises(ValueError, match="u"):
         bco.sphere_gradient_estimate([2.0], [[0.0, 1.0]], 0.5, 3)
     with pytest.raises(ValueError, match="values"):
@@ -37,8 +38,8 @@ def test_sphere_estimator_hand_value_and_shapes():
 
 def test_projection_onto_ball():
     p = bco.project_ball([[3.0, 4.0], [0.1, 0.2]], 0.5)
-    assert np.allclose(p[0], [0.3, 0.4])            # scaled onto the sphere of radius 0.5
-    assert np.allclose(p[1], [0.1, 0.2])            # inside: unchanged
+    assert np.allclose(p[0], [0.3, 0.4])  # scaled onto the sphere of radius 0.5
+    assert np.allclose(p[1], [0.1, 0.2])  # inside: unchanged
     with pytest.raises(ValueError, match="radius"):
         bco.project_ball([[1.0, 0.0]], -1.0)
 
@@ -46,10 +47,11 @@ def test_projection_onto_ball():
 def test_sigma_by_hand():
     # Algorithm 1: sigma = 2B sqrt(2 ln(1.25/delta)) / eps
     assert bco.one_point_sigma(1.0, 1e-5, 1.0) == pytest.approx(2 * math.sqrt(2 * math.log(1.25e5)), rel=1e-12)
-    assert bco.one_point_sigma(2.0, 1e-5, 3.0) == pytest.approx(14.53442, rel=1e-5)   # 2*3*4.844805/2
+    assert bco.one_point_sigma(2.0, 1e-5, 3.0) == pytest.approx(14.53442, rel=1e-5)  # 2*3*4.844805/2
     # Algorithm 2: sigma = 2G sqrt(2 ln(1.25/delta)) / eps; the noise on the difference, 2 rho sigma, is the
     # Gaussian mechanism's sigma for the difference's sensitivity 4 rho G
     from ldpcode.mechanisms import GaussianMechanism
+
     s = bco.two_point_sigma(0.5, 1e-3, 4 / 3)
     assert s == pytest.approx(2 * (4 / 3) * math.sqrt(2 * math.log(1250)) / 0.5, rel=1e-12)
     rho = 0.01
@@ -75,11 +77,11 @@ def test_learner_sees_only_the_perturbed_value():
     # with sigma huge the path is driven by Z: compare private vs non-private first moves through t = 2 regret
     z = g_z.standard_normal()
     obs = theta1 @ y + res.sigma * z
-    x2 = bco.project_ball(-tun["eta0"] * 5 / rho1 * obs * u, 1 - min(tun["rho_max"], tun["rho0"] * 2 ** -0.25))
+    x2 = bco.project_ball(-tun["eta0"] * 5 / rho1 * obs * u, 1 - min(tun["rho_max"], tun["rho0"] * 2**-0.25))
     res2 = bco.simulate_one_point("linear", horizon=2, runs=1, seed=7, epsilon=1.0, delta=1e-5, checkpoints=[2])
     u2 = g_u.standard_normal(5)
     u2 /= np.linalg.norm(u2)
-    y2 = x2 + min(tun["rho_max"], tun["rho0"] * 2 ** -0.25) * u2
+    y2 = x2 + min(tun["rho_max"], tun["rho0"] * 2**-0.25) * u2
     theta2 = np.array([0.6, 0.4 * math.cos(4 * math.pi / 7), 0.4 * math.sin(4 * math.pi / 7), 0, 0])
     assert res2.regret[0, 0] == pytest.approx(theta1 @ y + theta2 @ y2 + np.linalg.norm(theta1 + theta2), rel=1e-9)
 
@@ -95,26 +97,34 @@ def test_two_point_first_round_by_hand():
     # x_1 = 0, f(x) = (4/9)||x - c||^2, c = 0.5 e_1, rho = ln 3 / 3: (f(rho u) + f(-rho u))/2 = (4/9)(rho^2 + 0.25)
     res = bco.simulate_two_point("stochastic", horizon=3, runs=1, seed=0, epsilon=None, checkpoints=[1, 3])
     rho = math.log(3) / 3
-    assert res.regret[0, 0] == pytest.approx(4 / 9 * (rho ** 2 + 0.25), rel=1e-12)
+    assert res.regret[0, 0] == pytest.approx(4 / 9 * (rho**2 + 0.25), rel=1e-12)
 
 
 def test_comparator_quadratic_by_hand():
     from ldpcode.bco import _comparator
+
     S = np.zeros(5)
     Q = np.zeros(1)
-    Q[0], S[0] = 2.5, 5.0          # ten centres all at 0.5 e_1: min_x sum (4/9)||x - c||^2 = 0
+    Q[0], S[0] = 2.5, 5.0  # ten centres all at 0.5 e_1: min_x sum (4/9)||x - c||^2 = 0
     assert _comparator(1, 10, 5, S, Q) == pytest.approx(0.0)
-    S[0] = 0.0                     # centres cancel (sum 0) with sum ||c||^2 = 2.5: min = (4/9) * 2.5 at x = 0
+    S[0] = 0.0  # centres cancel (sum 0) with sum ||c||^2 = 2.5: min = (4/9) * 2.5 at x = 0
     assert _comparator(1, 10, 5, S, Q) == pytest.approx(4 / 9 * 2.5)
-    S[:2] = [3.0, 4.0]             # linear: min over the ball of S.x = -||S||
+    S[:2] = [3.0, 4.0]  # linear: min over the ball of S.x = -||S||
     assert _comparator(0, 10, 5, S, Q) == pytest.approx(-5.0)
 
 
-@pytest.mark.parametrize("kwargs, name", [
-    (dict(epsilon=0.0), "epsilon"), (dict(epsilon=-1.0), "epsilon"),
-    (dict(delta=0.0), "delta"), (dict(delta=1.0), "delta"),
-    (dict(d=2), "d"), (dict(horizon=1), "horizon"), (dict(runs=0), "runs"),
-])
+@pytest.mark.parametrize(
+    "kwargs, name",
+    [
+        (dict(epsilon=0.0), "epsilon"),
+        (dict(epsilon=-1.0), "epsilon"),
+        (dict(delta=0.0), "delta"),
+        (dict(delta=1.0), "delta"),
+        (dict(d=2), "d"),
+        (dict(horizon=1), "horizon"),
+        (dict(runs=0), "runs"),
+    ],
+)
 def test_validation(kwargs, name):
     for f in (bco.simulate_one_point, bco.simulate_two_point):
         with pytest.raises(ValueError, match=name):
@@ -138,7 +148,7 @@ def test_determinism_and_prefix_property():
     a = bco.simulate_one_point("quadratic", horizon=2000, runs=3, seed=5)
     b = bco.simulate_one_point("quadratic", horizon=2000, runs=3, seed=5)
     assert np.array_equal(a.regret, b.regret)
-    c = bco.simulate_one_point("quadratic", horizon=2000, runs=2, seed=5)   # runs are independent streams
+    c = bco.simulate_one_point("quadratic", horizon=2000, runs=2, seed=5)  # runs are independent streams
     assert np.array_equal(a.regret[:2], c.regret)
     d = bco.simulate_two_point("linear", horizon=2000, runs=2, seed=5)
     e = bco.simulate_two_point("linear", horizon=2000, runs=2, seed=6)
@@ -171,6 +181,7 @@ def test_two_point_release_noise_sd():
 # the self-concordant-barrier learners (Saha and Tewari 2011; Hazan and Levy 2014)
 # ------------------------------------------------------------------------------------------------------
 
+
 def test_ball_barrier_hand_values():
     v, g, h = bco.ball_barrier(np.zeros(5))
     assert v == 0.0 and np.all(g == 0.0) and np.allclose(h, 2 * np.eye(5))
@@ -196,10 +207,12 @@ def test_ball_barrier_against_finite_differences():
         x *= r / np.linalg.norm(x)
         _, g, h = bco.ball_barrier(x)
         e = 1e-6
-        g_fd = np.array([(bco.ball_barrier(x + e * ei)[0] - bco.ball_barrier(x - e * ei)[0]) / (2 * e)
-                         for ei in np.eye(5)])
-        h_fd = np.array([(bco.ball_barrier(x + e * ei)[1] - bco.ball_barrier(x - e * ei)[1]) / (2 * e)
-                         for ei in np.eye(5)])
+        g_fd = np.array(
+            [(bco.ball_barrier(x + e * ei)[0] - bco.ball_barrier(x - e * ei)[0]) / (2 * e) for ei in np.eye(5)]
+        )
+        h_fd = np.array(
+            [(bco.ball_barrier(x + e * ei)[1] - bco.ball_barrier(x - e * ei)[1]) / (2 * e) for ei in np.eye(5)]
+        )
         scale = np.abs(h).max()
         assert np.allclose(g, g_fd, atol=1e-6 * scale)
         assert np.allclose(h, h_fd, atol=1e-5 * scale)
@@ -237,8 +250,13 @@ def test_ftrl_step_against_brute_force_minimisation():
     for c in (0.0, 0.7, 5.0):
         a = 2.0 * rng.standard_normal(5)
         x = bco.ftrl_barrier_step(a, c)
-        best = minimize(objective, np.zeros(5), args=(a, c), method="Nelder-Mead",
-                        options=dict(xatol=1e-11, fatol=1e-14, maxiter=40_000, maxfev=40_000))
+        best = minimize(
+            objective,
+            np.zeros(5),
+            args=(a, c),
+            method="Nelder-Mead",
+            options=dict(xatol=1e-11, fatol=1e-14, maxiter=40_000, maxfev=40_000),
+        )
         assert best.success
         assert objective(x, a, c) <= best.fun + 1e-12
         assert np.allclose(x, best.x, atol=1e-6)
@@ -254,14 +272,14 @@ def test_ellipsoid_point_matches_matrix_square_roots_and_stays_inside():
         y, w = bco.ellipsoid_point(x, c, u, scale)
         A = bco.ball_barrier(x)[2] + c * np.eye(5)
         lam, V = np.linalg.eigh(A)
-        inv_sqrt = V @ np.diag(lam ** -0.5) @ V.T
-        sqrt = V @ np.diag(lam ** 0.5) @ V.T
+        inv_sqrt = V @ np.diag(lam**-0.5) @ V.T
+        sqrt = V @ np.diag(lam**0.5) @ V.T
         assert np.allclose(y, x + scale * u @ inv_sqrt, atol=1e-12)
         assert np.allclose(w, u @ sqrt, rtol=1e-10, atol=1e-10 * lam.max() ** 0.5)
         assert np.all(np.linalg.norm(y, axis=1) < 1)
         # inside the Dikin ellipsoid of radius scale: ||y - x||_{Hess R(x)} <= scale
         H = bco.ball_barrier(x)[2]
-        assert np.all(np.einsum("ni,ij,nj->n", y - x, H, y - x) <= scale ** 2 * (1 + 1e-12))
+        assert np.all(np.einsum("ni,ij,nj->n", y - x, H, y - x) <= scale**2 * (1 + 1e-12))
     with pytest.raises(ValueError, match="scale"):
         bco.ellipsoid_point(np.zeros(3), 0.0, np.eye(3), 0.0)
     with pytest.raises(ValueError, match="x"):
@@ -284,7 +302,7 @@ def test_ellipsoid_estimator_unbiased_on_linear_loss():
         g = bco.ellipsoid_gradient_estimate(y @ theta, x, c, u, scale)
         mean, se = g.mean(axis=0), g.std(axis=0, ddof=1) / math.sqrt(n)
         assert np.all(np.abs(mean - theta) < 4 * se)
-        assert np.any(np.abs(mean / d - theta) > 4 * se)   # without the factor d: fails
+        assert np.any(np.abs(mean / d - theta) > 4 * se)  # without the factor d: fails
     with pytest.raises(ValueError, match="values"):
         bco.ellipsoid_gradient_estimate(np.ones(3), np.zeros(5), 0.0, u[:2], 1.0)
 
@@ -315,8 +333,9 @@ def test_barrier_tuning_by_hand():
 def test_hazan_levy_first_two_rounds_by_hand():
     # x_1 = 0, A_1 = (2 + eta_1 mu) I, y_1 = A_1^{-1/2} u_1; regret(1) = f_1(y_1) - min f_1 = (4/9)||y_1 - c_1||^2;
     # x_2 = argmin eta_1 (g_1.x + mu/2 ||x - x_1||^2) + R(x), g_1 = d obs A_1^{1/2} u_1; A_2 = Hess R(x_2) + 2 eta_2 mu I
-    res = bco.simulate_one_point("quadratic", horizon=2, runs=1, seed=4, epsilon=1.0, learner="barrier",
-                                 checkpoints=[1, 2])
+    res = bco.simulate_one_point(
+        "quadratic", horizon=2, runs=1, seed=4, epsilon=1.0, learner="barrier", checkpoints=[1, 2]
+    )
     assert res.algorithm == "one-point-hazan-levy"
     eta0, mu, d = res.tuning["eta0"], 8 / 9, 5
     g_u, g_z = run_streams(np.random.SeedSequence(4).spawn(1)[0], 2)
@@ -334,20 +353,21 @@ def test_hazan_levy_first_two_rounds_by_hand():
     y2, _ = bco.ellipsoid_point(x2, eta2 * mu * 2, u2[None, :])
     c2 = np.array([0.5 * math.cos(4 * math.pi / 7), 0.5 * math.sin(4 * math.pi / 7), 0, 0, 0])
     f2 = 4 / 9 * np.sum((y2[0] - c2) ** 2)
-    comp = 4 / 9 * (0.5 - np.sum((c1 + c2) ** 2) / 2)   # min_x f_1 + f_2
+    comp = 4 / 9 * (0.5 - np.sum((c1 + c2) ** 2) / 2)  # min_x f_1 + f_2
     assert res.regret[0, 1] == pytest.approx(f1 + f2 - comp, rel=1e-10)
 
 
 def test_saha_tewari_first_two_rounds_by_hand():
-    res = bco.simulate_one_point("linear", horizon=2, runs=1, seed=9, epsilon=None, learner="barrier",
-                                 checkpoints=[1, 2])
+    res = bco.simulate_one_point(
+        "linear", horizon=2, runs=1, seed=9, epsilon=None, learner="barrier", checkpoints=[1, 2]
+    )
     assert res.algorithm == "one-point-saha-tewari"
     eta0, delta0, d = res.tuning["eta0"], res.tuning["delta0"], 5
     g_u, _ = run_streams(np.random.SeedSequence(9).spawn(1)[0], 2)
     u = g_u.standard_normal(5)
     u /= np.linalg.norm(u)
     dl1 = min(1.0, delta0)
-    y1 = dl1 * u / math.sqrt(2)                          # Hess R(0) = 2I
+    y1 = dl1 * u / math.sqrt(2)  # Hess R(0) = 2I
     th1 = np.array([0.6, 0.4 * math.cos(2 * math.pi / 7), 0.4 * math.sin(2 * math.pi / 7), 0, 0])
     assert res.regret[0, 0] == pytest.approx(th1 @ y1 + np.linalg.norm(th1), rel=1e-12)
     g1 = d / dl1 * (th1 @ y1) * math.sqrt(2) * u
@@ -368,15 +388,17 @@ def test_barrier_learners_constant_loss_zero_regret_and_points_inside():
         assert np.all(res.max_norm < 1) and np.all(res.max_norm > 0)
     # every played point y_t of every run lies inside the unit ball (the kernel records max_t ||y_t||)
     for env in ("linear", "quadratic", "stochastic"):
-        for sc in ((False, True) if env != "linear" else (False,)):
+        for sc in (False, True) if env != "linear" else (False,):
             for eps in (None, 0.5):
-                res = bco.simulate_one_point(env, horizon=20_000, runs=2, seed=1, epsilon=eps, learner="barrier",
-                                             strongly_convex=sc)
+                res = bco.simulate_one_point(
+                    env, horizon=20_000, runs=2, seed=1, epsilon=eps, learner="barrier", strongly_convex=sc
+                )
                 assert np.all(res.max_norm < 1)
 
 
 def test_barrier_determinism_and_threads():
     import numba
+
     a = bco.simulate_one_point("stochastic", horizon=3000, runs=3, seed=5, learner="barrier")
     n0 = numba.get_num_threads()
     try:
@@ -401,7 +423,7 @@ def test_barrier_validation():
     with pytest.raises(TypeError, match="learner"):
         bco.simulate_one_point("quadratic", horizon=10, learner=1)
     with pytest.raises(ValueError, match="beta"):
-        bco.simulate_one_point("quadratic", horizon=10, beta=1.0)              # sphere learner has no beta
+        bco.simulate_one_point("quadratic", horizon=10, beta=1.0)  # sphere learner has no beta
     with pytest.raises(ValueError, match="beta"):
         bco.simulate_one_point("linear", horizon=10, learner="barrier", beta=0.0)
     with pytest.raises(ValueError, match="beta"):
@@ -423,8 +445,8 @@ def test_hazan_levy_exploration_cost_by_hand_and_against_simulation():
     rng = np.random.default_rng(8)
     u = rng.standard_normal((200_000, 5))
     u /= np.linalg.norm(u, axis=1, keepdims=True)
-    y, _ = bco.ellipsoid_point(np.zeros(5), 0.5 * 2.0 * 1, u)      # c = eta_1 mu * 1 with eta0 = 0.5, mu = 2
-    cost = 0.5 * 1.0 * (y ** 2).sum(axis=1)                          # f(y) - f(0), f = (beta/2)||.||^2, beta = 1
+    y, _ = bco.ellipsoid_point(np.zeros(5), 0.5 * 2.0 * 1, u)  # c = eta_1 mu * 1 with eta0 = 0.5, mu = 2
+    cost = 0.5 * 1.0 * (y**2).sum(axis=1)  # f(y) - f(0), f = (beta/2)||.||^2, beta = 1
     assert cost.mean() == pytest.approx(e[0], abs=4 * cost.std() / math.sqrt(u.shape[0]) + 1e-15)
     with pytest.raises(ValueError, match="checkpoints"):
         bco.hazan_levy_exploration_cost([3, 2], 0.5, 2.0, 1.0)

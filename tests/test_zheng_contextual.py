@@ -1,4 +1,5 @@
 """Tests of ldpcode.contextual: LDP LinUCB and LDP GLOC of Zheng et al. (2020), Section 4."""
+
 import math
 
 import numpy as np
@@ -75,8 +76,9 @@ def test_release_noise_has_calibrated_sd(lin, glm, monkeypatch):
 
 def test_sigma_to_zero_equals_linucb(lin):
     a = C.simulate_contextual("linucb", lin, 400, 3, 11, record_choices=True)
-    b = C.simulate_contextual("ldp-linucb", lin, 400, 3, 11, epsilon=1.0, delta=0.01, sigma_scale=0.0,
-                              record_choices=True)
+    b = C.simulate_contextual(
+        "ldp-linucb", lin, 400, 3, 11, epsilon=1.0, delta=0.01, sigma_scale=0.0, record_choices=True
+    )
     np.testing.assert_array_equal(a.choices, b.choices)
     np.testing.assert_allclose(a.regret, b.regret)
     c = C.simulate_contextual("ldp-linucb", lin, 400, 3, 11, epsilon=1.0, delta=0.01, record_choices=True)
@@ -101,7 +103,7 @@ def test_link_and_gradient_by_hand():
 def test_upsilon_and_gloc_a_by_hand():
     assert C.upsilon(2.0, 4, 4, 10, 0.2) == pytest.approx(2 * 2 * (8 + 2 * math.log(100)))
     k, R, a = 0.2, 0.5, 0.1
-    want = 1 + 4 * 3 / k + 8 * R ** 2 / k ** 2 * math.log(2 / a * math.sqrt(1 + 2 * 3 / k + 4 * R ** 4 / (k ** 4 * a ** 2)))
+    want = 1 + 4 * 3 / k + 8 * R**2 / k**2 * math.log(2 / a * math.sqrt(1 + 2 * 3 / k + 4 * R**4 / (k**4 * a**2)))
     assert C.gloc_a(3.0, k, R, a) == pytest.approx(want)
 
 
@@ -125,15 +127,18 @@ def test_unit_ball_sampler():
     n = np.linalg.norm(x, axis=1)
     assert n.max() <= 1
     # E|x|^2 = d/(d+2) for the uniform ball
-    assert (n ** 2).mean() == pytest.approx(5 / 7, abs=0.01)
+    assert (n**2).mean() == pytest.approx(5 / 7, abs=0.01)
 
 
-@pytest.mark.parametrize("kwargs,name", [
-    (dict(epsilon=0.0, delta=0.1), "epsilon"),
-    (dict(epsilon=-1.0, delta=0.1), "epsilon"),
-    (dict(epsilon=1.0, delta=0.0), "delta"),
-    (dict(epsilon=1.0, delta=1.0), "delta"),
-])
+@pytest.mark.parametrize(
+    "kwargs,name",
+    [
+        (dict(epsilon=0.0, delta=0.1), "epsilon"),
+        (dict(epsilon=-1.0, delta=0.1), "epsilon"),
+        (dict(epsilon=1.0, delta=0.0), "delta"),
+        (dict(epsilon=1.0, delta=1.0), "delta"),
+    ],
+)
 def test_privacy_validation(lin, kwargs, name):
     with pytest.raises(ValueError, match=name):
         C.simulate_contextual("ldp-linucb", lin, 10, 1, 0, **kwargs)
@@ -168,8 +173,11 @@ def test_policy_validation(lin, glm):
 
 
 def test_deterministic(lin, glm):
-    for pol, inst, kw in [("ldp-linucb", lin, dict(epsilon=2.0, delta=0.01)), ("ldp-gloc", glm, dict(epsilon=2.0, delta=0.01)),
-                          ("gloc", glm, {})]:
+    for pol, inst, kw in [
+        ("ldp-linucb", lin, dict(epsilon=2.0, delta=0.01)),
+        ("ldp-gloc", glm, dict(epsilon=2.0, delta=0.01)),
+        ("gloc", glm, {}),
+    ]:
         a = C.simulate_contextual(pol, inst, 700, 3, 9, **kw)
         b = C.simulate_contextual(pol, inst, 700, 3, 9, **kw)
         np.testing.assert_array_equal(a.regret, b.regret)
@@ -186,10 +194,15 @@ def test_horizon_sweep(lin):
         C.horizon_sweep("linucb", lin, [100, 50, 200], 3, 0)
 
 
-@pytest.mark.parametrize("policy,link,kw", [
-    ("linucb", "linear", {}), ("ldp-linucb", "linear", dict(epsilon=3.0, delta=0.01)),
-    ("gloc", "logistic", {}), ("ldp-gloc", "logistic", dict(epsilon=3.0, delta=0.01)),
-])
+@pytest.mark.parametrize(
+    "policy,link,kw",
+    [
+        ("linucb", "linear", {}),
+        ("ldp-linucb", "linear", dict(epsilon=3.0, delta=0.01)),
+        ("gloc", "logistic", {}),
+        ("ldp-gloc", "logistic", dict(epsilon=3.0, delta=0.01)),
+    ],
+)
 def test_numba_engine_equals_numpy_engine(policy, link, kw):
     """The compiled engine makes the same choices as the instrumented NumPy engine (which only feeds
     the server the released statistics), on the same random numbers."""

@@ -1,11 +1,11 @@
 """Algorithm 1 of Zheng et al. (2020) as a wrapper (ldpcode.reductions): privacy plumbing, learners, engine."""
+
 import math
 
 import numpy as np
 import pytest
 
 from ldpcode import reductions as rd
-from ldpcode.mechanisms import GaussianMechanism, LaplaceMechanism
 from ldpcode.simulate import run_streams
 
 
@@ -35,7 +35,7 @@ def test_sigma_is_algorithm1_line2_by_hand():
     assert m.sensitivity == 2.0
     assert rd.laplace_mechanism(2.0, 0.5).scale == pytest.approx(0.5)  # 2B/eps = 1/2
     assert rd.noise_variance(rd.laplace_mechanism(2.0, 0.5)) == pytest.approx(0.5)  # 2 b^2
-    assert rd.noise_variance(m) == pytest.approx(m.sigma ** 2)
+    assert rd.noise_variance(m) == pytest.approx(m.sigma**2)
 
 
 def test_learner_only_sees_perturbed_feedback():
@@ -56,7 +56,7 @@ def test_learner_only_sees_perturbed_feedback():
     losses = (u < env.levels[0][np.array(lrn.arms)]).astype(float)
     assert np.allclose(seen - noise, losses, atol=1e-12)
     assert res.counts.sum() == T
-    assert lrn.variance == pytest.approx(mech.sigma ** 2)  # the learner is tuned to the noise
+    assert lrn.variance == pytest.approx(mech.sigma**2)  # the learner is tuned to the noise
 
 
 def test_loss_outside_bound_refused():
@@ -74,8 +74,7 @@ def test_tiny_noise_reproduces_unwrapped(name, engine):
     tiny = rd.algorithm1_mechanism(1e12, 0.5, 1.0)
     assert tiny.sigma < 1e-11
     a = rd.simulate_mab(rd.make_learner(name), env, 2000, runs=3, seed=7, engine=engine)
-    b = rd.simulate_mab(rd.OnePointReduction(rd.make_learner(name), tiny), env, 2000, runs=3, seed=7,
-                        engine=engine)
+    b = rd.simulate_mab(rd.OnePointReduction(rd.make_learner(name), tiny), env, 2000, runs=3, seed=7, engine=engine)
     assert np.array_equal(a.counts, b.counts)
     assert np.allclose(a.regret, b.regret, atol=1e-9)
 
@@ -169,26 +168,27 @@ def test_gaussian_exact_delta_by_hand():
     assert float(rd.gaussian_exact_delta(0.5, m.sigma, 2.0)) < 1e-5
 
 
-@pytest.mark.parametrize("call, param", [
-    (lambda: rd.algorithm1_mechanism(0.0, 1e-3), "epsilon"),
-    (lambda: rd.algorithm1_mechanism(-1.0, 1e-3), "epsilon"),
-    (lambda: rd.algorithm1_mechanism(1.0, 0.0), "delta"),
-    (lambda: rd.algorithm1_mechanism(1.0, 1.0), "delta"),
-    (lambda: rd.algorithm1_mechanism(1.0, 1e-3, 0.0), "loss_bound"),
-    (lambda: rd.laplace_mechanism(1.0, -2.0), "loss_bound"),
-    (lambda: rd.laplace_mechanism(0.0), "epsilon"),
-    (lambda: rd.bernoulli_losses([0.2, 1.5]), "means"),
-    (lambda: rd.bernoulli_losses([-0.1, 0.5]), "means"),
-    (lambda: rd.bernoulli_losses([0.5]), "means"),
-    (lambda: rd.make_learner("EXP3"), "name"),
-    (lambda: rd.make_agent("UCB", "exponential", epsilon=1.0), "mechanism"),
-    (lambda: rd.ucb_adversary(1, 10), "n_arms"),
-    (lambda: rd.gaussian_exact_delta(1.0, 0.0, 1.0), "sigma"),
-    (lambda: rd.OnePointReduction(object(), rd.laplace_mechanism(1.0)), "learner"),
-    (lambda: rd.simulate_mab(rd.make_learner("UCB"), rd.bernoulli_losses([0.1, 0.2]), 0), "horizon"),
-])
+@pytest.mark.parametrize(
+    "call, param",
+    [
+        (lambda: rd.algorithm1_mechanism(0.0, 1e-3), "epsilon"),
+        (lambda: rd.algorithm1_mechanism(-1.0, 1e-3), "epsilon"),
+        (lambda: rd.algorithm1_mechanism(1.0, 0.0), "delta"),
+        (lambda: rd.algorithm1_mechanism(1.0, 1.0), "delta"),
+        (lambda: rd.algorithm1_mechanism(1.0, 1e-3, 0.0), "loss_bound"),
+        (lambda: rd.laplace_mechanism(1.0, -2.0), "loss_bound"),
+        (lambda: rd.laplace_mechanism(0.0), "epsilon"),
+        (lambda: rd.bernoulli_losses([0.2, 1.5]), "means"),
+        (lambda: rd.bernoulli_losses([-0.1, 0.5]), "means"),
+        (lambda: rd.bernoulli_losses([0.5]), "means"),
+        (lambda: rd.make_learner("EXP3"), "name"),
+        (lambda: rd.make_agent("UCB", "exponential", epsilon=1.0), "mechanism"),
+        (lambda: rd.ucb_adversary(1, 10), "n_arms"),
+        (lambda: rd.gaussian_exact_delta(1.0, 0.0, 1.0), "sigma"),
+        (lambda: rd.OnePointReduction(object(), rd.laplace_mechanism(1.0)), "learner"),
+        (lambda: rd.simulate_mab(rd.make_learner("UCB"), rd.bernoulli_losses([0.1, 0.2]), 0), "horizon"),
+    ],
+)
 def test_validation(call, param):
     with pytest.raises(ValueError, match=param):
         call()
-
-

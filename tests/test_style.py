@@ -1,0 +1,38 @@
+"""ruff, lint and format, over the package, the tests and the benchmarks (settings in pyproject.toml's
+[tool.ruff]); run here so that the README's test command, and CI with it, checks them. To fix:
+``ruff check --fix ldpcode tests benchmarks && ruff format ldpcode tests benchmarks``."""
+
+import os
+import shutil
+import subprocess
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PATHS = ["ldpcode", "tests", "benchmarks"]
+
+
+def _ruff(*args):
+    exe = shutil.which("ruff") or pytest.fail("ruff is not installed: pip install -r requirements.txt")
+    return subprocess.run([exe, *args, *PATHS], cwd=ROOT, capture_output=True, text=True, timeout=120)
+
+
+def test_ruff_lint():
+    out = _ruff("check", "--output-format", "concise")
+    assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_ruff_format():
+    out = _ruff("format", "--check")
+    assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_the_style_tests_can_fail(tmp_path):
+    """A badly formatted, unused import: both ruff commands reject it (so the two tests above check something)."""
+    bad = tmp_path / "bad.py"
+    bad.write_text("import os\nx=1\n")
+    exe = shutil.which("ruff") or pytest.fail("ruff is not installed")
+    lint = subprocess.run([exe, "check", "--no-cache", str(bad)], capture_output=True, text=True)
+    fmt = subprocess.run([exe, "format", "--check", "--no-cache", str(bad)], capture_output=True, text=True)
+    assert lint.returncode != 0 and "F401" in lint.stdout
+    assert fmt.returncode != 0
