@@ -191,7 +191,6 @@ def binned_log_ratio(samples_a, samples_b, bins, alpha: float = 0.05) -> BinnedL
     every bin is so wide, at level alpha/(2K), that all are, and the bare maximum was a negative "lower
     bound on a privacy loss". ``argmax`` is the bin of the bare maximum.
     """
-    from scipy.stats import beta
 
     a = _check_samples("samples_a", samples_a)
     b = _check_samples("samples_b", samples_b)
@@ -213,12 +212,7 @@ def binned_log_ratio(samples_a, samples_b, bins, alpha: float = 0.05) -> BinnedL
     n_a, n_b = a.size, b.size
     level = alpha / (2 * k)
 
-    def interval(n, total):
-        lo = np.where(n > 0, beta.ppf(level / 2, np.maximum(n, 1), total - n + 1), 0.0)
-        hi = np.where(n < total, beta.ppf(1 - level / 2, n + 1, np.maximum(total - n, 1)), 1.0)
-        return lo, hi
-
-    (lo_a, hi_a), (lo_b, hi_b) = interval(counts_a, n_a), interval(counts_b, n_b)
+    (lo_a, hi_a), (lo_b, hi_b) = _clopper_pearson(counts_a, n_a, level), _clopper_pearson(counts_b, n_b, level)
     with np.errstate(divide="ignore", invalid="ignore"):
         log_ratio = np.log(counts_a / n_a) - np.log(counts_b / n_b)
         se = np.sqrt(1.0 / counts_a - 1.0 / n_a + 1.0 / counts_b - 1.0 / n_b)

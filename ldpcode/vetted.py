@@ -429,14 +429,19 @@ class VettedCTL:
         return f"{self.name}(epsilon={self.epsilon:g}, grid_bits={self.grid_bits}, source={self.source.name!r})"
 
 
-class VettedCTLS(VettedCTL):
-    """Curator 5 (CTL-S, Lemma 8): :class:`VettedCTL` applied to s(r), for any real reward."""
+class _SigmoidInputs:
+    """The Sigmoid versions (Curators 5 and 6): any real reward r, mapped to s(r) in [0, 1] first."""
 
-    name = "CTL-S (vetted)"
     use_sigmoid = True
 
     def _inputs(self, rewards, name: str = "rewards") -> np.ndarray:
         return _sigmoid(check_finite_array(name, rewards))
+
+
+class VettedCTLS(_SigmoidInputs, VettedCTL):
+    """Curator 5 (CTL-S, Lemma 8): :class:`VettedCTL` applied to s(r), for any real reward."""
+
+    name = "CTL-S (vetted)"
 
     def output_mean(self, mu, sigma=1.0):
         """Mean response on a Gaussian arm N(mu, sigma^2): E[s(R)] (the rounding and the noise are unbiased)."""
@@ -552,14 +557,10 @@ class VettedCTB:
         return f"{self.name}(epsilon={self.epsilon:g})"
 
 
-class VettedCTBS(VettedCTB):
+class VettedCTBS(_SigmoidInputs, VettedCTB):
     """Curator 6 (CTB-S, Lemma 9): :class:`VettedCTB` applied to s(r), for any real reward."""
 
     name = "CTB-S (vetted)"
-    use_sigmoid = True
-
-    def _inputs(self, rewards, name: str = "rewards") -> np.ndarray:
-        return _sigmoid(check_finite_array(name, rewards))
 
 
 VETTED_CURATORS = {"CTL": VettedCTL, "CTB": VettedCTB, "CTL-S": VettedCTLS, "CTB-S": VettedCTBS}
