@@ -45,3 +45,17 @@ def pytest_sessionfinish(session):
 def pytest_testnodedown(node, error):
     for key, value in getattr(node, "workeroutput", {}).get("fuzz_count", {}).items():
         FUZZ_COUNT[key] += value
+
+
+# --- two tiers: `python -m pytest -m "not slow"` is the fast one (the unit tests of ldpcode, a couple of
+# minutes on two cores); the README's test command runs everything. Slow: nbval over the chapters, the
+# notebook bodies at their edge values, the built book in Chromium, the SIGINT tests (fresh processes),
+# and the few unit tests marked @pytest.mark.slow where they are written.
+SLOW_FILES = {"test_book_pages.py", "test_interrupt.py"}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        name = os.path.basename(str(item.fspath))
+        if name.endswith(".ipynb") or name in SLOW_FILES or name.startswith("test_notebook_edges_"):
+            item.add_marker(pytest.mark.slow)

@@ -81,6 +81,7 @@ def test_same_bits_with_1_2_3_workers(name):
     assert one.size > 0 and np.any(one != one.flat[0])  # not a constant array, which would prove nothing
 
 
+@pytest.mark.slow
 def test_same_bits_in_a_fresh_process_with_one_worker():
     here = {name: _digest(f(2)) for name, f in CASES.items()} | {name: _digest(f()) for name, f in SEQUENTIAL.items()}
     code = (

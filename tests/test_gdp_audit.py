@@ -129,6 +129,7 @@ def test_audit_fails_for_halved_noise_exactly_where_the_law_says():
     assert res.violation and res.max_lower > eps and res.sequences[res.argmax] == "011"
 
 
+@pytest.mark.slow
 def test_audit_at_t12_passes_for_adap_ucb_and_fails_for_broken_variants():
     T = 12
     r, rp = np.zeros(T), np.r_[1.0, np.zeros(T - 1)]

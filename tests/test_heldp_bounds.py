@@ -232,6 +232,7 @@ def test_choose_epsilon_min_explicit_candidates():
     assert c.epsilon_min == 4.0 and c.values == pytest.approx((42.5, 8.0))
 
 
+@pytest.mark.slow
 def test_choose_epsilon_min_gaussian_is_a_local_minimum():
     for mech in ("L", "B"):
         c = ldp.choose_epsilon_min(GAUSSIAN, mech)

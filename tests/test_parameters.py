@@ -174,6 +174,7 @@ def _failed_cell(executed):
     assert "injected-parameters" in code[failed[0] - 1].metadata.get("tags", []), "right after the injection"
 
 
+@pytest.mark.slow
 def test_papermill_stops_a_bad_parameter_before_any_work(tmp_path):
     """End to end: papermill injects a bad value; the check cell (the one after the injected cell) fails."""
     pytest.importorskip("papermill")
@@ -185,6 +186,7 @@ def test_papermill_stops_a_bad_parameter_before_any_work(tmp_path):
     _failed_cell(executed)
 
 
+@pytest.mark.slow
 def test_papermill_refuses_a_misspelt_parameter(tmp_path):
     """papermill only warns about a name the notebook does not declare, then runs at the defaults; the check
     reads papermill's injected cell from IPython's history and refuses it."""

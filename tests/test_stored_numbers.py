@@ -11,6 +11,7 @@ import sys
 
 import nbformat
 import numpy as np
+import pytest
 
 from ldpcode import claims as C
 
@@ -38,6 +39,7 @@ def _run(cmd, root, **env):
     )
 
 
+@pytest.mark.slow
 def test_a_perturbed_stored_number_fails_the_check_and_nbval(tmp_path):
     root = tmp_path
     (root / "_toc.yml").write_text("root: intro\n")
