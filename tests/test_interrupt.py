@@ -16,6 +16,7 @@ import signal
 import subprocess
 import sys
 import time
+import warnings
 
 import pytest
 
@@ -23,7 +24,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXIT_MARGIN = 20.0  # seconds from SIGINT to the exit of the process (the teardown; see above)
 
 PRELUDE = """
-import signal, sys, time
+import faulthandler, signal, sys, time
+faulthandler.enable()   # a crash of the child prints its report instead of dying silently
 SIGNALLED = []
 
 
@@ -96,8 +98,8 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(CASES))
-def test_sigint_stops_the_simulation_within_2_seconds(name):
+def _interrupt(name):
+    """Run case ``name`` in a child, SIGINT it 2 s into the long call; returns (returncode, stderr)."""
     warm, long_call = CASES[name]
     code = (
         PRELUDE + f"{warm}\nprint('ready', flush=True)\ntry:\n    {long_call}\nexcept KeyboardInterrupt:\n"
@@ -121,8 +123,21 @@ def test_sigint_stops_the_simulation_within_2_seconds(name):
         if proc.poll() is None:
             proc.kill()
             proc.communicate()
-    assert proc.returncode != 0
-    assert "KeyboardInterrupt" in err, err[-2000:]
+    return proc.returncode, err
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_sigint_stops_the_simulation_within_2_seconds(name):
+    returncode, err = _interrupt(name)
+    if returncode != 0 and err == "":
+        # Once in CI (barrier BCO, under full load) the child exited with no output at all, not even the
+        # traceback of its KeyboardInterrupt; the cause is not known yet (faulthandler is now on, so a crash
+        # would report itself). A silent death says nothing about the interrupt, so the case runs once more
+        # (with a warning in the summary); a second one fails below.
+        warnings.warn(f"{name}: the child exited with code {returncode} and no output; running it again")
+        returncode, err = _interrupt(name)
+    assert returncode != 0, f"{name}: exit code {returncode}"
+    assert "KeyboardInterrupt" in err, f"{name}: exit code {returncode}, stderr: {err[-2000:]!r}"
     stopped = re.search(r"^stopped ([0-9.]+) s after SIGINT$", err, re.M)
     assert stopped, f"{name}: the call did not raise KeyboardInterrupt: {err[-2000:]}"
     assert float(stopped.group(1)) < 2.0, f"{name}: the call stopped {stopped.group(1)} s after SIGINT"
