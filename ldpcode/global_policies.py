@@ -261,6 +261,11 @@ class AdaptiveEpisodes:
         return f"Policy({self.name!r}, epsilon={self.epsilon:g}, alpha={self.alpha:g})"
 
 
+class HorizonTooShort(ValueError):
+    """:func:`noise_free_pulls` at a horizon shorter than the exploration its model predicts (a ValueError
+    like every refusal of a bad argument; its own class so that a caller can tell it from the others)."""
+
+
 def noise_free_pulls(
     name: str, means, horizon: int, epsilon: float, alpha: float = DEFAULT_ALPHA, *, staircase: bool = True
 ) -> np.ndarray:
@@ -321,7 +326,7 @@ def noise_free_pulls(
     if pulls.sum() > T:
         # the suboptimal arms would still be played at T: the model (which assumes each stops at its m*) does
         # not apply, and the best arms' share T - sum would be negative
-        raise ValueError(
+        raise HorizonTooShort(
             f"horizon={T} is too short for the noise-free model at epsilon={eps:g}: it predicts "
             f"{pulls.sum():.0f} pulls of the suboptimal arms, more than the horizon; use a horizon "
             f"beyond the exploration phase (at least {int(pulls.sum()) + 1})"

@@ -529,14 +529,12 @@ def _noise_free_model_fits(horizon: str, policies: tuple[str, ...]):
     exploration. The rule asks the model itself, for each policy drawn."""
 
     def fits(p) -> bool:
-        from .global_policies import noise_free_pulls
+        from .global_policies import HorizonTooShort, noise_free_pulls
 
-        try:
+        try:  # any other ValueError is another parameter's fault, and propagates in the model's own words
             for name in policies:
                 noise_free_pulls(name, p["means"], p[horizon], p["eps_min"], p["alpha"])
-        except ValueError as e:
-            if "too short for the noise-free model" not in str(e):
-                raise  # another parameter's fault, in the model's own words
+        except HorizonTooShort:
             return False
         return True
 

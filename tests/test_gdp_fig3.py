@@ -147,7 +147,11 @@ def test_noise_free_pulls_bad_input():
 def test_noise_free_model_refuses_a_horizon_shorter_than_its_exploration():
     """Issue 12: at T = 100 the model returned negative pulls for the best arm ([-220, 256, 64]-like rows):
     a silent wrong result. It now refuses, naming horizon, and the notebook's rule refuses such a horizon."""
-    with pytest.raises(ValueError, match="horizon=100 is too short for the noise-free model"):
+    with pytest.raises(ValueError, match="horizon=100 is too short for the noise-free model") as info:
         ldp.global_policies.noise_free_pulls("AdaP-KLUCB", [0.8, 0.1, 0.1, 0.1, 0.1], 100, 0.05)
+    assert isinstance(info.value, ldp.global_policies.HorizonTooShort)  # what the notebook rule catches
+    with pytest.raises(ValueError, match="alpha") as info:  # other refusals are not that class
+        ldp.global_policies.noise_free_pulls("AdaP-KLUCB", [0.8, 0.1], 10**6, 1.0, alpha=-1.0)
+    assert not isinstance(info.value, ldp.global_policies.HorizonTooShort)
     pulls = ldp.global_policies.noise_free_pulls("AdaP-KLUCB", [0.8, 0.1, 0.1, 0.1, 0.1], 10**7, 0.05)
     assert (pulls >= 0).all() and pulls.sum() == 10**7
