@@ -14,24 +14,22 @@ from .bounds import choose_epsilon_min
 from .instances import Instance, PrivacyLevels, list_instances, list_privacy_levels, make_instance, make_privacy_levels
 from .mechanisms import CTB, CTBS, CTL, CTLS, make_curator
 from .policies import list_policies, make_policy
-from .simulate import (
+from .limits import Limits
+from .simulate import SimulationResult, log_checkpoints, simulate
+from .stats import (
     HingeBootstrap,
     HingeFit,
-    Limits,
     LinearFit,
-    SimulationResult,
     SlopeFit,
     bootstrap_se,
     hinge_bootstrap,
     hinge_fit,
     linear_fit,
     mean_se,
-    log_checkpoints,
     log_growth,
     loglog_slope,
     ratio_exponent,
     ratio_of_means_se,
-    simulate,
 )
 
 __all__ = [

@@ -1,0 +1,257 @@
+"""Limits and interrupts: the machinery every simulation engine shares (:func:`ldpcode.simulate.simulate`,
+``bco``, ``contextual``, ``reductions``).
+
+It holds :class:`Limits` and :func:`check_limits` (the refusal of a call whose estimated cost is beyond a
+ceiling, before any work), the hard ceilings ``MAX_*``, :func:`run_pool` with its :class:`CancelFlag` (the
+worker threads that share a call's runs, and how Ctrl-C stops them) and :func:`default_workers`. It serves
+every simulated figure and table of the four papers: it decides whether a call may run and on how many threads,
+never what it draws (the result of a call does not depend on its number of workers).
+
+**Limits: estimated before any work, one design for every engine.** Each simulator
+(:func:`ldpcode.simulate.simulate`, ``bco.simulate_one_point``/``simulate_two_point``,
+``contextual.simulate_contextual``, ``reductions.simulate_mab`` and ``reductions.ucb_adversary``) estimates,
+before it draws anything, the CPU time (in core-seconds: the same on any number of cores) and the memory its
+call needs, and refuses a call beyond either ceiling of its ``limits`` argument, a :class:`Limits`, with a
+ValueError that gives the estimate, the ceiling, how to override it and how to scale out. The default
+``Limits()`` allows 3600 core-seconds (an hour of one core) and 4 GiB of memory (or half the machine's physical
+memory if that is less); ``limits=Limits(cpu_seconds=math.inf, memory_bytes=math.inf)`` switches the check
+off. The largest calls of the book at their paper-scale defaults are estimated far below: KL-UCB at 20 runs of
+10^6 pulls (Azize and Basu, Theorems 7-8) 85 core-seconds, HeLDP-UCB-B at 50 runs of 10^7 pulls on 20 arms 80,
+DP-UCB at 20 runs of 10^7 53, AdaP-KLUCB at 20 runs of 10^7 (Figure 3, per ε) 0.1; the most memory any
+of them needs is 5.4 MiB (the estimates are ``simulate.simulate_cost``, ``bco.bco_cost``,
+``contextual.contextual_cost`` and ``reductions.mab_cost``; tests/test_limits.py checks every notebook's
+largest calls against the default ceilings). To scale out instead, split the runs into several calls with
+different seeds (seed=0, 1, ...), on one machine or several, and concatenate their results along the runs
+axis. Whatever the limits, a horizon (and a checkpoint) is at most :data:`MAX_HORIZON` = 2^53, runs at
+most :data:`MAX_RUNS` = 2^32 and workers at most :data:`MAX_WORKERS` = 1024.
+
+The time of a call is its work at the per-core costs below (K arms, dimension d, T the horizon), measured on
+the 2-core AMD EPYC machine of the README (numba 0.68.1) with ``workers=1``, the best of three short runs
+(2 runs of 10^6 pulls at K = 2, 20 and 100; 2 runs of 2·10^5 BCO rounds at d = 5 and 50; contextual runs of
+4000 rounds at (d, K) = (5, 10), (5, 100), (20, 10)) while other jobs were running, so they are on the slow
+side (the README's quieter benchmark gives 1.1-2·10^7 pulls/s for the index policies at K = 20):
+
+* index policies (UCB1, LDP-UCB-*): 60 + 3K ns a pull (UCB1 measured 81, 121, 354 ns);
+* heterogeneous policies (HeLDP-UCB-*): 100 + 3K ns a pull (158-210 ns at K <= 20, 350-390 ns at K = 100);
+* DP-UCB: 250 + 3K ns a pull (288, 332, 500 ns); KL-UCB: 4000 + 45K ns a pull (3.9, 4.7, 8.2 µs);
+* episodic policies (AdaP-*, DP-SE): 20 + 4K µs an episode (10-110 µs at K <= 20, 370 µs at K = 100), at
+  most K(floor(log2 T) + 1) + 1 episodes a run, plus 20 ns a pull when an arm is neither Bernoulli nor
+  Gaussian (its episodes sum their draws): the cost is per episode, not per pull;
+* BCO: 150 + 10d (one-point, sphere), 150 + 17d (two-point), 250 + 12d (barrier) ns a round
+  (measured 192, 225, 343 ns at d = 5; 577, 964, 845 ns at d = 50);
+* contextual: 2 µs + 6 ns K d^2 + 1.5 ns d^3 a round and run (numba engine; 2.9-4.1 µs at d = 5, K = 10),
+  100 µs + runs (5 µs + 10 ns K d^2 + 2 ns d^3) a round (numpy engine, all runs at once);
+* Algorithm 1 (reductions): 50 + 9K ns a step around UCB, 100 + 50K around Tsallis-INF (kernels;
+  measured 75-485 and 167-2470 ns at K = 2-50), 20 µs + 50K ns in the Python loop; ``ucb_adversary``:
+  20 + 20K ns a step.
+
+**Interrupts.** Ctrl-C (KeyboardInterrupt) stops a simulation within a fraction of a second: the runs on
+worker threads (:func:`run_pool`) check a :class:`CancelFlag` between chunks of ``simulate.CHUNK`` pulls
+(between episodes for the episodic engine), queued runs are cancelled, the executor is shut down without
+waiting, and the KeyboardInterrupt is re-raised. The engines that run in the calling thread (BCO, contextual,
+reductions' Python loop) return to the interpreter between chunks, where Python raises it.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import threading
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+from ._validate import check_real
+
+MAX_HORIZON = 2**53
+"""The largest horizon (and checkpoint) of any engine: rounds up to 2^53 are exact in float64, in which
+checkpoints are validated and log-spaced. (At 10^8 pulls a second, 2^53 pulls take three years.)"""
+MAX_RUNS = 2**32
+"""The most runs of one call, whatever its limits: beyond it even the runs' seed sequences would not fit in
+memory (a call of more runs is refused by the default limits long before)."""
+MAX_WORKERS = 1024
+"""The most worker threads a call may ask for (more threads than cores only add overhead)."""
+MAX_POINTS = 10**7
+"""The most log-spaced checkpoints :func:`log_checkpoints` makes."""
+
+
+def _default_memory_bytes() -> float:
+    """4 GiB, or half the machine's physical memory if that is less."""
+    try:
+        phys = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        phys = 0
+    return float(min(4 * 2**30, phys // 2)) if phys > 0 else float(4 * 2**30)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Ceilings on the estimated cost of one simulation call (module docstring, "Limits").
+
+    ``cpu_seconds``: estimated core-seconds (default 3600, an hour of one core; the same on any number of
+    cores); ``memory_bytes``: estimated peak memory of the call's arrays (default 4 GiB, or half the
+    physical memory if less). ``math.inf`` switches a check off. Every simulator takes ``limits=``."""
+
+    cpu_seconds: float = 3600.0
+    memory_bytes: float | None = None
+
+    def __post_init__(self):
+        for name in ("cpu_seconds", "memory_bytes"):
+            v = getattr(self, name)
+            if name == "memory_bytes" and v is None:
+                v = _default_memory_bytes()
+            v = check_real(f"limits.{name}", v, allow_inf=True)
+            if v <= 0:
+                raise ValueError(f"limits.{name} must be a number > 0 (math.inf for no limit), got {v!r}")
+            object.__setattr__(self, name, v)
+
+
+def _fmt_bytes(n: float) -> str:
+    if not math.isfinite(n):
+        return "no limit"
+    for unit, size in (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if n >= size:
+            return f"{n / size:.3g} {unit}"
+    return f"{n:.0f} bytes"
+
+
+def _fmt_seconds(s: float) -> str:
+    if not math.isfinite(s):
+        return "no limit"
+    if s >= 3 * 365.25 * 86400:
+        return f"{s:.2g} core-seconds ({s / (365.25 * 86400):.2g} core-years)"
+    if s >= 2 * 3600:
+        return f"{s:.3g} core-seconds ({s / 3600:.3g} core-hours)"
+    return f"{s:.3g} core-seconds"
+
+
+SCALE_OUT = (
+    "To scale out instead, split the runs into several calls with different seeds (seed=0, 1, 2, ...), "
+    "on this machine or on several, and concatenate their results along the runs axis; or lower runs or "
+    "horizon."
+)
+
+
+def check_limits(
+    call: str, work: str, cpu_seconds: float, memory_bytes: float, limits=None, *, scale_out: str = SCALE_OUT
+) -> Limits:
+    """Refuse a call whose estimated ``cpu_seconds`` (core-seconds) or ``memory_bytes`` exceed ``limits``
+    (a :class:`Limits`, default ``Limits()``), before any work. ``call`` names the function, ``work``
+    describes what was estimated (it names the parameters that drive the cost). The ValueError gives the
+    estimate, the ceiling, the override and how to scale out (``scale_out``). Returns the limits used."""
+    if limits is None:
+        limits = Limits()
+    elif not isinstance(limits, Limits):
+        raise TypeError(f"limits must be an ldpcode.Limits(cpu_seconds=..., memory_bytes=...) or None, got {limits!r}")
+    over = []
+    if cpu_seconds > limits.cpu_seconds:
+        over.append(
+            (
+                "time",
+                f"about {_fmt_seconds(cpu_seconds)}",
+                f"{_fmt_seconds(limits.cpu_seconds)} (limits.cpu_seconds)",
+                f"cpu_seconds={float(f'{cpu_seconds * 1.5:.2g}'):g}",
+            )
+        )
+    if memory_bytes > limits.memory_bytes:
+        over.append(
+            (
+                "memory",
+                f"about {_fmt_bytes(memory_bytes)}",
+                f"{_fmt_bytes(limits.memory_bytes)} (limits.memory_bytes)",
+                f"memory_bytes={float(f'{memory_bytes * 1.5:.2g}'):g}",
+            )
+        )
+    if not over:
+        return limits
+    what = "; ".join(f"its {kind} is estimated at {est}, beyond the ceiling of {ceil}" for kind, est, ceil, _ in over)
+    raise ValueError(
+        f"{call}: {work}: {what}. To run it anyway, pass limits=ldpcode.Limits({', '.join(o[3] for o in over)}) "
+        f"(math.inf switches a check off). {scale_out} (The per-core throughputs behind the estimate are "
+        f"listed in the docstring of the module ldpcode/simulate.py.)"
+    )
+
+
+class Cancelled(Exception):
+    """Raised in a worker thread at its next chunk once its call has been interrupted."""
+
+
+class CancelFlag:
+    """Set when a call is interrupted; the engines call :meth:`check` between chunks of work (and between
+    episodes), which raises :class:`Cancelled` once it is set."""
+
+    __slots__ = ("_event",)
+
+    def __init__(self):
+        self._event = threading.Event()
+
+    def set(self) -> None:
+        self._event.set()
+
+    def is_set(self) -> bool:
+        return self._event.is_set()
+
+    def check(self) -> None:
+        if self._event.is_set():
+            raise Cancelled("the simulation was interrupted")
+
+
+def run_pool(task, n: int, workers: int, *, progress: str | None = None) -> list:
+    """``[task(i, cancel) for i in range(n)]`` on ``workers`` threads, in order of i; ``progress`` (a label)
+    shows a bar over the tasks. Tasks are submitted a few at a time (at most ``POOL_WINDOW`` per thread
+    queued or running), so that 10^5 runs do not make 10^5 futures up front. If the caller is interrupted
+    (Ctrl-C) or a task raises, the :class:`CancelFlag` is set (running tasks stop at their next
+    ``cancel.check()``), the few queued tasks are cancelled, the executor is shut down without waiting for
+    them, and the exception is re-raised."""
+    cancel = CancelFlag()
+    threads = max(1, min(workers, n))
+    pool = ThreadPoolExecutor(max_workers=threads)
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=n, desc=progress, leave=False)
+    out = []
+    try:
+        pending = deque()
+        submitted = 0
+        while submitted < n or pending:
+            while submitted < n and len(pending) < POOL_WINDOW * threads:
+                pending.append(pool.submit(task, submitted, cancel))
+                submitted += 1
+            out.append(pending.popleft().result())
+            if bar is not None:
+                bar.update()
+    except BaseException:
+        cancel.set()
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    finally:
+        if bar is not None:
+            bar.close()
+    pool.shutdown(wait=True)
+    return out
+
+
+POOL_WINDOW = 4
+"""Tasks queued or running per worker thread in :func:`run_pool`: enough to keep every thread busy while
+the results are collected in order, few enough that an interrupt has almost nothing to cancel."""
+
+
+def default_workers() -> int:
+    """The number of worker threads of a call that does not say: ``LDPCODE_WORKERS`` (a positive integer) if
+    that environment variable is set, else every core; never more than the cores."""
+    cores = os.cpu_count() or 1
+    text = os.environ.get("LDPCODE_WORKERS")
+    if text is None:
+        return cores
+    try:
+        value = int(text.strip())
+    except ValueError:
+        value = None
+    if value is None or value < 1:
+        raise ValueError(
+            f"the environment variable LDPCODE_WORKERS must be a positive integer (the number of "
+            f"worker threads; unset it to use every core), got {text!r}"
+        )
+    return min(cores, value)
