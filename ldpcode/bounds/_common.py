@@ -1,0 +1,50 @@
+r"""Private helpers shared by the rooms of :mod:`ldpcode.bounds` (no paper item of its own).
+
+``_gaps`` (the positive gaps :math:`\Delta_a = \mu^* - \mu_a` of ``means``), ``_log_horizon`` (natural
+:math:`\log T`), ``_regret_bound`` (the common shape :math:`\sum 8\,\mathrm{factor}\log T/\Delta_a +
+\mathrm{const}\,\Delta_a` of the UCB-type bounds of Ren et al.'s Theorems 4, 6 and of the HeLDP paper's
+Corollaries 8, 11), and the overflow-free forms ``_square`` and ``_inv_two_sinh_squared``.
+
+Large epsilon. Every formula of the package is evaluated as it always was wherever it is finite (so stored
+numbers keep their bits); only where a term would overflow (e^eps beyond eps = 709.78, a square beyond 1.3e154:
+Python raises OverflowError on both) is an equal, overflow-free form used. Bounds then take their limits as eps
+grows (a lower-bound constant tends to 0, an upper-bound factor to its non-private value) instead of raising.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .._validate import as_float_array, check_int
+
+
+def _gaps(means) -> np.ndarray:
+    means = as_float_array("means", means, bools=False)
+    if means.ndim != 1 or means.size < 2 or not np.isfinite(means).all():
+        raise ValueError(f"means must be a 1-d sequence of at least 2 finite numbers, got {means!r}")
+    gaps = means.max() - means
+    return gaps[gaps > 0]
+
+
+def _log_horizon(horizon) -> float:
+    return math.log(check_int("horizon", horizon, minimum=2))
+
+
+def _square(x: float) -> float:
+    """x ** 2, or inf where it overflows a double (Python's ** raises OverflowError there)."""
+    return x**2 if abs(x) < 1e150 else math.inf
+
+
+def _inv_two_sinh_squared(eps: float) -> float:
+    r""":math:`(e^\epsilon - e^{-\epsilon})^{-2} = (2\sinh\epsilon)^{-2}`; for ε > 350 as the equal
+    :math:`e^{-2\epsilon}/(1 - e^{-2\epsilon})^2`, which underflows towards 0 instead of raising."""
+    if eps <= 350.0:
+        return 1.0 / (2.0 * math.sinh(eps)) ** 2
+    return math.exp(-2.0 * eps) / (-math.expm1(-2.0 * eps)) ** 2
+
+
+def _regret_bound(means, horizon, factor, const):
+    gaps = _gaps(means)
+    return float(np.sum(8.0 * factor * _log_horizon(horizon) / gaps + const * gaps))
