@@ -1,0 +1,169 @@
+"""The parameter rules of every notebook, checked before any work starts.
+
+Each chapter notebook has one cell tagged ``parameters`` (papermill injects a reader's values in a
+cell right after it) and, right after those, the cell
+
+    ldp.claims.check_parameters("chapters/<chapter>/<name>.ipynb", globals())
+
+(:func:`ldpcode.claims.check_parameters`, a thin wrapper of :func:`check`), which looks up the notebook in :data:`NOTEBOOKS` and checks every parameter listed there against its
+rule: type, range, finiteness, length, and the consistency between parameters (a horizon at least the
+number of arms, a grid whose minimum is below its maximum, ...). A wrong type raises ``TypeError``, a
+wrong value ``ValueError``; the message names the parameter, the value received and what is allowed.
+
+Rules are explicit, keyed by parameter name: :data:`COMMON` holds the names that mean the same thing
+in every notebook (``horizon``, ``runs``, ``seed``, ``epsilons``, ``delta``, ...), and each entry of
+:data:`NOTEBOOKS` lists the notebook's own parameters, with a rule for each name :data:`COMMON` does
+not cover (or covers with another meaning, such as ``alpha``). ``tests/test_parameters.py`` proves that
+every parameter of every notebook has a rule and that every notebook's stored defaults pass, so a new
+notebook without rules fails the tests.
+
+Every rule refuses what the notebook's body cannot run (a standard error needs two runs, a fit three
+points, a checkpoint list a horizon past its first point): the bound says why in the message. Each entry's
+``tiny`` values sit at those edges and run the whole body in seconds; ``tests/test_notebook_edges_*.py``
+runs every notebook there with papermill.
+
+Integers are strict: ``10**6`` is a horizon, ``1e6`` (a float) is refused with a TypeError.
+Lists may be given as lists or tuples (papermill passes lists).
+
+The package: :mod:`.rules` holds the rule classes, the checks between parameters and the shared constants;
+one module per chapter holds that chapter's part of :data:`NOTEBOOKS` (:mod:`.appendix`, :mod:`.azize2022`,
+:mod:`.heldp`, :mod:`.ren2020`, :mod:`.report`, :mod:`.zheng2020`); this module merges them and checks a
+notebook's values."""
+
+from __future__ import annotations
+
+import ast
+import difflib
+
+from . import appendix, azize2022, heldp, ren2020, report, zheng2020  # the chapters, in the order of the table
+from .rules import (  # noqa: F401 (re-exported: every name keeps its address ldpcode.parameters.<name>)
+    ADAP,
+    ALPHA_CONF,
+    ALPHA_INDEX,
+    COMMON,
+    COUNT,
+    EPS,
+    EPSILONS,
+    GDP_POWER,
+    HELDP_LAW,
+    HORIZON,
+    LEMMA1_BINS,
+    MAX_COUNT,
+    MEANS,
+    POINTS,
+    POS,
+    PROB,
+    RATIO_LONGER,
+    REN_ARMS,
+    REN_INSTANCE,
+    RUNS,
+    SE_RUNS,
+    SEED,
+    SETTINGS,
+    UNIT,
+    Check,
+    Choice,
+    Fields,
+    Grid,
+    Int,
+    Notebook,
+    Optional,
+    Real,
+    Rule,
+    Seq,
+    Text,
+    _chapter_exists,
+    _data_folder_exists,
+    _fail,
+    _is_int,
+    _is_real,
+    _ren_horizon,
+    _show,
+    at_least_arms,
+    below,
+    custom,
+    fit_window,
+    less,
+)
+
+__all__ = ["COMMON", "NOTEBOOKS", "Notebook", "check", "check_values", "rules_for"]
+
+# every chapter's entries, in the order of the table before the split (alphabetical by path)
+NOTEBOOKS: dict[str, Notebook] = {
+    **appendix.NOTEBOOKS,
+    **azize2022.NOTEBOOKS,
+    **heldp.NOTEBOOKS,
+    **ren2020.NOTEBOOKS,
+    **report.NOTEBOOKS,
+    **zheng2020.NOTEBOOKS,
+}
+
+
+def rules_for(notebook: str) -> Notebook:
+    """The entry of :data:`NOTEBOOKS` for ``notebook`` (a path like ``chapters/ren2020/figure1.ipynb``)."""
+    if not isinstance(notebook, str):
+        raise TypeError(f"notebook must be a path string like 'chapters/<chapter>/<name>.ipynb', got {_show(notebook)}")
+    key = notebook.replace("\\", "/")
+    if key not in NOTEBOOKS:
+        raise ValueError(
+            f"notebook {notebook!r} has no parameter rules; add an entry to NOTEBOOKS in ldpcode/parameters.py"
+        )
+    return NOTEBOOKS[key]
+
+
+def check_values(notebook: str, values: dict) -> None:
+    """Check ``values`` (a dict holding every parameter of ``notebook``): each rule, then the checks
+    between parameters. Raises TypeError or ValueError naming the parameter; returns None."""
+    spec = rules_for(notebook)
+    if not isinstance(values, dict):
+        raise TypeError(f"values must be a dict of the notebook's parameters, got {type(values).__name__}")
+    missing = [n for n in spec.names if n not in values]
+    if missing:
+        raise ValueError(
+            f"parameter {missing[0]} of {notebook} is not defined (its parameters: {', '.join(spec.names)})"
+        )
+    for name in spec.names:
+        spec.rule(name)(name, values[name])
+    params = {n: values[n] for n in spec.names}
+    for c in spec.checks:
+        c(params)
+
+
+INJECTED_MARK = "# Parameters"  # the first line of the cell papermill injects after the parameters cell
+
+
+def injected_names(namespace: dict) -> list:
+    """The names assigned by papermill's injected-parameters cell, read from IPython's input history
+    (``_ih`` in the kernel's globals: papermill's cell starts with the line ``# Parameters``). Empty
+    outside IPython, or when nothing was injected."""
+    history = namespace.get("_ih") if isinstance(namespace, dict) else None
+    names: list = []
+    for src in history if isinstance(history, list) else []:
+        if not isinstance(src, str) or not src.lstrip().startswith(INJECTED_MARK):
+            continue
+        try:
+            tree = ast.parse(src)
+        except SyntaxError:
+            continue
+        for node in tree.body:
+            targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
+            names += [t.id for t in targets if isinstance(t, ast.Name)]
+    return names
+
+
+def check(notebook: str, namespace: dict) -> None:
+    """The notebook's parameter check: ``ldp.parameters.check("chapters/<ch>/<nb>.ipynb", globals())``.
+
+    Runs in the cell right after the parameters cell (and papermill's injected parameters), before any
+    work. A name papermill injected that the notebook does not declare (``-p horizn 100000``: papermill
+    only warns, and the notebook would run at its defaults) is a ValueError. Returns None, so the cell
+    prints nothing."""
+    spec = rules_for(notebook)
+    unknown = [n for n in injected_names(namespace) if n not in spec.names]
+    if unknown:
+        close = difflib.get_close_matches(unknown[0], spec.names, n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise ValueError(
+            f"parameter {unknown[0]} is not a parameter of {notebook}{hint}; its parameters are {', '.join(spec.names)}"
+        )
+    check_values(notebook, namespace)

@@ -1,0 +1,449 @@
+"""The parameter rules of the Azize and Basu (2022) chapter's notebooks (``chapters/azize2022/``), with
+their private predicates and messages."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .rules import (
+    ADAP,
+    ALPHA_CONF,
+    ALPHA_INDEX,
+    EPS,
+    EPSILONS,
+    GDP_POWER,
+    HORIZON,
+    LEMMA1_BINS,
+    MAX_COUNT,
+    MEANS,
+    POINTS,
+    POS,
+    PROB,
+    SE_RUNS,
+    SEED,
+    Fields,
+    Grid,
+    Int,
+    Notebook,
+    Optional,
+    Real,
+    Seq,
+    at_least_arms,
+    below,
+    custom,
+    less,
+)
+
+# measured: at T = 12 the non-forgetting AdaP-UCB is refuted with 25,000 runs, missed with 10,000 (3 seeds of 3)
+STALE_HORIZON = "the non-forgetting AdaP-UCB's excess privacy loss shows from T = 12 (Example 2's horizon) on"
+STALE_POWER = "with fewer runs the audit cannot refute the non-forgetting AdaP-UCB, whose excess over eps is small"
+
+
+def _episode5_start(pattern, n_arms: int) -> int:
+    """t_5 of Algorithm 1 (Azize and Basu, Example 2) when episodes 1-4 play ``pattern``: after one pull of
+    each arm (t_1 = K + 1), episode l plays its arm for as many steps as the arm has been pulled."""
+    counts, t = [1] * n_arms, n_arms + 1
+    for a in pattern:
+        t += counts[a]
+        counts[a] *= 2
+    return t
+
+
+AFTER_START = (
+    "Algorithm 1's first private means are released for the decision at t = K + 1: at T = K none "
+    "is used, and a release count per episode is undefined"
+)
+
+
+def _eps_grid_spans_switches(p) -> bool:
+    from ..bounds import gdp_lower_bound_terms
+
+    lo, hi = p["eps_grid"][0], p["eps_grid"][1]
+    for means in (p["fig2_means"], p["fig3_means"]):
+        switch = gdp_lower_bound_terms(means, 1.0).epsilon_threshold
+        if not (lo < switch.min() and hi >= switch.max()):
+            return False
+    return True
+
+
+SAME_RUNS = "at T = K each arm is pulled once: every run has the same regret, and its standard error is 0"
+
+
+def _minimax_bound_fails_early(p) -> bool:
+    from ..bounds import gdp_minimax_lower_bound
+    from ..simulate import log_checkpoints
+
+    cps = log_checkpoints(p["horizon"], p["checkpoint_points"])
+    t = int(cps[cps >= 10][0])
+    return all(gdp_minimax_lower_bound(t, k, min(p["epsilons"])) > t * (k - 1) / k for k in p["n_arms_list"])
+
+
+def _minimax_bound_reachable(p) -> bool:
+    from ..bounds import gdp_minimax_lower_bound
+
+    t = p["horizon"]
+    return all(gdp_minimax_lower_bound(t, k, e) <= t * (k - 1) / k for k in p["n_arms_list"] for e in p["epsilons"])
+
+
+def _noise_free_model_fits(horizon: str, policies: tuple[str, ...]):
+    """A rule for notebooks that draw global_policies.noise_free_pulls over an eps grid (azize2022/figure3,
+    theorems7_8): the smallest eps explores longest, and the model refuses a horizon shorter than that
+    exploration. The rule asks the model itself, for each policy drawn."""
+
+    def fits(p) -> bool:
+        from ..global_policies import HorizonTooShort, noise_free_pulls
+
+        try:  # any other ValueError is another parameter's fault, and propagates in the model's own words
+            for name in policies:
+                noise_free_pulls(name, p["means"], p[horizon], p["eps_min"], p["alpha"])
+        except HorizonTooShort:
+            return False
+        return True
+
+    return custom(
+        fits,
+        f"{horizon} must outlast the exploration of the noise-free model at eps_min (the notebook "
+        f"draws it for {', '.join(policies)}): the model predicts more pulls of the suboptimal arms "
+        f"than the horizon, got {horizon} = {{{horizon}}}, eps_min = {{eps_min}}",
+    )
+
+
+NOTEBOOKS: dict[str, Notebook] = {
+    # ---------------------------------------------------------------- Azize and Basu (2022)
+    "chapters/azize2022/figure1_episodes.ipynb": Notebook(
+        (
+            "epsilon",
+            "alpha",
+            "example_means",
+            "example_pattern",
+            "example_horizon",
+            "trace_horizon",
+            "means",
+            "small_horizon",
+            "horizon",
+            "runs",
+            "policies",
+            "seed",
+        ),
+        dict(
+            alpha=ALPHA_INDEX,
+            example_means=MEANS,
+            example_pattern=Seq(Int(0), 4, 4),
+            example_horizon=Int(2, 10**6),
+            trace_horizon=Int(2, 10**6),
+            small_horizon=Int(2, 10**7),
+            policies=Seq(ADAP),
+        ),
+        (
+            below("example_pattern", "example_means", what="an arm of example_means"),
+            at_least_arms("example_horizon", "example_means"),
+            custom(
+                lambda p: p["example_horizon"] >= _episode5_start(p["example_pattern"], len(p["example_means"])) - 1,
+                "example_horizon must be >= t_5 - 1, the last step of example_pattern's fourth episode (each "
+                "episode doubles its arm's count), got example_horizon = {example_horizon}, example_pattern = "
+                "{example_pattern}",
+            ),
+            less("example_horizon", "trace_horizon", strict=False),
+            at_least_arms("small_horizon", "means"),
+            at_least_arms("horizon", "means", extra=1, why=AFTER_START),
+        ),
+        tiny=dict(example_horizon=10, trace_horizon=10, small_horizon=5, horizon=6, runs=2, policies=["AdaP-KLUCB"]),
+    ),
+    "chapters/azize2022/figure2.ipynb": Notebook(
+        ("horizon", "runs", "epsilon", "means", "alpha", "gamma", "beta", "seed", "linear_points", "n_sd"),
+        dict(
+            horizon=Int(10, MAX_COUNT, "the log-log panel starts at t = 10"),
+            alpha=ALPHA_INDEX,
+            gamma=PROB,
+            beta=Optional(PROB),
+            linear_points=POINTS,
+            n_sd=Real(0),
+        ),
+        (
+            at_least_arms("horizon", "means"),
+            less(
+                "linear_points",
+                "horizon",
+                strict=False,
+                why="the linear panel's checkpoints are T/points apart, at least one step",
+            ),
+        ),
+        tiny=dict(horizon=10, runs=2, linear_points=2),
+    ),
+    "chapters/azize2022/figure3.ipynb": Notebook(
+        ("horizon", "runs", "means", "eps_min", "eps_max", "n_eps", "alpha", "seed", "n_boot", "boot_seed"),
+        dict(
+            n_eps=Int(4, 10**4, "the two-regime (hinge) fit needs at least 4 values of eps"),
+            alpha=ALPHA_INDEX,
+            boot_seed=SEED,
+        ),
+        (
+            at_least_arms("horizon", "means"),
+            less("eps_min", "eps_max"),
+            custom(
+                lambda p: (np.geomspace(p["eps_min"], p["eps_max"], p["n_eps"]) > 0.3).sum() >= 2,
+                "n_eps, eps_min, eps_max must put at least two eps of the log grid above 0.3 (the check compares the "
+                "regret at the first eps above the paper's switch 0.3 with that at eps_max), got n_eps = {n_eps}, "
+                "eps_min = {eps_min}, eps_max = {eps_max}",
+            ),
+            _noise_free_model_fits("horizon", ("AdaP-KLUCB",)),
+        ),
+        tiny=dict(horizon=20_000, runs=2, n_eps=4, n_boot=2),
+    ),
+    "chapters/azize2022/lemma1_theorem6_privacy.ipynb": Notebook(
+        (
+            "lemma1_epsilon",
+            "lemma1_starts",
+            "lemma1_changed",
+            "lemma1_samples",
+            "audit_means",
+            "audit_horizon",
+            "audit_changed_step",
+            "audit_table_entry",
+            "audit_runs",
+            "audit_epsilons",
+            "audit_policies",
+            "alpha",
+            "confidence_alpha",
+            "broken_halved_epsilon",
+            "broken_stale_epsilon",
+            "broken_stale_runs",
+            "seed",
+        ),
+        dict(
+            lemma1_epsilon=EPS,
+            lemma1_starts=Seq(Int(2, 10**4), min_len=0, increasing=True),
+            lemma1_changed=Seq(Int(1, 10**4)),
+            lemma1_samples=Int(1000, 10**9, LEMMA1_BINS),
+            audit_means=MEANS,
+            audit_horizon=Int(12, 10**4, STALE_HORIZON),
+            audit_changed_step=Int(1),
+            audit_table_entry=Fields((("arm", Int(0)), ("pull", Int(0)))),
+            audit_runs=Int(2000, 10**8, GDP_POWER),
+            audit_epsilons=EPSILONS,
+            audit_policies=Seq(ADAP),
+            alpha=ALPHA_INDEX,
+            confidence_alpha=ALPHA_CONF,
+            broken_halved_epsilon=EPS,
+            broken_stale_epsilon=EPS,
+            broken_stale_runs=Int(25_000, 10**8, STALE_POWER),
+        ),
+        (
+            at_least_arms("audit_horizon", "audit_means"),
+            less("audit_changed_step", "audit_horizon", strict=False),
+            custom(
+                lambda p: p["audit_table_entry"][0] < len(p["audit_means"]),
+                "audit_table_entry[0] (arm) must be < len(audit_means) = {audit_means}, got {audit_table_entry}",
+            ),
+            custom(
+                lambda p: p["audit_table_entry"][1] < p["audit_horizon"],
+                "audit_table_entry[1] (pull) must be < audit_horizon = {audit_horizon}, got {audit_table_entry}",
+            ),
+        ),
+        tiny=dict(
+            lemma1_starts=[],
+            lemma1_changed=[1],
+            lemma1_samples=1000,
+            audit_horizon=12,
+            audit_runs=2000,
+            audit_epsilons=[1.0],
+            audit_policies=["AdaP-KLUCB"],
+            broken_stale_runs=25_000,
+            audit_table_entry=[0, 0],
+        ),
+    ),
+    "chapters/azize2022/table1.ipynb": Notebook(
+        ("horizon", "runs", "epsilon", "means", "alpha", "gamma", "beta", "seed", "growth_horizons", "growth_runs"),
+        dict(
+            alpha=ALPHA_INDEX,
+            gamma=PROB,
+            beta=Optional(PROB),
+            growth_horizons=Seq(
+                HORIZON, min_len=3, increasing=True, why="the growth exponent is a fit over at least 3 horizons"
+            ),
+            growth_runs=Int(2, 10**6, SE_RUNS),
+        ),
+        (at_least_arms("horizon", "means"), at_least_arms("growth_horizons", "means", each=True)),
+        tiny=dict(horizon=5, runs=2, growth_horizons=[5, 6, 7], growth_runs=2),
+    ),
+    "chapters/azize2022/theorem2_minimax.ipynb": Notebook(
+        (
+            "horizon",
+            "runs",
+            "policies",
+            "alpha",
+            "n_arms_list",
+            "epsilons",
+            "gap_grid",
+            "base_mean",
+            "checkpoint_points",
+            "seed",
+            "example",
+            "example_paper_threshold",
+            "curves_kt",
+            "curves_eps",
+        ),
+        dict(
+            horizon=Int(10, MAX_COUNT, "the check reads the worst case at the first checkpoint t >= 10"),
+            policies=Seq(ADAP),
+            alpha=ALPHA_INDEX,
+            n_arms_list=Seq(Int(2, 10**5)),
+            gap_grid=Grid(),
+            base_mean=Real(0, 1, hi_open=True),
+            checkpoint_points=Int(2, 10**4),
+            example=Fields((("T", HORIZON), ("K", Int(2, 10**9)))),
+            example_paper_threshold=POS,
+            curves_kt=Seq(Fields((("T", HORIZON), ("K", Int(2, 10**9))))),
+            curves_eps=EPSILONS,
+        ),
+        (
+            custom(
+                lambda p: p["base_mean"] + p["gap_grid"][1] <= 1,
+                "gap_grid[1] (max) must be <= 1 - base_mean (a mean in [0, 1]), got gap_grid = {gap_grid}, "
+                "base_mean = {base_mean}",
+            ),
+            custom(
+                lambda p: p["horizon"] >= max(p["n_arms_list"]),
+                "horizon must be >= max(n_arms_list) = {n_arms_list}, got {horizon}",
+            ),
+            custom(
+                _minimax_bound_fails_early,
+                "epsilons must hold an eps so small that bound (3) exceeds t(K-1)/K, the regret of uniform play, at "
+                "the first checkpoint t >= 10 for every K of n_arms_list (the check asserts that (3) fails there: "
+                "eps < K/(131 t)), got epsilons = {epsilons}, n_arms_list = {n_arms_list}",
+            ),
+            custom(
+                _minimax_bound_reachable,
+                "epsilons must each keep bound (3) at T = horizon at most T(K-1)/K, the regret of uniform play, for "
+                "every K of n_arms_list (the check asserts that the worst case reaches (3) at T: eps >= K/(131 T)), "
+                "got epsilons = {epsilons}, n_arms_list = {n_arms_list}, horizon = {horizon}",
+            ),
+        ),
+        tiny=dict(
+            horizon=1000,
+            runs=2,
+            policies=["AdaP-UCB"],
+            n_arms_list=[2],
+            epsilons=[1e-3],
+            gap_grid=[0.1, 0.45, 2],
+            checkpoint_points=4,
+            curves_kt=[[10, 2]],
+            curves_eps=[1e-3],
+        ),
+    ),
+    "chapters/azize2022/theorem3_problem_dependent.ipynb": Notebook(
+        (
+            "fig2_means",
+            "fig3_means",
+            "fig3_paper_switch",
+            "epsilon",
+            "eps_grid",
+            "sigma",
+            "gap_axis",
+            "gauss_check_ratios",
+            "log_s_grid",
+        ),
+        dict(
+            fig2_means=MEANS,
+            fig3_means=MEANS,
+            fig3_paper_switch=POS,
+            eps_grid=Grid(),
+            sigma=POS,
+            gap_axis=Grid(Real(0, 0.75, lo_open=True)),
+            gauss_check_ratios=Seq(POS),
+            log_s_grid=Grid(Real(-50, 50), Int(2, 10**4)),
+        ),
+        (
+            custom(
+                lambda p: len(set(p["fig2_means"])) > 1 and len(set(p["fig3_means"])) > 1,
+                "fig2_means and fig3_means must each have a suboptimal arm, got {fig2_means}, {fig3_means}",
+            ),
+            custom(
+                _eps_grid_spans_switches,
+                "eps_grid must reach below the smallest switch point eps_a of the two instances and up to the largest "
+                "(the asymptotes are checked on both sides), got eps_grid = {eps_grid}",
+            ),
+        ),
+        tiny=dict(eps_grid=[1e-3, 1e2, 2], gap_axis=[0.1, 0.2, 2], gauss_check_ratios=[1.0], log_s_grid=[-1.0, 1.0, 2]),
+    ),
+    "chapters/azize2022/theorems4_5_linear.ipynb": Notebook(
+        (
+            "dims",
+            "horizons",
+            "t4_eps",
+            "claim_horizon",
+            "theta_basis",
+            "angles_deg",
+            "eoo_x",
+            "eoo_gamma",
+            "eps_rho_grid",
+            "table_eps_rho",
+            "rho_pairs",
+        ),
+        dict(
+            dims=Seq(Int(1, 10**6)),
+            horizons=Seq(HORIZON),
+            t4_eps=EPSILONS,
+            claim_horizon=HORIZON,
+            theta_basis=Seq(Real(-1e6, 1e6), 3, 3),
+            angles_deg=Seq(Real(-360, 360)),
+            eoo_x=Real(0, 1, True, True),
+            eoo_gamma=POS,
+            eps_rho_grid=Grid(),
+            table_eps_rho=Seq(EPS),
+            rho_pairs=Seq(Fields((("eps", EPS), ("rho", POS)))),
+        ),
+        (),
+        tiny=dict(
+            dims=[2],
+            horizons=[2],
+            t4_eps=[1.0],
+            claim_horizon=2,
+            angles_deg=[0, 90],
+            eps_rho_grid=[0.1, 1.0, 2],
+            table_eps_rho=[1.0],
+            rho_pairs=[[1.0, 1.0]],
+        ),
+    ),
+    "chapters/azize2022/theorems7_8_upper_bounds.ipynb": Notebook(
+        (
+            "horizon",
+            "runs",
+            "epsilon",
+            "means",
+            "alpha",
+            "seed",
+            "horizon_np",
+            "horizon_eps",
+            "eps_min",
+            "eps_max",
+            "n_eps",
+            "c1_shape",
+            "c2_shape",
+            "alpha_bad",
+        ),
+        dict(
+            horizon=Int(20, MAX_COUNT, "the regret panel starts at t = 20"),
+            alpha=ALPHA_INDEX,
+            horizon_np=HORIZON,
+            horizon_eps=HORIZON,
+            n_eps=Int(2, 10**4),
+            c1_shape=POS,
+            c2_shape=POS,
+            alpha_bad=POS,
+        ),
+        (
+            at_least_arms("horizon", "means"),
+            at_least_arms("horizon_np", "means"),
+            less("horizon_np", "horizon", strict=False, why="the privacy cost reads the private runs at horizon_np"),
+            at_least_arms("horizon_eps", "means", extra=1, why=SAME_RUNS),
+            less("eps_min", "eps_max"),
+            custom(
+                lambda p: p["eps_max"] > 1,
+                "eps_max must be > 1 (the check compares the regret at eps_max with that at eps = 1), got {eps_max}",
+            ),
+            _noise_free_model_fits("horizon_eps", ("AdaP-UCB", "AdaP-KLUCB")),
+        ),
+        tiny=dict(horizon=20, runs=2, horizon_np=5, horizon_eps=40_000, eps_max=1.5, n_eps=2),
+    ),
+}
