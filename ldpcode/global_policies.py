@@ -37,6 +37,8 @@ the exact sampler against it in distribution).
 
 from __future__ import annotations
 
+import functools
+import inspect
 import math
 import warnings
 from dataclasses import dataclass, field
@@ -48,7 +50,10 @@ from . import instances as ins
 from . import mechanisms as mech
 from ._validate import check_epsilon, check_int, check_probability, check_probability_vector, check_real
 from .divergences import _kl_ber, klucb_bernoulli_scalar
+from .engine import check_bounded, pulls_cost, refuse_privacy_levels
 from .instances import reward_from_draw
+from .limits import CHUNK
+from .rng import run_streams
 
 DEFAULT_ALPHA = 3.1  # Section 5: "We set alpha = 3.1 to comply with the regret upper bounds"
 DEFAULT_GAMMA = 0.1  # Section 5, DP-UCB
@@ -205,8 +210,68 @@ def _check_alpha(alpha, *, warn: bool = True) -> float:
     return alpha
 
 
+class _GlobalPolicy:
+    """The engine protocol (:mod:`ldpcode.engine`) of the ε-global DP policies and KL-UCB."""
+
+    @property
+    def label(self) -> float:
+        return self.epsilon
+
+    def check_environment(self, instance, privacy_levels) -> None:
+        refuse_privacy_levels(self, privacy_levels)
+        check_bounded(
+            self, instance, f" (its privacy or its index rests on it) but instance {instance.name!r} is unbounded"
+        )
+
+
+@functools.lru_cache(maxsize=None)
+def _run_takes_cancel(cls) -> bool:
+    """Whether ``cls.run`` takes ``cancel`` (a subclass written before it, such as the audits' deliberately
+    broken policies, may not: it then runs to its end, as before)."""
+    return "cancel" in inspect.signature(cls.run).parameters
+
+
+def _episodes_bound(n_arms: int, horizon: int) -> int:
+    """At most K(floor(log2 T) + 1) + 1 episodes a run: the first block, then each arm's count doubles with
+    each of its episodes (Algorithm 1, Line 7); DP-SE has far fewer epochs."""
+    return n_arms * (int(horizon).bit_length()) + 1
+
+
+class _Episodic(_GlobalPolicy):
+    """The engine protocol of the episodic policies (AdaP-*, DP-SE): a run advances a whole episode at a time
+    (``run``, which returns its :class:`Blocks`); ``cancel`` is checked between episodes."""
+
+    def cost(self, instance, horizon: int, runs: int, n_checkpoints: int, workers: int):
+        K = instance.n_arms
+        threads = max(1, min(workers, runs))
+        episodes = _episodes_bound(K, horizon)
+        exact = all(a.family in (ins.BERNOULLI, ins.GAUSSIAN) for a in instance.arms)
+        per_run = episodes * (20 + 4 * K) * 1e-6 + (0.0 if exact else 20e-9 * horizon)
+        seconds = runs * per_run
+        nbytes = (
+            runs * (2 * n_checkpoints * K * 8 + 4096)
+            + threads * episodes * 400
+            + (0 if exact else threads * 3 * 2**20 * 8)
+        )
+        work = (
+            f"runs={runs} x horizon={horizon}: at most {episodes} episodes a run of {self.name} on {K} arms "
+            f"at {20 + 4 * K} µs an episode"
+            + ("" if exact else ", and every pull's reward drawn at 20 ns (arms neither Bernoulli nor Gaussian)")
+        )
+        return seconds, nbytes, work
+
+    def run_one(
+        self, instance, horizon: int, seed_seq, checkpoints, *, privacy_levels=None, cancel=None, sampler="exact"
+    ):
+        """One run; returns (counts at the checkpoints, private releases). ``sampler`` as in :meth:`run`."""
+        reward_rng, noise_rng = run_streams(seed_seq)
+        kw = {"cancel": cancel} if cancel is not None and _run_takes_cancel(type(self)) else {}
+        blocks = self.run(instance, horizon, reward_rng, noise_rng, sampler=sampler, **kw)
+        return blocks.counts_at(checkpoints), blocks.releases
+
+
 @dataclass(frozen=True)
-class AdaptiveEpisodes:
+class AdaptiveEpisodes(_Episodic):
     """Algorithm 1 of Azize and Basu (2022): an ε-global DP policy from an index on private means."""
 
     name: str
@@ -361,7 +426,7 @@ def dp_se_epoch_length(n_active: int, epoch: int, epsilon: float, beta: float) -
 
 
 @dataclass(frozen=True)
-class DPSE:
+class DPSE(_Episodic):
     r"""DP-SE (Sajed and Sheffet 2019): successive elimination in epochs e = 1, 2, ... Each epoch pulls every
     active arm :func:`dp_se_epoch_length` times (round-robin), releases each arm's private epoch mean
     :math:`\bar\mu_a + \mathrm{Lap}(1/(\epsilon R_e))` from that epoch's rewards only, and eliminates every
@@ -442,7 +507,7 @@ def dp_ucb_noise_bound(horizon: int, n_arms: int, epsilon: float, gamma: float) 
 
 
 @dataclass(frozen=True)
-class DPUCB:
+class DPUCB(_GlobalPolicy):
     r"""DP-UCB: UCB1 on private sums. Each arm's reward stream feeds its own tree mechanism
     (:func:`ldpcode.mechanisms.tree_push`, node noise Lap(L/ε), L = floor(log2 T) + 1); the index is
 
@@ -461,12 +526,54 @@ class DPUCB:
     forgetful = False
     alpha = math.nan
 
+    def cost(self, instance, horizon: int, runs: int, n_checkpoints: int, workers: int):
+        K = instance.n_arms
+        return pulls_cost("pulls of DP-UCB", 250 + 3 * K, K, horizon, runs, n_checkpoints, workers)
+
+    def run_one(self, instance, horizon: int, seed_seq, checkpoints, *, privacy_levels=None, cancel=None):
+        """One run with the compiled kernel; returns (counts at the checkpoints, releases = one new private
+        sum per pull)."""
+        reward_rng, noise_rng = run_streams(seed_seq)
+        n = instance.n_arms
+        counts = np.zeros(n, dtype=np.int64)
+        sums = np.zeros(n)
+        counts_out = np.zeros((checkpoints.shape[0], n), dtype=np.int64)
+        t = ci = 0
+        depth, scale, bound = dp_ucb_noise_bound(horizon, n, self.epsilon, self.gamma)
+        nodes = np.zeros((n, depth))
+        means, widths = np.zeros(n), np.zeros(n)
+        while t < horizon:
+            if cancel is not None:
+                cancel.check()
+            m = min(CHUNK, horizon - t)
+            rd = instance.draw_stream(reward_rng, m)
+            nd = mech.draw_noise(mech.LAPLACE, noise_rng, m)
+            t, ci = dp_ucb_chunk(
+                t,
+                horizon,
+                instance.families,
+                instance.params,
+                rd,
+                nd,
+                scale,
+                bound,
+                counts,
+                sums,
+                nodes,
+                means,
+                widths,
+                checkpoints,
+                ci,
+                counts_out,
+            )
+        return counts_out, horizon  # one new private sum per pull
+
     def __repr__(self) -> str:
         return f"Policy('DP-UCB', epsilon={self.epsilon:g}, gamma={self.gamma:g})"
 
 
 @dataclass(frozen=True)
-class KLUCB:
+class KLUCB(_GlobalPolicy):
     r"""KL-UCB (Garivier and Cappé 2011) on raw rewards: :math:`\max\{q : N_a\, d(\hat\mu_a, q) \le \log t\}`,
     t the pulls so far (the c = 0 version used in practice), after one pull of each arm."""
 
@@ -477,6 +584,27 @@ class KLUCB:
     forgetful = False
     epsilon = math.inf
     alpha = math.nan
+
+    def cost(self, instance, horizon: int, runs: int, n_checkpoints: int, workers: int):
+        K = instance.n_arms
+        return pulls_cost("pulls of KL-UCB", 4000 + 45 * K, K, horizon, runs, n_checkpoints, workers)
+
+    def run_one(self, instance, horizon: int, seed_seq, checkpoints, *, privacy_levels=None, cancel=None):
+        """One run with the compiled kernel; returns (counts at the checkpoints, 0 releases: not private)."""
+        reward_rng, _ = run_streams(seed_seq)
+        n = instance.n_arms
+        counts = np.zeros(n, dtype=np.int64)
+        sums = np.zeros(n)
+        counts_out = np.zeros((checkpoints.shape[0], n), dtype=np.int64)
+        t = ci = 0
+        while t < horizon:
+            if cancel is not None:
+                cancel.check()
+            rd = instance.draw_stream(reward_rng, min(CHUNK, horizon - t))
+            t, ci = klucb_chunk(
+                t, horizon, instance.families, instance.params, rd, counts, sums, checkpoints, ci, counts_out
+            )
+        return counts_out, 0
 
     def __repr__(self) -> str:
         return "Policy('KL-UCB')"

@@ -46,7 +46,7 @@ side (the README's quieter benchmark gives 1.1-2·10^7 pulls/s for the index pol
   20 + 20K ns a step.
 
 **Interrupts.** Ctrl-C (KeyboardInterrupt) stops a simulation within a fraction of a second: the runs on
-worker threads (:func:`run_pool`) check a :class:`CancelFlag` between chunks of ``simulate.CHUNK`` pulls
+worker threads (:func:`run_pool`) check a :class:`CancelFlag` between chunks of :data:`CHUNK` pulls
 (between episodes for the episodic engine), queued runs are cancelled, the executor is shut down without
 waiting, and the KeyboardInterrupt is re-raised. The engines that run in the calling thread (BCO, contextual,
 reductions' Python loop) return to the interpreter between chunks, where Python raises it.
@@ -62,6 +62,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from ._validate import check_real
+
+CHUNK = 1 << 15  # steps per compiled call: two draw buffers of 256 KiB stay in cache
 
 MAX_HORIZON = 2**53
 """The largest horizon (and checkpoint) of any engine: rounds up to 2^53 are exact in float64, in which
@@ -168,7 +170,7 @@ def check_limits(
     raise ValueError(
         f"{call}: {work}: {what}. To run it anyway, pass limits=ldpcode.Limits({', '.join(o[3] for o in over)}) "
         f"(math.inf switches a check off). {scale_out} (The per-core throughputs behind the estimate are "
-        f"listed in the docstring of the module ldpcode/simulate.py.)"
+        f"listed in the docstring of the module ldpcode/limits.py.)"
     )
 
 

@@ -34,8 +34,13 @@ from numba import njit
 
 from . import mechanisms as mech
 from ._validate import check_choice, check_epsilon
+from .engine import check_bounded, pulls_cost, refuse_privacy_levels
 from .global_policies import GLOBAL_POLICIES, make_global_policy
-from .instances import reward_from_draw
+from .instances import PrivacyLevels, reward_from_draw
+from .limits import CHUNK
+from .rng import run_streams
+
+_USE_SIGMOID = "; use its Sigmoid version {name}S"
 
 
 @dataclass(frozen=True)
@@ -74,6 +79,62 @@ class IndexPolicy:
         if self.curator is None:
             return mech.NONE, self.use_sigmoid, 0.0, 1.0
         return self.curator.code, self.use_sigmoid, self.curator.laplace_scale, self.curator.exp_eps
+
+    # --- the engine protocol (ldpcode.engine) ---------------------------------------------------------------
+    @property
+    def label(self) -> float:
+        return self.epsilon
+
+    def check_environment(self, instance, privacy_levels) -> None:
+        refuse_privacy_levels(self, privacy_levels)
+        check_bounded(
+            self, instance, f" but instance {instance.name!r} is unbounded" + _USE_SIGMOID.format(name=self.name)
+        )
+
+    def cost(self, instance, horizon: int, runs: int, n_checkpoints: int, workers: int):
+        K = instance.n_arms
+        return pulls_cost("pulls of an index policy", 60 + 3 * K, K, horizon, runs, n_checkpoints, workers)
+
+    def run_one(self, instance, horizon: int, seed_seq, checkpoints, *, privacy_levels=None, cancel=None):
+        """One run with the compiled kernel; returns (the counts at the checkpoints, shape (C, arms), None).
+        ``cancel`` is checked before each chunk of ``CHUNK`` pulls."""
+        reward_rng, noise_rng = run_streams(seed_seq)
+        n = instance.n_arms
+        counts = np.zeros(n, dtype=np.int64)
+        sums = np.zeros(n)
+        means = np.zeros(n)
+        widths = np.zeros(n)
+        counts_out = np.zeros((checkpoints.shape[0], n), dtype=np.int64)
+        code, sig, scale, exp_eps = self.kernel_args()
+        t = ci = 0
+        while t < horizon:
+            if cancel is not None:
+                cancel.check()
+            m = min(CHUNK, horizon - t)
+            rd = instance.draw_stream(reward_rng, m)
+            nd = self.draw_noise(noise_rng, m)
+            t, ci = index_policy_chunk(
+                t,
+                horizon,
+                instance.families,
+                instance.params,
+                rd,
+                nd,
+                code,
+                sig,
+                scale,
+                exp_eps,
+                self.index_constant,
+                self.forced_exploration,
+                counts,
+                sums,
+                means,
+                widths,
+                checkpoints,
+                ci,
+                counts_out,
+            )
+        return counts_out, None
 
     def __repr__(self) -> str:
         eps = "" if self.curator is None else f", epsilon={self.epsilon:g}"
@@ -278,6 +339,70 @@ class HeterogeneousPolicy:
 
     def draw_noise(self, rng: np.random.Generator, size) -> np.ndarray:
         return mech.draw_noise(self.mechanism_code, rng, size)
+
+    # --- the engine protocol (ldpcode.engine) ---------------------------------------------------------------
+    @property
+    def label(self) -> float:
+        return self.epsilon_min
+
+    def check_environment(self, instance, privacy_levels) -> None:
+        if not isinstance(privacy_levels, PrivacyLevels):
+            raise ValueError(
+                f"policy {self.name!r} needs privacy_levels=make_privacy_levels(...), the users' "
+                f"distribution of eps_t; got {privacy_levels!r}"
+            )
+        if privacy_levels.p_at_least(self.epsilon_min) <= 0:
+            raise ValueError(
+                f"no user of {privacy_levels.name!r} ever reaches epsilon_min={self.epsilon_min:g}: every "
+                f"response would be discarded and the agent could never learn; lower epsilon_min"
+            )
+        check_bounded(
+            self, instance, f" but instance {instance.name!r} is unbounded" + _USE_SIGMOID.format(name=self.name)
+        )
+
+    def cost(self, instance, horizon: int, runs: int, n_checkpoints: int, workers: int):
+        K = instance.n_arms
+        return pulls_cost("pulls of a heterogeneous policy", 100 + 3 * K, K, horizon, runs, n_checkpoints, workers)
+
+    def run_one(self, instance, horizon: int, seed_seq, checkpoints, *, privacy_levels=None, cancel=None):
+        """One run; the users' levels come from a third stream. Returns (counts (C, arms), None)."""
+        reward_rng, noise_rng, level_rng = run_streams(seed_seq, 3)
+        n = instance.n_arms
+        counts = np.zeros(n, dtype=np.int64)
+        kept = np.zeros(n, dtype=np.int64)
+        sums, acc, means, widths = (np.zeros(n) for _ in range(4))
+        counts_out = np.zeros((checkpoints.shape[0], n), dtype=np.int64)
+        t = ci = 0
+        while t < horizon:
+            if cancel is not None:
+                cancel.check()
+            m = min(CHUNK, horizon - t)
+            rd = instance.draw_stream(reward_rng, m)
+            nd = self.draw_noise(noise_rng, m)
+            ed = privacy_levels.sample(level_rng, m)
+            t, ci = heterogeneous_chunk(
+                t,
+                horizon,
+                instance.families,
+                instance.params,
+                rd,
+                nd,
+                ed,
+                self.mechanism_code,
+                self.use_sigmoid,
+                self.epsilon_min,
+                self.forced_exploration,
+                counts,
+                kept,
+                sums,
+                acc,
+                means,
+                widths,
+                checkpoints,
+                ci,
+                counts_out,
+            )
+        return counts_out, None
 
     def __repr__(self) -> str:
         return f"Policy({self.name!r}, epsilon_min={self.epsilon_min:g})"

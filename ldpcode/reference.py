@@ -1,7 +1,7 @@
 """Plain step-by-step NumPy versions of the policies, written straight from the agent boxes.
 
 They exist to check the compiled engine and to measure it: :func:`run_reference` consumes the same two
-random streams as :func:`ldpcode.simulate.run_one` (rewards, curator noise) but recomputes every index
+random streams as ``IndexPolicy.run_one`` (rewards, curator noise) but recomputes every index
 with the paper's literal formula, e.g. for LDP-UCB-L (Agent 2, Line 3)
 
     u_a = mean_a + sqrt(2 log t / N_a) + sqrt(32 log t / (eps^2 N_a)),
@@ -103,7 +103,7 @@ def run_reference_heterogeneous(
     policy, instance, levels, horizon: int, seed_seq: np.random.SeedSequence, checkpoints: np.ndarray
 ) -> np.ndarray:
     r"""One run of HeLDP-UCB-L / -B (extended version of Ren et al., Agents 2 and 4), step by step, on the
-    three streams of :func:`ldpcode.simulate.run_one_heterogeneous` (rewards, curator noise, users' levels).
+    three streams of ``HeterogeneousPolicy.run_one`` (rewards, curator noise, users' levels).
 
     Literal indexes, with log t^4 = 4 log t and t the pulls so far: Agent 2, Line 14,
     :math:`s_a/N_a + \sqrt{\log t^4/(2N_a)} + \sqrt{8A_a\log t^4/N_a^2}` after the forced pulls of Line 4

@@ -10,6 +10,12 @@ from which the pseudo-regret sum_a N_a(t) Delta_a follows exactly. Checkpoints m
 (:func:`resolve_checkpoints`, shared by every engine): the last one is where ``pulls`` and
 ``final_regret`` are read.
 
+**One engine, any policy.** :func:`simulate` knows no kind of policy: it validates its arguments, asks the
+policy to check the instance (``check_environment``) and to estimate the call's cost (``cost``), then runs
+``policy.run_one`` for each run on a pool of threads and stacks the counts into one
+:class:`SimulationResult`. The protocol is :class:`ldpcode.engine.BanditPolicy`; the index policies,
+HeLDP-UCB-*, the ε-global DP policies and KL-UCB each implement it next to their kernels.
+
 The machinery every engine shares lives in sibling modules, and is re-exported here so that
 ``ldpcode.simulate.X`` keeps working: :mod:`ldpcode.limits` (:class:`Limits`, :func:`check_limits`, the
 ``MAX_*`` ceilings, :func:`run_pool`, :class:`CancelFlag`, :func:`default_workers`; its docstring holds the
@@ -21,8 +27,6 @@ Ctrl-C stops a simulation within a fraction of a second (:mod:`ldpcode.limits`, 
 
 from __future__ import annotations
 
-import functools
-import inspect
 import sys
 from dataclasses import dataclass
 
@@ -30,14 +34,12 @@ import numpy as np
 
 from ._validate import as_float_array, check_int
 from .instances import Instance, PrivacyLevels
-from . import global_policies as gp
-from . import instances as ins
-from . import mechanisms as mech
-from .policies import HeterogeneousPolicy, IndexPolicy, heterogeneous_chunk, index_policy_chunk
+from .engine import BanditPolicy
 
 # Re-exported: the names that moved out of this module stay importable from it (and simulate() looks up
 # run_pool here, where tests/test_limits.py patches it).
 from .limits import (  # noqa: F401
+    CHUNK,
     MAX_HORIZON,
     MAX_POINTS,
     MAX_RUNS,
@@ -78,10 +80,6 @@ from .stats import (  # noqa: F401
     ratio_exponent,
     ratio_of_means_se,
 )
-
-_GLOBAL = (gp.AdaptiveEpisodes, gp.DPSE, gp.DPUCB, gp.KLUCB)
-
-CHUNK = 1 << 15  # steps per compiled call: two draw buffers of 256 KiB stay in cache
 
 
 def log_checkpoints(horizon: int, points: int = 121) -> np.ndarray:
@@ -224,260 +222,25 @@ def resolve_checkpoints(horizon: int, checkpoints=None, points: int = 121) -> np
     return cp
 
 
-def _check_compatible(policy, instance: Instance, levels) -> None:
-    if isinstance(policy, HeterogeneousPolicy):
-        if not isinstance(levels, PrivacyLevels):
-            raise ValueError(
-                f"policy {policy.name!r} needs privacy_levels=make_privacy_levels(...), the users' "
-                f"distribution of eps_t; got {levels!r}"
-            )
-        if levels.p_at_least(policy.epsilon_min) <= 0:
-            raise ValueError(
-                f"no user of {levels.name!r} ever reaches epsilon_min={policy.epsilon_min:g}: every "
-                f"response would be discarded and the agent could never learn; lower epsilon_min"
-            )
-    elif levels is not None:
-        raise ValueError(f"privacy_levels is only for the heterogeneous HeLDP-UCB-* policies, not {policy.name!r}")
-    elif not isinstance(policy, (IndexPolicy, *_GLOBAL)):
+def _check_policy(policy, instance, privacy_levels) -> None:
+    if not isinstance(policy, BanditPolicy):
         raise TypeError(f"policy must come from make_policy(), got {policy!r}")
     if not isinstance(instance, Instance):
         raise TypeError(f"instance must come from make_instance(), got {instance!r}")
-    if policy.needs_bounded_rewards and not instance.bounded:
-        if isinstance(policy, _GLOBAL):
-            raise ValueError(
-                f"policy {policy.name!r} needs rewards in [0, 1] (its privacy or its index rests on "
-                f"it) but instance {instance.name!r} is unbounded"
-            )
-        raise ValueError(
-            f"policy {policy.name!r} needs rewards in [0, 1] but instance {instance.name!r} is unbounded; "
-            f"use its Sigmoid version {policy.name}S"
-        )
-
-
-def _label_of(policy) -> float:
-    return policy.epsilon_min if isinstance(policy, HeterogeneousPolicy) else policy.epsilon
-
-
-def run_one(
-    policy: IndexPolicy,
-    instance: Instance,
-    horizon: int,
-    seed_seq: np.random.SeedSequence,
-    checkpoints: np.ndarray,
-    cancel: CancelFlag | None = None,
-) -> np.ndarray:
-    """One run with the compiled kernel; returns the counts at the checkpoints, shape (C, arms). ``cancel``
-    is checked before each chunk of ``CHUNK`` pulls."""
-    reward_rng, noise_rng = run_streams(seed_seq)
-    n = instance.n_arms
-    counts = np.zeros(n, dtype=np.int64)
-    sums = np.zeros(n)
-    means = np.zeros(n)
-    widths = np.zeros(n)
-    counts_out = np.zeros((checkpoints.shape[0], n), dtype=np.int64)
-    code, sig, scale, exp_eps = policy.kernel_args()
-    t = ci = 0
-    while t < horizon:
-        if cancel is not None:
-            cancel.check()
-        m = min(CHUNK, horizon - t)
-        rd = instance.draw_stream(reward_rng, m)
-        nd = policy.draw_noise(noise_rng, m)
-        t, ci = index_policy_chunk(
-            t,
-            horizon,
-            instance.families,
-            instance.params,
-            rd,
-            nd,
-            code,
-            sig,
-            scale,
-            exp_eps,
-            policy.index_constant,
-            policy.forced_exploration,
-            counts,
-            sums,
-            means,
-            widths,
-            checkpoints,
-            ci,
-            counts_out,
-        )
-    return counts_out
-
-
-def run_one_heterogeneous(
-    policy: HeterogeneousPolicy,
-    instance: Instance,
-    levels: PrivacyLevels,
-    horizon: int,
-    seed_seq: np.random.SeedSequence,
-    checkpoints: np.ndarray,
-    cancel: CancelFlag | None = None,
-) -> np.ndarray:
-    """One run of a HeLDP policy; users' levels come from a third stream. Returns counts (C, arms)."""
-    reward_rng, noise_rng, level_rng = run_streams(seed_seq, 3)
-    n = instance.n_arms
-    counts = np.zeros(n, dtype=np.int64)
-    kept = np.zeros(n, dtype=np.int64)
-    sums, acc, means, widths = (np.zeros(n) for _ in range(4))
-    counts_out = np.zeros((checkpoints.shape[0], n), dtype=np.int64)
-    t = ci = 0
-    while t < horizon:
-        if cancel is not None:
-            cancel.check()
-        m = min(CHUNK, horizon - t)
-        rd = instance.draw_stream(reward_rng, m)
-        nd = policy.draw_noise(noise_rng, m)
-        ed = levels.sample(level_rng, m)
-        t, ci = heterogeneous_chunk(
-            t,
-            horizon,
-            instance.families,
-            instance.params,
-            rd,
-            nd,
-            ed,
-            policy.mechanism_code,
-            policy.use_sigmoid,
-            policy.epsilon_min,
-            policy.forced_exploration,
-            counts,
-            kept,
-            sums,
-            acc,
-            means,
-            widths,
-            checkpoints,
-            ci,
-            counts_out,
-        )
-    return counts_out
-
-
-@functools.lru_cache(maxsize=None)
-def _run_takes_cancel(cls) -> bool:
-    """Whether ``cls.run`` takes ``cancel`` (a subclass written before it, such as the audits' deliberately
-    broken policies, may not: it then runs to its end, as before)."""
-    return "cancel" in inspect.signature(cls.run).parameters
-
-
-def run_one_global(
-    policy,
-    instance: Instance,
-    horizon: int,
-    seed_seq: np.random.SeedSequence,
-    checkpoints: np.ndarray,
-    *,
-    sampler: str = "exact",
-    cancel: CancelFlag | None = None,
-) -> tuple[np.ndarray, int]:
-    """One run of an ε-global DP policy (or KL-UCB); returns (counts at the checkpoints, private releases).
-
-    Episodic policies (AdaP-*, DP-SE) advance a whole episode at a time (see
-    :mod:`ldpcode.global_policies`; ``cancel`` is checked between episodes); DP-UCB and KL-UCB step with
-    compiled kernels (``cancel`` checked between chunks).
-    """
-    reward_rng, noise_rng = run_streams(seed_seq)
-    if policy.episodic:
-        kw = {"cancel": cancel} if cancel is not None and _run_takes_cancel(type(policy)) else {}
-        blocks = policy.run(instance, horizon, reward_rng, noise_rng, sampler=sampler, **kw)
-        return blocks.counts_at(checkpoints), blocks.releases
-    n = instance.n_arms
-    counts = np.zeros(n, dtype=np.int64)
-    sums = np.zeros(n)
-    counts_out = np.zeros((checkpoints.shape[0], n), dtype=np.int64)
-    t = ci = 0
-    if isinstance(policy, gp.DPUCB):
-        depth, scale, bound = gp.dp_ucb_noise_bound(horizon, n, policy.epsilon, policy.gamma)
-        nodes = np.zeros((n, depth))
-        means, widths = np.zeros(n), np.zeros(n)
-        while t < horizon:
-            if cancel is not None:
-                cancel.check()
-            m = min(CHUNK, horizon - t)
-            rd = instance.draw_stream(reward_rng, m)
-            nd = mech.draw_noise(mech.LAPLACE, noise_rng, m)
-            t, ci = gp.dp_ucb_chunk(
-                t,
-                horizon,
-                instance.families,
-                instance.params,
-                rd,
-                nd,
-                scale,
-                bound,
-                counts,
-                sums,
-                nodes,
-                means,
-                widths,
-                checkpoints,
-                ci,
-                counts_out,
-            )
-        return counts_out, horizon  # one new private sum per pull
-    while t < horizon:
-        if cancel is not None:
-            cancel.check()
-        rd = instance.draw_stream(reward_rng, min(CHUNK, horizon - t))
-        t, ci = gp.klucb_chunk(
-            t, horizon, instance.families, instance.params, rd, counts, sums, checkpoints, ci, counts_out
-        )
-    return counts_out, 0
-
-
-def _episodes_bound(n_arms: int, horizon: int) -> int:
-    """At most K(floor(log2 T) + 1) + 1 episodes a run: the first block, then each arm's count doubles with
-    each of its episodes (Algorithm 1, Line 7); DP-SE has far fewer epochs."""
-    return n_arms * (int(horizon).bit_length()) + 1
+    policy.check_environment(instance, privacy_levels)
 
 
 def simulate_cost(
     policy, instance: Instance, horizon: int, runs: int, n_checkpoints: int, workers: int = 1
 ) -> tuple[float, float, str]:
     """Estimated (core-seconds, bytes, description) of ``simulate(policy, instance, horizon, runs)`` with
-    ``n_checkpoints`` checkpoints on ``workers`` threads, from the throughputs of the module docstring.
-
-    Memory: the counts (runs, C, K) int64, twice (each run's array and the stacked result), 4 KiB a run of
-    bookkeeping (its seed sequence, future and array headers), and per thread the draw buffers (three of
-    ``CHUNK`` doubles) and, for the episodic engine, its list of episodes (~400 bytes each)."""
-    K = instance.n_arms
-    threads = max(1, min(workers, runs))
-    if isinstance(policy, HeterogeneousPolicy):
-        name, ns = "pulls of a heterogeneous policy", 100 + 3 * K
-    elif isinstance(policy, gp.DPUCB):
-        name, ns = "pulls of DP-UCB", 250 + 3 * K
-    elif isinstance(policy, gp.KLUCB):
-        name, ns = "pulls of KL-UCB", 4000 + 45 * K
-    elif isinstance(policy, _GLOBAL) and policy.episodic:
-        episodes = _episodes_bound(K, horizon)
-        exact = all(a.family in (ins.BERNOULLI, ins.GAUSSIAN) for a in instance.arms)
-        per_run = episodes * (20 + 4 * K) * 1e-6 + (0.0 if exact else 20e-9 * horizon)
-        seconds = runs * per_run
-        nbytes = (
-            runs * (2 * n_checkpoints * K * 8 + 4096)
-            + threads * episodes * 400
-            + (0 if exact else threads * 3 * 2**20 * 8)
-        )
-        work = (
-            f"runs={runs} x horizon={horizon}: at most {episodes} episodes a run of {policy.name} on {K} arms "
-            f"at {20 + 4 * K} µs an episode"
-            + ("" if exact else ", and every pull's reward drawn at 20 ns (arms neither Bernoulli nor Gaussian)")
-        )
-        return seconds, nbytes, work
-    else:
-        name, ns = "pulls of an index policy", 60 + 3 * K
-    pulls = runs * horizon
-    seconds = pulls * ns * 1e-9
-    nbytes = runs * (2 * n_checkpoints * K * 8 + 4096) + threads * (3 * CHUNK * 8 + 64 * K * 8)
-    work = f"runs={runs} x horizon={horizon} = {pulls:.3g} {name} on {K} arms at {ns} ns a pull"
-    return seconds, nbytes, work
+    ``n_checkpoints`` checkpoints on ``workers`` threads: the policy's own estimate (``policy.cost``, from the
+    per-core throughputs of :mod:`ldpcode.limits`; the memory model is :func:`ldpcode.engine.pulls_cost`)."""
+    return policy.cost(instance, horizon, runs, n_checkpoints, workers)
 
 
 def simulate(
-    policy: IndexPolicy,
+    policy: BanditPolicy,
     instance: Instance,
     horizon: int,
     runs: int = 50,
@@ -496,9 +259,9 @@ def simulate(
     ``progress`` shows a bar over runs (default: only on a terminal). ``privacy_levels`` (heterogeneous
     policies only) is the users' distribution of eps_t. ``limits`` (a :class:`Limits`, default
     ``Limits()``) caps the estimated time and memory (:func:`simulate_cost`), checked before any work.
-    Ctrl-C stops the call within a fraction of a second (module docstring).
+    Ctrl-C stops the call within a fraction of a second (:mod:`ldpcode.limits`, "Interrupts").
     """
-    _check_compatible(policy, instance, privacy_levels)
+    _check_policy(policy, instance, privacy_levels)
     horizon = check_int("horizon", horizon, minimum=instance.n_arms, maximum=MAX_HORIZON)
     runs = check_int("runs", runs, minimum=1, maximum=MAX_RUNS)
     seed = check_int("seed", seed, minimum=0)
@@ -510,29 +273,21 @@ def simulate(
     if progress is None:
         progress = sys.stderr.isatty() and horizon * runs >= 10**8
 
-    is_global = isinstance(policy, _GLOBAL)
-
     def task(r, cancel):
-        if privacy_levels is not None:
-            return run_one_heterogeneous(policy, instance, privacy_levels, horizon, children[r], checkpoints, cancel)
-        if is_global:
-            return run_one_global(policy, instance, horizon, children[r], checkpoints, cancel=cancel)
-        return run_one(policy, instance, horizon, children[r], checkpoints, cancel)
+        return policy.run_one(instance, horizon, children[r], checkpoints, privacy_levels=privacy_levels, cancel=cancel)
 
     out = run_pool(task, runs, workers, progress=f"{policy!r} T={horizon:,}" if progress else None)
-    releases = None
-    if is_global:
-        releases = np.array([o[1] for o in out], dtype=np.int64)
-        out = [o[0] for o in out]
+    releases = None if out[0][1] is None else np.array([o[1] for o in out], dtype=np.int64)
+    counts = np.stack([o[0] for o in out])
     return SimulationResult(
         policy.name,
-        _label_of(policy),
+        policy.label,
         instance.name,
         horizon,
         runs,
         seed,
         checkpoints,
-        np.stack(out),
+        counts,
         instance.gaps,
         releases,
     )

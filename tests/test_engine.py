@@ -7,7 +7,6 @@ import pytest
 
 import ldpcode as ldp
 from ldpcode.reference import run_reference
-from ldpcode.simulate import run_one
 
 CASES = [
     ("UCB1", None, "ren2020-bernoulli"),
@@ -34,7 +33,7 @@ def test_fast_path_pulls_exactly_the_arms_of_the_reference(name, eps, inst, seed
     horizon = 40_000
     cps = ldp.log_checkpoints(horizon, 40)
     ss = np.random.SeedSequence(seed).spawn(1)[0]
-    fast = run_one(pol, ins, horizon, ss, cps)
+    fast = pol.run_one(ins, horizon, ss, cps)[0]
     plain = run_reference(pol, ins, horizon, ss, cps)
     np.testing.assert_array_equal(fast, plain)
 

@@ -14,7 +14,7 @@ import ldpcode as ldp
 from ldpcode import global_policies as gp
 from ldpcode import mechanisms as mech
 from ldpcode.reference import run_reference_global
-from ldpcode.simulate import run_one_global, run_streams
+from ldpcode.simulate import run_streams
 
 FIG2 = [0.75, 0.625, 0.5, 0.375, 0.25]
 
@@ -45,7 +45,8 @@ def test_stepwise_fast_path_pulls_the_same_arms_as_the_reference(name, kw, horiz
     distinct = set()
     for ss in np.random.SeedSequence(11).spawn(6):
         ref = run_reference_global(pol, inst, horizon, ss, cp)
-        fast, _ = run_one_global(pol, inst, horizon, ss, cp, sampler="stepwise")
+        stepwise = {"sampler": "stepwise"} if pol.episodic else {}  # DP-UCB and KL-UCB always step
+        fast, _ = pol.run_one(inst, horizon, ss, cp, **stepwise)
         np.testing.assert_array_equal(fast, ref)
         distinct.add(tuple(ref[-1]))
     assert len(distinct) > 1  # the runs differ, so the comparison is not vacuous
@@ -64,7 +65,7 @@ def test_reference_on_other_bounded_families():
     cp = ldp.log_checkpoints(2000, 20)
     ss = np.random.SeedSequence(4)
     np.testing.assert_array_equal(
-        run_one_global(pol, inst, 2000, ss, cp, sampler="stepwise")[0], run_reference_global(pol, inst, 2000, ss, cp)
+        pol.run_one(inst, 2000, ss, cp, sampler="stepwise")[0], run_reference_global(pol, inst, 2000, ss, cp)
     )
 
 
@@ -79,7 +80,7 @@ def _regret_area(pol, inst, horizon, runs, seed, sampler):
     cp = ldp.log_checkpoints(horizon, 40)
     out = []
     for ss in np.random.SeedSequence(seed).spawn(runs):
-        out.append((run_one_global(pol, inst, horizon, ss, cp, sampler=sampler)[0] @ inst.gaps).sum())
+        out.append((pol.run_one(inst, horizon, ss, cp, sampler=sampler)[0] @ inst.gaps).sum())
     return np.array(out)
 
 

@@ -173,14 +173,14 @@ def test_heterogeneous_fast_path_pulls_exactly_the_arms_of_the_reference(name, l
     at every checkpoint. 40_000 pulls span two engine chunks; discrete levels repeat (the reuse path),
     Gaussian ones do not."""
     from ldpcode.reference import run_reference_heterogeneous
-    from ldpcode.simulate import run_one_heterogeneous
 
     pol, ins = ldp.make_policy(name, epsilon_min=eps_min), ldp.make_instance(inst)
     lv = ldp.make_privacy_levels(levels)
     cps = ldp.log_checkpoints(40_000, 40)
     ss = np.random.SeedSequence(11).spawn(1)[0]
     np.testing.assert_array_equal(
-        run_one_heterogeneous(pol, ins, lv, 40_000, ss, cps), run_reference_heterogeneous(pol, ins, lv, 40_000, ss, cps)
+        pol.run_one(ins, 40_000, ss, cps, privacy_levels=lv)[0],
+        run_reference_heterogeneous(pol, ins, lv, 40_000, ss, cps),
     )
 
 

@@ -18,7 +18,6 @@ from ldpcode import audit, bounds
 from ldpcode import mechanisms as mech
 from ldpcode._validate import EPSILON_FLOOR
 from ldpcode.reference import run_reference, run_reference_heterogeneous
-from ldpcode.simulate import run_one, run_one_heterogeneous
 
 HUGE = [709.8, 1e4, 1e300]  # e^eps overflows a double from 709.79 on
 
@@ -97,7 +96,7 @@ def test_compiled_engine_and_reference_agree_at_huge_epsilon(name, inst, eps):
     pol, ins = ldp.make_policy(name, eps), ldp.make_instance(inst)
     cps = ldp.log_checkpoints(3_000, 20)
     ss = np.random.SeedSequence(5).spawn(1)[0]
-    np.testing.assert_array_equal(run_one(pol, ins, 3_000, ss, cps), run_reference(pol, ins, 3_000, ss, cps))
+    np.testing.assert_array_equal(pol.run_one(ins, 3_000, ss, cps)[0], run_reference(pol, ins, 3_000, ss, cps))
 
 
 @pytest.mark.parametrize(
@@ -117,7 +116,8 @@ def test_heterogeneous_engine_and_reference_agree_with_huge_levels(name, inst):
     cps = ldp.log_checkpoints(3_000, 20)
     ss = np.random.SeedSequence(6).spawn(1)[0]
     np.testing.assert_array_equal(
-        run_one_heterogeneous(pol, ins, lv, 3_000, ss, cps), run_reference_heterogeneous(pol, ins, lv, 3_000, ss, cps)
+        pol.run_one(ins, 3_000, ss, cps, privacy_levels=lv)[0],
+        run_reference_heterogeneous(pol, ins, lv, 3_000, ss, cps),
     )
 
 
