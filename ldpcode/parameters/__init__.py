@@ -106,7 +106,8 @@ def rules_for(notebook: str) -> Notebook:
     key = notebook.replace("\\", "/")
     if key not in NOTEBOOKS:
         raise ValueError(
-            f"notebook {notebook!r} has no parameter rules; add an entry to NOTEBOOKS in ldpcode/parameters.py"
+            f"notebook {notebook!r} has no parameter rules; add an entry to NOTEBOOKS in its chapter's module "
+            f"of ldpcode/parameters/"
         )
     return NOTEBOOKS[key]
 
