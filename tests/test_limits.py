@@ -20,6 +20,7 @@ import pytest
 import ldpcode as ldp
 from ldpcode import bco
 from ldpcode import contextual as ctx
+from ldpcode.contextual import runs as ctx_runs
 from ldpcode import reductions as rd
 from ldpcode.simulate import (
     MAX_HORIZON,
@@ -306,7 +307,7 @@ def no_work(monkeypatch):
 
     monkeypatch.setattr(SIM, "run_pool", stop)
     monkeypatch.setattr(bco, "_chunks", stop)
-    monkeypatch.setattr(ctx, "run_streams", stop)
+    monkeypatch.setattr(ctx_runs, "run_streams", stop)  # simulate_contextual looks it up there
     monkeypatch.setattr(rd, "run_pool", stop)
     monkeypatch.setattr(rd, "_ucb_adversary_table", stop)
 

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from ldpcode import contextual as C
+from ldpcode.contextual import runs as C_runs
 
 
 @pytest.fixture
@@ -48,8 +49,9 @@ def test_release_noise_has_calibrated_sd(lin, glm, monkeypatch):
         received.append(released)
         orig_server(state, released)
 
-    monkeypatch.setattr(C, "user_release", spy_user)
-    monkeypatch.setattr(C, "_server_update", spy_server)
+    # simulate_contextual looks the user and the server up in ldpcode.contextual.runs: patch them there
+    monkeypatch.setattr(C_runs, "user_release", spy_user)
+    monkeypatch.setattr(C_runs, "_server_update", spy_server)
     res = C.simulate_contextual("ldp-linucb", lin, 300, 4, 5, epsilon=1.0, delta=0.01, engine="numpy")
     assert len(received) == 300 and all(r is s[2] for r, s in zip(received, seen))
     B = np.stack([rel[0] - x[:, :, None] * x[:, None, :] for x, _, rel in seen])
