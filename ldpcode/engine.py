@@ -1,10 +1,10 @@
 """The policy protocol of :func:`ldpcode.simulate.simulate`: what a bandit policy tells the engine.
 
 The engine does not know the kinds of policies. It asks the policy four things, and every policy that
-:func:`ldpcode.make_policy` builds answers them (the index policies of Ren et al., the heterogeneous HeLDP-UCB-*,
+:func:`ldpcode.make_policy` builds answers them (the index policies of Ren et al., the heterogeneous ``HeLDP-UCB-*``,
 the ε-global DP policies of Azize and Basu and KL-UCB):
 
-* ``label``: the privacy level a result is labelled with (ε; ε_min for HeLDP-UCB-*; ∞ when not private);
+* ``label``: the privacy level a result is labelled with (ε; ε_min for ``HeLDP-UCB-*``; ∞ when not private);
 * ``check_environment(instance, privacy_levels)``: refuse, with a ValueError naming the reason, an instance or
   a distribution of the users' levels the policy cannot run on;
 * ``cost(instance, horizon, runs, n_checkpoints, workers)``: the estimated (core-seconds, bytes, description)

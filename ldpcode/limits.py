@@ -31,10 +31,10 @@ the 2-core AMD EPYC machine of the README (numba 0.68.1) with ``workers=1``, the
 4000 rounds at (d, K) = (5, 10), (5, 100), (20, 10)) while other jobs were running, so they are on the slow
 side (the README's quieter benchmark gives 1.1-2·10^7 pulls/s for the index policies at K = 20):
 
-* index policies (UCB1, LDP-UCB-*): 60 + 3K ns a pull (UCB1 measured 81, 121, 354 ns);
-* heterogeneous policies (HeLDP-UCB-*): 100 + 3K ns a pull (158-210 ns at K <= 20, 350-390 ns at K = 100);
+* index policies (UCB1, ``LDP-UCB-*``): 60 + 3K ns a pull (UCB1 measured 81, 121, 354 ns);
+* heterogeneous policies (``HeLDP-UCB-*``): 100 + 3K ns a pull (158-210 ns at K <= 20, 350-390 ns at K = 100);
 * DP-UCB: 250 + 3K ns a pull (288, 332, 500 ns); KL-UCB: 4000 + 45K ns a pull (3.9, 4.7, 8.2 µs);
-* episodic policies (AdaP-*, DP-SE): 20 + 4K µs an episode (10-110 µs at K <= 20, 370 µs at K = 100), at
+* episodic policies (``AdaP-*``, DP-SE): 20 + 4K µs an episode (10-110 µs at K <= 20, 370 µs at K = 100), at
   most K(floor(log2 T) + 1) + 1 episodes a run, plus 20 ns a pull when an arm is neither Bernoulli nor
   Gaussian (its episodes sum their draws): the cost is per episode, not per pull;
 * BCO: 150 + 10d (one-point, sphere), 150 + 17d (two-point), 250 + 12d (barrier) ns a round

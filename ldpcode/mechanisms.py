@@ -1,13 +1,13 @@
 r"""The curators of Ren et al. (2020): each privatizes one user's reward before the agent sees it.
 
-======================  ===================================================  =====================
-curator                 response                                             paper
-======================  ===================================================  =====================
-``CTL(eps)``            :math:`M_L(r) = r + L`, :math:`L\sim\mathrm{Laplace}(1/\epsilon)`      Curator 1, Lemma 2
-``CTB(eps)``            :math:`M_B(r)\sim\mathrm{Bernoulli}\big(\tfrac{re^\epsilon+1-r}{1+e^\epsilon}\big)`  Curator 3, Lemma 5
-``CTLS(eps)``           :math:`M_{LS}(r) = s(r) + L`                         Curator 5, Lemma 8
-``CTBS(eps)``           :math:`M_{BS}(r) = M_B(s(r))`                        Curator 6, Lemma 9
-======================  ===================================================  =====================
+=============  ===================================================================================  ==================
+curator        response                                                                             paper
+=============  ===================================================================================  ==================
+``CTL(eps)``   :math:`M_L(r) = r + L`, :math:`L\sim\mathrm{Laplace}(1/\epsilon)`                    Curator 1, Lemma 2
+``CTB(eps)``   :math:`M_B(r)\sim\mathrm{Bernoulli}\big(\tfrac{re^\epsilon+1-r}{1+e^\epsilon}\big)`  Curator 3, Lemma 5
+``CTLS(eps)``  :math:`M_{LS}(r) = s(r) + L`                                                         Curator 5, Lemma 8
+``CTBS(eps)``  :math:`M_{BS}(r) = M_B(s(r))`                                                        Curator 6, Lemma 9
+=============  ===================================================================================  ==================
 
 with the Sigmoid :math:`s(r) = (1+e^{-r})^{-1}`.
 

@@ -14,7 +14,7 @@ from which the pseudo-regret sum_a N_a(t) Delta_a follows exactly. Checkpoints m
 policy to check the instance (``check_environment``) and to estimate the call's cost (``cost``), then runs
 ``policy.run_one`` for each run on a pool of threads and stacks the counts into one
 :class:`SimulationResult`. The protocol is :class:`ldpcode.engine.BanditPolicy`; the index policies,
-HeLDP-UCB-*, the ε-global DP policies and KL-UCB each implement it next to their kernels.
+``HeLDP-UCB-*``, the ε-global DP policies and KL-UCB each implement it next to their kernels.
 
 The machinery every engine shares lives in sibling modules, and is re-exported here so that
 ``ldpcode.simulate.X`` keeps working: :mod:`ldpcode.limits` (:class:`Limits`, :func:`check_limits`, the

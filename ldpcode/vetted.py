@@ -547,7 +547,7 @@ class VettedCTB:
         return np.broadcast_to((xs == 0.0) | (xs == 1.0), np.broadcast_shapes(xs.shape, np.shape(r))).copy()
 
     def exact_loss(self, inputs) -> float:
-        """The exact privacy loss over ``inputs``: the largest |log P{x | r} - log P{x | r'}| over x in {0, 1}
+        """The exact privacy loss over ``inputs``: the largest ``|log P{x | r} - log P{x | r'}|`` over x in {0, 1}
         (:meth:`log_pmf`, stable at any ε: ε itself between r = 0 and 1)."""
         r = _loss_inputs(inputs)
         self._inputs(r, "inputs")

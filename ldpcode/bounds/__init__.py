@@ -7,53 +7,53 @@ the room named above its table.
 
 :mod:`~ldpcode.bounds.ren2020`: Ren et al. (2020), homogeneous ε-LDP (Theorems 1, 4, 6, Lemmas 3, 12, Fact 13)
 
-=====================================  ===========================================================
-function                               statement
-=====================================  ===========================================================
-:func:`lower_bound_constant`           Theorem 1: :math:`\liminf R(T)/\log T \ge (e^\epsilon-e^{-\epsilon})^{-2}\sum 1/\Delta_a`
-:func:`basu2019_lower_bound_constant`  the KL-based local-DP bound of Basu et al. (2019) that Thm 1 improves
+==========================================  =========================================================================================
+function                                    statement
+==========================================  =========================================================================================
+:func:`lower_bound_constant`                Theorem 1: :math:`\liminf R(T)/\log T \ge (e^\epsilon-e^{-\epsilon})^{-2}\sum 1/\Delta_a`
+:func:`basu2019_lower_bound_constant`       the KL-based local-DP bound of Basu et al. (2019) that Thm 1 improves
 :func:`lower_bound_constant_small_epsilon`  Theorem 1's small-ε form :math:`\sum 1/(4\epsilon^2\Delta_a)`
-:func:`lower_bound_constant_tightened`  Theorem 1 with Lemma 12's last relaxation removed (4 times larger)
-:func:`lai_robbins_constant`           Lai and Robbins (1985), non-private Bernoulli: :math:`\sum \Delta_a/D(\mu_a\|\mu^*)`
-:func:`ctb_lai_robbins_constant`       the regret constant KL-UCB attains on CTB responses (achievable)
-:func:`lemma12_bound`                  Lemma 12: :math:`D(h_a\|h_b) \le (e^\epsilon-e^{-\epsilon})^2(p-q)^2`
-:func:`fact13_bound`                   Fact 13: :math:`D(f_1\|g_1) \le (R-r)^2/(4rR)` when :math:`r \le f_1/g_1 \le R`
-:func:`lemma12_fact13_bound`           Fact 13 as applied in the proof of Lemma 12 (before its last relaxation)
-:func:`laplace_sum_tail_bound`         Lemma 3: :math:`P\{Y_n > \lambda\} \le \exp(-\lambda^2/(8v^2))`
-:func:`ucb1_regret_bound`              Auer et al. (2002), Thm 1: :math:`\sum 8\log T/\Delta_a + (1+\pi^2/3)\Delta_a`
-:func:`ldp_ucb_l_regret_bound`         Theorem 4 (and Corollary 10 with ``c_s``)
-:func:`ldp_ucb_b_regret_bound`         Theorem 6 (and Corollary 11 with ``c_s``)
-:func:`ldp_ucb_l_pulls_bound`          the bound on :math:`E[N_a(T)]` in the proof of Theorem 4
-:func:`ldp_ucb_b_pulls_bound`          the bound on :math:`E[N_a(T)]` in the proof of Theorem 6
-:func:`distribution_free_rate`         :math:`\epsilon^{-1}\sqrt{nT\log T}` (Thms 4, 6; constant not given)
-=====================================  ===========================================================
+:func:`lower_bound_constant_tightened`      Theorem 1 with Lemma 12's last relaxation removed (4 times larger)
+:func:`lai_robbins_constant`                Lai and Robbins (1985), non-private Bernoulli: :math:`\sum \Delta_a/D(\mu_a\|\mu^*)`
+:func:`ctb_lai_robbins_constant`            the regret constant KL-UCB attains on CTB responses (achievable)
+:func:`lemma12_bound`                       Lemma 12: :math:`D(h_a\|h_b) \le (e^\epsilon-e^{-\epsilon})^2(p-q)^2`
+:func:`fact13_bound`                        Fact 13: :math:`D(f_1\|g_1) \le (R-r)^2/(4rR)` when :math:`r \le f_1/g_1 \le R`
+:func:`lemma12_fact13_bound`                Fact 13 as applied in the proof of Lemma 12 (before its last relaxation)
+:func:`laplace_sum_tail_bound`              Lemma 3: :math:`P\{Y_n > \lambda\} \le \exp(-\lambda^2/(8v^2))`
+:func:`ucb1_regret_bound`                   Auer et al. (2002), Thm 1: :math:`\sum 8\log T/\Delta_a + (1+\pi^2/3)\Delta_a`
+:func:`ldp_ucb_l_regret_bound`              Theorem 4 (and Corollary 10 with ``c_s``)
+:func:`ldp_ucb_b_regret_bound`              Theorem 6 (and Corollary 11 with ``c_s``)
+:func:`ldp_ucb_l_pulls_bound`               the bound on :math:`E[N_a(T)]` in the proof of Theorem 4
+:func:`ldp_ucb_b_pulls_bound`               the bound on :math:`E[N_a(T)]` in the proof of Theorem 6
+:func:`distribution_free_rate`              :math:`\epsilon^{-1}\sqrt{nT\log T}` (Thms 4, 6; constant not given)
+==========================================  =========================================================================================
 
 :mod:`~ldpcode.bounds.factors`: the privacy cost factors of Ren et al. and of the HeLDP paper
 
-=====================================  ===========================================================
-function                               statement
-=====================================  ===========================================================
-:func:`laplace_ratio`                  Ren et al., Theorem 4, Remark i: :math:`(1+4/\epsilon)^2`
-:func:`bernoulli_ratio`                Ren et al., Theorem 6: :math:`((e^\epsilon+1)/(e^\epsilon-1))^2`
+=======================================  =================================================================================
+function                                 statement
+=======================================  =================================================================================
+:func:`laplace_ratio`                    Ren et al., Theorem 4, Remark i: :math:`(1+4/\epsilon)^2`
+:func:`bernoulli_ratio`                  Ren et al., Theorem 6: :math:`((e^\epsilon+1)/(e^\epsilon-1))^2`
 :func:`heldp_alpha`, :func:`heldp_beta`  HeLDP paper, Sections 3.1, 3.2: :math:`\alpha(\epsilon)`, :math:`\beta(\epsilon)`
-=====================================  ===========================================================
+=======================================  =================================================================================
 
 :mod:`~ldpcode.bounds.lemma7`: Ren et al., Lemma 7 (the constant :math:`c_s` of Corollaries 10, 11)
 
-=====================================  ===========================================================
-function                               statement
-=====================================  ===========================================================
-:func:`c_s_subgaussian`                Lemma 7's constant, :math:`0.0765/e`
-:func:`c_s_gaussian`                   Lemma 7's constant for Gaussian noise, :math:`0.2066/e`
-:func:`lemma7_worst_noise`              the best constant Lemma 7 could state over all variance-one noises (an LP)
-:func:`lemma7_chebyshev_constant`       a constant for Lemma 7 from Chebyshev's inequality alone
-=====================================  ===========================================================
+=================================  ==========================================================================
+function                           statement
+=================================  ==========================================================================
+:func:`c_s_subgaussian`            Lemma 7's constant, :math:`0.0765/e`
+:func:`c_s_gaussian`               Lemma 7's constant for Gaussian noise, :math:`0.2066/e`
+:func:`lemma7_worst_noise`         the best constant Lemma 7 could state over all variance-one noises (an LP)
+:func:`lemma7_chebyshev_constant`  a constant for Lemma 7 from Chebyshev's inequality alone
+=================================  ==========================================================================
 
 :mod:`~ldpcode.bounds.heldp`: the heterogeneous setting, HeLDP paper (Theorems 7, 10, Corollaries 8, 11, Section 4.2)
 
-=====================================  ===========================================================
+=====================================  ==============================================================================================
 function                               statement
-=====================================  ===========================================================
+=====================================  ==============================================================================================
 :func:`heldp_quantities`               heterogeneous setting: :math:`p_0, \alpha_0, \beta_0, \epsilon_{\max}, Q_L, Q_B` (Thms 7, 10)
 :func:`heldp_ucb_l_regret_bound`       HeLDP paper, Theorem 7 (inf over κ: :func:`heldp_ucb_l_best_kappa`)
 :func:`heldp_ucb_b_regret_bound`       HeLDP paper, Theorem 10 (inf over κ: :func:`heldp_ucb_b_best_kappa`)
@@ -61,33 +61,33 @@ function                               statement
 :func:`heldp_ucb_b_homogeneous_bound`  HeLDP paper, Corollary 11: :math:`\sum 8\beta(\epsilon)\log T/\Delta_a + (2+\pi^2/3)\Delta_a`
 :func:`v_l`, :func:`v_b`               HeLDP paper, Section 4.2: :math:`V_L`, :math:`V_B`
 :func:`choose_epsilon_min`             HeLDP paper, Section 4.2: ε_min minimizing :math:`V_L` or :math:`V_B`
-=====================================  ===========================================================
+=====================================  ==============================================================================================
 
 :mod:`~ldpcode.bounds.azize2022`: Azize and Basu (2022), global DP (Theorems 2, 3, 7, 8, Table 1)
 
-=====================================  ===========================================================
-function                               statement
-=====================================  ===========================================================
-:func:`gdp_minimax_lower_bound`        Azize-Basu 2022 (global DP), Thm 2: :math:`\max\{\sqrt{T(K-1)}/27, (K-1)/(131\epsilon)\}`
-:func:`gdp_minimax_threshold`          Thm 2's crossing :math:`\frac{27}{131}\sqrt{(K-1)/T}` (the paper prints 131/27)
-:func:`gdp_lower_bound_constant`       Azize-Basu, Thm 3: :math:`\sum\Delta_a/\min\{d_{\inf}, 6\epsilon t_{\inf}\}` (per arm: :func:`gdp_lower_bound_terms`)
-:func:`adap_ucb_regret_bound`          Azize-Basu, Thm 7: :math:`\sum 16\alpha\log T/\min\{\Delta_a,\epsilon\} + 3\alpha/(\alpha-3)`
-:func:`adap_klucb_regret_bound`        Azize-Basu, Thm 8, with its unknown :math:`C_1(\alpha), C_2` given by the caller
-:func:`gdp_minimax_upper_rate`         Azize-Basu, after Thm 8: :math:`\sqrt{KT\log T} + K\log T/\epsilon` (a rate)
+=======================================  =====================================================================================================================
+function                                 statement
+=======================================  =====================================================================================================================
+:func:`gdp_minimax_lower_bound`          Azize-Basu 2022 (global DP), Thm 2: :math:`\max\{\sqrt{T(K-1)}/27, (K-1)/(131\epsilon)\}`
+:func:`gdp_minimax_threshold`            Thm 2's crossing :math:`\frac{27}{131}\sqrt{(K-1)/T}` (the paper prints 131/27)
+:func:`gdp_lower_bound_constant`         Azize-Basu, Thm 3: :math:`\sum\Delta_a/\min\{d_{\inf}, 6\epsilon t_{\inf}\}` (per arm: :func:`gdp_lower_bound_terms`)
+:func:`adap_ucb_regret_bound`            Azize-Basu, Thm 7: :math:`\sum 16\alpha\log T/\min\{\Delta_a,\epsilon\} + 3\alpha/(\alpha-3)`
+:func:`adap_klucb_regret_bound`          Azize-Basu, Thm 8, with its unknown :math:`C_1(\alpha), C_2` given by the caller
+:func:`gdp_minimax_upper_rate`           Azize-Basu, after Thm 8: :math:`\sqrt{KT\log T} + K\log T/\epsilon` (a rate)
 :func:`dp_ucb_rate`, :func:`dp_se_rate`  Azize-Basu, Table 1: DP-UCB and DP-SE regret rates (constant 1)
-:func:`adap_ucb_rate`                  Azize-Basu, Table 1: :math:`\sum\Delta_a\log T/\min\{\Delta_a^2,\epsilon\Delta_a\}` (a rate)
-:func:`adap_klucb_rate`                Azize-Basu, Table 1: :math:`\sum\Delta_a\log T/\min\{d(\mu_a,\mu^*),\epsilon\Delta_a\}` (a rate)
-:func:`adap_releases_bound`            Azize-Basu, Table 1, "# Private Means": :math:`K + K\log_2(T/K)`
-=====================================  ===========================================================
+:func:`adap_ucb_rate`                    Azize-Basu, Table 1: :math:`\sum\Delta_a\log T/\min\{\Delta_a^2,\epsilon\Delta_a\}` (a rate)
+:func:`adap_klucb_rate`                  Azize-Basu, Table 1: :math:`\sum\Delta_a\log T/\min\{d(\mu_a,\mu^*),\epsilon\Delta_a\}` (a rate)
+:func:`adap_releases_bound`              Azize-Basu, Table 1, "# Private Means": :math:`K + K\log_2(T/K)`
+=======================================  =====================================================================================================================
 
 :mod:`~ldpcode.bounds.linear`: Azize and Basu (2022), linear bandits (Theorems 4, 5)
 
-=====================================  ===========================================================
-function                               statement
-=====================================  ===========================================================
-:func:`linear_minimax_lower_bound`     Azize-Basu, Thm 4: :math:`\max\{e^{-2}d\sqrt T/8, e^{-6}d/(4\epsilon)\}` (crossing: :func:`linear_minimax_threshold`)
-:func:`linear_c_epsilon`               Azize-Basu, Thm 5: the program :math:`c_\epsilon(\mathcal A,\theta)` (ε = ∞: :func:`linear_graves_lai_constant`)
-=====================================  ===========================================================
+==================================  =====================================================================================================================
+function                            statement
+==================================  =====================================================================================================================
+:func:`linear_minimax_lower_bound`  Azize-Basu, Thm 4: :math:`\max\{e^{-2}d\sqrt T/8, e^{-6}d/(4\epsilon)\}` (crossing: :func:`linear_minimax_threshold`)
+:func:`linear_c_epsilon`            Azize-Basu, Thm 5: the program :math:`c_\epsilon(\mathcal A,\theta)` (ε = ∞: :func:`linear_graves_lai_constant`)
+==================================  =====================================================================================================================
 
 ``ldpcode.bounds._common`` holds the private helpers the rooms share (``_gaps``, ``_log_horizon``,
 ``_regret_bound``, ``_square``, ``_inv_two_sinh_squared``). Submodules import from one another directly,

@@ -229,7 +229,7 @@ def linear_c_epsilon(actions, theta, epsilon, rho=1.0) -> LinearCEpsilon:
     exact Newton steps, and the result scaled onto the feasible set (the constraints are homogeneous in α); a
     dual-feasible point gives ``dual_bound`` <= ``value``, a certificate of accuracy (relative gap ~1e-6 or
     better in the tests, where the value also matches closed forms and brute-force grids). Meant for small sets
-    (d ≤ 5, |A| ≤ 20: well under a second). Returns a :class:`LinearCEpsilon`.
+    (d ≤ 5, at most 20 actions: well under a second). Returns a :class:`LinearCEpsilon`.
     """
     A, th, opt, gaps = _check_linear_instance(actions, theta)
     eps = _check_epsilon_or_inf(epsilon)

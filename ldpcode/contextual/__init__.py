@@ -3,7 +3,7 @@ r"""Contextual linear and generalized linear bandits under (ε, δ)-LDP (Zheng e
 Model (Section 4): at round t the user holds K context vectors :math:`x_{t,a}` in the unit ball of
 :math:`\mathbb R^d`, plays :math:`A_t`, and observes :math:`y_t = g(x_{t,A_t}^\top\theta^*) + \eta_t`,
 :math:`\lVert\theta^*\rVert_2 \le S = 1`. Two links: ``"linear"`` (g = identity, η uniform on
-[-b, b], b = ``noise``, so |y| <= 1 + b) and ``"logistic"`` (g = μ(z) = 1/(1+e^{-z}), y Bernoulli).
+[-b, b], b = ``noise``, so ``|y| <= 1 + b``) and ``"logistic"`` (g = μ(z) = 1/(1+e^{-z}), y Bernoulli).
 Pseudo-regret: :math:`\sum_t \max_a g(x_{t,a}^\top\theta^*) - g(x_{t,A_t}^\top\theta^*)`.
 
 Policies (``simulate_contextual(policy=...)``):
@@ -15,7 +15,7 @@ Policies (``simulate_contextual(policy=...)``):
   Algorithm 3, which uses the same device). Each user releases :math:`x x^\top + B` (B symmetric,
   :math:`B_{ij} = B_{ji} \sim N(0, \sigma_V^2)` for i <= j) and :math:`y x + \xi`,
   :math:`\xi\sim N(0,\sigma_u^2 I)`; the budget is split in two, each release (ε/2, δ/2) with replace-one
-  L2 sensitivities 2 (‖xxᵀ − x'x'ᵀ‖_F ≤ 2) and 2(1+b) (‖yx − y'x'‖ ≤ 2 max|y|):
+  L2 sensitivities 2 (‖xxᵀ − x'x'ᵀ‖_F ≤ 2) and 2(1+b) (‖yx − y'x'‖ ≤ 2 max ``|y|``):
   σ_V = GaussianMechanism(ε/2, δ/2, 2).sigma, σ_u = GaussianMechanism(ε/2, δ/2, 2(1+b)).sigma.
   Server: :math:`\bar V_t = \lambda I + c_t I + \sum_{s\le t}(x_s x_s^\top + B_s)`,
   :math:`u_t = \sum (y_s x_s + \xi_s)`, :math:`\hat\theta_t = \bar V_t^{-1}u_t`, with the shift of
@@ -35,7 +35,7 @@ Policies (``simulate_contextual(policy=...)``):
   :math:`a(B) = 1 + 4B/\kappa + 8R^2/\kappa^2\ln\big(\tfrac2\alpha\sqrt{1 + 2B/\kappa + 4R^4/(\kappa^4\alpha^2)}\big)`
   (Jun et al. Theorem 1, the data-dependent negative term dropped, which only widens the set),
   R = 1/2 (Bernoulli), κ = μ'(S) = μ(1)(1−μ(1)), and the ONS regret bound
-  :math:`B_t = 2\kappa S^2 + \frac{1}{2\kappa} d\ln(1 + t/(d\lambda))` (|ℓ'| <= 1).
+  :math:`B_t = 2\kappa S^2 + \frac{1}{2\kappa} d\ln(1 + t/(d\lambda))` (``|ℓ'| <= 1``).
 * ``"ldp-gloc"``: Algorithm 3. The online learner is noisy projected OGD with step ζ = 1/√T on the
   logistic loss :math:`\ell_t(\theta) = -y x^\top\theta + \ln(1 + e^{x^\top\theta})`; the user releases
   :math:`x x^\top + B`, :math:`z x + \xi` and :math:`\nabla\ell_t(\hat\theta_t) + r`, B, ξ with sd σ and r with sd Cσ,

@@ -37,7 +37,7 @@ class ContextualInstance:
 
     @property
     def y_max(self) -> float:
-        """Bound on |y|: 1 + b (linear), 1 (Bernoulli)."""
+        """Bound on ``|y|``: 1 + b (linear), 1 (Bernoulli)."""
         return 1.0 + self.noise if self.link == "linear" else 1.0
 
     def mean(self, z):

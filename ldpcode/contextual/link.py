@@ -21,7 +21,7 @@ def logistic(z):
 
 
 def logistic_derivative(z):
-    r"""μ'(z) = μ(z)(1 − μ(z)); κ = inf_{|z|<=1} μ'(z) = μ'(1) is the μ of Section 4.2."""
+    r"""μ'(z) = μ(z)(1 − μ(z)); ``κ = inf_{|z|<=1} μ'(z) = μ'(1)`` is the μ of Section 4.2."""
     m = logistic(z)
     return m * (1.0 - m)
 
