@@ -22,6 +22,8 @@ from ldpcode import bco
 from ldpcode import contextual as ctx
 from ldpcode.contextual import runs as ctx_runs
 from ldpcode import reductions as rd
+from ldpcode.reductions import losses as rd_losses
+from ldpcode.reductions import runs as rd_runs
 from ldpcode.simulate import (
     MAX_HORIZON,
     CancelFlag,
@@ -308,8 +310,8 @@ def no_work(monkeypatch):
     monkeypatch.setattr(SIM, "run_pool", stop)
     monkeypatch.setattr(bco, "_chunks", stop)
     monkeypatch.setattr(ctx_runs, "run_streams", stop)  # simulate_contextual looks it up there
-    monkeypatch.setattr(rd, "run_pool", stop)
-    monkeypatch.setattr(rd, "_ucb_adversary_table", stop)
+    monkeypatch.setattr(rd_runs, "run_pool", stop)  # where simulate_mab looks it up
+    monkeypatch.setattr(rd_losses, "_ucb_adversary_table", stop)  # where ucb_adversary looks it up
 
 
 def _params(notebook):
@@ -639,9 +641,12 @@ def test_episodic_subclasses_without_cancel_still_simulate():
 
 
 def test_ucb_adversary_in_chunks_gives_the_same_table(monkeypatch):
-    chunked = rd.ucb_adversary(3, 40_000).levels  # rd.CHUNK = 16384: three chunks
-    monkeypatch.setattr(rd, "CHUNK", 10**6)
+    rows, calls = rd_losses._ucb_adversary_rows, []
+    monkeypatch.setattr(rd_losses, "_ucb_adversary_rows", lambda *a: calls.append(a[:2]) or rows(*a))
+    chunked = rd.ucb_adversary(3, 40_000).levels  # CHUNK = 16384: three chunks
+    monkeypatch.setattr(rd_losses, "CHUNK", 10**6)  # where _ucb_adversary_table looks it up
     np.testing.assert_array_equal(rd.ucb_adversary(3, 40_000).levels, chunked)
+    assert len(calls) == 3 + 1, calls  # the patch took effect: one chunk
 
 
 def test_exploration_cost_is_limited():

@@ -1,0 +1,149 @@
+r"""The numba-compiled steps of Algorithm 1's MAB instance (Zheng et al. 2020, Section 3, Appendix B).
+
+:func:`_ucb_select` (UCB1's index on losses), :func:`tsallis_weights` (Tsallis-INF's weights, Newton's method
+of Zimmert and Seldin 2021, Algorithm 2) and :func:`_sample` are shared by the Python learners
+(:mod:`ldpcode.reductions.learners`) and by :func:`_chunk`, the kernel that plays ``m`` rounds of one run of a
+built-in learner fed privatized losses (:func:`ldpcode.reductions.runs.simulate_mab`).
+
+``CHUNK`` is the number of rounds between two returns to the interpreter (where Ctrl-C is seen). Its readers
+import it: :mod:`ldpcode.reductions.runs` (the simulation loop and :func:`~ldpcode.reductions.runs.mab_cost`)
+and :mod:`ldpcode.reductions.losses` (the UCB1-adversary table) each look it up in their own namespace, which
+is where a test must patch it.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+CHUNK = 1 << 14
+
+
+# ----------------------------------------------------------------------------------------------
+# Compiled steps shared by the Python learners and the kernel
+# ----------------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _ucb_select(counts, sums, t, width_c):
+    """Arm minimising mean - width_c sqrt(ln t / N); unpulled arms first (lowest index)."""
+    k = counts.shape[0]
+    for a in range(k):
+        if counts[a] == 0:
+            return a
+    lt = math.log(t)
+    best, best_v = 0, np.inf
+    for a in range(k):
+        v = sums[a] / counts[a] - width_c * math.sqrt(lt / counts[a])
+        if v < best_v:
+            best, best_v = a, v
+    return best
+
+
+@njit(cache=True)
+def tsallis_weights(cum_loss, eta, w):
+    r"""Tsallis-INF (α = 1/2) weights :math:`w_i = 4(\eta(\hat L_i - x))^{-2}` with :math:`\sum_i w_i = 1`.
+
+    Newton's method on x (Zimmert and Seldin 2021, Algorithm 2) started at
+    :math:`x_0 = \min_i\hat L_i - 2/\eta`, where the smallest-loss arm alone has weight 1, so
+    :math:`\sum w \ge 1` and the iterates decrease monotonically to the root (the sum is convex and
+    increasing in x). Writes w in place (renormalised to sum exactly 1) and returns x.
+    """
+    k = cum_loss.shape[0]
+    m = cum_loss[0]
+    for i in range(1, k):
+        if cum_loss[i] < m:
+            m = cum_loss[i]
+    x = m - 2.0 / eta
+    for _ in range(100):
+        s = 0.0
+        s32 = 0.0
+        for i in range(k):
+            d = eta * (cum_loss[i] - x)
+            wi = 4.0 / (d * d)
+            w[i] = wi
+            s += wi
+            s32 += wi * math.sqrt(wi)
+        if abs(s - 1.0) < 1e-12:
+            break
+        x = x - (s - 1.0) / (eta * s32)
+    s = 0.0
+    for i in range(k):
+        d = eta * (cum_loss[i] - x)
+        w[i] = 4.0 / (d * d)
+        s += w[i]
+    for i in range(k):
+        w[i] /= s
+    return x
+
+
+@njit(cache=True)
+def _sample(w, u):
+    c = 0.0
+    k = w.shape[0]
+    for i in range(k - 1):
+        c += w[i]
+        if u < c:
+            return i
+    return k - 1
+
+
+@njit(cache=True, nogil=True)
+def _chunk(
+    code,
+    t0,
+    m,
+    horizon,
+    levels,
+    bounds,
+    bernoulli,
+    env_u,
+    noise,
+    learn_u,
+    param,
+    counts,
+    sums,
+    w,
+    phase,
+    cum_mean,
+    played,
+    checkpoints,
+    ci,
+    out_regret,
+):
+    """Steps t0+1 .. t0+m of one run (t counts pulls from 1). Returns (phase, played, ci)."""
+    k = counts.shape[0]
+    nlev = levels.shape[0]
+    for j in range(m):
+        t = t0 + j + 1
+        while phase + 1 < bounds.shape[0] and t >= bounds[phase + 1]:
+            phase += 1
+        mu = levels[phase % nlev]
+        if code == 0:
+            a = _ucb_select(counts, sums, t - 1 if t > 1 else 1, param)
+        else:
+            tsallis_weights(sums, param / math.sqrt(t), w)
+            a = _sample(w, learn_u[j])
+        if bernoulli:
+            loss = 1.0 if env_u[j] < mu[a] else 0.0
+        else:
+            loss = mu[a]
+        y = loss + noise[j]
+        counts[a] += 1
+        if code == 0:
+            sums[a] += y
+        else:
+            sums[a] += y / w[a]
+        played += mu[a]
+        for i in range(k):
+            cum_mean[i] += mu[i]
+        while ci < checkpoints.shape[0] and checkpoints[ci] == t:
+            best = cum_mean[0]
+            for i in range(1, k):
+                if cum_mean[i] < best:
+                    best = cum_mean[i]
+            out_regret[ci] = played - best
+            ci += 1
+    return phase, played, ci

@@ -1,0 +1,214 @@
+r"""Simulation of Algorithm 1's MAB instance (Zheng et al. 2020, Section 3 and Appendix B): R runs of an agent.
+
+:func:`simulate_mab` runs R independent runs from ``SeedSequence(seed).spawn(R)``; run r uses three streams
+from :func:`ldpcode.simulate.run_streams`: loss draws, privacy noise, learner randomness. The built-in
+learners run in the numba kernel (:func:`ldpcode.reductions.kernels._chunk`, ``CHUNK`` rounds at a time,
+through :func:`ldpcode.simulate.run_pool`); any other learner runs through the Python loop, which consumes
+the streams identically. :func:`mab_cost` estimates a call's time and memory before any work;
+:class:`MABResult` holds the pseudo-regret against the best fixed arm at the checkpoints. ``run_pool`` and
+``CHUNK`` are looked up here (patch ``ldpcode.reductions.runs``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .._validate import check_int
+from ..mechanisms import GaussianMechanism, LaplaceMechanism
+from ..simulate import (
+    MAX_HORIZON,
+    MAX_RUNS,
+    MAX_WORKERS,
+    Limits,
+    check_limits,
+    default_workers,
+    resolve_checkpoints,
+    run_pool,
+    run_streams,
+)
+from .kernels import CHUNK, _chunk
+from .learners import TSALLIS, UCB, OnePointReduction, SubGaussianUCB, TsallisINF
+from .losses import LossSchedule
+
+
+# ----------------------------------------------------------------------------------------------
+# Simulation
+# ----------------------------------------------------------------------------------------------
+
+
+@dataclass
+class MABResult:
+    """``regret`` (runs, C) at ``checkpoints``; ``counts`` (runs, K) pulls at the horizon."""
+
+    name: str
+    environment: str
+    horizon: int
+    runs: int
+    seed: int
+    checkpoints: np.ndarray
+    regret: np.ndarray
+    counts: np.ndarray
+
+    def final_regret(self) -> np.ndarray:
+        return self.regret[:, -1]
+
+    def at(self, t: int) -> np.ndarray:
+        idx = np.flatnonzero(self.checkpoints == t)
+        if idx.size == 0:
+            raise ValueError(f"t must be one of the checkpoints, got {t}")
+        return self.regret[:, idx[0]]
+
+
+def _unwrap(agent):
+    if isinstance(agent, OnePointReduction):
+        return agent.learner, agent.mechanism, agent.variance
+    return agent, None, 0.0
+
+
+def _run_kernel(agent, env, horizon, seed_seq, checkpoints, cancel=None):
+    learner, mech, v = _unwrap(agent)
+    env_rng, noise_rng, learn_rng = run_streams(seed_seq, 3)
+    k = env.n_arms
+    counts = np.zeros(k, dtype=np.int64)
+    sums = np.zeros(k)
+    w = np.full(k, 1.0 / k)
+    cum_mean = np.zeros(k)
+    out = np.zeros(checkpoints.shape[0])
+    param = learner.kernel_param(v)
+    phase, played, ci, t = 0, 0.0, 0, 0
+    while t < horizon:
+        if cancel is not None:  # an interrupted call (ldpcode.simulate.run_pool)
+            cancel.check()
+        m = min(CHUNK, horizon - t)
+        env_u = env_rng.random(m) if env.bernoulli else np.zeros(m)
+        noise = mech.privatize(np.zeros(m), noise_rng) if mech is not None else np.zeros(m)
+        learn_u = learn_rng.random(m) if learner.code == TSALLIS else np.zeros(m)
+        phase, played, ci = _chunk(
+            learner.code,
+            t,
+            m,
+            horizon,
+            env.levels,
+            env.bounds,
+            env.bernoulli,
+            env_u,
+            noise,
+            learn_u,
+            param,
+            counts,
+            sums,
+            w,
+            phase,
+            cum_mean,
+            played,
+            checkpoints,
+            ci,
+            out,
+        )
+        t += m
+    return out, counts
+
+
+def _run_python(agent, env, horizon, seed_seq, checkpoints):
+    env_rng, noise_rng, learn_rng = run_streams(seed_seq, 3)
+    k = env.n_arms
+    if isinstance(agent, OnePointReduction):
+        agent.reset(k, horizon, learn_rng, noise_rng)
+    else:
+        agent.reset(k, horizon, learn_rng)
+    counts = np.zeros(k, dtype=np.int64)
+    cum_mean = np.zeros(k)
+    played = 0.0
+    out = np.zeros(checkpoints.shape[0])
+    ci = 0
+    for t in range(1, horizon + 1):
+        mu = env.means_at(t)
+        a = int(agent.select())
+        loss = (1.0 if env_rng.random() < mu[a] else 0.0) if env.bernoulli else float(mu[a])
+        agent.update(a, loss)
+        counts[a] += 1
+        played += mu[a]
+        cum_mean += mu
+        while ci < checkpoints.shape[0] and checkpoints[ci] == t:
+            out[ci] = played - cum_mean.min()
+            ci += 1
+    return out, counts
+
+
+def mab_cost(
+    learner_code: int | None, n_arms: int, horizon: int, runs: int, n_checkpoints: int, workers: int = 1
+) -> tuple[float, float, str]:
+    """Estimated (core-seconds, bytes, description) of one :func:`simulate_mab` call, at the per-core costs
+    of :mod:`ldpcode.simulate`: 50 + 9K ns a step (UCB kernel), 100 + 50K ns (Tsallis-INF kernel), or
+    20 µs + 50K ns (the Python loop, ``learner_code=None``). Memory: the regrets and counts, 4 KiB a run, and
+    per thread three draw buffers of ``CHUNK`` doubles."""
+    K = n_arms
+    if learner_code is None:
+        ns, what = 20_000 + 50 * K, "steps of the Python loop"
+    elif learner_code == UCB:
+        ns, what = 50 + 9 * K, "steps of the UCB kernel"
+    else:
+        ns, what = 100 + 50 * K, "steps of the Tsallis-INF kernel"
+    seconds = runs * horizon * ns * 1e-9
+    nbytes = runs * (n_checkpoints * 8 + K * 8 + 4096) + max(1, min(workers, runs)) * 3 * CHUNK * 8
+    work = f"runs={runs} x horizon={horizon} = {runs * horizon:.3g} {what} on {K} arms at {ns} ns a step"
+    return seconds, nbytes, work
+
+
+def simulate_mab(
+    agent,
+    env: LossSchedule,
+    horizon: int,
+    runs: int = 20,
+    seed: int = 0,
+    *,
+    checkpoints=None,
+    engine: str = "auto",
+    workers: int | None = None,
+    limits: Limits | None = None,
+) -> MABResult:
+    """R = ``runs`` independent runs of ``agent`` (a learner, or :class:`OnePointReduction` of one) on ``env``.
+
+    Run r draws from ``SeedSequence(seed).spawn(runs)[r]`` (three streams: losses, privacy noise,
+    learner). ``engine="auto"`` uses the numba kernel for the built-in learners (exact types, with a Gaussian or
+    Laplace mechanism) and the Python loop otherwise; ``"python"`` forces the loop (same pulls, slower).
+    Returns regret against the best fixed arm at ``checkpoints`` (default: 61 log-spaced rounds,
+    :func:`ldpcode.simulate.resolve_checkpoints`; given, they must end at ``horizon``). ``limits`` caps the
+    estimated time and memory (:func:`mab_cost`, :class:`ldpcode.simulate.Limits`), checked before any work;
+    Ctrl-C stops the call within a fraction of a second.
+    """
+    if not isinstance(env, LossSchedule):
+        raise ValueError(f"env must be a LossSchedule, got {env!r}")
+    horizon = check_int("horizon", horizon, minimum=1, maximum=MAX_HORIZON)
+    runs = check_int("runs", runs, minimum=1, maximum=MAX_RUNS)
+    seed = check_int("seed", seed, minimum=0)
+    if engine not in ("auto", "python"):
+        raise ValueError(f"engine must be 'auto' or 'python', got {engine!r}")
+    if workers is not None:
+        workers = check_int("workers", workers, minimum=1, maximum=MAX_WORKERS)
+    if not all(callable(getattr(agent, m, None)) for m in ("reset", "select", "update")):
+        raise TypeError(
+            f"agent must be a learner or a OnePointReduction (make_agent), with reset, select and "
+            f"update methods, got {agent!r}"
+        )
+    cp = resolve_checkpoints(horizon, checkpoints, 61)
+    learner, mech, _ = _unwrap(agent)
+    fast = (
+        engine == "auto"
+        and type(learner) in (SubGaussianUCB, TsallisINF)
+        and (mech is None or isinstance(mech, (GaussianMechanism, LaplaceMechanism)))
+    )
+    workers = (workers or default_workers()) if fast else 1
+    seconds, nbytes, work = mab_cost(learner.code if fast else None, env.n_arms, horizon, runs, cp.size, workers)
+    check_limits("simulate_mab", work, seconds, nbytes, limits)
+    children = np.random.SeedSequence(seed).spawn(runs)
+    if fast:
+        out = run_pool(lambda r, cancel: _run_kernel(agent, env, horizon, children[r], cp, cancel), runs, workers)
+    else:
+        out = [_run_python(agent, env, horizon, children[r], cp) for r in range(runs)]
+    name = agent.name if hasattr(agent, "name") else type(agent).__name__
+    return MABResult(
+        name, env.name, horizon, runs, seed, cp, np.stack([o[0] for o in out]), np.stack([o[1] for o in out])
+    )
