@@ -305,7 +305,7 @@ def test_an_interrupted_writer_leaves_no_temporary_file(root, monkeypatch):
     def interrupted(*a, **k):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(C.json, "dump", interrupted)
+    monkeypatch.setattr(C.store.json, "dump", interrupted)  # write_atomic lives in ldpcode.claims.store
     with pytest.raises(KeyboardInterrupt):
         C.write_atomic(path, {"new": 1})
     assert path.read_bytes() == before and not list(path.parent.glob("*.tmp"))

@@ -1,0 +1,80 @@
+"""Stored numbers: each notebook owns ``data/<chapter>/<notebook>.json`` and checks itself against it.
+
+A claim is one number the book stands for; its *kind* (statistical, exact, bound, reproducible) decides
+its verdict. The package is split by role:
+
+:mod:`~ldpcode.claims.core`
+    :class:`Claim` and its verdict rules (the kinds and tolerances are documented there), the constants
+    ``KINDS``, ``SENSES``, ``PAPERS``, ``AGREE_Z``, ``NEAR_Z``, ``VERDICTS``, :func:`paper_unit` and the
+    four constructors :func:`statistical`, :func:`exact`, :func:`bound`, :func:`reproducible`.
+:mod:`~ldpcode.claims.store`
+    Parameters, paths and files: :func:`check_parameters`, :func:`data_path`, :func:`load`,
+    :func:`write_atomic`, ``WRITE_ENV`` and :func:`env_flag`.
+:mod:`~ldpcode.claims.tables`
+    Formatting (:func:`format_horizon`, ``_fmt``) and the one table renderer (:class:`Markup`,
+    :class:`Table`).
+:mod:`~ldpcode.claims.checking`
+    :func:`check`, which compares a notebook's fresh claims with its stored ones, and its
+    :class:`CheckReport`.
+:mod:`~ldpcode.claims.report`
+    The reproduction report: :func:`stored_files`, :func:`collect` and :class:`Summary`,
+    :func:`paper_section` and :class:`PaperSection`, :class:`ClaimList`.
+
+Every name is re-exported here: notebooks call ``ldp.claims.check``, ``ldp.claims.statistical``, ...
+"""
+
+from __future__ import annotations
+
+from .checking import CheckReport, check
+from .core import (
+    AGREE_Z,
+    KINDS,
+    NEAR_Z,
+    PAPERS,
+    SENSES,
+    VERDICTS,
+    Claim,
+    bound,
+    exact,
+    paper_unit,
+    reproducible,
+    statistical,
+)
+from .report import REPORT_CHAPTER, ClaimList, PaperSection, Summary, collect, paper_section, stored_files
+from .store import WRITE_ENV, _normalise, check_parameters, data_path, env_flag, load, write_atomic
+from .tables import Markup, Table, _fmt, format_horizon
+
+__all__ = [
+    "AGREE_Z",
+    "KINDS",
+    "NEAR_Z",
+    "PAPERS",
+    "REPORT_CHAPTER",
+    "SENSES",
+    "VERDICTS",
+    "WRITE_ENV",
+    "CheckReport",
+    "Claim",
+    "ClaimList",
+    "Markup",
+    "PaperSection",
+    "Summary",
+    "Table",
+    "_fmt",
+    "_normalise",
+    "bound",
+    "check",
+    "check_parameters",
+    "collect",
+    "data_path",
+    "env_flag",
+    "exact",
+    "format_horizon",
+    "load",
+    "paper_section",
+    "paper_unit",
+    "reproducible",
+    "statistical",
+    "stored_files",
+    "write_atomic",
+]

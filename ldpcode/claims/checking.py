@@ -1,0 +1,146 @@
+"""The check a notebook runs at its end: its fresh claims against its stored numbers.
+
+:func:`check` compares the freshly computed claims with the stored ones:
+
+* stored params equal to the notebook's params: every claim must land within its ``tolerance`` of the
+  stored ``reproduced``, every stored claim must be produced, and no claim may be missing from the file;
+  otherwise an ``AssertionError`` fails the notebook (and nbval);
+* different params (a reader's re-run): nothing is compared with the stored file and nothing is
+  overwritten; the verdicts, the two computations of exact claims and the bounds are still checked;
+* writing happens only when asked: ``check(..., write=True)`` or the environment variable
+  ``LDPCODE_WRITE_CLAIMS`` set to ``1``, ``true`` or ``yes``. The file is written atomically.
+
+It returns a :class:`CheckReport`, the table the notebook prints.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .._paths import repo_root
+from .core import Claim
+from .store import WRITE_ENV, _normalise, data_path, env_flag, load, write_atomic
+from .tables import _VERDICT_CLASS, _fmt, _fmt_pm, _html_table, _text_table
+
+
+@dataclass
+class CheckReport:
+    """The table a notebook prints: each claim's value, its stored value, the check and the verdict."""
+
+    notebook: str
+    rows: list = field(default_factory=list)  # (Claim or None, stored dict or None, status)
+    compared: bool = True
+    message: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return all(status in ("ok", "not compared", "written") for _, _, status in self.rows) and not any(
+            c is not None and c.problem() for c, _, _ in self.rows
+        )
+
+    HEAD = ["claim", "reproduced", "stored", "check", "verdict", "against", "at", "kind"]
+
+    def _table(self):
+        body, classes = [], []
+        for c, s, status in self.rows:
+            if c is None:  # stored, not produced
+                body.append([s["id"], "-", _fmt(s["reproduced"]), status, "", "", "", s.get("kind", "")])
+                classes.append([None, None, None, "fail", None, None, None, None])
+                continue
+            body.append(
+                [
+                    c.id,
+                    _fmt_pm(c.reproduced, c.se),
+                    "-" if s is None else _fmt(s["reproduced"]),
+                    status,
+                    c.verdict_text(),
+                    c.reference(),
+                    c.at(),
+                    c.kind,
+                ]
+            )
+            classes.append(
+                [
+                    None,
+                    None,
+                    None,
+                    "agree" if status in ("ok", "written") else "plain" if status == "not compared" else "fail",
+                    _VERDICT_CLASS.get(c.verdict(), None),
+                    None,
+                    None,
+                    None,
+                ]
+            )
+        return body, classes
+
+    def __repr__(self) -> str:
+        body, _ = self._table()
+        out = _text_table(self.HEAD, body)
+        if self.message:
+            out += "\n" + self.message
+        return out
+
+    def _repr_html_(self) -> str:
+        body, classes = self._table()
+        msg = f"<p class='ldp-check-message'>{html.escape(self.message)}</p>" if self.message else ""
+        return "<div class='ldp-scroll'>" + _html_table(self.HEAD, body, "ldp-check", classes) + "</div>" + msg
+
+
+def check(
+    notebook: str, params: dict, claims: list[Claim], *, write: bool | None = None, root: Path | None = None
+) -> CheckReport:
+    """Check ``claims`` (see the module docstring) and return the table the notebook prints."""
+    if write is None:
+        write = env_flag(WRITE_ENV)
+    if not isinstance(notebook, str):
+        raise TypeError(f"notebook must be a path string like 'chapters/<chapter>/<name>.ipynb', got {notebook!r}")
+    path = data_path(notebook, root)  # refuses a path outside chapters/<chapter>/
+    if not isinstance(params, dict):
+        raise TypeError(f"params must be a dict of the notebook's parameters, got {params!r}")
+    if not isinstance(claims, (list, tuple)) or not all(isinstance(c, Claim) for c in claims):
+        raise TypeError(f"claims must be a list of Claim objects, got {claims!r}")
+    if not claims:
+        raise ValueError(f"{notebook} produced no claim: a notebook's check must stand for at least one number")
+    params = _normalise(params)
+    ids = [c.id for c in claims]
+    dup = sorted({i for i in ids if ids.count(i) > 1})
+    if dup:
+        raise ValueError(f"claim ids must be unique, got {dup} more than once")
+    stored = None if write else load(notebook, root)
+    report = CheckReport(notebook)
+    stored_by_id = {c["id"]: c for c in (stored or {}).get("claims", [])}
+    same_params = stored is not None and _normalise(stored.get("params")) == params
+    for c in claims:
+        s = stored_by_id.get(c.id) if same_params else None
+        if write:
+            status = "written"
+        elif stored is None or (same_params and s is None):
+            status = "MISSING"
+        elif not same_params:
+            status = "not compared"
+        else:
+            status = "ok" if abs(c.reproduced - s["reproduced"]) <= c.tolerance else "FAIL"
+        report.rows.append((c, s, status))
+    if same_params:
+        for sid, s in stored_by_id.items():
+            if sid not in ids:
+                report.rows.append((None, s, "NOT PRODUCED"))
+    problems = [f"{c.id}: {c.problem()}" for c in claims if c.problem()]
+    if problems:  # a violated bound or two computations apart: never stored, whatever was asked
+        raise AssertionError(f"check failed for {notebook}:\n{report!r}\n" + "\n".join(problems))
+    if write:
+        write_atomic(path, {"notebook": notebook, "params": params, "claims": [c.to_dict() for c in claims]})
+        report.message = f"stored numbers written to {path.relative_to(root or repo_root())}"
+    elif stored is None:
+        report.message = f"no stored numbers for {notebook}; run `python -m ldpcode.nbrun --write {notebook}`"
+    elif not same_params:
+        report.compared = False
+        report.message = (
+            "parameters differ from the stored ones: nothing compared with data/, nothing "
+            "overwritten; verdicts, bounds and exact values are still checked"
+        )
+    if not report.ok:
+        raise AssertionError(f"stored-number check failed for {notebook}:\n{report!r}")
+    return report

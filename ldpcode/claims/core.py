@@ -1,0 +1,476 @@
+"""Claims: one number the book stands for, the kind of check it is, and the verdict its kind decides.
+
+Every claim says what *kind* of check it is, and the kind decides its verdict:
+
+``statistical``
+    A Monte Carlo reproduction of a number the paper states (``paper``, in the paper ``cites``), with its
+    standard error ``se`` and the horizon (or scale) it was measured at. The verdict compares the paper
+    value with the reproduced value: the distance, less half a unit of the paper's last printed digit
+    (a number printed as 1.6 stands for anything in [1.55, 1.65]), in standard errors, is
+    ``z``; **agrees** if z <= 2, **near** if z <= 4, **disagrees** beyond. ``sense`` says what the paper
+    states: ``"="`` (the quantity is the paper's number), ``"<="`` (at most it: an order of growth, an
+    upper bound) or ``">="`` (at least it). ``se = 0`` is allowed only where every run gave the same
+    value (at small horizons a deterministic exploration schedule can do that): with no Monte Carlo noise
+    the verdict is the rounding alone, z = 0 within half a unit, infinite beyond.
+``exact``
+    A value with no sampling error, computed two independent ways (``reproduced`` and ``second``, and
+    ``how``: "closed form (eq. 12) vs quadrature"). The two must agree within ``tolerance`` at every run,
+    whatever the parameters, or the check fails. With a ``paper`` number the verdict is **agrees** when
+    the value rounds to it (within half a unit of the paper's last digit), **near** within two units,
+    **disagrees** beyond.
+``bound``
+    An inequality that the notebook asserts: ``reproduced <= bound`` (``sense="<="``) or ``>=``. It
+    **holds** when the inequality holds, **holds within noise** when it fails by at most 2 standard
+    errors of ``reproduced``; beyond that the check fails at every run, whatever the parameters.
+``reproducible``
+    A number the book computes and stands for, with no paper number and nothing to compare it with but
+    its stored value.
+
+Tolerances are derived, never chosen: a Monte Carlo claim (``se > 0``) must land within ``k`` standard
+errors (``k = 4`` unless the notebook says otherwise) of its stored value; a deterministic one (``se =
+0``) within ``max(atol, rtol |value|)`` (``rtol = 1e-9`` unless the notebook says otherwise). A
+tolerance wider than the quantity it guards is refused by the tests unless ``tolerance_reason`` says why.
+
+Build claims with the four constructors :func:`statistical`, :func:`exact`, :func:`bound` and
+:func:`reproducible`, which derive the tolerance. This module also holds the constants the verdicts use
+(``KINDS``, ``SENSES``, ``PAPERS``, ``AGREE_Z``, ``NEAR_Z``, ``VERDICTS``) and :func:`paper_unit`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, fields
+from decimal import Decimal
+
+from .._validate import check_real
+from .tables import _SENSE_TEXT, _fmt, format_horizon
+
+KINDS = ("statistical", "exact", "bound", "reproducible")
+SENSES = ("=", "<=", ">=")
+#: the papers whose numbers the book reproduces: bibliography key -> the name the report uses
+PAPERS = {
+    "ren2020ldp": "Ren et al. (2020a): ε-local differential privacy",
+    "ren2020heldp": "Ren et al. (2020b, extended version): heterogeneous privacy levels",
+    "azize2022privacy": "Azize and Basu (2022): ε-global differential privacy",
+    "zheng2020locally": "Zheng et al. (2020): (ε, δ)-LDP reductions and contextual bandits",
+}
+AGREE_Z = 2.0  # a statistical claim agrees within 2 standard errors (of the paper's rounded number)
+NEAR_Z = 4.0  # ... is near within 4, disagrees beyond
+VERDICTS = ("agrees", "near", "disagrees")
+
+
+def paper_unit(value: float) -> float:
+    """One unit of the last digit a paper printed: 1.6 -> 0.1, 0.9977 -> 1e-4, 16 -> 1, 3.663127e-05 -> 1e-11.
+
+    Read from the shortest decimal form of the stored float, so a paper number must be stored as printed
+    (``1.6``, not ``1.60``: give ``paper_unit`` explicitly where the paper printed trailing zeros)."""
+    d = Decimal(repr(float(value)))
+    if d == d.to_integral_value():
+        return 1.0
+    return float(Decimal(1).scaleb(d.normalize().as_tuple().exponent))
+
+
+@dataclass
+class Claim:
+    """One checked number. Build claims with :func:`statistical`, :func:`exact`, :func:`bound` or
+    :func:`reproducible`, which derive the tolerance; the fields are documented there."""
+
+    id: str
+    kind: str
+    source: str
+    reproduced: float
+    tolerance: float
+    se: float = 0.0
+    k: float | None = None
+    paper: float | None = None
+    paper_unit: float | None = None
+    sense: str = "="
+    cites: str | None = None
+    bound: float | None = None
+    second: float | None = None
+    how: str = ""
+    horizon: int | None = None
+    scale: str = ""
+    reason: str = ""
+    note: str = ""
+    tolerance_reason: str = ""
+
+    def __post_init__(self):
+        if not isinstance(self.id, str) or not self.id or any(ch.isspace() for ch in self.id):
+            raise ValueError(f"claim id must be a non-empty string without spaces, got {self.id!r}")
+        name = self.id
+        if self.kind not in KINDS:
+            raise ValueError(f"{name}: kind must be one of {', '.join(KINDS)}, got {self.kind!r}")
+        for text in ("source", "how", "scale", "reason", "note", "tolerance_reason"):
+            if not isinstance(getattr(self, text), str):
+                raise TypeError(f"{name}: {text} must be a string, got {getattr(self, text)!r}")
+        if not self.source:
+            raise ValueError(f"{name}: source must say where the number comes from")
+        if "\n" in self.reason:
+            raise ValueError(f"{name}: reason must be one line, got {self.reason!r}")
+        self.reproduced = check_real(f"{name}: reproduced", self.reproduced)
+        self.tolerance = check_real(f"{name}: tolerance", self.tolerance)
+        self.se = check_real(f"{name}: se", self.se)
+        if self.tolerance < 0 or self.se < 0:
+            raise ValueError(f"{name}: tolerance and se must be >= 0, got {self.tolerance!r} and {self.se!r}")
+        if self.sense not in SENSES:
+            raise ValueError(f"{name}: sense must be one of {', '.join(SENSES)}, got {self.sense!r}")
+        for opt in ("paper", "bound", "second", "paper_unit", "k"):
+            v = getattr(self, opt)
+            if v is not None:
+                setattr(self, opt, check_real(f"{name}: {opt}", v, allow_inf=opt == "bound"))
+        if self.horizon is not None:
+            if isinstance(self.horizon, bool) or not isinstance(self.horizon, int) or self.horizon < 1:
+                raise ValueError(f"{name}: horizon must be a positive integer or None, got {self.horizon!r}")
+        # --- what each kind needs, and the tolerance it derives ---------------------------------------------
+        if self.se > 0:
+            if self.k is None or not 1 <= self.k <= 10:
+                raise ValueError(f"{name}: a Monte Carlo claim needs k in [1, 10] standard errors, got {self.k!r}")
+            if not math.isclose(self.tolerance, self.k * self.se, rel_tol=1e-12, abs_tol=0.0):
+                raise ValueError(f"{name}: tolerance {self.tolerance!r} is not k x se = {self.k * self.se!r}")
+        if self.paper is not None:
+            if self.kind not in ("statistical", "exact"):
+                raise ValueError(
+                    f"{name}: only statistical and exact claims carry a paper number (a {self.kind} claim has none)"
+                )
+            if self.cites not in PAPERS:
+                raise ValueError(
+                    f"{name}: cites must name the paper stating the number, one of "
+                    f"{', '.join(PAPERS)}; got {self.cites!r}"
+                )
+            if not self.reason:
+                raise ValueError(f"{name}: a claim with a paper number needs a one-line reason for its verdict")
+            if self.paper_unit is None:
+                if self.paper in (0.0, 1.0):
+                    # 0 and 1 are most often implied values ("A below B", "independent of eps"), which are exact;
+                    # read as printed integers they would silently allow +-0.5
+                    raise ValueError(
+                        f"{name}: state paper_unit for paper = {self.paper:g}: 1 if the paper printed "
+                        "this integer, 0 if it is an exact implied value (a difference >= 0, a ratio "
+                        "of 1)"
+                    )
+                self.paper_unit = paper_unit(self.paper)
+            if self.paper_unit < 0:
+                raise ValueError(f"{name}: paper_unit must be >= 0 (0: an exact value), got {self.paper_unit!r}")
+        if self.kind == "statistical":
+            if self.paper is None:
+                raise ValueError(
+                    f"{name}: a statistical claim reproduces a paper number; without one it is reproducible"
+                )
+            if not self.se >= 0:
+                raise ValueError(f"{name}: a statistical claim needs its standard error se >= 0, got {self.se!r}")
+            if self.horizon is None and not self.scale:
+                raise ValueError(
+                    f"{name}: a statistical claim states its horizon (or, for a non-regret quantity, its scale)"
+                )
+        elif self.kind == "exact":
+            if self.se != 0:
+                raise ValueError(f"{name}: an exact claim has no standard error, got se = {self.se!r}")
+            if self.second is None or " vs " not in self.how:
+                raise ValueError(
+                    f"{name}: an exact claim gives its second, independent computation (second) "
+                    f"and how = '<first way> vs <second way>'; got second={self.second!r}, "
+                    f"how={self.how!r}"
+                )
+        elif self.kind == "bound":
+            if self.bound is None or not self.how:
+                raise ValueError(
+                    f"{name}: a bound claim gives the bound and how (which bound), got "
+                    f"bound={self.bound!r}, how={self.how!r}"
+                )
+            if self.sense == "=":
+                raise ValueError(f"{name}: a bound is an inequality: sense must be '<=' or '>='")
+        if self.kind != "bound" and self.bound is not None:
+            raise ValueError(f"{name}: only a bound claim has a bound")
+        if self.kind != "exact" and self.second is not None:
+            raise ValueError(f"{name}: only an exact claim has a second computation")
+
+    # --- judging -------------------------------------------------------------------------------------------
+    def z(self) -> float | None:
+        """Statistical claims: the paper's distance in standard errors (see the module docstring)."""
+        if self.kind != "statistical":
+            return None
+        excess = self._excess()
+        if self.se == 0:  # every run gave the same value: the rounding alone decides
+            return 0.0 if excess == 0 else math.inf
+        return excess / self.se
+
+    def _excess(self) -> float:
+        """Distance from the paper's number beyond its rounding (0 when within it), in the claim's sense."""
+        diff = self.reproduced - self.paper
+        signed = {"=": abs(diff), "<=": diff, ">=": -diff}[self.sense]
+        return max(0.0, signed - self.paper_unit / 2)
+
+    def bound_excess(self) -> float | None:
+        """Bound claims: by how much ``reproduced`` passes the bound (<= 0 when it holds)."""
+        if self.kind != "bound":
+            return None
+        if math.isinf(self.bound):
+            return -math.inf if (self.bound > 0) == (self.sense == "<=") else math.inf
+        return self.reproduced - self.bound if self.sense == "<=" else self.bound - self.reproduced
+
+    def problem(self) -> str | None:
+        """Why this claim fails at any parameters (two computations apart, a bound violated), or None."""
+        if self.kind == "exact" and abs(self.reproduced - self.second) > self.tolerance:
+            return (
+                f"the two computations ({self.how}) differ by {abs(self.reproduced - self.second):.3g}, "
+                f"more than the tolerance {self.tolerance:.3g}"
+            )
+        if self.kind == "bound":
+            ex = self.bound_excess()
+            limit = AGREE_Z * self.se if self.se > 0 else self.tolerance
+            if ex > limit:
+                return (
+                    f"the bound is violated: {_fmt(self.reproduced)} {self.sense} {_fmt(self.bound)} "
+                    f"({self.how}) fails by {ex:.3g}" + (f" = {ex / self.se:.1f} standard errors" if self.se else "")
+                )
+        return None
+
+    def verdict(self) -> str:
+        """The claim's verdict: agrees / near / disagrees (paper numbers), holds / holds within noise /
+        VIOLATED (bounds), two ways agree / TWO WAYS DIFFER (exact without a paper number), reproducible."""
+        if self.kind == "statistical":
+            z = self.z()
+            return "agrees" if z <= AGREE_Z else "near" if z <= NEAR_Z else "disagrees"
+        if self.kind == "exact":
+            if self.problem():
+                return "TWO WAYS DIFFER"
+            if self.paper is None:
+                return "two ways agree"
+            ex = self._excess()
+            return "agrees" if ex <= self.tolerance else "near" if ex <= 1.5 * self.paper_unit else "disagrees"
+        if self.kind == "bound":
+            if self.problem():
+                return "VIOLATED"
+            return "holds" if self.bound_excess() <= (self.tolerance if self.se == 0 else 0) else "holds within noise"
+        return "reproducible"
+
+    def at(self) -> str:
+        """The horizon or scale the number was measured at, for tables."""
+        if self.horizon is not None:
+            return f"T = {format_horizon(self.horizon)}"
+        return self.scale
+
+    def verdict_text(self) -> str:
+        """The verdict with its measure (z for statistical claims, the ratio to the bound for bounds)."""
+        v = self.verdict()
+        if self.kind == "reproducible":
+            return "-"
+        if self.kind == "statistical":
+            z = self.z()
+            return f"{v} (z = {z:.1f})" if math.isfinite(z) else f"{v} (z = ∞: every run gave the same value)"
+        if self.kind == "bound" and self.bound > 0 and math.isfinite(self.bound) and self.reproduced >= 0:
+            ratio = self.reproduced / self.bound
+            pct = 100 * ratio
+            share = f"{pct:.0f}%" if pct >= 10 else f"{pct:.2g}%"
+            return f"{v} ({share} of it)" if self.sense == "<=" else f"{v} ({ratio:.3g}× it)"
+        return v
+
+    def reference(self) -> str:
+        """What the claim is judged against: the paper's number, the bound, or the second computation."""
+        if self.paper is not None:
+            return f"paper {_SENSE_TEXT[self.sense]}{_fmt(self.paper)}"
+        if self.kind == "bound":
+            return f"{_SENSE_TEXT[self.sense]}{_fmt(self.bound)}"
+        if self.kind == "exact":
+            return f"2nd way {_fmt(self.second)}"
+        return ""
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict, where: str = "") -> "Claim":
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(d) - known)
+        if unknown:
+            raise ValueError(
+                f"{where}: stored claim {d.get('id')!r} has unknown fields {unknown} (stored by an "
+                "older version of ldpcode? re-run its notebook with --write)"
+            )
+        return cls(**d)
+
+
+# --- the four constructors ----------------------------------------------------------------------------------
+
+
+def _mc_tolerance(se, k, name):
+    """``se`` checked, and the tolerance k x se of a Monte Carlo claim (None when se = 0)."""
+    se = check_real(f"{name}: se", se)
+    k = check_real(f"{name}: k", k)
+    if se < 0:
+        raise ValueError(f"{name}: se must be >= 0, got {se!r}")
+    if not 1 <= k <= 10:
+        raise ValueError(f"{name}: k (standard errors of tolerance) must be in [1, 10], got {k!r}")
+    return se, (k * se if se > 0 else None)
+
+
+def _det_tolerance(value, rtol, atol, name):
+    rtol = check_real(f"{name}: rtol", rtol)
+    atol = check_real(f"{name}: atol", atol)
+    if rtol < 0 or atol < 0:
+        raise ValueError(f"{name}: rtol and atol must be >= 0, got {rtol!r} and {atol!r}")
+    return max(atol, rtol * abs(check_real(f"{name}: reproduced", value)))
+
+
+def statistical(
+    id: str,
+    source: str,
+    *,
+    reproduced,
+    se,
+    paper,
+    cites: str,
+    reason: str,
+    horizon: int | None = None,
+    scale: str = "",
+    sense: str = "=",
+    paper_unit: float | None = None,
+    k: float = 4.0,
+    note: str = "",
+    tolerance_reason: str = "",
+) -> Claim:
+    """A Monte Carlo reproduction of a number stated in the paper ``cites``.
+
+    ``reproduced`` is the book's estimate and ``se`` its standard error (over independent runs, by the
+    delta method or a bootstrap: the notebook says which); ``horizon`` the T it was read at (or ``scale``,
+    e.g. "10^6 samples"); ``sense`` what the paper states ("=", "<=" an upper bound such as an order of
+    growth, ">=" a lower bound); ``reason`` one line on the verdict (why it agrees, or why not). The stored
+    value must be reproduced within ``k`` standard errors. ``se = 0`` only when every run gave the same value
+    (then the verdict is the paper's rounding alone, and the stored value must come back exactly)."""
+    se, tol = _mc_tolerance(se, k, id)
+    return Claim(
+        id=id,
+        kind="statistical",
+        source=source,
+        reproduced=reproduced,
+        se=se,
+        k=float(k),
+        tolerance=tol if tol is not None else 0.0,
+        paper=paper,
+        paper_unit=paper_unit,
+        sense=sense,
+        cites=cites,
+        horizon=horizon,
+        scale=scale,
+        reason=reason,
+        note=note,
+        tolerance_reason=tolerance_reason,
+    )
+
+
+def exact(
+    id: str,
+    source: str,
+    *,
+    reproduced,
+    second,
+    how: str,
+    paper=None,
+    cites: str | None = None,
+    reason: str = "",
+    sense: str = "=",
+    paper_unit: float | None = None,
+    rtol: float = 1e-9,
+    atol: float = 0.0,
+    note: str = "",
+    tolerance_reason: str = "",
+) -> Claim:
+    """A value without sampling error, computed two independent ways: ``reproduced`` and ``second``, with
+    ``how = "<first way> vs <second way>"`` (closed form vs quadrature, a formula vs a count over a trace,
+    a module function vs a literal transcription of the paper's equation). They must agree within
+    ``max(atol, rtol |reproduced|)`` at every run. Never pass the same computation twice."""
+    tol = _det_tolerance(reproduced, rtol, atol, id)
+    return Claim(
+        id=id,
+        kind="exact",
+        source=source,
+        reproduced=reproduced,
+        second=second,
+        how=how,
+        tolerance=tol,
+        paper=paper,
+        paper_unit=paper_unit,
+        sense=sense,
+        cites=cites,
+        reason=reason,
+        note=note,
+        tolerance_reason=tolerance_reason,
+    )
+
+
+def bound(
+    id: str,
+    source: str,
+    *,
+    reproduced,
+    bound,
+    how: str,
+    sense: str = "<=",
+    se=0.0,
+    k: float = 4.0,
+    horizon: int | None = None,
+    scale: str = "",
+    rtol: float = 1e-9,
+    atol: float = 0.0,
+    reason: str = "",
+    note: str = "",
+    tolerance_reason: str = "",
+) -> Claim:
+    """An inequality the notebook asserts: ``reproduced <= bound`` (or ``>=`` with ``sense=">="``), where
+    ``how`` names the bound ("Theorem 4 at T"). With ``se > 0`` (a Monte Carlo mean) a failure within 2
+    standard errors is "holds within noise"; beyond, the check fails at every run."""
+    se, tol = _mc_tolerance(se, k, id)
+    if tol is None:
+        tol = _det_tolerance(reproduced, rtol, atol, id)
+    return Claim(
+        id=id,
+        kind="bound",
+        source=source,
+        reproduced=reproduced,
+        bound=bound,
+        how=how,
+        sense=sense,
+        se=se,
+        k=float(k) if se > 0 else None,
+        tolerance=tol,
+        horizon=horizon,
+        scale=scale,
+        reason=reason,
+        note=note,
+        tolerance_reason=tolerance_reason,
+    )
+
+
+def reproducible(
+    id: str,
+    source: str,
+    *,
+    reproduced,
+    se=0.0,
+    k: float = 4.0,
+    horizon: int | None = None,
+    scale: str = "",
+    rtol: float = 1e-9,
+    atol: float = 0.0,
+    note: str = "",
+    tolerance_reason: str = "",
+) -> Claim:
+    """A number the book stands for with no paper number to compare: checked against its stored value
+    only (within ``k`` standard errors when ``se > 0``, else within ``max(atol, rtol |reproduced|)``)."""
+    se, tol = _mc_tolerance(se, k, id)
+    if tol is None:
+        tol = _det_tolerance(reproduced, rtol, atol, id)
+    return Claim(
+        id=id,
+        kind="reproducible",
+        source=source,
+        reproduced=reproduced,
+        se=se,
+        k=float(k) if se > 0 else None,
+        tolerance=tol,
+        horizon=horizon,
+        scale=scale,
+        note=note,
+        tolerance_reason=tolerance_reason,
+    )

@@ -1,0 +1,109 @@
+"""Formatting for the claim tables: numbers and horizons as the book prints them, and the one table renderer.
+
+:func:`format_horizon` and :func:`_fmt` (with ``_fmt_se``, ``_fmt_pm``) write numbers for a table;
+``_text_table`` and ``_html_table`` render one as aligned text (for nbval and the terminal) and as HTML
+(for the rendered book); :class:`Markup` marks a cell that is already HTML; :class:`Table` is a plain
+table that prints both ways. ``_VERDICT_CLASS`` gives each verdict its CSS class.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from dataclasses import dataclass
+
+_SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def format_horizon(t: int) -> str:
+    """10**6 -> '10⁶', 2*10**5 -> '2·10⁵', 16000 -> '16,000'."""
+    t = int(t)
+    e = len(str(t)) - 1
+    mant = t / 10**e
+    if e >= 4 and mant == int(mant):
+        power = "10" + str(e).translate(_SUPERSCRIPT)
+        return power if mant == 1 else f"{int(mant)}·{power}"
+    return f"{t:,}"
+
+
+def _fmt(x, digits: int = 4) -> str:
+    """A number for a table: 4 significant digits below 1000, whole numbers with thousands separators
+    from 1000 to 10^9, an exponent outside [10^-3, 10^9)."""
+    if x is None:
+        return "-"
+    x = float(x)
+    if math.isinf(x):
+        return "inf" if x > 0 else "-inf"
+    if x == 0:
+        return "0"
+    if 1e3 <= abs(x) < 1e9:
+        return f"{x:,.0f}"
+    if x == int(x) and abs(x) < 1e3:
+        return f"{int(x)}"
+    if 1e-3 <= abs(x) < 1e3:
+        return f"{x:.{digits}g}"
+    return f"{x:.{digits - 1}e}"
+
+
+_SENSE_TEXT = {"=": "", "<=": "≤ ", ">=": "≥ "}
+
+
+def _fmt_se(se) -> str:
+    """A standard error to 2 significant digits, without an exponent where one is not needed: 760, 0.012."""
+    se = float(f"{float(se):.2g}")
+    return _fmt(se, 2) if se >= 1e-3 else f"{se:.1e}"
+
+
+def _fmt_pm(value, se) -> str:
+    return _fmt(value) if not se else f"{_fmt(value)} ± {_fmt_se(se)}"
+
+
+def _text_table(head, body) -> str:
+    widths = [max(len(str(x)) for x in col) for col in zip(head, *body)]
+    line = lambda row: "  ".join(str(x).ljust(w) for x, w in zip(row, widths)).rstrip()  # noqa: E731
+    return "\n".join([line(head), line(["-" * w for w in widths])] + [line(r) for r in body])
+
+
+_VERDICT_CLASS = {
+    "agrees": "agree",
+    "holds": "agree",
+    "two ways agree": "agree",
+    "near": "near",
+    "holds within noise": "near",
+    "disagrees": "disagree",
+    "VIOLATED": "fail",
+    "TWO WAYS DIFFER": "fail",
+    "reproducible": "plain",
+}
+
+
+def _html_table(head, body, css: str, classes=None) -> str:
+    th = "".join(f"<th>{html.escape(str(h))}</th>" for h in head)
+    rows = []
+    for i, r in enumerate(body):
+        tds = []
+        for j, c in enumerate(r):
+            cls = classes[i][j] if classes and classes[i][j] else ""
+            tds.append(
+                f"<td{f' class={cls!r}' if cls else ''}>{c if isinstance(c, Markup) else html.escape(str(c))}</td>"
+            )
+        rows.append("<tr>" + "".join(tds) + "</tr>")
+    return f"<table class='{css}'><thead><tr>{th}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+
+
+class Markup(str):
+    """A table cell that is already HTML (a link)."""
+
+
+@dataclass
+class Table:
+    """A plain table: aligned text for nbval and the terminal, HTML for the rendered book."""
+
+    head: list
+    body: list
+
+    def __repr__(self) -> str:
+        return _text_table(self.head, self.body)
+
+    def _repr_html_(self) -> str:
+        return _html_table(self.head, self.body, "ldp-table")
