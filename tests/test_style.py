@@ -1,6 +1,6 @@
-"""ruff, lint and format, over the package, the tests and the benchmarks (settings in pyproject.toml's
-[tool.ruff]); run here so that the README's test command, and CI with it, checks them. To fix:
-``ruff check --fix ldpcode tests benchmarks && ruff format ldpcode tests benchmarks``."""
+"""ruff, lint and format, over the package, the tests, the benchmarks and the book's Sphinx extension
+(_ext; settings in pyproject.toml's [tool.ruff]); run here so that the README's test command, and CI with it, checks them. To fix:
+``ruff check --fix ldpcode tests benchmarks _ext && ruff format ldpcode tests benchmarks _ext``."""
 
 import os
 import shutil
@@ -9,7 +9,7 @@ import subprocess
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PATHS = ["ldpcode", "tests", "benchmarks"]
+PATHS = ["ldpcode", "tests", "benchmarks", "_ext"]
 
 
 def _ruff(*args):
