@@ -1337,7 +1337,8 @@ def _defaults(notebook):
     return dict(claims.load(notebook)["params"])
 
 
-NB_CASES = [(nb, name) for nb, spec in parameters.NOTEBOOKS.items() for name in spec.names]
+NB_CASES = [(nb, name) for nb in parameters.NOTEBOOKS for name in parameters.rules_for(nb).names]
+assert len(NB_CASES) > 200, "every parameter of every notebook is fuzzed (names come from the parameters cells)"
 
 
 @pytest.mark.parametrize("notebook,name", NB_CASES, ids=[f"{nb.split('/', 1)[1]}:{n}" for nb, n in NB_CASES])

@@ -3,6 +3,7 @@ every stored default passes, every notebook runs the check right after its param
 values are refused with a message naming the parameter, the value and what is allowed."""
 
 import ast
+import re
 import glob
 import json
 import math
@@ -54,7 +55,7 @@ def test_every_parameter_has_a_rule_and_the_defaults_pass(path):
     nb, values = _defaults(path)
     names = _assigned_names(nb.cells[_parameters_cell(nb)].source)
     spec = P.rules_for(path)
-    assert list(spec.names) == names, "NOTEBOOKS lists the parameters in the order of the parameters cell"
+    assert list(spec.names) == names, "rules_for reads the names, in order, from the parameters cell"
     for name in names:
         assert isinstance(spec.rule(name), P.Rule), name
     assert set(spec.rules) <= set(names), f"rules for names the notebook does not have: {set(spec.rules) - set(names)}"
@@ -398,7 +399,7 @@ def test_every_notebook_has_a_tiny_set_its_rules_accept(path):
     """The tiny values (the edges the test_notebook_edges_*.py files run) are parameters of the notebook, pass its
     rules, and differ from the stored parameters (so the tiny run compares and writes nothing)."""
     spec = P.rules_for(path)
-    assert spec.tiny, f"{path} has no tiny parameter set in ldpcode/parameters.py"
+    assert spec.tiny, f"{path} has no tiny parameter set in ldpcode/parameters/"
     assert set(spec.tiny) <= set(spec.names), set(spec.tiny) - set(spec.names)
     _, values = _defaults(path)
     ldp.claims.check_parameters(path, {**values, **spec.tiny})
@@ -406,3 +407,54 @@ def test_every_notebook_has_a_tiny_set_its_rules_accept(path):
     assert stored["params"] != json.loads(json.dumps({**stored["params"], **spec.tiny}))
     if "runs" in spec.names and "runs" in spec.tiny:
         assert spec.tiny["runs"] == spec.rule("runs").lo, "tiny runs at the fewest the rules accept"
+
+
+# --- the parameters cell is the one declaration of a notebook's parameters -------------------------------------
+
+
+def _write_notebook(tmp_path, cells):
+    nb = nbformat.v4.new_notebook()
+    for source, tags in cells:
+        cell = nbformat.v4.new_code_cell(source)
+        cell.metadata["tags"] = tags
+        nb.cells.append(cell)
+    (tmp_path / "chapters").mkdir(exist_ok=True)
+    nbformat.write(nb, tmp_path / "chapters" / "x.ipynb")
+    return "chapters/x.ipynb"
+
+
+def test_parameter_names_come_from_the_parameters_cell_in_order(tmp_path, monkeypatch):
+    monkeypatch.setenv("LDPCODE_ROOT", str(tmp_path))
+    path = _write_notebook(tmp_path, [("import os", []), ("b = 1\na = [2, 3]  # a list\nc = 'x'", ["parameters"])])
+    assert P.parameter_names(path) == ("b", "a", "c")
+    # edited: read again (the cache is per version of the file)
+    import os
+    import time
+
+    nb = nbformat.read(tmp_path / path, as_version=4)
+    nb.cells[1].source = "z = 0"
+    nbformat.write(nb, tmp_path / path)
+    os.utime(tmp_path / path, ns=(time.time_ns() + 10**9, time.time_ns() + 10**9))
+    assert P.parameter_names(path) == ("z",)
+
+
+@pytest.mark.parametrize(
+    "cells,message",
+    [
+        ([("a = 1", [])], "exactly one cell tagged 'parameters', it has 0"),
+        ([("a = 1", ["parameters"]), ("b = 2", ["parameters"])], "exactly one cell tagged 'parameters', it has 2"),
+        ([("a = 1\nprint(a)", ["parameters"])], "only assignments to names, got: print"),
+        ([("a, b = 1, 2", ["parameters"])], "only assignments to names, got: a, b"),
+    ],
+)
+def test_a_malformed_parameters_cell_is_refused_by_name(tmp_path, monkeypatch, cells, message):
+    monkeypatch.setenv("LDPCODE_ROOT", str(tmp_path))
+    path = _write_notebook(tmp_path, cells)
+    with pytest.raises(ValueError, match=re.escape(message)):
+        P.parameter_names(path)
+
+
+def test_a_missing_notebook_is_refused_by_name(tmp_path, monkeypatch):
+    monkeypatch.setenv("LDPCODE_ROOT", str(tmp_path))
+    with pytest.raises(ValueError, match="notebook 'chapters/none.ipynb' not found"):
+        P.parameter_names("chapters/none.ipynb")

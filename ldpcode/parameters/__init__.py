@@ -33,7 +33,12 @@ notebook's values."""
 from __future__ import annotations
 
 import ast
+import dataclasses
 import difflib
+import json
+from pathlib import Path
+
+from .._paths import repo_root
 
 from . import appendix, azize2022, heldp, ren2020, report, zheng2020  # the chapters, in the order of the table
 from .rules import (  # noqa: F401 (re-exported: every name keeps its address ldpcode.parameters.<name>)
@@ -99,8 +104,46 @@ NOTEBOOKS: dict[str, Notebook] = {
 }
 
 
+def _read_parameter_names(path: Path) -> tuple:
+    try:
+        nb = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"cannot read the notebook {path} for its parameters cell: {exc}") from exc
+    cells = [c for c in nb.get("cells", []) if "parameters" in c.get("metadata", {}).get("tags", [])]
+    if len(cells) != 1:
+        raise ValueError(f"{path} must have exactly one cell tagged 'parameters', it has {len(cells)}")
+    source = "".join(cells[0]["source"]) if isinstance(cells[0]["source"], list) else cells[0]["source"]
+    names: list = []
+    for node in ast.parse(source).body:
+        if not isinstance(node, ast.Assign) or not all(isinstance(t, ast.Name) for t in node.targets):
+            raise ValueError(
+                f"the parameters cell of {path} must hold only assignments to names, got: {ast.unparse(node)}"
+            )
+        names += [t.id for t in node.targets]
+    return tuple(names)
+
+
+_NAMES_CACHE: dict = {}
+
+
+def parameter_names(notebook: str) -> tuple:
+    """The parameters of ``notebook``, in order: the names its cell tagged ``parameters`` assigns. That cell is
+    the one place a notebook's parameters are declared; read from the notebook file under the book's top
+    folder (:func:`ldpcode._paths.repo_root`), once per version of the file."""
+    path = repo_root() / notebook
+    try:
+        stamp = path.stat().st_mtime_ns
+    except OSError as exc:
+        raise ValueError(f"notebook {notebook!r} not found under {repo_root()}: {exc}") from exc
+    key = (str(path), stamp)
+    if key not in _NAMES_CACHE:
+        _NAMES_CACHE[key] = _read_parameter_names(path)
+    return _NAMES_CACHE[key]
+
+
 def rules_for(notebook: str) -> Notebook:
-    """The entry of :data:`NOTEBOOKS` for ``notebook`` (a path like ``chapters/ren2020/figure1.ipynb``)."""
+    """The entry of :data:`NOTEBOOKS` for ``notebook`` (a path like ``chapters/ren2020/figure1.ipynb``), with
+    its ``names`` read from the notebook's parameters cell (:func:`parameter_names`)."""
     if not isinstance(notebook, str):
         raise TypeError(f"notebook must be a path string like 'chapters/<chapter>/<name>.ipynb', got {_show(notebook)}")
     key = notebook.replace("\\", "/")
@@ -109,7 +152,7 @@ def rules_for(notebook: str) -> Notebook:
             f"notebook {notebook!r} has no parameter rules; add an entry to NOTEBOOKS in its chapter's module "
             f"of ldpcode/parameters/"
         )
-    return NOTEBOOKS[key]
+    return dataclasses.replace(NOTEBOOKS[key], names=parameter_names(key))
 
 
 def check_values(notebook: str, values: dict) -> None:

@@ -45,33 +45,6 @@ GDP_FORCED = "at T = 2 both pulls are forced: no action sequence depends on the 
 NOTEBOOKS: dict[str, Notebook] = {
     # ---------------------------------------------------------------- appendix: the privacy audits
     "chapters/appendix/privacy_audit.ipynb": Notebook(
-        (
-            "curator_epsilons",
-            "heldp_levels",
-            "samples",
-            "heldp_samples",
-            "bins",
-            "confidence_alpha",
-            "loss_bound",
-            "zheng_epsilons",
-            "zheng_delta",
-            "laplace_epsilon",
-            "lemma1_epsilon",
-            "lemma1_starts",
-            "lemma1_samples",
-            "gdp_epsilon",
-            "gdp_horizon",
-            "gdp_runs",
-            "index_alpha",
-            "broken_epsilon",
-            "mironov_epsilon",
-            "mironov_samples",
-            "mironov_window",
-            "ctb_float_epsilons",
-            "vetted_samples",
-            "vetted_grid_bits",
-            "seed",
-        ),
         dict(
             curator_epsilons=EPSILONS,
             heldp_levels=Seq(Real(0), increasing=True),

@@ -111,20 +111,6 @@ def _noise_free_model_fits(horizon: str, policies: tuple[str, ...]):
 NOTEBOOKS: dict[str, Notebook] = {
     # ---------------------------------------------------------------- Azize and Basu (2022)
     "chapters/azize2022/figure1_episodes.ipynb": Notebook(
-        (
-            "epsilon",
-            "alpha",
-            "example_means",
-            "example_pattern",
-            "example_horizon",
-            "trace_horizon",
-            "means",
-            "small_horizon",
-            "horizon",
-            "runs",
-            "policies",
-            "seed",
-        ),
         dict(
             alpha=ALPHA_INDEX,
             example_means=MEANS,
@@ -150,7 +136,6 @@ NOTEBOOKS: dict[str, Notebook] = {
         tiny=dict(example_horizon=10, trace_horizon=10, small_horizon=5, horizon=6, runs=2, policies=["AdaP-KLUCB"]),
     ),
     "chapters/azize2022/figure2.ipynb": Notebook(
-        ("horizon", "runs", "epsilon", "means", "alpha", "gamma", "beta", "seed", "linear_points", "n_sd"),
         dict(
             horizon=Int(10, MAX_COUNT, "the log-log panel starts at t = 10"),
             alpha=ALPHA_INDEX,
@@ -171,7 +156,6 @@ NOTEBOOKS: dict[str, Notebook] = {
         tiny=dict(horizon=10, runs=2, linear_points=2),
     ),
     "chapters/azize2022/figure3.ipynb": Notebook(
-        ("horizon", "runs", "means", "eps_min", "eps_max", "n_eps", "alpha", "seed", "n_boot", "boot_seed"),
         dict(
             n_eps=Int(4, 10**4, "the two-regime (hinge) fit needs at least 4 values of eps"),
             alpha=ALPHA_INDEX,
@@ -191,25 +175,6 @@ NOTEBOOKS: dict[str, Notebook] = {
         tiny=dict(horizon=20_000, runs=2, n_eps=4, n_boot=2),
     ),
     "chapters/azize2022/lemma1_theorem6_privacy.ipynb": Notebook(
-        (
-            "lemma1_epsilon",
-            "lemma1_starts",
-            "lemma1_changed",
-            "lemma1_samples",
-            "audit_means",
-            "audit_horizon",
-            "audit_changed_step",
-            "audit_table_entry",
-            "audit_runs",
-            "audit_epsilons",
-            "audit_policies",
-            "alpha",
-            "confidence_alpha",
-            "broken_halved_epsilon",
-            "broken_stale_epsilon",
-            "broken_stale_runs",
-            "seed",
-        ),
         dict(
             lemma1_epsilon=EPS,
             lemma1_starts=Seq(Int(2, 10**4), min_len=0, increasing=True),
@@ -253,7 +218,6 @@ NOTEBOOKS: dict[str, Notebook] = {
         ),
     ),
     "chapters/azize2022/table1.ipynb": Notebook(
-        ("horizon", "runs", "epsilon", "means", "alpha", "gamma", "beta", "seed", "growth_horizons", "growth_runs"),
         dict(
             alpha=ALPHA_INDEX,
             gamma=PROB,
@@ -267,22 +231,6 @@ NOTEBOOKS: dict[str, Notebook] = {
         tiny=dict(horizon=5, runs=2, growth_horizons=[5, 6, 7], growth_runs=2),
     ),
     "chapters/azize2022/theorem2_minimax.ipynb": Notebook(
-        (
-            "horizon",
-            "runs",
-            "policies",
-            "alpha",
-            "n_arms_list",
-            "epsilons",
-            "gap_grid",
-            "base_mean",
-            "checkpoint_points",
-            "seed",
-            "example",
-            "example_paper_threshold",
-            "curves_kt",
-            "curves_eps",
-        ),
         dict(
             horizon=Int(10, MAX_COUNT, "the check reads the worst case at the first checkpoint t >= 10"),
             policies=Seq(ADAP),
@@ -332,17 +280,6 @@ NOTEBOOKS: dict[str, Notebook] = {
         ),
     ),
     "chapters/azize2022/theorem3_problem_dependent.ipynb": Notebook(
-        (
-            "fig2_means",
-            "fig3_means",
-            "fig3_paper_switch",
-            "epsilon",
-            "eps_grid",
-            "sigma",
-            "gap_axis",
-            "gauss_check_ratios",
-            "log_s_grid",
-        ),
         dict(
             fig2_means=MEANS,
             fig3_means=MEANS,
@@ -367,19 +304,6 @@ NOTEBOOKS: dict[str, Notebook] = {
         tiny=dict(eps_grid=[1e-3, 1e2, 2], gap_axis=[0.1, 0.2, 2], gauss_check_ratios=[1.0], log_s_grid=[-1.0, 1.0, 2]),
     ),
     "chapters/azize2022/theorems4_5_linear.ipynb": Notebook(
-        (
-            "dims",
-            "horizons",
-            "t4_eps",
-            "claim_horizon",
-            "theta_basis",
-            "angles_deg",
-            "eoo_x",
-            "eoo_gamma",
-            "eps_rho_grid",
-            "table_eps_rho",
-            "rho_pairs",
-        ),
         dict(
             dims=Seq(Int(1, 10**6)),
             horizons=Seq(HORIZON),
@@ -406,22 +330,6 @@ NOTEBOOKS: dict[str, Notebook] = {
         ),
     ),
     "chapters/azize2022/theorems7_8_upper_bounds.ipynb": Notebook(
-        (
-            "horizon",
-            "runs",
-            "epsilon",
-            "means",
-            "alpha",
-            "seed",
-            "horizon_np",
-            "horizon_eps",
-            "eps_min",
-            "eps_max",
-            "n_eps",
-            "c1_shape",
-            "c2_shape",
-            "alpha_bad",
-        ),
         dict(
             horizon=Int(20, MAX_COUNT, "the regret panel starts at t = 20"),
             alpha=ALPHA_INDEX,

@@ -17,16 +17,6 @@ FIT_PER_LAW = "a linear fit per law of the users' levels needs at least 3 thresh
 NOTEBOOKS: dict[str, Notebook] = {
     # ---------------------------------------------------------------- heterogeneous LDP (Ren et al. 2020, HeLDP)
     "chapters/heldp/choosing_epsilon_min.ipynb": Notebook(
-        (
-            "horizon",
-            "runs",
-            "seed",
-            "grid_discrete",
-            "grid_gaussian",
-            "grid_exponential",
-            "exponential_mean",
-            "bound_grid",
-        ),
         dict(
             grid_discrete=Seq(EPS, min_len=2, increasing=True, why=OTHER_EPS_MIN),
             grid_gaussian=Seq(EPS, min_len=2, increasing=True, why=OTHER_EPS_MIN),
@@ -45,13 +35,11 @@ NOTEBOOKS: dict[str, Notebook] = {
         ),
     ),
     "chapters/heldp/corollary13_sigmoid.ipynb": Notebook(
-        ("horizon", "runs", "seed", "settings", "reduction_epsilon"),
         dict(reduction_epsilon=EPS),
         (_ren_horizon,),
         tiny=dict(horizon=20, runs=2, settings=[["ren-heldp-discrete", 1.0]]),
     ),
     "chapters/heldp/figure1.ipynb": Notebook(
-        ("horizon", "ratio_horizon", "runs", "seed", "epsilons", "eps_compare", "eps_min_discrete", "eps_min_gaussian"),
         dict(
             eps_compare=Seq(EPS, 2, 2),
             eps_min_discrete=Seq(EPS, min_len=2, why=WORST_OF_PANEL),
@@ -81,7 +69,6 @@ NOTEBOOKS: dict[str, Notebook] = {
         ),
     ),
     "chapters/heldp/figure2.ipynb": Notebook(
-        ("horizon", "runs", "seed", "eps_min_discrete", "eps_min_gaussian", "r2_paper"),
         dict(
             eps_min_discrete=Seq(EPS, min_len=3, why=FIT_PER_LAW),
             eps_min_gaussian=Seq(EPS, min_len=3, why=FIT_PER_LAW),
@@ -91,13 +78,11 @@ NOTEBOOKS: dict[str, Notebook] = {
         tiny=dict(horizon=1000, runs=2, eps_min_discrete=[0.2, 1.0, 2.0], eps_min_gaussian=[0.5, 1.0, 2.0]),
     ),
     "chapters/heldp/theorem10_corollary11.ipynb": Notebook(
-        ("instance", "horizon", "runs", "settings", "constant_epsilons", "seed"),
         dict(constant_epsilons=EPSILONS),
         (_ren_horizon,),
         tiny=dict(horizon=20, runs=2, settings=[["ren-heldp-discrete", 1.0]], constant_epsilons=[1.0]),
     ),
     "chapters/heldp/theorem7_corollary8.ipynb": Notebook(
-        ("instance", "horizon", "runs", "settings", "constant_epsilons", "seed"),
         dict(constant_epsilons=EPSILONS),
         (_ren_horizon,),
         tiny=dict(horizon=20, runs=2, settings=[["ren-heldp-discrete", 1.0]], constant_epsilons=[1.0]),

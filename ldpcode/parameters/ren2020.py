@@ -41,7 +41,6 @@ def _tail_well_estimated(p) -> bool:
 NOTEBOOKS: dict[str, Notebook] = {
     # ---------------------------------------------------------------- Ren et al. (2020)
     "chapters/ren2020/corollaries10_11_sigmoid.ipynb": Notebook(
-        ("horizon", "runs", "seed", "epsilons", "samples", "grid_points"),
         dict(
             samples=Int(2, 10**9, "a standard error needs at least 2 responses"),
             grid_points=Int(12, 10**6, "the picture of all pairs takes every 10th mean: at least 2 of them"),
@@ -50,13 +49,11 @@ NOTEBOOKS: dict[str, Notebook] = {
         tiny=dict(horizon=20, runs=2, epsilons=[1.0], samples=2, grid_points=12),
     ),
     "chapters/ren2020/figure1.ipynb": Notebook(
-        ("horizon", "ratio_horizon", "runs", "seed", "eps_compare", "epsilons"),
         dict(eps_compare=Seq(EPS, 2, 2)),
         (_ren_horizon, less("horizon", "ratio_horizon", why=RATIO_LONGER)),
         tiny=dict(horizon=100, ratio_horizon=200, runs=2, epsilons=[1.0]),
     ),
     "chapters/ren2020/lemma3_laplace_tail.ipynb": Notebook(
-        ("n_values", "b", "samples", "grid_points", "min_count", "thm4_cases", "thm4_times", "seed"),
         dict(
             n_values=Seq(Int(1, 10**6), min_len=2),
             b=POS,
@@ -84,7 +81,6 @@ NOTEBOOKS: dict[str, Notebook] = {
         tiny=dict(n_values=[1, 2], samples=200, grid_points=3, min_count=10, thm4_cases=[[5, 3]], thm4_times=[2]),
     ),
     "chapters/ren2020/lemma7_sigmoid.ipynb": Notebook(
-        ("a_points", "grid_points", "t_points", "lp_z_max", "lp_step", "paper_a", "paper_sup", "paper_gauss"),
         dict(
             a_points=POINTS,
             grid_points=Int(2, 10**4),
@@ -110,25 +106,6 @@ NOTEBOOKS: dict[str, Notebook] = {
         tiny=dict(a_points=2, grid_points=2, t_points=2, lp_z_max=1.01, lp_step=1.0),
     ),
     "chapters/ren2020/lemmas2_5_curators.ipynb": Notebook(
-        (
-            "eps_min",
-            "eps_max",
-            "eps_points",
-            "r_points",
-            "x_min",
-            "x_max",
-            "x_points",
-            "audit_epsilons",
-            "audit_samples",
-            "audit_edges",
-            "alpha",
-            "mean_epsilons",
-            "mean_samples",
-            "sim_epsilon",
-            "sim_horizon",
-            "sim_runs",
-            "seed",
-        ),
         dict(
             eps_points=POINTS,
             r_points=POINTS,
@@ -174,24 +151,11 @@ NOTEBOOKS: dict[str, Notebook] = {
         ),
     ),
     "chapters/ren2020/supplement_figure2.ipynb": Notebook(
-        ("horizon", "ratio_horizon", "runs", "seed", "eps_main", "epsilons"),
         dict(eps_main=EPS),
         (_ren_horizon, less("horizon", "ratio_horizon", why=RATIO_LONGER)),
         tiny=dict(horizon=20, ratio_horizon=21, runs=2, epsilons=[1.0]),
     ),
     "chapters/ren2020/theorem1_lower_bound.ipynb": Notebook(
-        (
-            "instance",
-            "eps_min",
-            "eps_max",
-            "eps_points",
-            "claim_eps",
-            "grid_pq",
-            "grid_eps",
-            "random_pairs",
-            "k_max",
-            "seed",
-        ),
         dict(
             eps_points=POINTS,
             claim_eps=EPSILONS,
@@ -204,13 +168,11 @@ NOTEBOOKS: dict[str, Notebook] = {
         tiny=dict(eps_points=2, claim_eps=[1.0], grid_pq=2, grid_eps=[0.5, 1.0, 2], random_pairs=2, k_max=2),
     ),
     "chapters/ren2020/theorem4_ldp_ucb_l.ipynb": Notebook(
-        ("instance", "horizon", "runs", "epsilons", "seed"),
         {},
         (_ren_horizon,),
         tiny=dict(horizon=20, runs=2, epsilons=[1.0]),
     ),
     "chapters/ren2020/theorem6_ldp_ucb_b.ipynb": Notebook(
-        ("instance", "horizon", "runs", "epsilons", "seed"),
         dict(horizon=Int(100, MAX_COUNT, "the ratio panel starts at t = 100")),
         (_ren_horizon,),
         tiny=dict(horizon=100, runs=2, epsilons=[1.0]),

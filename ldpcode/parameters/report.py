@@ -7,6 +7,6 @@ from .rules import Notebook, Optional, Text, _chapter_exists
 NOTEBOOKS: dict[str, Notebook] = {
     # ---------------------------------------------------------------- the reproduction report
     "chapters/report/reproduction_report.ipynb": Notebook(
-        ("chapter",), dict(chapter=Optional(Text())), (_chapter_exists,), tiny=dict(chapter="appendix")
+        dict(chapter=Optional(Text())), (_chapter_exists,), tiny=dict(chapter="appendix")
     ),
 }

@@ -372,20 +372,23 @@ ALPHA_CONF = PROB  # a failure probability / confidence level alpha
 
 @dataclass(frozen=True)
 class Notebook:
-    """A notebook's parameters: ``names`` in the order of its parameters cell; ``rules`` for the names
-    that :data:`COMMON` does not cover or that mean something else here; ``checks`` between them;
+    """A notebook's parameter rules: ``rules`` for the names that :data:`COMMON` does not cover or that
+    mean something else here; ``checks`` between them;
     ``tiny`` the values (over the parameters cell's) of the notebook's smallest run: each at the edge the
     rules accept (fewest runs, shortest horizon, shortest lists), so that the whole body runs in seconds.
     ``tests/test_notebook_edges_*.py`` runs every notebook at its ``tiny`` values with papermill: a value
     the rules accept but the body cannot run fails there, not in a reader's last cell. Where a statistical
     claim needs runs that differ (at T = K every run pulls each arm once and has the same regret; the claims
     module refuses a statistical claim whose standard error is 0), ``tiny`` takes the smallest horizon measured
-    to give them rather than the rule's minimum: that is a property of the random runs, not a rule."""
+    to give them rather than the rule's minimum: that is a property of the random runs, not a rule.
 
-    names: tuple
+    The names themselves are declared once, by the notebook's parameters cell: ``names`` (in the order of that
+    cell) is filled in by :func:`ldpcode.parameters.rules_for`, which reads the cell."""
+
     rules: dict = field(default_factory=dict)
     checks: tuple = ()
     tiny: dict = field(default_factory=dict)
+    names: tuple = ()
 
     def rule(self, name: str) -> Rule:
         return self.rules[name] if name in self.rules else COMMON[name]

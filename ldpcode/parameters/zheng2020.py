@@ -37,21 +37,6 @@ RATIO_FIT = "the exponent of the ratio in 1/eps is a log-log fit over at least 3
 NOTEBOOKS: dict[str, Notebook] = {
     # ---------------------------------------------------------------- Zheng et al. (2020)
     "chapters/zheng2020/algorithm1_theorems2_3.ipynb": Notebook(
-        (
-            "loss_bound",
-            "delta",
-            "eps_grid",
-            "delta_grid",
-            "audit_epsilon",
-            "audit_samples",
-            "audit_bins",
-            "loss_means",
-            "horizon",
-            "runs",
-            "regret_epsilons",
-            "n_boot",
-            "seed",
-        ),
         dict(
             loss_bound=POS,
             eps_grid=EPSILONS,
@@ -82,21 +67,6 @@ NOTEBOOKS: dict[str, Notebook] = {
         ),
     ),
     "chapters/zheng2020/algorithm2_two_point_bco.ipynb": Notebook(
-        (
-            "d",
-            "horizon",
-            "runs",
-            "epsilon",
-            "delta",
-            "t_min",
-            "t_min_log",
-            "releases",
-            "sweep_epsilons",
-            "sweep_horizon",
-            "sweep_runs",
-            "n_boot",
-            "seed",
-        ),
         dict(
             d=Int(1, 10**4),
             t_min=COUNT,
@@ -125,7 +95,6 @@ NOTEBOOKS: dict[str, Notebook] = {
         ),
     ),
     "chapters/zheng2020/algorithm3_theorems9_10_glm.ipynb": Notebook(
-        ("dim", "n_arms", "theta_seed", "epsilons", "delta", "alpha", "horizons", "runs", "seed"),
         dict(
             dim=Int(1, 10**4),
             n_arms=Int(2, 10**5),
@@ -138,23 +107,6 @@ NOTEBOOKS: dict[str, Notebook] = {
         tiny=dict(n_arms=2, epsilons=[1.0, 2.0, 4.0], horizons=[100, 200, 400], runs=2),
     ),
     "chapters/zheng2020/corollary4_one_point_bco.ipynb": Notebook(
-        (
-            "d",
-            "horizon",
-            "runs",
-            "epsilon",
-            "delta",
-            "t_min",
-            "sweep_epsilons",
-            "sweep_horizon",
-            "sweep_runs",
-            "n_boot",
-            "smooth_horizon",
-            "smooth_runs",
-            "t_min_late",
-            "st_beta",
-            "seed",
-        ),
         dict(
             d=Int(1, 10**4),
             t_min=COUNT,
@@ -188,20 +140,6 @@ NOTEBOOKS: dict[str, Notebook] = {
         ),
     ),
     "chapters/zheng2020/mab_reduction.ipynb": Notebook(
-        (
-            "reward_means",
-            "epsilons",
-            "delta",
-            "loss_bound",
-            "horizon",
-            "runs",
-            "fit_from",
-            "adv_arms",
-            "adv_horizon",
-            "adv_epsilon",
-            "n_boot",
-            "seed",
-        ),
         dict(
             reward_means=MEANS,
             loss_bound=POS,
@@ -222,10 +160,9 @@ NOTEBOOKS: dict[str, Notebook] = {
         tiny=dict(horizon=1000, runs=2, fit_from=10, adv_horizon=100, n_boot=2, epsilons=[1.0]),
     ),
     "chapters/zheng2020/table1.ipynb": Notebook(
-        ("chapter", "eps_label"), dict(chapter=Text(), eps_label=EPS), (_chapter_exists,), tiny=dict(eps_label=2.0)
+        dict(chapter=Text(), eps_label=EPS), (_chapter_exists,), tiny=dict(eps_label=2.0)
     ),
     "chapters/zheng2020/theorems7_8_linear.ipynb": Notebook(
-        ("dim", "n_arms", "noise", "theta_seed", "epsilons", "delta", "alpha", "horizons", "runs", "seed"),
         dict(
             dim=Int(1, 10**4),
             n_arms=Int(2, 10**5),
