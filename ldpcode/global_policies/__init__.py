@@ -1,0 +1,149 @@
+r"""Bandit algorithms under ε-global DP (Azize and Basu 2022): the curator is trusted and sees raw rewards;
+what must be private is the sequence of actions it publishes.
+
+==============  ==========================================================================================
+name            algorithm
+==============  ==========================================================================================
+``AdaP-UCB``    Algorithm 1 with the index of eq. (7)
+``AdaP-KLUCB``  Algorithm 1 with the index of eq. (8) (KL-UCB on the clipped private mean)
+``DP-SE``       private successive elimination (Sajed and Sheffet 2019), β = 1/T by default
+``DP-UCB``      UCB on private sums from the tree mechanism (Mishra and Thakurta 2015; Tossou and
+                Dimitrakakis 2016), γ = 0.1 by default
+``KL-UCB``      non-private KL-UCB (Garivier and Cappé 2011), for reference (``UCB1`` lives in
+                :mod:`ldpcode.policies`)
+==============  ==========================================================================================
+
+**Algorithm 1, written once.** :class:`AdaptiveEpisodes` holds the three ingredients: (i) the Laplace
+mechanism on the mean of an arm's *last active episode* (:func:`ldpcode.mechanisms.laplace_mean`, Lemma 1),
+(ii) per-arm doubling episodes (the chosen arm is played until its count doubles, Line 7), (iii) forgetting
+everything before that episode. The index is a separate object (:class:`PrivateIndex`); AdaP-UCB and
+AdaP-KLUCB are two of them and a third is a few lines: subclass :class:`PrivateIndex` and give
+``__call__(mu_tilde, m, t_l, epsilon, alpha)``.
+
+**Episode length m.** The paper writes the last episode's length as :math:`\frac12 N_a(t_\ell - 1)`; that is
+exact after an arm's first episode, but after the initial pull (Line 3) the last "episode" is that single
+pull, of length 1 = :math:`N_a`. We use the true length m of the last episode everywhere (noise scale
+:math:`1/(\epsilon m)` and index), which is what Lemma 1 and Example 2 ("Arm 2 uses
+:math:`r_6 + \mathrm{Lap}(1/\epsilon)`") describe.
+
+**Exact episodic simulation.** Within an episode the arm is fixed and its rewards enter only through their
+sum, so the engine draws that sum from its exact law (one Binomial for a Bernoulli arm, one Normal for a
+Gaussian arm; other bounded families sum their draws) instead of stepping. Pseudo-regret at any checkpoint
+inside an episode follows exactly from the counts, which grow linearly there. ``sampler="stepwise"``
+consumes one reward draw per pull instead, exactly as the plain step-by-step version in
+:mod:`ldpcode.reference` does, so that both pull the same arms with the same seed (tests check it, and check
+the exact sampler against it in distribution).
+
+**The rooms.** Every name below is re-exported here, so ``ldpcode.global_policies.X`` and
+``from ldpcode.global_policies import X`` work as before the split (private names too, for the audits and
+the tests). Submodules import from one another directly, never from this ``__init__``.
+
+========================================  ==========================================================================
+:mod:`~ldpcode.global_policies.indexes`   the indexes on one private mean: :class:`PrivateIndex`,
+                                          :class:`UCBIndex` (eq. (7)), :class:`KLUCBIndex` (eq. (8))
+:mod:`~ldpcode.global_policies.protocol`  :class:`_GlobalPolicy`, the engine protocol every policy here shares
+:mod:`~ldpcode.global_policies.episodes`  Algorithm 1 (:class:`AdaptiveEpisodes`; Lemma 1, Theorem 6) and the
+                                          episodic machinery: :class:`Blocks` (Table 1's "# Private Means"),
+                                          :func:`episode_sum`, :func:`epoch_sums`, :data:`SAMPLERS`,
+                                          :class:`_Episodic`, :data:`DEFAULT_ALPHA`, :func:`_check_alpha`
+                                          (Theorems 7-8 need α > 3); the noise-free model
+                                          :func:`noise_free_pulls` (:class:`HorizonTooShort`)
+:mod:`~ldpcode.global_policies.dp_se`     Table 1's DP-SE baseline: :func:`dp_se_epoch_length`, :class:`DPSE`
+:mod:`~ldpcode.global_policies.per_step`  Table 1's DP-UCB baseline (:func:`dp_ucb_noise_bound`, :class:`DPUCB`,
+                                          :data:`DEFAULT_GAMMA`) and non-private :class:`KLUCB`, with their
+                                          compiled kernels :func:`dp_ucb_chunk`, :func:`klucb_chunk`
+========================================  ==========================================================================
+
+This module holds the registry: :data:`GLOBAL_POLICIES`, their options, :func:`make_global_policy`.
+"""
+
+from __future__ import annotations
+
+from .._validate import check_epsilon, check_probability
+from .dp_se import DPSE, dp_se_epoch_length
+from .episodes import (
+    DEFAULT_ALPHA,
+    SAMPLERS,
+    AdaptiveEpisodes,
+    Blocks,
+    HorizonTooShort,
+    episode_sum,
+    epoch_sums,
+    noise_free_pulls,
+)
+from .indexes import KLUCBIndex, PrivateIndex, UCBIndex
+from .per_step import DEFAULT_GAMMA, DPUCB, KLUCB, dp_ucb_chunk, dp_ucb_noise_bound, klucb_chunk
+
+# Private helpers, re-exported (redundant aliases mark a re-export) for code that reaches them as
+# ``ldpcode.global_policies._name``; not part of ``__all__``.
+from .episodes import (
+    _check_alpha as _check_alpha,
+    _Episodic as _Episodic,
+    _episodes_bound as _episodes_bound,
+    _run_takes_cancel as _run_takes_cancel,
+)
+from .per_step import _record as _record
+from .protocol import _GlobalPolicy as _GlobalPolicy
+
+__all__ = [
+    # indexes
+    "PrivateIndex",
+    "UCBIndex",
+    "KLUCBIndex",
+    # episodes
+    "DEFAULT_ALPHA",
+    "SAMPLERS",
+    "Blocks",
+    "episode_sum",
+    "epoch_sums",
+    "AdaptiveEpisodes",
+    "HorizonTooShort",
+    "noise_free_pulls",
+    # dp_se
+    "dp_se_epoch_length",
+    "DPSE",
+    # per_step
+    "DEFAULT_GAMMA",
+    "dp_ucb_noise_bound",
+    "DPUCB",
+    "KLUCB",
+    "dp_ucb_chunk",
+    "klucb_chunk",
+    # registry (here)
+    "GLOBAL_POLICIES",
+    "make_global_policy",
+]
+
+
+# ---------------------------------------------------------------------------------------------------
+# Registry
+# ---------------------------------------------------------------------------------------------------
+
+GLOBAL_POLICIES = ("AdaP-UCB", "AdaP-KLUCB", "DP-SE", "DP-UCB", "KL-UCB")
+_OPTIONS = {"AdaP-UCB": {"alpha"}, "AdaP-KLUCB": {"alpha"}, "DP-SE": {"beta"}, "DP-UCB": {"gamma"}, "KL-UCB": set()}
+
+
+def make_global_policy(name: str, epsilon, options: dict):
+    """Build one of :data:`GLOBAL_POLICIES`; ``options`` holds alpha / beta / gamma (None = default)."""
+    given = {k for k, v in options.items() if v is not None}
+    extra = given - _OPTIONS[name]
+    if extra:
+        allowed = ", ".join(sorted(_OPTIONS[name])) or "none"
+        raise ValueError(f"policy {name!r} takes no {', '.join(sorted(extra))} (its options: {allowed})")
+    if name == "KL-UCB":
+        if epsilon is not None:
+            raise ValueError(f"policy 'KL-UCB' is not private and takes no epsilon, got epsilon={epsilon!r}")
+        return KLUCB()
+    if epsilon is None:
+        raise ValueError(f"policy {name!r} needs epsilon, a finite number > 0")
+    epsilon = check_epsilon(epsilon)
+    if name in ("AdaP-UCB", "AdaP-KLUCB"):
+        alpha = DEFAULT_ALPHA if options.get("alpha") is None else _check_alpha(options["alpha"])
+        return AdaptiveEpisodes(name, UCBIndex() if name == "AdaP-UCB" else KLUCBIndex(), epsilon, alpha)
+    if name == "DP-SE":
+        beta = options.get("beta")
+        if beta is not None:
+            beta = check_probability("beta", beta)  # a failure probability; default 1/T
+        return DPSE(epsilon, beta)
+    gamma = DEFAULT_GAMMA if options.get("gamma") is None else check_probability("gamma", options["gamma"])
+    return DPUCB(epsilon, gamma)  # gamma: a failure probability; the paper uses 0.1
