@@ -1,27 +1,63 @@
-"""The shape of ldpcode: no circle of imports among its modules, counting the imports written inside
-functions too (a lazy import hides a cycle from Python, not from a reader)."""
+"""The shape of ldpcode: no circle of imports among its modules (sub-packages included), counting the imports
+written inside functions too (a lazy import hides a cycle from Python, not from a reader); and no module over
+MAX_LINES lines unless its docstring says why (a line starting "Size:")."""
 
 import ast
 from pathlib import Path
 
 PKG = Path(__file__).resolve().parent.parent / "ldpcode"
+MAX_LINES = 600
+
+
+def _name(path: Path) -> str:
+    """The dotted name of a module file relative to ldpcode: 'audit.ratios', 'audit' for its __init__."""
+    parts = path.relative_to(PKG).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _modules() -> dict[str, Path]:
+    mods = {_name(p): p for p in PKG.rglob("*.py") if "__pycache__" not in p.parts}
+    mods.pop("", None)  # ldpcode/__init__.py gathers the public names; a room never imports it
+    return mods
+
+
+def _targets(node, me: str, is_package: bool, mods) -> set[str]:
+    """The modules of ldpcode that one import statement of module ``me`` loads."""
+    if isinstance(node, ast.Import):
+        names = [a.name for a in node.names if a.name.startswith("ldpcode.")]
+        return {n.removeprefix("ldpcode.") for n in names}
+    if node.level:
+        package = me.split(".") if is_package else me.split(".")[:-1]
+        base = package[: len(package) - (node.level - 1)] if node.level > 1 else package
+        base = ".".join(base)
+    elif node.module and node.module.split(".")[0] == "ldpcode":
+        base = ""
+    else:
+        return set()
+    module = node.module.removeprefix("ldpcode").lstrip(".") if node.level == 0 else node.module
+    where = ".".join(p for p in (base, module) if p)
+    found = {where} if node.module and where in mods else set()
+    for alias in node.names:  # from . import ratios / from .audit import ratios: the sub-module itself
+        sub = ".".join(p for p in (where, alias.name) if p)
+        if sub in mods:
+            found.add(sub)
+    return found
 
 
 def _imports() -> dict[str, set[str]]:
-    mods = {p.stem for p in PKG.glob("*.py")}
+    mods = _modules()
     graph = {m: set() for m in mods}
-    for m in mods:
-        for node in ast.walk(ast.parse((PKG / f"{m}.py").read_text())):
-            if not isinstance(node, ast.ImportFrom):
-                continue
-            if node.level == 1:
-                names = [node.module.split(".")[0]] if node.module else [a.name for a in node.names]
-            elif node.level == 0 and node.module and node.module.split(".")[0] == "ldpcode":
-                parts = node.module.split(".")
-                names = [parts[1]] if len(parts) > 1 else [a.name for a in node.names]
-            else:
-                continue
-            graph[m] |= {n for n in names if n in mods and n != m}
+    for m, path in mods.items():
+        is_package = path.name == "__init__.py"
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                for target in _targets(node, m, is_package, mods):
+                    # importing a.b first runs the package a (unless m is inside a already)
+                    parts = target.split(".")
+                    for i in range(1, len(parts) + 1):
+                        t = ".".join(parts[:i])
+                        if t != m and t in mods and not m.startswith(t + "."):
+                            graph[m].add(t)
     return graph
 
 
@@ -53,8 +89,33 @@ def test_the_cycle_finder_finds_a_cycle():
     assert _cycle({"a": {"b"}, "b": set()}) is None
 
 
+def test_the_import_reader_resolves_relative_imports_in_packages():
+    mods = {"audit": 1, "audit.ratios": 1, "audit.gdp": 1, "mechanisms": 1}
+    parse = lambda src: ast.parse(src).body[0]  # noqa: E731
+    assert _targets(parse("from .ratios import f"), "audit.gdp", False, mods) == {"audit.ratios"}
+    assert _targets(parse("from .. import mechanisms"), "audit.gdp", False, mods) == {"mechanisms"}
+    assert _targets(parse("from ..mechanisms import CTL"), "audit.gdp", False, mods) == {"mechanisms"}
+    assert _targets(parse("from . import gdp, ratios"), "audit", True, mods) == {"audit.gdp", "audit.ratios"}
+    assert _targets(parse("from .audit import ratios"), "mechanisms", False, mods) == {"audit", "audit.ratios"}
+    assert _targets(parse("from ldpcode.audit.gdp import f"), "mechanisms", False, mods) == {"audit.gdp"}
+    assert _targets(parse("import numpy as np"), "mechanisms", False, mods) == set()
+
+
 def test_no_circle_of_imports():
     graph = _imports()
-    assert "claims" in graph and "parameters" in graph["claims"]  # the graph is read (and it has edges)
+    assert "parameters" in graph["claims.store"]  # the graph is read (and it has edges)
+    assert "audit.ratios" in graph and "audit.ratios" in graph["audit.gdp"]  # sub-packages too
     cycle = _cycle(graph)
     assert cycle is None, "ldpcode's modules import each other in a circle: " + " -> ".join(cycle)
+
+
+def test_no_module_is_over_the_size_limit_without_a_reason():
+    too_long = []
+    for m, path in _modules().items():
+        n = len(path.read_text().splitlines())
+        doc = ast.get_docstring(ast.parse(path.read_text())) or ""
+        if n > MAX_LINES and not any(line.startswith("Size:") for line in doc.splitlines()):
+            too_long.append(f"{m} ({n} lines)")
+    assert not too_long, f"modules over {MAX_LINES} lines with no 'Size:' reason in their docstring: " + ", ".join(
+        sorted(too_long)
+    )

@@ -38,7 +38,7 @@ def test_target_follows_the_code_to_where_it_is_defined():
     assert P.target("ldpcode.mechanisms.CTL") == ("class", "ldpcode.mechanisms.CTL")
     assert P.target("policy:LDP-UCB-L") == ("class", "ldpcode.policies.IndexPolicy")
     assert P.target("policy:HeLDP-UCB-B") == ("class", "ldpcode.policies.HeterogeneousPolicy")
-    assert P.target("policy:AdaP-UCB") == ("class", "ldpcode.global_policies.AdaptiveEpisodes")
+    assert P.target("policy:AdaP-UCB") == ("class", "ldpcode.global_policies.episodes.AdaptiveEpisodes")
 
 
 @pytest.mark.parametrize("name", ["ldpcode.bounds.no_such_bound", "ldpcode.nomodule.f", "policy:LDP-UCB-Q"])

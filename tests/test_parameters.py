@@ -425,8 +425,10 @@ def _write_notebook(tmp_path, cells):
 
 def test_parameter_names_come_from_the_parameters_cell_in_order(tmp_path, monkeypatch):
     monkeypatch.setenv("LDPCODE_ROOT", str(tmp_path))
-    path = _write_notebook(tmp_path, [("import os", []), ("b = 1\na = [2, 3]  # a list\nc = 'x'", ["parameters"])])
-    assert P.parameter_names(path) == ("b", "a", "c")
+    path = _write_notebook(
+        tmp_path, [("import os", []), ("b = 1\na = [2, 3]  # a list\nc, d = 'x', 4", ["parameters"])]
+    )
+    assert P.parameter_names(path) == ("b", "a", "c", "d")
     # edited: read again (the cache is per version of the file)
     import os
     import time
@@ -444,7 +446,8 @@ def test_parameter_names_come_from_the_parameters_cell_in_order(tmp_path, monkey
         ([("a = 1", [])], "exactly one cell tagged 'parameters', it has 0"),
         ([("a = 1", ["parameters"]), ("b = 2", ["parameters"])], "exactly one cell tagged 'parameters', it has 2"),
         ([("a = 1\nprint(a)", ["parameters"])], "only assignments to names, got: print"),
-        ([("a, b = 1, 2", ["parameters"])], "only assignments to names, got: a, b"),
+        ([("x.y = 1", ["parameters"])], "only assignments to names, got: x.y = 1"),
+        ([("a, b[0] = 1, 2", ["parameters"])], "only assignments to names, got: a, b[0] = (1, 2)"),
     ],
 )
 def test_a_malformed_parameters_cell_is_refused_by_name(tmp_path, monkeypatch, cells, message):

@@ -104,6 +104,11 @@ NOTEBOOKS: dict[str, Notebook] = {
 }
 
 
+def _unpacked(target) -> list:
+    """``a`` -> [a]; ``a, b`` -> [a, b] (a tuple of names, as ``eps_min, eps_max = 0.05, 5.0``)."""
+    return list(target.elts) if isinstance(target, ast.Tuple) else [target]
+
+
 def _read_parameter_names(path: Path) -> tuple:
     try:
         nb = json.loads(path.read_text(encoding="utf-8"))
@@ -115,11 +120,12 @@ def _read_parameter_names(path: Path) -> tuple:
     source = "".join(cells[0]["source"]) if isinstance(cells[0]["source"], list) else cells[0]["source"]
     names: list = []
     for node in ast.parse(source).body:
-        if not isinstance(node, ast.Assign) or not all(isinstance(t, ast.Name) for t in node.targets):
+        targets = [t for target in getattr(node, "targets", ()) for t in _unpacked(target)]
+        if not isinstance(node, ast.Assign) or not all(isinstance(t, ast.Name) for t in targets):
             raise ValueError(
                 f"the parameters cell of {path} must hold only assignments to names, got: {ast.unparse(node)}"
             )
-        names += [t.id for t in node.targets]
+        names += [t.id for t in targets]
     return tuple(names)
 
 

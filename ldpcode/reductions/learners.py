@@ -132,7 +132,7 @@ class OnePointReduction:
 
     ``mechanism`` is a :class:`~ldpcode.mechanisms.GaussianMechanism` (from :func:`algorithm1_mechanism`)
     or a :class:`~ldpcode.mechanisms.LaplaceMechanism` (:func:`laplace_mechanism`); its sensitivity is 2B,
-    so the loss bound is B = sensitivity / 2, and a loss with |f| > B raises ValueError (the privacy
+    so the loss bound is B = sensitivity / 2, and a loss with ``|f| > B`` raises ValueError (the privacy
     guarantee would not hold). ``reset(n_arms, horizon, rng, noise_rng)`` resets the learner with
     ``feedback_noise_variance`` = the mechanism's noise variance; ``update(arm, loss)`` returns the
     privatized value it passed on.
