@@ -157,6 +157,51 @@ def list_policies() -> list[str]:
     return sorted(_SPECS) + sorted(_HE_SPECS) + sorted(GLOBAL_POLICIES)
 
 
+def _no_options(name: str, options: dict) -> None:
+    for opt, val in options.items():
+        if val is not None:
+            raise ValueError(
+                f"policy {name!r} takes no {opt} (only the global-DP policies {', '.join(GLOBAL_POLICIES)} have options)"
+            )
+
+
+def _build_global(name, epsilon, epsilon_min, options):
+    if epsilon_min is not None:
+        raise ValueError(f"policy {name!r} takes no epsilon_min (one epsilon for the whole action sequence)")
+    return make_global_policy(name, epsilon, options)
+
+
+def _build_heterogeneous(name, epsilon, epsilon_min, options):
+    _no_options(name, options)
+    if epsilon is not None:
+        raise ValueError(f"policy {name!r} takes epsilon_min, not epsilon: the users bring their own levels")
+    if epsilon_min is None:
+        raise ValueError(f"policy {name!r} needs epsilon_min, a finite number > 0")
+    curator_cls, sigmoid, forced = _HE_SPECS[name]
+    eps_min = check_epsilon(epsilon_min, "epsilon_min")
+    if forced and eps_min > HELDP_L_MAX_EPSILON_MIN:
+        raise ValueError(
+            f"epsilon_min must be <= {HELDP_L_MAX_EPSILON_MIN:g} for {name!r}, got {eps_min!r}: its "
+            f"forced-pull test compares A_a with eps_min^-2 log t^4, and eps_min^-2 underflows to 0 "
+            f"beyond (at 1e160 the agent pulled arm 1 forever); such a level is no privacy at all"
+        )
+    return HeterogeneousPolicy(name, curator_cls, sigmoid, forced, eps_min)
+
+
+def _build_index(name, epsilon, epsilon_min, options):
+    _no_options(name, options)
+    if epsilon_min is not None:
+        raise ValueError(f"policy {name!r} is homogeneous and takes no epsilon_min")
+    curator_cls, sigmoid, forced = _SPECS[name]
+    if curator_cls is None:
+        if epsilon is not None:
+            raise ValueError(f"policy {name!r} is not private and takes no epsilon, got epsilon={epsilon!r}")
+        return IndexPolicy(name, None, sigmoid, forced)
+    if epsilon is None:
+        raise ValueError(f"policy {name!r} needs epsilon, a finite number > 0")
+    return IndexPolicy(name, curator_cls(check_epsilon(epsilon)), sigmoid, forced)
+
+
 def make_policy(
     name: str,
     epsilon: float | None = None,
@@ -179,42 +224,13 @@ def make_policy(
     The ε-global DP policies of Azize and Basu (2022), :mod:`ldpcode.global_policies`: ``AdaP-UCB`` and
     ``AdaP-KLUCB`` (``alpha``, default 3.1; alpha <= 3 warns that Theorems 7-8 no longer apply), ``DP-SE``
     (``beta``, default 1/T), ``DP-UCB`` (``gamma``, default 0.1), and the non-private ``KL-UCB``.
+
+    The names are the keys of :data:`REGISTRY`, each with the builder of its family. Adding a policy is one
+    class (implementing the engine protocol, :mod:`ldpcode.engine`) and one registry line: in ``_SPECS``
+    (an index policy on a curator), ``_HE_SPECS`` (heterogeneous) or ``ldpcode.global_policies.REGISTRY``.
     """
-    check_choice("policy", name, {**_SPECS, **_HE_SPECS, **dict.fromkeys(GLOBAL_POLICIES)})
-    if name in GLOBAL_POLICIES:
-        if epsilon_min is not None:
-            raise ValueError(f"policy {name!r} takes no epsilon_min (one epsilon for the whole action sequence)")
-        return make_global_policy(name, epsilon, {"alpha": alpha, "beta": beta, "gamma": gamma})
-    for opt, val in (("alpha", alpha), ("beta", beta), ("gamma", gamma)):
-        if val is not None:
-            raise ValueError(
-                f"policy {name!r} takes no {opt} (only the global-DP policies "
-                f"{', '.join(GLOBAL_POLICIES)} have options)"
-            )
-    if name in _HE_SPECS:
-        if epsilon is not None:
-            raise ValueError(f"policy {name!r} takes epsilon_min, not epsilon: the users bring their own levels")
-        if epsilon_min is None:
-            raise ValueError(f"policy {name!r} needs epsilon_min, a finite number > 0")
-        curator_cls, sigmoid, forced = _HE_SPECS[name]
-        eps_min = check_epsilon(epsilon_min, "epsilon_min")
-        if forced and eps_min > HELDP_L_MAX_EPSILON_MIN:
-            raise ValueError(
-                f"epsilon_min must be <= {HELDP_L_MAX_EPSILON_MIN:g} for {name!r}, got {eps_min!r}: its "
-                f"forced-pull test compares A_a with eps_min^-2 log t^4, and eps_min^-2 underflows to 0 "
-                f"beyond (at 1e160 the agent pulled arm 1 forever); such a level is no privacy at all"
-            )
-        return HeterogeneousPolicy(name, curator_cls, sigmoid, forced, eps_min)
-    if epsilon_min is not None:
-        raise ValueError(f"policy {name!r} is homogeneous and takes no epsilon_min")
-    curator_cls, sigmoid, forced = _SPECS[name]
-    if curator_cls is None:
-        if epsilon is not None:
-            raise ValueError(f"policy {name!r} is not private and takes no epsilon, got epsilon={epsilon!r}")
-        return IndexPolicy(name, None, sigmoid, forced)
-    if epsilon is None:
-        raise ValueError(f"policy {name!r} needs epsilon, a finite number > 0")
-    return IndexPolicy(name, curator_cls(check_epsilon(epsilon)), sigmoid, forced)
+    check_choice("policy", name, REGISTRY)
+    return REGISTRY[name](name, epsilon, epsilon_min, {"alpha": alpha, "beta": beta, "gamma": gamma})
 
 
 @njit(cache=True, nogil=True)
@@ -418,6 +434,13 @@ _HE_SPECS = {
     "HeLDP-UCB-LS": (mech.CTLS, True, True),
     "HeLDP-UCB-BS": (mech.CTBS, True, False),
 }
+
+REGISTRY = {
+    **dict.fromkeys(_SPECS, _build_index),
+    **dict.fromkeys(_HE_SPECS, _build_heterogeneous),
+    **dict.fromkeys(GLOBAL_POLICIES, _build_global),
+}
+"""Every policy :func:`make_policy` builds, by name, with the builder of its family."""
 
 
 @njit(cache=True, nogil=True)

@@ -54,10 +54,14 @@ the tests). Submodules import from one another directly, never from this ``__ini
                                           compiled kernels :func:`dp_ucb_chunk`, :func:`klucb_chunk`
 ========================================  ==========================================================================
 
-This module holds the registry: :data:`GLOBAL_POLICIES`, their options, :func:`make_global_policy`.
+This module holds the registry: :data:`REGISTRY` (name -> how to build it, which options it takes),
+:data:`GLOBAL_POLICIES` and :func:`make_global_policy`.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from .._validate import check_epsilon, check_probability
 from .dp_se import DPSE, dp_se_epoch_length
@@ -111,6 +115,8 @@ __all__ = [
     "klucb_chunk",
     # registry (here)
     "GLOBAL_POLICIES",
+    "REGISTRY",
+    "Registered",
     "make_global_policy",
 ]
 
@@ -119,31 +125,59 @@ __all__ = [
 # Registry
 # ---------------------------------------------------------------------------------------------------
 
-GLOBAL_POLICIES = ("AdaP-UCB", "AdaP-KLUCB", "DP-SE", "DP-UCB", "KL-UCB")
-_OPTIONS = {"AdaP-UCB": {"alpha"}, "AdaP-KLUCB": {"alpha"}, "DP-SE": {"beta"}, "DP-UCB": {"gamma"}, "KL-UCB": set()}
+
+def _alpha(options) -> float:
+    return DEFAULT_ALPHA if options.get("alpha") is None else _check_alpha(options["alpha"])
+
+
+def _beta(options):
+    beta = options.get("beta")
+    return None if beta is None else check_probability("beta", beta)  # a failure probability; default 1/T
+
+
+def _gamma(options) -> float:
+    gamma = options.get("gamma")  # a failure probability; the paper uses 0.1
+    return DEFAULT_GAMMA if gamma is None else check_probability("gamma", gamma)
+
+
+@dataclass(frozen=True)
+class Registered:
+    """One line of :data:`REGISTRY`: ``build(epsilon, options)`` makes the policy (epsilon already checked, or
+    None when the policy is not ``private``); ``options`` are the names among alpha / beta / gamma it takes."""
+
+    build: Callable
+    options: frozenset = frozenset()
+    private: bool = True
+
+
+REGISTRY = {
+    "AdaP-UCB": Registered(
+        lambda eps, o: AdaptiveEpisodes("AdaP-UCB", UCBIndex(), eps, _alpha(o)), frozenset({"alpha"})
+    ),
+    "AdaP-KLUCB": Registered(
+        lambda eps, o: AdaptiveEpisodes("AdaP-KLUCB", KLUCBIndex(), eps, _alpha(o)), frozenset({"alpha"})
+    ),
+    "DP-SE": Registered(lambda eps, o: DPSE(eps, _beta(o)), frozenset({"beta"})),
+    "DP-UCB": Registered(lambda eps, o: DPUCB(eps, _gamma(o)), frozenset({"gamma"})),
+    "KL-UCB": Registered(lambda eps, o: KLUCB(), private=False),
+}
+"""The ε-global DP policies (and KL-UCB) by name: adding one is a class and one line here."""
+
+GLOBAL_POLICIES = tuple(REGISTRY)
 
 
 def make_global_policy(name: str, epsilon, options: dict):
     """Build one of :data:`GLOBAL_POLICIES`; ``options`` holds alpha / beta / gamma (None = default)."""
+    entry = REGISTRY[name]
     given = {k for k, v in options.items() if v is not None}
-    extra = given - _OPTIONS[name]
+    extra = given - entry.options
     if extra:
-        allowed = ", ".join(sorted(_OPTIONS[name])) or "none"
+        allowed = ", ".join(sorted(entry.options)) or "none"
         raise ValueError(f"policy {name!r} takes no {', '.join(sorted(extra))} (its options: {allowed})")
-    if name == "KL-UCB":
+    if not entry.private:
         if epsilon is not None:
-            raise ValueError(f"policy 'KL-UCB' is not private and takes no epsilon, got epsilon={epsilon!r}")
-        return KLUCB()
+            raise ValueError(f"policy {name!r} is not private and takes no epsilon, got epsilon={epsilon!r}")
+        return entry.build(None, options)
     if epsilon is None:
         raise ValueError(f"policy {name!r} needs epsilon, a finite number > 0")
-    epsilon = check_epsilon(epsilon)
-    if name in ("AdaP-UCB", "AdaP-KLUCB"):
-        alpha = DEFAULT_ALPHA if options.get("alpha") is None else _check_alpha(options["alpha"])
-        return AdaptiveEpisodes(name, UCBIndex() if name == "AdaP-UCB" else KLUCBIndex(), epsilon, alpha)
-    if name == "DP-SE":
-        beta = options.get("beta")
-        if beta is not None:
-            beta = check_probability("beta", beta)  # a failure probability; default 1/T
-        return DPSE(epsilon, beta)
-    gamma = DEFAULT_GAMMA if options.get("gamma") is None else check_probability("gamma", options["gamma"])
-    return DPUCB(epsilon, gamma)  # gamma: a failure probability; the paper uses 0.1
+    return entry.build(check_epsilon(epsilon), options)
