@@ -17,6 +17,8 @@ Instances by name (:func:`make_instance`, :func:`list_instances`):
 
 from __future__ import annotations
 
+from enum import IntEnum
+
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -25,13 +27,25 @@ from numba import njit
 from ._validate import as_float_array, check_array, check_choice, check_probability_vector, check_real
 
 # Family codes shared with the compiled engine.
-BERNOULLI, BETA_A1, TWO_POINT, UNIFORM, GAUSSIAN = 0, 1, 2, 3, 4
+
+
+class Family(IntEnum):
+    """The law of an arm's rewards (the code the compiled reward draws branch on). Not to be confused with
+    :class:`ldpcode.mechanisms.Mechanism`, what a curator does to a reward."""
+
+    BERNOULLI = 0
+    BETA_A1 = 1
+    TWO_POINT = 2
+    UNIFORM = 3
+    GAUSSIAN = 4
+
+
 _FAMILY_NAMES = {
-    BERNOULLI: "Bernoulli",
-    BETA_A1: "Beta(a, 1)",
-    TWO_POINT: "uniform on {lo, hi}",
-    UNIFORM: "uniform on [lo, hi]",
-    GAUSSIAN: "Gaussian",
+    Family.BERNOULLI: "Bernoulli",
+    Family.BETA_A1: "Beta(a, 1)",
+    Family.TWO_POINT: "uniform on {lo, hi}",
+    Family.UNIFORM: "uniform on [lo, hi]",
+    Family.GAUSSIAN: "Gaussian",
 }
 
 
@@ -43,13 +57,13 @@ def reward_from_draw(family, p0, p1, draw):
     uniform on {p0, p1}: ``p0`` if ``draw < 1/2`` else ``p1``; uniform on [p0, p1]:
     ``p0 + (p1 - p0) draw``; Gaussian N(p0, p1^2): ``p0 + p1 draw`` with ``draw`` standard normal.
     """
-    if family == BERNOULLI:
+    if family == Family.BERNOULLI:
         return 1.0 if draw < p0 else 0.0
-    if family == BETA_A1:
+    if family == Family.BETA_A1:
         return draw ** (1.0 / p0)
-    if family == TWO_POINT:
+    if family == Family.TWO_POINT:
         return p0 if draw < 0.5 else p1
-    if family == UNIFORM:
+    if family == Family.UNIFORM:
         return p0 + (p1 - p0) * draw
     return p0 + p1 * draw
 
@@ -62,26 +76,26 @@ class Arm:
 
     @property
     def mean(self) -> float:
-        if self.family == BERNOULLI:
+        if self.family == Family.BERNOULLI:
             return self.p0
-        if self.family == BETA_A1:
+        if self.family == Family.BETA_A1:
             return self.p0 / (self.p0 + 1.0)
-        if self.family in (TWO_POINT, UNIFORM):
+        if self.family in (Family.TWO_POINT, Family.UNIFORM):
             return 0.5 * (self.p0 + self.p1)
         return self.p0
 
     @property
     def bounded(self) -> bool:
-        return self.family != GAUSSIAN
+        return self.family != Family.GAUSSIAN
 
     def describe(self) -> str:
-        if self.family == BERNOULLI:
+        if self.family == Family.BERNOULLI:
             return f"Bernoulli({self.p0:g})"
-        if self.family == BETA_A1:
+        if self.family == Family.BETA_A1:
             return f"Beta({self.p0:g}, 1)"
-        if self.family == TWO_POINT:
+        if self.family == Family.TWO_POINT:
             return f"uniform on {{{self.p0:g}, {self.p1:g}}}"
-        if self.family == UNIFORM:
+        if self.family == Family.UNIFORM:
             return f"uniform on [{self.p0:g}, {self.p1:g}]"
         return f"N({self.p0:g}, {self.p1**2:g})"
 
@@ -102,7 +116,7 @@ class Instance:
     def __post_init__(self):
         if len(self.arms) == 0:
             raise ValueError("an instance needs at least one arm")
-        kinds = {a.family == GAUSSIAN for a in self.arms}
+        kinds = {a.family == Family.GAUSSIAN for a in self.arms}
         if len(kinds) > 1:
             raise ValueError("an instance cannot mix Gaussian and bounded arms (they use different draw streams)")
         object.__setattr__(self, "families", np.array([a.family for a in self.arms], dtype=np.int64))
@@ -160,7 +174,7 @@ REN2020_MEANS = (0.9,) + (0.8,) * 5 + (0.7,) * 5 + (0.6,) * 5 + (0.5,) * 4
 
 def _bernoulli(means, name="bernoulli"):
     means = check_probability_vector("means", means)
-    return Instance(name, tuple(Arm(BERNOULLI, float(m)) for m in means))
+    return Instance(name, tuple(Arm(Family.BERNOULLI, float(m)) for m in means))
 
 
 def _gaussian(means, sigma=1.0, name="gaussian"):
@@ -168,16 +182,16 @@ def _gaussian(means, sigma=1.0, name="gaussian"):
     sigma = check_real("sigma", sigma)
     if sigma <= 0:
         raise ValueError(f"sigma must be > 0, got {sigma!r}")
-    return Instance(name, tuple(Arm(GAUSSIAN, float(m), sigma) for m in means))
+    return Instance(name, tuple(Arm(Family.GAUSSIAN, float(m), sigma) for m in means))
 
 
 def _mixed():
     by_mean = {
-        0.9: Arm(BERNOULLI, 0.9),
-        0.8: Arm(BETA_A1, 4.0),
-        0.7: Arm(TWO_POINT, 0.4, 1.0),
-        0.6: Arm(BERNOULLI, 0.6),
-        0.5: Arm(UNIFORM, 0.0, 1.0),
+        0.9: Arm(Family.BERNOULLI, 0.9),
+        0.8: Arm(Family.BETA_A1, 4.0),
+        0.7: Arm(Family.TWO_POINT, 0.4, 1.0),
+        0.6: Arm(Family.BERNOULLI, 0.6),
+        0.5: Arm(Family.UNIFORM, 0.0, 1.0),
     }
     return Instance("ren2020-mixed", tuple(by_mean[m] for m in REN2020_MEANS))
 

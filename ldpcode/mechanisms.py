@@ -19,6 +19,8 @@ Every curator draws its randomness as one number per response, from a stream of 
 
 from __future__ import annotations
 
+from enum import IntEnum
+
 import math
 from dataclasses import dataclass
 
@@ -37,7 +39,15 @@ from ._validate import (
 )
 
 # Mechanism codes shared with the compiled engine.
-NONE, LAPLACE, BERNOULLI = 0, 1, 2
+
+
+class Mechanism(IntEnum):
+    """What a curator does to a reward: the code :func:`respond` and the compiled engines branch on (a curator's
+    ``code``). Not to be confused with :class:`ldpcode.instances.Family`, the law of an arm's rewards."""
+
+    NONE = 0  # the reward itself (non-private UCB1)
+    LAPLACE = 1  # r + Laplace(1/eps): CTL, CTL-S
+    BERNOULLI = 2  # one bit, P{1} = (r e^eps + 1 - r)/(1 + e^eps): CTB, CTB-S
 
 
 @njit(cache=True)
@@ -75,15 +85,15 @@ def ctb_probability(r, exp_eps):
 def respond(code, use_sigmoid, r, noise, laplace_scale, exp_eps):
     """One private response from reward ``r`` and the curator's own draw ``noise``.
 
-    ``code`` is NONE (the reward itself, for non-private UCB1), LAPLACE (``noise`` is a standard
+    ``code`` is a :class:`Mechanism`: NONE (the reward itself, for non-private UCB1), LAPLACE (``noise`` is a standard
     Laplace draw, scaled by ``laplace_scale = 1/eps``) or BERNOULLI (``noise`` is uniform on [0, 1)).
     With ``use_sigmoid`` the reward is first mapped through :func:`sigmoid` (Curators 5 and 6).
     """
     if use_sigmoid:
         r = sigmoid(r)
-    if code == LAPLACE:
+    if code == Mechanism.LAPLACE:
         return r + noise * laplace_scale
-    if code == BERNOULLI:
+    if code == Mechanism.BERNOULLI:
         return 1.0 if noise < ctb_probability(r, exp_eps) else 0.0
     return r
 
@@ -245,7 +255,7 @@ class Curator:
 
     epsilon: float
     name = "curator"
-    code = NONE
+    code = Mechanism.NONE
     use_sigmoid = False
     bounded = True
 
@@ -254,7 +264,7 @@ class Curator:
 
     @property
     def noise_kind(self) -> str:
-        return {LAPLACE: "laplace", BERNOULLI: "uniform"}[self.code]
+        return {Mechanism.LAPLACE: "laplace", Mechanism.BERNOULLI: "uniform"}[self.code]
 
     @property
     def laplace_scale(self) -> float:
@@ -299,7 +309,7 @@ class Curator:
                 for i in range(r.size)
             ]
         )
-        if cls.code == LAPLACE:
+        if cls.code == Mechanism.LAPLACE:
             out = np.where(live, out, 0.5)
         return eps, out.reshape(rewards.shape)
 
@@ -335,14 +345,14 @@ def draw_noise(code: int, rng: np.random.Generator, size) -> np.ndarray:
     uniforms in compiled code. In the (probability 2^-53 per draw) case of a zero, the generator is
     rewound and NumPy's own sampler used, so the stream never differs (tests/test_mechanisms.py).
     """
-    if code == LAPLACE:
+    if code == Mechanism.LAPLACE:
         state = rng.bit_generator.state
         u = rng.random(size)
         if u.all():
             return _laplace_from_uniform(u.ravel()).reshape(u.shape)
         rng.bit_generator.state = state
         return rng.laplace(0.0, 1.0, size)
-    if code == BERNOULLI:
+    if code == Mechanism.BERNOULLI:
         return rng.random(size)
     return np.zeros(size)
 
@@ -361,7 +371,7 @@ class CTL(Curator):
     """Curator 1, Convert-to-Laplace: :math:`M_L(r) = r + \\mathrm{Laplace}(1/\\epsilon)`; ε-DP on [0, 1] (Lemma 2)."""
 
     name = "CTL"
-    code = LAPLACE
+    code = Mechanism.LAPLACE
 
     def output_mean(self, mu):
         """The Laplace noise has mean 0, so the response mean is the reward mean ``mu`` (in [0, 1], the
@@ -379,7 +389,7 @@ class CTB(Curator):
     """Curator 3, Convert-to-Bernoulli: a Bernoulli response; ε-DP on [0, 1] with mean of Lemma 5."""
 
     name = "CTB"
-    code = BERNOULLI
+    code = Mechanism.BERNOULLI
 
     def output_mean(self, mu):
         return ctb_output_mean(mu, self.epsilon)

@@ -58,13 +58,13 @@ class IndexPolicy:
 
     @property
     def mechanism_code(self) -> int:
-        return mech.NONE if self.curator is None else self.curator.code
+        return mech.Mechanism.NONE if self.curator is None else self.curator.code
 
     @property
     def index_constant(self) -> float:
         r""":math:`c` in :math:`u = \hat\mu + c\sqrt{\log t / N}`."""
         c = math.sqrt(2.0)
-        if self.mechanism_code == mech.LAPLACE:
+        if self.mechanism_code == mech.Mechanism.LAPLACE:
             c += math.sqrt(32.0) / self.epsilon
         return c
 
@@ -77,7 +77,7 @@ class IndexPolicy:
 
     def kernel_args(self):
         if self.curator is None:
-            return mech.NONE, self.use_sigmoid, 0.0, 1.0
+            return mech.Mechanism.NONE, self.use_sigmoid, 0.0, 1.0
         return self.curator.code, self.use_sigmoid, self.curator.laplace_scale, self.curator.exp_eps
 
     # --- the engine protocol (ldpcode.engine) ---------------------------------------------------------------
@@ -504,7 +504,7 @@ def heterogeneous_chunk(
         if e >= eps_min:  # otherwise the response is discarded (Agent 2 Line 17, Agent 4 Line 13)
             if e != last_e:
                 last_e = e
-                if mech_code == mech.LAPLACE:
+                if mech_code == mech.Mechanism.LAPLACE:
                     e_scale = 1.0 / e
                     e_inc = 1.0 / (e * e)
                 else:
@@ -512,7 +512,7 @@ def heterogeneous_chunk(
                     e_k = mech.bernoulli_scale(e)
                     e_inc = e_k * e_k
             r = reward_from_draw(families[arm], params[arm, 0], params[arm, 1], reward_draws[s])
-            if mech_code == mech.LAPLACE:
+            if mech_code == mech.Mechanism.LAPLACE:
                 x = mech.respond(mech_code, use_sigmoid, r, noise_draws[s], e_scale, 0.0)
             else:
                 x = mech.unbias_scaled(mech.respond(mech_code, use_sigmoid, r, noise_draws[s], 0.0, e_exp), e_k)
@@ -525,7 +525,7 @@ def heterogeneous_chunk(
             kept[arm] += 1
             sums[arm] += x
             means[arm] = sums[arm] / kept[arm]
-            if mech_code == mech.LAPLACE:
+            if mech_code == mech.Mechanism.LAPLACE:
                 widths[arm] = math.sqrt(2.0 / kept[arm]) + math.sqrt(32.0 * acc[arm]) / kept[arm]
             else:
                 widths[arm] = math.sqrt(2.0 * acc[arm]) / kept[arm]

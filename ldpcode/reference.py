@@ -24,13 +24,13 @@ from .simulate import run_streams
 
 
 def _reward(arm: ins.Arm, draw: float) -> float:
-    if arm.family == ins.BERNOULLI:
+    if arm.family == ins.Family.BERNOULLI:
         return float(draw < arm.p0)
-    if arm.family == ins.BETA_A1:
+    if arm.family == ins.Family.BETA_A1:
         return draw ** (1.0 / arm.p0)
-    if arm.family == ins.TWO_POINT:
+    if arm.family == ins.Family.TWO_POINT:
         return arm.p0 if draw < 0.5 else arm.p1
-    if arm.family == ins.UNIFORM:
+    if arm.family == ins.Family.UNIFORM:
         return arm.p0 + (arm.p1 - arm.p0) * draw
     return arm.p0 + arm.p1 * draw
 
@@ -61,7 +61,7 @@ def _respond(policy, r: float, noise: float) -> float:
     if policy.curator is None:
         return r
     eps = policy.curator.epsilon
-    if policy.curator.code == mech.LAPLACE:  # Curator 1: r + Laplace(1/eps)
+    if policy.curator.code == mech.Mechanism.LAPLACE:  # Curator 1: r + Laplace(1/eps)
         return r + noise / eps
     return float(noise < _ctb_probability(r, eps))  # Curator 3
 
@@ -88,7 +88,7 @@ def run_reference(
                 arm = int(low[0])
             else:
                 u = S / N + np.sqrt(2 * math.log(t) / N)
-                if policy.mechanism_code == mech.LAPLACE:
+                if policy.mechanism_code == mech.Mechanism.LAPLACE:
                     u = u + np.sqrt(32 * math.log(t) / N) / eps  # sqrt(32 log t/(eps^2 N)); eps^2 may overflow
                 arm = int(np.argmax(u))
         x = _respond(policy, _reward(instance.arms[arm], reward_draws[t]), noise_draws[t])
@@ -121,7 +121,7 @@ def run_reference_heterogeneous(
     S, A = np.zeros(n), np.zeros(n)
     out = np.zeros((len(checkpoints), n), dtype=np.int64)
     cps = {int(c): i for i, c in enumerate(checkpoints)}
-    laplace = policy.mechanism_code == mech.LAPLACE
+    laplace = policy.mechanism_code == mech.Mechanism.LAPLACE
     for t in range(horizon):
         # Line 4 forces "an arm having A_a <= eps_min^-2 log t^4" without saying which: the book forces the
         # most under-explored one, the smallest A_a (ties: the lowest-numbered), so the order of the arms

@@ -27,19 +27,32 @@ def test_mixed_instance_sample_means_and_support(arm):
 
 
 def test_reward_from_draw_by_hand():
-    assert I.reward_from_draw(I.BERNOULLI, 0.3, 0.0, 0.29) == 1.0
-    assert I.reward_from_draw(I.BERNOULLI, 0.3, 0.0, 0.3) == 0.0
-    assert I.reward_from_draw(I.BETA_A1, 4.0, 0.0, 0.0625) == pytest.approx(0.5)
-    assert I.reward_from_draw(I.TWO_POINT, 0.4, 1.0, 0.49) == 0.4
-    assert I.reward_from_draw(I.UNIFORM, 0.0, 1.0, 0.25) == 0.25
-    assert I.reward_from_draw(I.GAUSSIAN, 0.9, 1.0, -1.0) == pytest.approx(-0.1)
+    assert I.reward_from_draw(I.Family.BERNOULLI, 0.3, 0.0, 0.29) == 1.0
+    assert I.reward_from_draw(I.Family.BERNOULLI, 0.3, 0.0, 0.3) == 0.0
+    assert I.reward_from_draw(I.Family.BETA_A1, 4.0, 0.0, 0.0625) == pytest.approx(0.5)
+    assert I.reward_from_draw(I.Family.TWO_POINT, 0.4, 1.0, 0.49) == 0.4
+    assert I.reward_from_draw(I.Family.UNIFORM, 0.0, 1.0, 0.25) == 0.25
+    assert I.reward_from_draw(I.Family.GAUSSIAN, 0.9, 1.0, -1.0) == pytest.approx(-0.1)
 
 
 def test_cannot_mix_gaussian_and_bounded_arms():
     with pytest.raises(ValueError, match="cannot mix"):
-        I.Instance("x", (I.Arm(I.BERNOULLI, 0.5), I.Arm(I.GAUSSIAN, 0.5, 1.0)))
+        I.Instance("x", (I.Arm(I.Family.BERNOULLI, 0.5), I.Arm(I.Family.GAUSSIAN, 0.5, 1.0)))
 
 
 def test_custom_bernoulli_instance_gaps():
     inst = ldp.make_instance("bernoulli", means=[0.75, 0.625, 0.5])
     np.testing.assert_allclose(inst.gaps, [0, 0.125, 0.25])
+
+
+def test_reward_families_and_curator_mechanisms_are_distinct_named_codes():
+    """Family (the law of an arm's rewards) and Mechanism (what a curator does) are two enums: BERNOULLI is
+    code 0 in one and 2 in the other, so neither may be written as a bare integer or a shared name."""
+    from ldpcode.mechanisms import CTB, CTL, Mechanism
+
+    assert [f.name for f in I.Family] == ["BERNOULLI", "BETA_A1", "TWO_POINT", "UNIFORM", "GAUSSIAN"]
+    assert [int(f) for f in I.Family] == [0, 1, 2, 3, 4]
+    assert [(m.name, int(m)) for m in Mechanism] == [("NONE", 0), ("LAPLACE", 1), ("BERNOULLI", 2)]
+    assert CTL.code is Mechanism.LAPLACE and CTB.code is Mechanism.BERNOULLI
+    assert I.make_instance("ren2020-bernoulli").arms[0].family is I.Family.BERNOULLI
+    assert not hasattr(I, "BERNOULLI") and not hasattr(__import__("ldpcode.mechanisms").mechanisms, "BERNOULLI")

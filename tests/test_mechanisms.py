@@ -101,11 +101,11 @@ def test_sigmoid_curators_output_mean_on_gaussian_arm(cls):
 
 def test_respond_matches_the_formulas():
     e = math.exp(1.3)
-    assert mech.respond(mech.LAPLACE, False, 0.25, -0.5, 2.0, e) == 0.25 - 1.0
+    assert mech.respond(mech.Mechanism.LAPLACE, False, 0.25, -0.5, 2.0, e) == 0.25 - 1.0
     p = (0.25 * e + 0.75) / (1 + e)
-    assert mech.respond(mech.BERNOULLI, False, 0.25, p - 1e-12, 1.0, e) == 1.0
-    assert mech.respond(mech.BERNOULLI, False, 0.25, p + 1e-12, 1.0, e) == 0.0
-    assert mech.respond(mech.NONE, True, 0.0, 0.7, 1.0, e) == 0.5
+    assert mech.respond(mech.Mechanism.BERNOULLI, False, 0.25, p - 1e-12, 1.0, e) == 1.0
+    assert mech.respond(mech.Mechanism.BERNOULLI, False, 0.25, p + 1e-12, 1.0, e) == 0.0
+    assert mech.respond(mech.Mechanism.NONE, True, 0.0, 0.7, 1.0, e) == 0.5
 
 
 def test_curator_repr_and_noise_kind():
@@ -120,7 +120,7 @@ def test_laplace_draws_are_numpys_bit_for_bit(seed):
     from ldpcode import mechanisms as M
 
     a, b = np.random.default_rng(seed), np.random.default_rng(seed)
-    x, y = M.draw_noise(M.LAPLACE, a, (300, 1000)), b.laplace(0.0, 1.0, (300, 1000))
+    x, y = M.draw_noise(M.Mechanism.LAPLACE, a, (300, 1000)), b.laplace(0.0, 1.0, (300, 1000))
     assert x.shape == y.shape and x.tobytes() == y.tobytes()
     assert a.random() == b.random()
 
@@ -142,5 +142,5 @@ def test_laplace_draws_fall_back_to_numpy_on_a_zero_uniform():
         def laplace(self, loc, scale, size):
             return self.g.laplace(loc, scale, size)
 
-    x = M.draw_noise(M.LAPLACE, ZeroAtThree(8), 10)
+    x = M.draw_noise(M.Mechanism.LAPLACE, ZeroAtThree(8), 10)
     assert x.tobytes() == np.random.default_rng(8).laplace(0.0, 1.0, 10).tobytes()

@@ -91,9 +91,9 @@ def episode_sum(
         return float(sampler(arm, length))
     a = instance.arms[arm]
     if sampler == "exact":
-        if a.family == ins.BERNOULLI:
+        if a.family == ins.Family.BERNOULLI:
             return float(rng.binomial(length, a.p0))
-        if a.family == ins.GAUSSIAN:
+        if a.family == ins.Family.GAUSSIAN:
             return float(rng.normal(length * a.p0, a.p1 * math.sqrt(length)))
     total = 0.0
     left = length
@@ -163,7 +163,7 @@ class _Episodic(_GlobalPolicy):
         K = instance.n_arms
         threads = max(1, min(workers, runs))
         episodes = _episodes_bound(K, horizon)
-        exact = all(a.family in (ins.BERNOULLI, ins.GAUSSIAN) for a in instance.arms)
+        exact = all(a.family in (ins.Family.BERNOULLI, ins.Family.GAUSSIAN) for a in instance.arms)
         per_run = episodes * (20 + 4 * K) * 1e-6 + (0.0 if exact else 20e-9 * horizon)
         seconds = runs * per_run
         nbytes = (

@@ -98,7 +98,7 @@ class DPUCB(_GlobalPolicy):
                 cancel.check()
             m = min(CHUNK, horizon - t)
             rd = instance.draw_stream(reward_rng, m)
-            nd = mech.draw_noise(mech.LAPLACE, noise_rng, m)
+            nd = mech.draw_noise(mech.Mechanism.LAPLACE, noise_rng, m)
             t, ci = dp_ucb_chunk(
                 t,
                 horizon,
