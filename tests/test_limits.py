@@ -308,7 +308,7 @@ def no_work(monkeypatch):
         raise WorkStarted
 
     monkeypatch.setattr(SIM, "run_pool", stop)
-    monkeypatch.setattr(bco, "_chunks", stop)
+    monkeypatch.setattr(bco.runs, "_chunks", stop)  # read where it is defined: ldpcode.bco.runs
     monkeypatch.setattr(ctx_runs, "run_streams", stop)  # simulate_contextual looks it up there
     monkeypatch.setattr(rd_runs, "run_pool", stop)  # where simulate_mab looks it up
     monkeypatch.setattr(rd_losses, "_ucb_adversary_table", stop)  # where ucb_adversary looks it up
@@ -625,7 +625,8 @@ def test_cancel_flag():
 )
 def test_bco_runs_in_chunks_give_the_same_bits(monkeypatch, call):
     whole = call()
-    monkeypatch.setattr(bco, "BCO_CHUNK", 333)  # 16 chunks, the last one short
+    monkeypatch.setattr(bco.runs, "BCO_CHUNK", 333)  # 16 chunks, the last one short (read by bco.runs._chunks)
+    assert len(list(bco.runs._chunks(5000))) == 16  # the patch reaches the chunking the drivers use
     chunked = call()
     np.testing.assert_array_equal(chunked.regret, whole.regret)
     if whole.max_norm is not None:
