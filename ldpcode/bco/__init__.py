@@ -10,7 +10,7 @@ same for every run; runs differ only by the learner's and the curator's randomne
 
 ``"linear"`` (adversarial, convex, not strongly convex)
     f_t(x) = θ_t·x, θ_t = (0.6, 0.4 cos(2π t/P), 0.4 sin(2π t/P), 0, ..., 0), P = 7:
-    ||θ_t|| = √0.52 ≈ 0.721, so |f_t| ≤ 0.721 ≤ B and f_t is G-Lipschitz with G = 0.721 (we use
+    ||θ_t|| = √0.52 ≈ 0.721, so ``|f_t| ≤ 0.721 ≤ B`` and f_t is G-Lipschitz with G = 0.721 (we use
     G = 1 in the tuning). Comparator: min over the ball of Σ θ_s·x = -||Σ θ_s||.
 ``"quadratic"`` (adversarial, μ-strongly convex, moving centres)
     f_t(x) = (4/9) ||x - c_t||², c_t = 0.5 (cos(2π t/P), sin(2π t/P), 0, ..., 0): 0 ≤ f_t ≤ (4/9)(1.5)² = 1
@@ -29,7 +29,7 @@ u_t (and q_t), the second for the curator's Gaussian noise, so results do not de
 * :func:`simulate_one_point`: Algorithm 1 of Zheng et al. (the one-point reduction) around the
   sphere-sampling gradient descent of Flaxman, Kalai and McMahan (2005): the server plays
   y_t = x_t + ρ_t u_t, the user releases f_t(y_t) + Z_t with Z_t ~ N(0, σ²),
-  σ = ``GaussianMechanism(ε, δ, sensitivity=2B).sigma`` (Theorem 2: |f_t| ≤ B, so the released value
+  σ = ``GaussianMechanism(ε, δ, sensitivity=2B).sigma`` (Theorem 2: ``|f_t| ≤ B``, so the released value
   has sensitivity 2B), and the learner uses only that value:
   g_t = (d/ρ_t)(f_t(y_t) + Z_t) u_t, x_{t+1} = Π_{(1-ρ_{t+1})X}(x_t - η_t g_t).
 * :func:`simulate_two_point`: Algorithm 2 of Zheng et al. around Algorithm 4 (= the two-point

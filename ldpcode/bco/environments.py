@@ -6,8 +6,8 @@ positive number the other rooms share.
 
 ``"linear"``: f_t(x) = θ_t·x, θ_t = (0.6, 0.4 cos(2π t/P), 0.4 sin(2π t/P), 0, ..., 0), P = :data:`PERIOD`;
 ``"quadratic"``: f_t(x) = :data:`QUAD_SCALE` ||x - c_t||², c_t = 0.5 (cos(2π t/P), sin(2π t/P), 0, ..., 0);
-``"stochastic"``: f(x) = QUAD_SCALE ||x - c||², c = (0.5, 0, ..., 0), observed with i.i.d. N(0,
-:data:`STOCH_NOISE_SD`²) noise; ``"constant"``: f_t = 1/2. The constants B, G, μ and β of each are
+``"stochastic"``: f(x) = QUAD_SCALE ||x - c||², c = (0.5, 0, ..., 0), observed with i.i.d. Gaussian
+noise of standard deviation :data:`STOCH_NOISE_SD`; ``"constant"``: f_t = 1/2. The constants B, G, μ and β of each are
 derived in the docstring of :mod:`ldpcode.bco`.
 """
 
@@ -38,7 +38,7 @@ STOCH_NOISE_SD = 0.1  # sd of q_t in the stochastic environment
 
 @dataclass(frozen=True)
 class Environment:
-    """Constants of one environment (see the module docstring): ``B`` bound on |f_t| on X, ``G``
+    """Constants of one environment (see the module docstring): ``B`` bound on ``|f_t|`` on X, ``G``
     Lipschitz constant used in the tuning, ``mu`` strong-convexity modulus (0 if only convex), ``beta``
     smoothness constant (∇f_t is β-Lipschitz: 0 for linear and constant losses, 8/9 for the quadratics)."""
 

@@ -36,7 +36,7 @@ def two_point_sigma(epsilon, delta, G) -> float:
 
 def noisy_range(B, sigma, horizon, delta) -> float:
     r"""The range of the virtual loss f_t + Z_t used to tune the black box (Theorem 3 of Zheng et al.):
-    :math:`\tilde B = B + \sigma\sqrt{2\ln(T/\delta)}` (with probability >= 1 - δ all |Z_t| are below
+    :math:`\tilde B = B + \sigma\sqrt{2\ln(T/\delta)}` (with probability >= 1 - δ all ``|Z_t|`` are below
     the second term). For σ = 0 (no privacy noise) it is B, and δ is not used (a non-private run has none)."""
     B = _check_positive("B", B)
     sigma = check_real("sigma", sigma)

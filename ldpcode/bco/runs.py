@@ -61,7 +61,7 @@ BCO_CHUNK = 1 << 16  # rounds per compiled call (a few ms to tens of ms): Ctrl-C
 
 def bco_cost(algorithm: str, d: int, horizon: int, runs: int, n_checkpoints: int) -> tuple[float, float, str]:
     """Estimated (core-seconds, bytes, description) of one BCO simulation call: ``algorithm`` "one-point"
-    (sphere), "two-point" or "barrier", at the per-core costs of :mod:`ldpcode.simulate` (150 + 10d,
+    (sphere), "two-point" or "barrier", at the per-core costs of :mod:`ldpcode.limits` (150 + 10d,
     150 + 17d and 250 + 12d ns a round); memory: the regrets (runs, C) and 1 KiB a run."""
     ns = {"one-point": 150 + 10 * d, "two-point": 150 + 17 * d, "barrier": 250 + 12 * d}[algorithm]
     seconds = runs * horizon * ns * 1e-9
@@ -197,7 +197,7 @@ def hazan_levy_exploration_cost(checkpoints, eta0, mu, beta, *, limits: Limits |
     is larger and the cost smaller, so this is the exploration part of the regret for x_s near 0. It grows
     like :math:`\sqrt t` only once :math:`\eta_0\mu\sqrt t \gg 2`: before that its log-log slope is above 1/2.
     Returns an array of the checkpoints' shape. The sum is taken over every s up to the last checkpoint (three
-    arrays of that length): ``limits`` (:class:`ldpcode.simulate.Limits`) caps their memory."""
+    arrays of that length): ``limits`` (:class:`ldpcode.limits.Limits`) caps their memory."""
     cp = np.asarray(checkpoints)
     if cp.ndim != 1 or cp.size == 0 or not np.issubdtype(cp.dtype, np.integer) or cp[0] < 1 or (np.diff(cp) <= 0).any():
         raise ValueError(f"checkpoints must be a strictly increasing sequence of integers >= 1, got {checkpoints!r}")
@@ -249,7 +249,7 @@ def simulate_one_point(
 
     Regret at t: Σ_{s≤t} f_s(y_s) (the points actually played) - min_{x∈X} Σ_{s≤t} f_s(x); for
     "stochastic" the pseudo-regret with f. ``checkpoints`` (default 41 log-spaced) must end at ``horizon``;
-    ``limits`` caps the estimated time and memory (:func:`bco_cost`, :class:`ldpcode.simulate.Limits`)."""
+    ``limits`` caps the estimated time and memory (:func:`bco_cost`, :class:`ldpcode.limits.Limits`)."""
     env, T, runs, seed, delta = _common(environment, d, horizon, runs, seed, epsilon, delta)
     if not isinstance(learner, str):
         raise TypeError(f"learner must be a string, one of {LEARNERS}, got {learner!r}")

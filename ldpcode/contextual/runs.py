@@ -65,7 +65,7 @@ def contextual_cost(
     engine: str, dim: int, n_arms: int, horizon: int, runs: int, n_checkpoints: int, record_choices: bool = False
 ) -> tuple[float, float, str]:
     """Estimated (core-seconds, bytes, description) of one :func:`simulate_contextual` call, at the per-core
-    costs of :mod:`ldpcode.simulate`: a round costs 2 µs + 6 ns K d² + 1.5 ns d³ (numba engine, one run at a
+    costs of :mod:`ldpcode.limits`: a round costs 2 µs + 6 ns K d² + 1.5 ns d³ (numba engine, one run at a
     time) or 100 µs + runs (5 µs + 10 ns K d² + 2 ns d³) (numpy engine, all runs at once). Memory: the
     regrets (runs, C), the choices (runs, T) int16 if recorded, 12 KiB a run (its two generators) and the
     draws of a chunk of ``CHUNK`` rounds (for every run at once with the numpy engine)."""
@@ -116,7 +116,7 @@ def simulate_contextual(
     privacy level given to "linucb" or "gloc" would be ignored, and the run would not be private).
     ``sigma_scale`` multiplies every privacy noise sd (1 = the calibrated mechanism; tests use it; LDP
     policies only). ``checkpoints`` (default 30 log-spaced) must end at ``horizon``; ``limits`` caps the
-    estimated time and memory (:func:`contextual_cost`, :class:`ldpcode.simulate.Limits`). Returns a
+    estimated time and memory (:func:`contextual_cost`, :class:`ldpcode.limits.Limits`). Returns a
     :class:`ContextualResult`."""
     if policy not in POLICIES:
         raise ValueError(f"policy must be one of {POLICIES}, got {policy!r}")
@@ -363,7 +363,7 @@ def uniform_play_regret(instance: ContextualInstance, n_rounds: int = 100_000, s
 @dataclass
 class HorizonSweep:
     """Runs of one policy at several horizons: ``final`` (runs, H) regret at each horizon, ``fit`` the
-    measured exponent (:func:`ldpcode.simulate.loglog_slope` of ``final`` on the horizons: slope, its
+    measured exponent (:func:`ldpcode.stats.loglog_slope` of ``final`` on the horizons: slope, its
     bootstrap ``se`` and interval), ``curve`` the result at the largest horizon (with log-spaced
     checkpoints; its ``sigmas`` are the privacy noise sds)."""
 
@@ -399,7 +399,7 @@ def horizon_sweep(
     r"""``runs`` runs of ``policy`` at each horizon (the algorithms depend on T through ln(2T/α) and
     ζ = 1/√T, so each horizon is its own simulation, same seed), then the exponent of Table 1 of Zheng et al.
     (2020), :math:`\tilde O(T^{3/4}/\epsilon)` under LDP, :math:`\tilde O(T^{1/2})` without: the slope of log mean
-    regret on log T, :func:`ldpcode.simulate.loglog_slope` with ``n_boot`` resamples of the runs (the same run
+    regret on log T, :func:`ldpcode.stats.loglog_slope` with ``n_boot`` resamples of the runs (the same run
     indices at every horizon, as the runs of one seed share their streams). ``limits`` caps the estimated
     cost of all the horizons together (checked before the first)."""
     if isinstance(horizons, (str, bytes)) or np.ndim(horizons) != 1 or len(horizons) < 3:

@@ -46,7 +46,7 @@ the deterministic non-private UCB1 and giving loss 1 to the arm it would play. R
 against the best fixed arm (for the stochastic MAB it is :math:`\sum_a N_a(t)\Delta_a`).
 
 :func:`simulate_mab` runs R independent runs from ``SeedSequence(seed).spawn(R)``; run r uses three
-streams from :func:`ldpcode.simulate.run_streams`: loss draws, privacy noise, learner randomness. The
+streams from :func:`ldpcode.rng.run_streams`: loss draws, privacy noise, learner randomness. The
 built-in learners run in a numba kernel; any other learner runs through the same Python loop as the
 tests, which consumes the streams identically (so both engines give the same pulls).
 

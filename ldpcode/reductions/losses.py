@@ -85,7 +85,7 @@ def ucb_adversary(n_arms: int, horizon: int, *, limits: Limits | None = None) ->
     the best fixed arm suffers at most T/K, so its regret is at least (1 - 1/K) T: linear. The table
     is legitimate for an oblivious adversary because UCB1 is deterministic; a randomised learner
     (Tsallis-INF, or UCB fed noisy losses) does not follow the simulated path. Losses are used as they
-    are (``bernoulli=False``). The table takes (K + 1) 8 T bytes: ``limits`` (:class:`ldpcode.simulate.Limits`)
+    are (``bernoulli=False``). The table takes (K + 1) 8 T bytes: ``limits`` (:class:`ldpcode.limits.Limits`)
     caps it and the time to build it, before any work."""
     k = check_int("n_arms", n_arms, minimum=2)
     horizon = check_int("horizon", horizon, minimum=1, maximum=MAX_HORIZON)

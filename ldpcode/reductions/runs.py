@@ -1,9 +1,9 @@
 r"""Simulation of Algorithm 1's MAB instance (Zheng et al. 2020, Section 3 and Appendix B): R runs of an agent.
 
 :func:`simulate_mab` runs R independent runs from ``SeedSequence(seed).spawn(R)``; run r uses three streams
-from :func:`ldpcode.simulate.run_streams`: loss draws, privacy noise, learner randomness. The built-in
+from :func:`ldpcode.rng.run_streams`: loss draws, privacy noise, learner randomness. The built-in
 learners run in the numba kernel (:func:`ldpcode.reductions.kernels._chunk`, ``CHUNK`` rounds at a time,
-through :func:`ldpcode.simulate.run_pool`); any other learner runs through the Python loop, which consumes
+through :func:`ldpcode.limits.run_pool`); any other learner runs through the Python loop, which consumes
 the streams identically. :func:`mab_cost` estimates a call's time and memory before any work;
 :class:`MABResult` holds the pseudo-regret against the best fixed arm at the checkpoints. ``run_pool`` and
 ``CHUNK`` are looked up here (patch ``ldpcode.reductions.runs``).
@@ -79,7 +79,7 @@ def _run_kernel(agent, env, horizon, seed_seq, checkpoints, cancel=None):
     param = learner.kernel_param(v)
     phase, played, ci, t = 0, 0.0, 0, 0
     while t < horizon:
-        if cancel is not None:  # an interrupted call (ldpcode.simulate.run_pool)
+        if cancel is not None:  # an interrupted call (ldpcode.limits.run_pool)
             cancel.check()
         m = min(CHUNK, horizon - t)
         env_u = env_rng.random(m) if env.bernoulli else np.zeros(m)
@@ -141,7 +141,7 @@ def mab_cost(
     learner_code: int | None, n_arms: int, horizon: int, runs: int, n_checkpoints: int, workers: int = 1
 ) -> tuple[float, float, str]:
     """Estimated (core-seconds, bytes, description) of one :func:`simulate_mab` call, at the per-core costs
-    of :mod:`ldpcode.simulate`: 50 + 9K ns a step (UCB kernel), 100 + 50K ns (Tsallis-INF kernel), or
+    of :mod:`ldpcode.limits`: 50 + 9K ns a step (UCB kernel), 100 + 50K ns (Tsallis-INF kernel), or
     20 µs + 50K ns (the Python loop, ``learner_code=None``). Memory: the regrets and counts, 4 KiB a run, and
     per thread three draw buffers of ``CHUNK`` doubles."""
     K = n_arms
@@ -176,7 +176,7 @@ def simulate_mab(
     Laplace mechanism) and the Python loop otherwise; ``"python"`` forces the loop (same pulls, slower).
     Returns regret against the best fixed arm at ``checkpoints`` (default: 61 log-spaced rounds,
     :func:`ldpcode.simulate.resolve_checkpoints`; given, they must end at ``horizon``). ``limits`` caps the
-    estimated time and memory (:func:`mab_cost`, :class:`ldpcode.simulate.Limits`), checked before any work;
+    estimated time and memory (:func:`mab_cost`, :class:`ldpcode.limits.Limits`), checked before any work;
     Ctrl-C stops the call within a fraction of a second.
     """
     if not isinstance(env, LossSchedule):
