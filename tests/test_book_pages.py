@@ -155,3 +155,28 @@ def test_bibliography_labels_are_clean(html):
         assert re.fullmatch(r"\d+", label), f"garbled label {label!r}"
     assert "Ren et al., 2020a" in text or "2020a" in text
     assert "$" not in re.sub(r"<script.*?</script>", "", text, flags=re.S), "raw LaTeX in the bibliography"
+
+
+def test_api_appendix_goes_from_a_theorem_to_its_code_in_one_click(browser, html):
+    """The paper-item index: each paper's table fits the page at 1280 px (its tests column on screen), the
+    code names link into the API pages, and an API entry links to its highlighted source."""
+    page = _page(browser, html, "chapters/api/index.html")
+    tables = page.locator("div.paper-index table")
+    assert tables.count() == 5  # the four papers and the book's own chapters
+    for i in range(tables.count()):
+        ok, where = _visible_column(page, tables.nth(i), "tests")
+        assert ok, where
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    link = page.locator("div.paper-index a[href*='bounds.html#ldpcode.bounds.ren2020.ldp_ucb_l_regret_bound']")
+    assert link.count() >= 1
+    link.first.click()
+    page.wait_for_load_state("load")
+    assert page.url.endswith("chapters/api/bounds.html#ldpcode.bounds.ren2020.ldp_ucb_l_regret_bound"), page.url
+    entry = page.locator("dt#ldpcode\\.bounds\\.ren2020\\.ldp_ucb_l_regret_bound")
+    source = entry.locator("a.reference.internal", has_text="[source]")
+    assert source.count() == 1
+    href = source.get_attribute("href")
+    target = (html / "chapters" / "api" / href.split("#")[0]).resolve()
+    code = re.sub(r"<[^>]+>", "", target.read_text()) if target.exists() else ""  # the highlighted source
+    assert "def ldp_ucb_l_regret_bound(" in code, href
+    page.close()
