@@ -279,6 +279,19 @@ def mean_se(values) -> float:
     return float(x.std(ddof=1) / math.sqrt(x.size))
 
 
+def mean_with_se(values) -> tuple[float, float]:
+    """(mean, standard error of the mean) over runs: the pair a table row or a statistical claim prints
+    (:func:`mean_se`, so at least 2 finite runs)."""
+    se = mean_se(values)
+    return float(np.mean(values)), se
+
+
+def se_or_zero(se, value) -> float:
+    """A Monte Carlo standard error below floating-point round-off of ``value`` (1e-12 relative) is 0: the runs
+    agree exactly, and :func:`ldpcode.claims.statistical` then checks that every run gave the same value."""
+    return float(se) if se > 1e-12 * abs(value) else 0.0
+
+
 def bootstrap_se(statistic, *arrays, n_boot: int = 1000, seed: int = 0) -> float:
     """Bootstrap standard error over runs of ``statistic(*arrays)``, a number computed from per-run arrays.
 

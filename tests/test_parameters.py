@@ -461,3 +461,15 @@ def test_a_missing_notebook_is_refused_by_name(tmp_path, monkeypatch):
     monkeypatch.setenv("LDPCODE_ROOT", str(tmp_path))
     with pytest.raises(ValueError, match="notebook 'chapters/none.ipynb' not found"):
         P.parameter_names("chapters/none.ipynb")
+
+
+def test_the_api_converts_a_whole_float_and_a_notebook_rule_refuses_it():
+    """check_int returns an int for 1e6 (the caller never sees the float); a notebook's Int rule refuses 1e6,
+    because the notebook body would go on using the float (decided in issue 13; see both docstrings)."""
+    from ldpcode._validate import check_int
+
+    assert check_int("horizon", 1e6) == 1000000 and type(check_int("horizon", 1e6)) is int
+    with pytest.raises(TypeError, match=re.escape("(write 10**6, not 1e6)")):
+        P.Int(1, 10**9)("horizon", 1e6)
+    with pytest.raises(TypeError, match="horizon must be an integer"):
+        check_int("horizon", 1.5)

@@ -42,7 +42,7 @@ from .core import (
 )
 from .report import REPORT_CHAPTER, ClaimList, PaperSection, Summary, collect, paper_section, stored_files
 from .store import WRITE_ENV, _normalise, check_parameters, data_path, env_flag, load, write_atomic
-from .tables import Markup, Table, _fmt, format_horizon
+from .tables import Markup, Table, _fmt, format_horizon, horizon_tag
 
 __all__ = [
     "AGREE_Z",
@@ -70,6 +70,7 @@ __all__ = [
     "env_flag",
     "exact",
     "format_horizon",
+    "horizon_tag",
     "load",
     "paper_section",
     "paper_unit",

@@ -26,6 +26,12 @@ def format_horizon(t: int) -> str:
     return f"{t:,}"
 
 
+def horizon_tag(t: int) -> str:
+    """A horizon in a claim id: ``T1e6`` for 10^6; any other horizon written out (``T3000000``)."""
+    k = round(math.log10(t))
+    return f"T1e{k}" if t == 10**k else f"T{t}"
+
+
 def _fmt(x, digits: int = 4) -> str:
     """A number for a table: 4 significant digits below 1000, whole numbers with thousands separators
     from 1000 to 10^9, an exponent outside [10^-3, 10^9)."""

@@ -49,7 +49,12 @@ class Rule:
 
 @dataclass(frozen=True)
 class Int(Rule):
-    """An integer (``bool`` and floats refused) in ``[lo, hi]``."""
+    """An integer (``bool`` and floats refused) in ``[lo, hi]``.
+
+    Stricter than the API's :func:`ldpcode._validate.check_int`, which accepts a whole float such as 1e6, on
+    purpose: ``check_int`` converts the value it returns, so a function never sees the float, but this rule only
+    inspects a notebook's variable, which the notebook body then uses as it is (``horizon = 1e6`` would reach
+    ``f"{horizon:,}"`` as ``1,000,000.0`` and the stored parameters as a float). Refusing it names the fix."""
 
     lo: int | None = None
     hi: int | None = None

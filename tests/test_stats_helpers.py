@@ -1,0 +1,39 @@
+"""The small statistics and naming helpers the notebooks share (ldpcode.stats.mean_with_se, se_or_zero;
+ldpcode.claims.horizon_tag), each against a hand-computed value and its refusals."""
+
+import math
+
+import numpy as np
+import pytest
+
+import ldpcode as ldp
+
+
+def test_mean_with_se_by_hand():
+    m, se = ldp.mean_with_se([1.0, 2.0, 4.0])
+    assert m == pytest.approx(7 / 3)
+    # sample sd with ddof=1: sqrt(((1-7/3)^2 + (2-7/3)^2 + (4-7/3)^2) / 2) = sqrt(7/3); over sqrt(3)
+    assert se == pytest.approx(math.sqrt(7 / 3) / math.sqrt(3))
+    x = np.random.default_rng(0).normal(size=50)
+    assert ldp.mean_with_se(x) == (float(np.mean(x)), float(np.std(x, ddof=1) / np.sqrt(len(x))))
+
+
+@pytest.mark.parametrize("bad", [[1.0], [1.0, np.nan], [[1.0, 2.0], [3.0, 4.0]]])
+def test_mean_with_se_refuses_what_has_no_standard_error(bad):
+    with pytest.raises(ValueError, match="values must be a finite 1-d array of at least 2 runs"):
+        ldp.mean_with_se(bad)
+
+
+def test_se_or_zero_drops_only_round_off():
+    assert ldp.se_or_zero(1e-13, 1.0) == 0.0  # below 1e-12 of the value: the runs agree exactly
+    assert ldp.se_or_zero(2e-12, 1.0) == 2e-12
+    assert ldp.se_or_zero(0.5, -3.0) == 0.5
+    assert ldp.se_or_zero(1e-300, 0.0) == 1e-300  # a value of 0: any positive se is kept
+    assert type(ldp.se_or_zero(np.float64(0.5), 1.0)) is float
+
+
+@pytest.mark.parametrize(
+    "t,tag", [(10**6, "T1e6"), (10**7, "T1e7"), (3 * 10**6, "T3000000"), (1000, "T1e3"), (999, "T999")]
+)
+def test_horizon_tag(t, tag):
+    assert ldp.claims.horizon_tag(t) == tag
