@@ -66,8 +66,8 @@ CASES = {
         "10**5, workers=2, checkpoints=[10**7], limits=inf)",
     ),
     "episodic engine, long episodes (uniform arms sum their draws), 2 workers": (
-        "from ldpcode.instances import Arm, Instance, UNIFORM\n"
-        "unif = Instance('two uniform arms', (Arm(UNIFORM, 0.0, 1.0), Arm(UNIFORM, 0.1, 0.9)))\n"
+        "from ldpcode.instances import Arm, Family, Instance\n"
+        "unif = Instance('two uniform arms', (Arm(Family.UNIFORM, 0.0, 1.0), Arm(Family.UNIFORM, 0.1, 0.9)))\n"
         "ldp.simulate(ldp.make_policy('AdaP-UCB', epsilon=1.0), unif, 1000, 2, workers=2)",
         "ldp.simulate(ldp.make_policy('AdaP-UCB', epsilon=1.0), unif, 10**13, 2, workers=2, checkpoints=[10**13], "
         "limits=inf)",
