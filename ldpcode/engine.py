@@ -45,6 +45,18 @@ class BanditPolicy(Protocol):
     ) -> tuple[np.ndarray, int | None]: ...
 
 
+def run_in_chunks(horizon: int, cancel, step) -> None:
+    """The chunk loop of every per-pull engine: from t = 0 to ``horizon`` in chunks of at most :data:`CHUNK`
+    pulls, checking ``cancel`` (a :class:`ldpcode.limits.CancelFlag`, or None) before each. ``step(t, ci, m)``
+    draws the chunk's randomness, runs the compiled kernel and returns the new (t, ci), ci being the index of
+    the next checkpoint to record."""
+    t = ci = 0
+    while t < horizon:
+        if cancel is not None:
+            cancel.check()
+        t, ci = step(t, ci, min(CHUNK, horizon - t))
+
+
 def refuse_privacy_levels(policy, privacy_levels) -> None:
     """Only the heterogeneous policies take a distribution of the users' levels."""
     if privacy_levels is not None:

@@ -34,10 +34,9 @@ from numba import njit
 
 from . import mechanisms as mech
 from ._validate import check_choice, check_epsilon
-from .engine import check_bounded, pulls_cost, refuse_privacy_levels
+from .engine import check_bounded, pulls_cost, refuse_privacy_levels, run_in_chunks
 from .global_policies import GLOBAL_POLICIES, make_global_policy
 from .instances import PrivacyLevels, reward_from_draw
-from .limits import CHUNK
 from .rng import run_streams
 
 _USE_SIGMOID = "; use its Sigmoid version {name}S"
@@ -106,14 +105,11 @@ class IndexPolicy:
         widths = np.zeros(n)
         counts_out = np.zeros((checkpoints.shape[0], n), dtype=np.int64)
         code, sig, scale, exp_eps = self.kernel_args()
-        t = ci = 0
-        while t < horizon:
-            if cancel is not None:
-                cancel.check()
-            m = min(CHUNK, horizon - t)
+
+        def step(t, ci, m):
             rd = instance.draw_stream(reward_rng, m)
             nd = self.draw_noise(noise_rng, m)
-            t, ci = index_policy_chunk(
+            return index_policy_chunk(
                 t,
                 horizon,
                 instance.families,
@@ -134,6 +130,8 @@ class IndexPolicy:
                 ci,
                 counts_out,
             )
+
+        run_in_chunks(horizon, cancel, step)
         return counts_out, None
 
     def __repr__(self) -> str:
@@ -388,15 +386,12 @@ class HeterogeneousPolicy:
         kept = np.zeros(n, dtype=np.int64)
         sums, acc, means, widths = (np.zeros(n) for _ in range(4))
         counts_out = np.zeros((checkpoints.shape[0], n), dtype=np.int64)
-        t = ci = 0
-        while t < horizon:
-            if cancel is not None:
-                cancel.check()
-            m = min(CHUNK, horizon - t)
+
+        def step(t, ci, m):
             rd = instance.draw_stream(reward_rng, m)
             nd = self.draw_noise(noise_rng, m)
             ed = privacy_levels.sample(level_rng, m)
-            t, ci = heterogeneous_chunk(
+            return heterogeneous_chunk(
                 t,
                 horizon,
                 instance.families,
@@ -418,6 +413,8 @@ class HeterogeneousPolicy:
                 ci,
                 counts_out,
             )
+
+        run_in_chunks(horizon, cancel, step)
         return counts_out, None
 
     def __repr__(self) -> str:

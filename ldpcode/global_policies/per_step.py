@@ -21,9 +21,8 @@ from numba import njit
 from .. import mechanisms as mech
 from .._validate import check_epsilon, check_int, check_probability
 from ..divergences import _kl_ber, klucb_bernoulli_scalar
-from ..engine import pulls_cost
+from ..engine import pulls_cost, run_in_chunks
 from ..instances import reward_from_draw
-from ..limits import CHUNK
 from ..rng import run_streams
 from .protocol import _GlobalPolicy
 
@@ -89,17 +88,14 @@ class DPUCB(_GlobalPolicy):
         counts = np.zeros(n, dtype=np.int64)
         sums = np.zeros(n)
         counts_out = np.zeros((checkpoints.shape[0], n), dtype=np.int64)
-        t = ci = 0
         depth, scale, bound = dp_ucb_noise_bound(horizon, n, self.epsilon, self.gamma)
         nodes = np.zeros((n, depth))
         means, widths = np.zeros(n), np.zeros(n)
-        while t < horizon:
-            if cancel is not None:
-                cancel.check()
-            m = min(CHUNK, horizon - t)
+
+        def step(t, ci, m):
             rd = instance.draw_stream(reward_rng, m)
             nd = mech.draw_noise(mech.Mechanism.LAPLACE, noise_rng, m)
-            t, ci = dp_ucb_chunk(
+            return dp_ucb_chunk(
                 t,
                 horizon,
                 instance.families,
@@ -117,6 +113,8 @@ class DPUCB(_GlobalPolicy):
                 ci,
                 counts_out,
             )
+
+        run_in_chunks(horizon, cancel, step)
         return counts_out, horizon  # one new private sum per pull
 
     def __repr__(self) -> str:
@@ -147,14 +145,14 @@ class KLUCB(_GlobalPolicy):
         counts = np.zeros(n, dtype=np.int64)
         sums = np.zeros(n)
         counts_out = np.zeros((checkpoints.shape[0], n), dtype=np.int64)
-        t = ci = 0
-        while t < horizon:
-            if cancel is not None:
-                cancel.check()
-            rd = instance.draw_stream(reward_rng, min(CHUNK, horizon - t))
-            t, ci = klucb_chunk(
+
+        def step(t, ci, m):
+            rd = instance.draw_stream(reward_rng, m)
+            return klucb_chunk(
                 t, horizon, instance.families, instance.params, rd, counts, sums, checkpoints, ci, counts_out
             )
+
+        run_in_chunks(horizon, cancel, step)
         return counts_out, 0
 
     def __repr__(self) -> str:
