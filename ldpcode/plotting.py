@@ -134,7 +134,7 @@ def band_curve(ax, t, values, *, label=None, color=None, band: float | None = 0.
     bound in the proof of Theorem 4 or 6 of Ren et al. (2020). The band is mean +- z * sd / sqrt(runs)
     (sd with ddof = 1), as in :meth:`ldpcode.simulate.SimulationResult.regret_band`. Returns the mean.
     """
-    from .simulate import mean_and_half_width
+    from .stats import mean_and_half_width
 
     t = np.asarray(t)
     v = np.asarray(values, dtype=float)
@@ -160,7 +160,7 @@ def ratio_panel(ax, pairs, *, theory=None, paper=None, band: float | None = None
     """
     from scipy.stats import norm
 
-    from .simulate import ratio_of_means_se
+    from .stats import ratio_of_means_se
 
     for label, num, den, color in pairs:
         if not np.array_equal(num.checkpoints, den.checkpoints):
@@ -276,7 +276,7 @@ def fit_panel(
     a dashed line over the range of x in ``THEORY_STYLE``, labelled with its slope, intercept and R^2;
     ``annotate``: one text per point, written beside it. Linear axes. Returns the fit.
     """
-    from .simulate import linear_fit
+    from .stats import linear_fit
 
     x = np.asarray(x, dtype=float)
     y = np.asarray(y, dtype=float)

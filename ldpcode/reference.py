@@ -20,7 +20,7 @@ import numpy as np
 
 from . import instances as ins
 from . import mechanisms as mech
-from .simulate import run_streams
+from .rng import run_streams
 
 
 def _reward(arm: ins.Arm, draw: float) -> float:

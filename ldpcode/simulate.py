@@ -36,7 +36,7 @@ from ._validate import as_float_array, check_int
 from .instances import Instance, PrivacyLevels
 from .engine import BanditPolicy
 
-# Re-exported: the names that moved out of this module stay importable from it (and simulate() looks up
+# Re-exported: the public names that moved out of this module stay importable from it (and simulate() looks up
 # run_pool here, where tests/test_limits.py patches it).
 from .limits import (  # noqa: F401
     CHUNK,
@@ -44,14 +44,9 @@ from .limits import (  # noqa: F401
     MAX_POINTS,
     MAX_RUNS,
     MAX_WORKERS,
-    POOL_WINDOW,
-    SCALE_OUT,
     CancelFlag,
     Cancelled,
     Limits,
-    _default_memory_bytes,
-    _fmt_bytes,
-    _fmt_seconds,
     check_limits,
     default_workers,
     run_pool,
@@ -62,12 +57,6 @@ from .stats import (  # noqa: F401
     HingeFit,
     LinearFit,
     SlopeFit,
-    _check_abscissa,
-    _check_boot,
-    _check_runs_matrix,
-    _fit_range,
-    _row_slopes,
-    _slope_fit,
     bootstrap_indices,
     bootstrap_se,
     hinge_bootstrap,

@@ -19,16 +19,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .._validate import check_int, check_real
-from ..simulate import (
-    MAX_HORIZON,
-    MAX_RUNS,
-    Limits,
-    SlopeFit,
-    check_limits,
-    loglog_slope,
-    resolve_checkpoints,
-    run_streams,
-)
+from ..limits import MAX_HORIZON, MAX_RUNS, Limits, check_limits
+from ..rng import run_streams
+from ..simulate import resolve_checkpoints
+from ..stats import SlopeFit, loglog_slope
 from .instance import ContextualInstance
 from .kernels import _CODES, CHUNK, _run_chunk
 from .link import logistic, logistic_derivative, logistic_loss_gradient

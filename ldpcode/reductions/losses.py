@@ -16,7 +16,7 @@ import numpy as np
 from numba import njit
 
 from .._validate import check_int, check_probability_vector
-from ..simulate import MAX_HORIZON, Limits, check_limits
+from ..limits import MAX_HORIZON, Limits, check_limits
 from .kernels import CHUNK, _ucb_select
 from .learners import SubGaussianUCB
 

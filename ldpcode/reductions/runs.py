@@ -17,17 +17,9 @@ import numpy as np
 
 from .._validate import check_int
 from ..mechanisms import GaussianMechanism, LaplaceMechanism
-from ..simulate import (
-    MAX_HORIZON,
-    MAX_RUNS,
-    MAX_WORKERS,
-    Limits,
-    check_limits,
-    default_workers,
-    resolve_checkpoints,
-    run_pool,
-    run_streams,
-)
+from ..limits import MAX_HORIZON, MAX_RUNS, MAX_WORKERS, Limits, check_limits, default_workers, run_pool
+from ..rng import run_streams
+from ..simulate import resolve_checkpoints
 from .kernels import CHUNK, _chunk
 from .learners import TSALLIS, UCB, OnePointReduction, SubGaussianUCB, TsallisINF
 from .losses import LossSchedule
