@@ -10,6 +10,9 @@ notebook's policy and bound.
   theorem's bound (infimum over κ) at every checkpoint; :func:`constant_levels_pairs` runs it with constant
   levels beside the homogeneous agent of the first paper (the reduction to the corollary);
   :func:`sup_ratio` is the stored "bound" statistic, the largest ratio of mean regret to bound over t.
+* Azize and Basu (2022), Theorems 2 and 4, minimax lower bounds max(ε-free term, ε term):
+  :func:`epsilon_free_crossing` finds numerically the ε where the bound leaves its ε-free value, a second
+  computation of the closed-form thresholds.
 
 The figures of these notebooks are in :mod:`ldpcode.plotting` (:func:`~ldpcode.plotting.looseness_figure`,
 :func:`~ldpcode.plotting.gap_pulls_figure`, :func:`~ldpcode.plotting.rate_figure`,
@@ -24,7 +27,7 @@ from typing import Callable
 
 import numpy as np
 
-from ._validate import check_int
+from ._validate import EPSILON_FLOOR, check_int
 from .instances import Instance, make_privacy_levels
 from .policies import make_policy
 from .simulate import SimulationResult, simulate
@@ -327,3 +330,30 @@ def sup_ratio(regret_runs, bound_t) -> tuple[float, float]:
         raise ValueError("bound_t must be > 0 at every checkpoint (it divides the mean regret)")
     stat = lambda r: float(np.max(r.mean(axis=0) / bound_t))  # noqa: E731
     return stat(regret_runs), bootstrap_se(stat, regret_runs)
+
+
+# ---------------------------------------------------------------- Azize and Basu (2022), Theorems 2 and 4
+
+
+def epsilon_free_crossing(bound: Callable) -> float:
+    """The ε at which a minimax lower bound of the form max(ε-free term, ε term), ``bound(ε)``, leaves its
+    ε-free value, found numerically: the root of bound(ε) / bound(10^12) - (1 + 10^-12) by ``brentq`` on
+    [``EPSILON_FLOOR``, 1000] (xtol 1e-300, rtol 1e-14).
+
+    Azize and Basu (2022), Theorem 2 (bound (3), ``lambda e: ldp.bounds.gdp_minimax_lower_bound(T, K, e)``) and
+    Theorem 4 (bound (5), ``ldp.bounds.linear_minimax_lower_bound``): a second computation of the closed-form
+    thresholds ``gdp_minimax_threshold`` and ``linear_minimax_threshold``, from the bound itself.
+    """
+    from scipy.optimize import brentq
+
+    _check_callable("bound", bound)
+    flat = bound(1e12)
+    if not (math.isfinite(flat) and flat > 0):
+        raise ValueError(f"bound(1e12), the ε-free value, must be a finite number > 0, got {flat!r}")
+    excess = lambda e: bound(e) / flat - (1 + 1e-12)  # noqa: E731
+    if not (excess(EPSILON_FLOOR) > 0 > excess(1e3)):
+        raise ValueError(
+            f"bound must exceed its ε-free value {flat!r} at ε = {EPSILON_FLOOR} and reach it by ε = 1000, got "
+            f"{bound(EPSILON_FLOOR)!r} and {bound(1e3)!r}"
+        )
+    return brentq(excess, EPSILON_FLOOR, 1e3, xtol=1e-300, rtol=1e-14)

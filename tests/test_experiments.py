@@ -231,3 +231,29 @@ def test_ren_figures(inst, ren_run):
         fig.axes[0].lines[-1].get_ydata(), [B.distribution_free_rate(inst.n_arms, int(s), 2.0) for s in ren_run.t]
     )
     plt.close(fig)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.floats(0.01, 10.0), st.floats(1e-4, 1.0))
+def test_epsilon_free_crossing_finds_the_kink_of_a_max(flat, kink):
+    # max(flat, flat * kink / e) leaves its e-free value flat exactly at e = kink
+    assert X.epsilon_free_crossing(lambda e: max(flat, flat * kink / e)) == pytest.approx(kink, rel=1e-9)
+
+
+def test_epsilon_free_crossing_of_the_papers_bounds():
+    T, K = 10**6, 100
+    assert X.epsilon_free_crossing(lambda e: B.gdp_minimax_lower_bound(T, K, e)) == pytest.approx(
+        B.gdp_minimax_threshold(T, K), rel=1e-9
+    )
+    assert X.epsilon_free_crossing(lambda e: B.linear_minimax_lower_bound(T, 2, e)) == pytest.approx(
+        B.linear_minimax_threshold(T), rel=1e-9
+    )
+
+
+def test_epsilon_free_crossing_refuses_bad_input():
+    with pytest.raises(TypeError, match="bound must be a function"):
+        X.epsilon_free_crossing(1.0)
+    with pytest.raises(ValueError, match="must be a finite number > 0"):
+        X.epsilon_free_crossing(lambda e: 0.0)
+    with pytest.raises(ValueError, match="must exceed its ε-free value"):
+        X.epsilon_free_crossing(lambda e: 1.0)  # never leaves it: no crossing
