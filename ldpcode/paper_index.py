@@ -225,6 +225,7 @@ ITEMS = (
         A + "theorem2_minimax",
         B + "gdp_minimax_lower_bound",
         B + "gdp_minimax_threshold",
+        "ldpcode.experiments.epsilon_free_crossing",
     ),
     _i(
         "azize2022",
@@ -247,6 +248,7 @@ ITEMS = (
         B + "linear_minimax_threshold",
         B + "linear_c_epsilon",
         B + "linear_graves_lai_constant",
+        "ldpcode.experiments.epsilon_free_crossing",
     ),
     _i(
         "azize2022",
