@@ -150,6 +150,16 @@ ITEMS = (
     # ------------------------------------------------------------------ Ren et al. (2020b), heterogeneous
     _i(
         "heldp",
+        "Lemma 6: the tail of a sum of Laplace variables with unequal scales",
+        "Section 3.1",
+        H + "lemma6_laplace_tail",
+        B + "laplace_mixed_sum_tail_bound",
+        "ldpcode.laplace_tails.laplace_mixed_sum_sf",
+        "ldpcode.laplace_tails.laplace_mixed_sum_sf_inversion",
+        "ldpcode.laplace_tails.kept_scales",
+    ),
+    _i(
+        "heldp",
         "Theorem 7, Corollary 8: HeLDP-UCB-L and its homogeneous case",
         "Section 3.1",
         H + "theorem7_corollary8",
