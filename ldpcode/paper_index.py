@@ -182,6 +182,16 @@ ITEMS = (
     ),
     _i(
         "heldp",
+        "Section 3.2: the unbiasing map g of HeLDP-UCB-B",
+        "Section 3.2",
+        H + "unbiasing_map_g",
+        "ldpcode.mechanisms.unbias",
+        "ldpcode.unbiasing.ctb_unbiased_values",
+        B + "unbiased_ctb_variance",
+        B + "heldp_beta",
+    ),
+    _i(
+        "heldp",
         "Lemma 12, Corollary 13: HeLDP-UCB-LS and HeLDP-UCB-BS",
         "Section 3.3",
         H + "corollary13_sigmoid",

@@ -88,3 +88,21 @@ def test_unbiased_ctb_variance_is_the_two_point_variance(eps):
         var = p * (1 - p) * (g1 - g0) ** 2
         assert bounds.unbiased_ctb_variance(mu, eps) == pytest.approx(var, rel=1e-9)
         assert bounds.unbiased_ctb_variance(mu, eps) <= bounds.heldp_beta(eps) / 4
+
+
+def test_ctb_unbiased_values_are_unbiased_with_mixed_levels():
+    from ldpcode import unbiasing
+
+    rng = np.random.default_rng(2)
+    n = 400_000
+    rewards = rng.beta(4.0, 1.0, n)
+    eps = rng.choice([0.3, 1.0, 4.0], n)
+    g = unbiasing.ctb_unbiased_values(rewards, eps, rng)
+    assert set(np.unique(np.round(g, 12))) <= {
+        round(float(mechanisms.unbias(x, e)), 12) for x in (0.0, 1.0) for e in (0.3, 1.0, 4.0)
+    }
+    assert abs(g.mean() - 0.8) < 4 * g.std() / math.sqrt(n)
+    with pytest.raises(ValueError, match="epsilons"):
+        unbiasing.ctb_unbiased_values([0.5, 0.5], [1.0, 0.0], rng)
+    with pytest.raises(ValueError, match="rewards"):
+        unbiasing.ctb_unbiased_values([1.5], 1.0, rng)

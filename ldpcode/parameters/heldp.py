@@ -13,7 +13,9 @@ from .rules import (
     UNIT,
     Grid,
     Int,
+    Choice,
     Notebook,
+    REN_ARMS,
     Seq,
     _ren_horizon,
     custom,
@@ -128,5 +130,15 @@ NOTEBOOKS: dict[str, Notebook] = {
             ),
         ),
         tiny=dict(m_values=[2], samples=20_000, grid_points=5, min_count=10, usage_times=[2], sweep_points=2),
+    ),
+    "chapters/heldp/unbiasing_map_g.ipynb": Notebook(
+        dict(
+            instance=Choice(("ren2020-bernoulli", "ren2020-mixed")),
+            arms=Seq(Int(0, REN_ARMS - 1), min_len=1),
+            epsilons=Seq(EPS, min_len=1),
+            samples=Int(2, 10**8, "a standard error needs at least 2 samples"),
+        ),
+        (),
+        tiny=dict(arms=[16], epsilons=[1.0], settings=[["ren-heldp-discrete", 0.2]], samples=200),
     ),
 }
