@@ -155,6 +155,16 @@ ITEMS = (
     # ------------------------------------------------------------------ Ren et al. (2020b), heterogeneous
     _i(
         "heldp",
+        "Lemma 6: the tail of a sum of Laplace variables with unequal scales",
+        "Section 3.1",
+        H + "lemma6_laplace_tail",
+        B + "laplace_mixed_sum_tail_bound",
+        "ldpcode.laplace_tails.laplace_mixed_sum_sf",
+        "ldpcode.laplace_tails.laplace_mixed_sum_sf_inversion",
+        "ldpcode.laplace_tails.kept_scales",
+    ),
+    _i(
+        "heldp",
         "Theorem 7, Corollary 8: HeLDP-UCB-L and its homogeneous case",
         "Section 3.1",
         H + "theorem7_corollary8",
@@ -180,6 +190,16 @@ ITEMS = (
         "ldpcode.experiments.heterogeneous_against_bound",
         "ldpcode.experiments.constant_levels_pairs",
         "ldpcode.experiments.sup_ratio",
+    ),
+    _i(
+        "heldp",
+        "Section 3.2: the unbiasing map g of HeLDP-UCB-B",
+        "Section 3.2",
+        H + "unbiasing_map_g",
+        "ldpcode.mechanisms.unbias",
+        "ldpcode.unbiasing.ctb_unbiased_values",
+        B + "unbiased_ctb_variance",
+        B + "heldp_beta",
     ),
     _i(
         "heldp",

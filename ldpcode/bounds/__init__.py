@@ -61,6 +61,8 @@ function                               statement
 :func:`heldp_ucb_b_homogeneous_bound`  HeLDP paper, Corollary 11: :math:`\sum 8\beta(\epsilon)\log T/\Delta_a + (2+\pi^2/3)\Delta_a`
 :func:`v_l`, :func:`v_b`               HeLDP paper, Section 4.2: :math:`V_L`, :math:`V_B`
 :func:`choose_epsilon_min`             HeLDP paper, Section 4.2: ε_min minimizing :math:`V_L` or :math:`V_B`
+:func:`laplace_mixed_sum_tail_bound`   HeLDP paper, Lemma 6: :math:`P\{Y_m > \lambda\} \le \exp(-\lambda^2/(8\nu^2))`, unequal scales
+:func:`unbiased_ctb_variance`          HeLDP paper, Section 3.2: :math:`\mathrm{Var}[g] = (\beta(\epsilon) - (2\mu-1)^2)/4`
 =====================================  ==============================================================================================
 
 :mod:`~ldpcode.bounds.azize2022`: Azize and Basu (2022), global DP (Theorems 2, 3, 7, 8, Table 1)
@@ -126,6 +128,8 @@ from .heldp import (
     heldp_ucb_l_best_kappa,
     heldp_ucb_l_homogeneous_bound,
     heldp_ucb_l_regret_bound,
+    laplace_mixed_sum_tail_bound,
+    unbiased_ctb_variance,
     v_b,
     v_l,
 )
@@ -247,6 +251,8 @@ __all__ = [
     "v_b",
     "EpsilonMinChoice",
     "choose_epsilon_min",
+    "laplace_mixed_sum_tail_bound",
+    "unbiased_ctb_variance",
     # azize2022
     "gdp_minimax_lower_bound",
     "gdp_minimax_threshold",
