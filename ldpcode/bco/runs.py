@@ -19,6 +19,7 @@ import numpy as np
 from .._validate import check_int, check_real
 from ..limits import MAX_HORIZON, MAX_RUNS, Limits, check_limits
 from ..mechanisms import GaussianMechanism
+from ..results import RegretCurves
 from ..rng import run_streams
 from ..simulate import resolve_checkpoints
 from .environments import _ENV_CODE, Environment, _check_positive, make_environment
@@ -31,11 +32,11 @@ LEARNERS = ("sphere", "barrier")
 
 
 @dataclass
-class BCOResult:
-    """``regret`` (runs, C) at ``checkpoints`` (C,); the tuning actually used (``sigma``, ``eta0``,
-    ``rho0``/``rho`` or ``delta0``/``beta``/``nu``, ``B_tilde``/``G_tilde``) and ``steps`` = runs * horizon
-    (for steps/s). ``algorithm``: "one-point" (sphere), "one-point-hazan-levy", "one-point-saha-tewari",
-    "two-point"."""
+class BCOResult(RegretCurves):
+    """A :class:`ldpcode.results.RegretCurves`: ``regret`` (runs, C) at ``checkpoints`` (C,); the tuning actually
+    used (``sigma``, ``eta0``, ``rho0``/``rho`` or ``delta0``/``beta``/``nu``, ``B_tilde``/``G_tilde``) and
+    ``steps`` = runs * horizon (for steps/s). ``algorithm`` (also ``name``): "one-point" (sphere),
+    "one-point-hazan-levy", "one-point-saha-tewari", "two-point"; ``epsilon`` is inf for a non-private run."""
 
     algorithm: str
     environment: str
@@ -50,6 +51,10 @@ class BCOResult:
     checkpoints: np.ndarray
     regret: np.ndarray
     max_norm: np.ndarray | None = None  # barrier learners: max_t ||y_t|| of each run (< 1: inside X)
+
+    @property
+    def name(self) -> str:
+        return self.algorithm
 
     @property
     def steps(self) -> int:

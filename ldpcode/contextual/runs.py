@@ -20,6 +20,7 @@ import numpy as np
 
 from .._validate import check_int, check_real
 from ..limits import MAX_HORIZON, MAX_RUNS, Limits, check_limits
+from ..results import RegretCurves
 from ..rng import run_streams
 from ..simulate import resolve_checkpoints
 from ..stats import SlopeFit, loglog_slope
@@ -40,9 +41,10 @@ POLICIES = ("linucb", "ldp-linucb", "gloc", "ldp-gloc")
 
 
 @dataclass
-class ContextualResult:
-    """``regret`` (runs, C) pseudo-regret at ``checkpoints``; ``choices`` (runs, T) if recorded;
-    ``sigmas`` the noise sds used."""
+class ContextualResult(RegretCurves):
+    """A :class:`ldpcode.results.RegretCurves`: ``regret`` (runs, C) pseudo-regret at ``checkpoints``;
+    ``choices`` (runs, T) if recorded; ``sigmas`` the noise sds used; ``epsilon`` None for a non-private
+    policy; ``name`` is ``policy``."""
 
     policy: str
     horizon: int
@@ -53,6 +55,10 @@ class ContextualResult:
     regret: np.ndarray
     sigmas: dict = field(default_factory=dict)
     choices: np.ndarray | None = None
+
+    @property
+    def name(self) -> str:
+        return self.policy
 
 
 def contextual_cost(

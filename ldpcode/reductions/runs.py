@@ -11,6 +11,7 @@ the streams identically. :func:`mab_cost` estimates a call's time and memory bef
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -18,6 +19,7 @@ import numpy as np
 from .._validate import check_int
 from ..mechanisms import GaussianMechanism, LaplaceMechanism
 from ..limits import MAX_HORIZON, MAX_RUNS, MAX_WORKERS, Limits, check_limits, default_workers, run_pool
+from ..results import RegretCurves
 from ..rng import run_streams
 from ..simulate import resolve_checkpoints
 from .kernels import CHUNK, _chunk
@@ -31,8 +33,10 @@ from .losses import LossSchedule
 
 
 @dataclass
-class MABResult:
-    """``regret`` (runs, C) at ``checkpoints``; ``counts`` (runs, K) pulls at the horizon."""
+class MABResult(RegretCurves):
+    """A :class:`ldpcode.results.RegretCurves`: ``regret`` (runs, C) against the best fixed arm at
+    ``checkpoints``; ``counts`` (runs, K) pulls at the horizon; ``epsilon`` the agent's mechanism's ε
+    (inf for a non-private learner)."""
 
     name: str
     environment: str
@@ -42,15 +46,7 @@ class MABResult:
     checkpoints: np.ndarray
     regret: np.ndarray
     counts: np.ndarray
-
-    def final_regret(self) -> np.ndarray:
-        return self.regret[:, -1]
-
-    def at(self, t: int) -> np.ndarray:
-        idx = np.flatnonzero(self.checkpoints == t)
-        if idx.size == 0:
-            raise ValueError(f"t must be one of the checkpoints, got {t}")
-        return self.regret[:, idx[0]]
+    epsilon: float = math.inf
 
 
 def _unwrap(agent):
@@ -201,6 +197,7 @@ def simulate_mab(
     else:
         out = [_run_python(agent, env, horizon, children[r], cp) for r in range(runs)]
     name = agent.name if hasattr(agent, "name") else type(agent).__name__
+    epsilon = math.inf if mech is None else float(getattr(mech, "epsilon", math.nan))
     return MABResult(
-        name, env.name, horizon, runs, seed, cp, np.stack([o[0] for o in out]), np.stack([o[1] for o in out])
+        name, env.name, horizon, runs, seed, cp, np.stack([o[0] for o in out]), np.stack([o[1] for o in out]), epsilon
     )
