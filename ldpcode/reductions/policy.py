@@ -113,24 +113,12 @@ class OnePointUCB:
         sums = np.zeros(n)
         counts_out = np.zeros((checkpoints.shape[0], n), dtype=np.int64)
         width_c = self.width_constant
+        arms = (instance.families, instance.params)
 
         def step(t, ci, m):
             rd = instance.draw_stream(reward_rng, m)
             nd = self.mechanism.privatize(np.zeros(m), noise_rng)
-            return one_point_ucb_chunk(
-                t,
-                horizon,
-                instance.families,
-                instance.params,
-                rd,
-                nd,
-                width_c,
-                counts,
-                sums,
-                checkpoints,
-                ci,
-                counts_out,
-            )
+            return one_point_ucb_chunk(t, horizon, *arms, rd, nd, width_c, counts, sums, checkpoints, ci, counts_out)
 
         run_in_chunks(horizon, cancel, step)
         return counts_out, None
