@@ -240,6 +240,19 @@ ITEMS = (
     # ------------------------------------------------------------------ Azize and Basu (2022)
     _i(
         "azize2022",
+        "Theorem 1 (the Laplace mechanism is ε-DP) and Table 2 (the lower bounds, cell by cell)",
+        "Sections 2 and 3",
+        A + "theorem1_table2",
+        "ldpcode.audit.laplace_privacy_loss",
+        "ldpcode.audit.laplace_privacy_loss_grid",
+        "ldpcode.audit.laplace_mechanism_audit",
+        B + "table2_stochastic_minimax",
+        B + "table2_stochastic_problem_dependent",
+        B + "table2_linear_minimax",
+        B + "linear_c_epsilon_basis",
+    ),
+    _i(
+        "azize2022",
         "Theorem 2: minimax lower bound under ε-global DP",
         "Section 3",
         A + "theorem2_minimax",

@@ -29,6 +29,9 @@ work as before the split):
 :mod:`ldpcode.audit.curators`      the black-box audit of any curator (:func:`curator_audit`, issue 6),
                                    :func:`exact_curator_loss`, :func:`gaussian_epsilon_at_delta`,
                                    :class:`HeterogeneousCurator`, :func:`output_mean_audit`
+:mod:`ldpcode.audit.laplace`       the Laplace mechanism on vectors (Theorem 1 of Azize and Basu 2022):
+                                   exact loss two ways (:func:`laplace_privacy_loss`,
+                                   :func:`laplace_privacy_loss_grid`), :func:`laplace_mechanism_audit`
 :mod:`ldpcode.audit.broken`        deliberately broken curators (:class:`HalfScaleCTL`,
                                    :class:`SwappedCTB`, :class:`UnclippedCTB`, :class:`LeakyCTL`,
                                    :func:`broken_curator`)
@@ -87,6 +90,15 @@ from .gdp import (
     lemma1_log_density_ratio,
     lemma1_privacy_loss,
     lemma1_release,
+)
+from .laplace import (
+    ATOM_RTOL,
+    LaplaceAudit,
+    laplace_log_density_ratio,
+    laplace_mechanism_audit,
+    laplace_privacy_loss,
+    laplace_privacy_loss_grid,
+    laplace_release,
 )
 from .ratios import (
     PAIR_MODES,
@@ -162,6 +174,14 @@ __all__ = [
     "exact_curator_loss",
     "gaussian_epsilon_at_delta",
     "output_mean_audit",
+    # laplace
+    "ATOM_RTOL",
+    "LaplaceAudit",
+    "laplace_log_density_ratio",
+    "laplace_mechanism_audit",
+    "laplace_privacy_loss",
+    "laplace_privacy_loss_grid",
+    "laplace_release",
     # broken
     "BROKEN_CURATOR_FLAWS",
     "HalfScaleCTL",
