@@ -348,6 +348,16 @@ ITEMS = (
     # ------------------------------------------------------------------ Zheng et al. (2020)
     _i(
         "zheng2020",
+        "Theorem 1: LDP implies DP in the streaming setting",
+        "Section 3 (proof: Appendix A, not in the extraction)",
+        Z + "theorem1_ldp_implies_dp",
+        "ldpcode.audit.follow_the_leader_transcripts",
+        "ldpcode.audit.transcript_log_ratio",
+        "ldpcode.audit.transcript_loss_by_composition",
+        "ldpcode.mechanisms.LaplaceMechanism",
+    ),
+    _i(
+        "zheng2020",
         "Algorithm 1, Theorems 2 and 3: the one-point reduction",
         "Section 3",
         Z + "algorithm1_theorems2_3",

@@ -90,6 +90,14 @@ def laplace_release(f, scale, size: int, rng) -> np.ndarray:
     return a + _check_rng(rng).laplace(0.0, s, (n, a.size))
 
 
+def atom_edges(loss: float, bins: int) -> np.ndarray:
+    r"""Bin edges for the law of a Laplace privacy loss random variable L with atoms at :math:`\pm` ``loss``:
+    the half-lines :math:`(-\infty, -\text{loss}]` and :math:`[\text{loss}, \infty)` (up to a relative rounding
+    of :data:`ATOM_RTOL`) and ``bins`` equal bins between them."""
+    edge = float(loss) * (1 - ATOM_RTOL)
+    return np.concatenate([[-math.inf], np.linspace(-edge, edge, int(bins) + 1), [math.inf]])
+
+
 @dataclass(frozen=True)
 class LaplaceAudit:
     """What :func:`laplace_mechanism_audit` returns: the ``claimed`` ε, the Laplace ``scale`` actually used, the
@@ -136,6 +144,4 @@ def laplace_mechanism_audit(
     rng = _check_rng(rng)
     la = laplace_log_density_ratio(laplace_release(a, s, n, rng), a, b, s)
     lb = laplace_log_density_ratio(laplace_release(b, s, n, rng), a, b, s)
-    edge = exact * (1 - ATOM_RTOL)
-    edges = np.concatenate([[-math.inf], np.linspace(-edge, edge, k + 1), [math.inf]])
-    return LaplaceAudit(eps, s, exact, n, binned_log_ratio(la, lb, edges, alpha=alpha))
+    return LaplaceAudit(eps, s, exact, n, binned_log_ratio(la, lb, atom_edges(exact, k), alpha=alpha))
