@@ -240,6 +240,19 @@ ITEMS = (
     # ------------------------------------------------------------------ Azize and Basu (2022)
     _i(
         "azize2022",
+        "Theorem 1 (the Laplace mechanism is ε-DP) and Table 2 (the lower bounds, cell by cell)",
+        "Sections 2 and 3",
+        A + "theorem1_table2",
+        "ldpcode.audit.laplace_privacy_loss",
+        "ldpcode.audit.laplace_privacy_loss_grid",
+        "ldpcode.audit.laplace_mechanism_audit",
+        B + "table2_stochastic_minimax",
+        B + "table2_stochastic_problem_dependent",
+        B + "table2_linear_minimax",
+        B + "linear_c_epsilon_basis",
+    ),
+    _i(
+        "azize2022",
         "Theorem 2: minimax lower bound under ε-global DP",
         "Section 3",
         A + "theorem2_minimax",
@@ -333,6 +346,16 @@ ITEMS = (
         B + "gdp_lower_bound_terms",
     ),
     # ------------------------------------------------------------------ Zheng et al. (2020)
+    _i(
+        "zheng2020",
+        "Theorem 1: LDP implies DP in the streaming setting",
+        "Section 3 (proof: Appendix A, not in the extraction)",
+        Z + "theorem1_ldp_implies_dp",
+        "ldpcode.audit.follow_the_leader_transcripts",
+        "ldpcode.audit.transcript_log_ratio",
+        "ldpcode.audit.transcript_loss_by_composition",
+        "ldpcode.mechanisms.LaplaceMechanism",
+    ),
     _i(
         "zheng2020",
         "Algorithm 1, Theorems 2 and 3: the one-point reduction",

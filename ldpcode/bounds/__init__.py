@@ -91,6 +91,17 @@ function                            statement
 :func:`linear_c_epsilon`            Azize-Basu, Thm 5: the program :math:`c_\epsilon(\mathcal A,\theta)` (ε = ∞: :func:`linear_graves_lai_constant`)
 ==================================  =====================================================================================================================
 
+:mod:`~ldpcode.bounds.table2`: Azize and Basu (2022), Table 2 transcribed as printed
+
+===========================================  ==========================================================================================
+function                                     statement
+===========================================  ==========================================================================================
+:func:`table2_stochastic_minimax`            Table 2, stochastic, minimax (as Thm 2)
+:func:`table2_linear_minimax`                Table 2, linear, minimax (as Thm 4)
+:func:`table2_stochastic_problem_dependent`  Table 2, stochastic, problem dependent: :math:`\Delta_a` where Thm 3 has :math:`t_{\inf}`
+:func:`linear_c_epsilon_basis`               Thm 5's :math:`c_\epsilon` in closed form for the standard basis
+===========================================  ==========================================================================================
+
 ``ldpcode.bounds._common`` holds the private helpers the rooms share (``_gaps``, ``_log_horizon``,
 ``_regret_bound``, ``_square``, ``_inv_two_sinh_squared``). Submodules import from one another directly,
 never from this ``__init__``.
@@ -148,6 +159,12 @@ from .linear import (
     linear_graves_lai_constant,
     linear_minimax_lower_bound,
     linear_minimax_threshold,
+)
+from .table2 import (
+    linear_c_epsilon_basis,
+    table2_linear_minimax,
+    table2_stochastic_minimax,
+    table2_stochastic_problem_dependent,
 )
 from .ren2020 import (
     basu2019_lower_bound_constant,
@@ -273,4 +290,9 @@ __all__ = [
     "LinearCEpsilon",
     "linear_c_epsilon",
     "linear_graves_lai_constant",
+    # table2
+    "table2_stochastic_minimax",
+    "table2_linear_minimax",
+    "table2_stochastic_problem_dependent",
+    "linear_c_epsilon_basis",
 ]
