@@ -19,7 +19,7 @@ off. The largest calls of the book at their paper-scale defaults are estimated f
 10^6 pulls (Azize and Basu, Theorems 7-8) 85 core-seconds, HeLDP-UCB-B at 50 runs of 10^7 pulls on 20 arms 80,
 DP-UCB at 20 runs of 10^7 53, AdaP-KLUCB at 20 runs of 10^7 (Figure 3, per ε) 0.1; the most memory any
 of them needs is 5.4 MiB (the estimates are ``simulate.simulate_cost``, ``bco.bco_cost``,
-``contextual.contextual_cost`` and ``reductions.mab_cost``; tests/test_limits.py checks every notebook's
+``contextual.contextual_cost`` and ``reductions.mab_cost``; tests/simulation/test_limits.py checks every notebook's
 largest calls against the default ceilings). To scale out instead, split the runs into several calls with
 different seeds (seed=0, 1, ...), on one machine or several, and concatenate their results along the runs
 axis. Whatever the limits, a horizon (and a checkpoint) is at most :data:`MAX_HORIZON` = 2^53, runs at

@@ -4,7 +4,7 @@ notebook that restates and checks it and the functions of ``ldpcode`` that imple
 This table is the single source of the book's API appendix (``chapters/api/index.md`` renders it with the
 ``paper-index`` directive of ``_ext/paper_index.py``: each function links to its documentation and from there,
 through Sphinx's viewcode, to its highlighted source), and of the tests that keep it true
-(``tests/test_paper_index.py``: every notebook of the book appears here, every notebook named here exists,
+(``tests/book/test_paper_index.py``: every notebook of the book appears here, every notebook named here exists,
 every function named here imports). The tests column of the appendix is not stored: it is the test files
 that name one of the item's functions, found when the book is built (:func:`tests_calling`).
 
@@ -484,8 +484,8 @@ def target(name: str) -> tuple[str, str]:
 
 
 def tests_calling(names, root: Path | None = None) -> list[str]:
-    """The files of ``tests/`` that use one of ``names`` (by its last component, as an attribute or a call;
-    a policy by its registry name in quotes), except tests/test_paper_index.py, which names them all."""
+    """The files under ``tests/`` (as ``room/test_x.py``) that use one of ``names`` (by its last component, as an attribute or a call;
+    a policy by its registry name in quotes), except tests/book/test_paper_index.py, which names them all."""
     root = repo_root() if root is None else root
     pats = []
     for n in names:
@@ -494,5 +494,5 @@ def tests_calling(names, root: Path | None = None) -> list[str]:
         else:
             pats.append(r"\b" + re.escape(n.rpartition(".")[2]) + r"\b")
     rx = re.compile("|".join(pats))
-    files = [p for p in (root / "tests").glob("test_*.py") if p.name != "test_paper_index.py"]
-    return sorted(p.name for p in files if rx.search(p.read_text(encoding="utf-8")))
+    files = [p for p in (root / "tests").rglob("test_*.py") if p.name != "test_paper_index.py"]
+    return sorted(p.relative_to(root / "tests").as_posix() for p in files if rx.search(p.read_text(encoding="utf-8")))

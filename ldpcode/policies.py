@@ -276,7 +276,7 @@ def index_policy_chunk(
     """
     n = counts.shape[0]
     steps = min(reward_draws.shape[0], horizon - t)
-    # Two exact shortcuts (the pulls are bit-for-bit those of the plain loop; tests/test_engine.py):
+    # Two exact shortcuts (the pulls are bit-for-bit those of the plain loop; tests/policies/test_engine.py):
     # log(t + 1) of this round is log t of the next, so one log per pull; and the forced-pull scan
     # runs only when the smallest count can be at the limit (counts only grow, so the minimum is
     # re-read only when the arm that held it is pulled).

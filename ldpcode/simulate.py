@@ -38,7 +38,7 @@ from .engine import BanditPolicy
 from .results import RegretCurves
 
 # Re-exported: the public names that moved out of this module stay importable from it (and simulate() looks up
-# run_pool here, where tests/test_limits.py patches it).
+# run_pool here, where tests/simulation/test_limits.py patches it).
 from .limits import (  # noqa: F401
     CHUNK,
     MAX_HORIZON,
@@ -118,7 +118,7 @@ class SimulationResult(RegretCurves):
         """The same runs cut at pull ``t`` (a checkpoint): a result of horizon ``t``.
 
         Run r's reward and noise streams do not depend on the horizon, so a run of horizon T cut at t
-        is exactly the run of horizon t with the same seed (tests/test_figures.py checks it): one long
+        is exactly the run of horizon t with the same seed (tests/plotting/test_figures.py checks it): one long
         simulation serves both a T = 10^6 panel and a T = 10^7 ratio curve.
         """
         t = check_int("t", t, minimum=1)

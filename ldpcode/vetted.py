@@ -530,7 +530,7 @@ class VettedCTB:
         xs = np.asarray(x, dtype=float)
         u = self._inputs(r, "r")
         # Derived here from the keep/flip construction, independently of ldpcode.mechanisms.CTB's law on
-        # purpose: tests/test_mechanism_family.py checks the two against each other.
+        # purpose: tests/mechanisms/test_mechanism_family.py checks the two against each other.
         lk = -np.logaddexp(0.0, -self.epsilon)  # log P{keep} = log sigma(eps)
         lf = -np.logaddexp(0.0, self.epsilon)  # log P{flip}
         with np.errstate(divide="ignore"):

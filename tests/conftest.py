@@ -15,7 +15,7 @@ def rng():
     return np.random.default_rng(12345)
 
 
-# --- the fuzz suite (tests/test_fuzz.py) counts the bad inputs it throws and reports them here -------------
+# --- the fuzz suite (tests/robustness/test_fuzz.py) counts the bad inputs it throws and reports them here -------------
 FUZZ_COUNT = {"tried": 0, "escaped": 0}
 
 

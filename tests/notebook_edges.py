@@ -1,4 +1,4 @@
-"""Shared by tests/test_notebook_edges_*.py: run a notebook's whole body at its ``tiny`` parameters.
+"""Shared by tests/book/test_notebook_edges_*.py: run a notebook's whole body at its ``tiny`` parameters.
 
 Every entry of ``ldpcode.parameters.NOTEBOOKS`` holds ``tiny``: values at the edges its rules accept
 (fewest runs, shortest horizon, shortest lists), over the notebook's parameters cell. papermill runs the

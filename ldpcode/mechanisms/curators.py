@@ -402,7 +402,7 @@ def draw_noise(code: int, rng: np.random.Generator, size) -> np.ndarray:
     sampler turns one uniform U of the stream into -log(2 - 2U) (U >= 1/2) or log(2U) (0 < U < 1/2), and
     draws again when U = 0; :func:`_laplace_from_uniform` applies the same formulas to ``rng.random``'s
     uniforms in compiled code. In the (probability 2^-53 per draw) case of a zero, the generator is
-    rewound and NumPy's own sampler used, so the stream never differs (tests/test_mechanisms.py).
+    rewound and NumPy's own sampler used, so the stream never differs (tests/mechanisms/test_mechanisms.py).
     """
     if code == Mechanism.LAPLACE:
         state = rng.bit_generator.state

@@ -13,13 +13,13 @@ wrong value ``ValueError``; the message names the parameter, the value received 
 Rules are explicit, keyed by parameter name: :data:`COMMON` holds the names that mean the same thing
 in every notebook (``horizon``, ``runs``, ``seed``, ``epsilons``, ``delta``, ...), and each entry of
 :data:`NOTEBOOKS` lists the notebook's own parameters, with a rule for each name :data:`COMMON` does
-not cover (or covers with another meaning, such as ``alpha``). ``tests/test_parameters.py`` proves that
+not cover (or covers with another meaning, such as ``alpha``). ``tests/book/test_parameters.py`` proves that
 every parameter of every notebook has a rule and that every notebook's stored defaults pass, so a new
 notebook without rules fails the tests.
 
 Every rule refuses what the notebook's body cannot run (a standard error needs two runs, a fit three
 points, a checkpoint list a horizon past its first point): the bound says why in the message. Each entry's
-``tiny`` values sit at those edges and run the whole body in seconds; ``tests/test_notebook_edges_*.py``
+``tiny`` values sit at those edges and run the whole body in seconds; ``tests/book/test_notebook_edges_*.py``
 runs every notebook there with papermill.
 
 Integers are strict: ``10**6`` is a horizon, ``1e6`` (a float) is refused with a TypeError.

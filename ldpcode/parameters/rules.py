@@ -381,7 +381,7 @@ class Notebook:
     mean something else here; ``checks`` between them;
     ``tiny`` the values (over the parameters cell's) of the notebook's smallest run: each at the edge the
     rules accept (fewest runs, shortest horizon, shortest lists), so that the whole body runs in seconds.
-    ``tests/test_notebook_edges_*.py`` runs every notebook at its ``tiny`` values with papermill: a value
+    ``tests/book/test_notebook_edges_*.py`` runs every notebook at its ``tiny`` values with papermill: a value
     the rules accept but the body cannot run fails there, not in a reader's last cell. Where a statistical
     claim needs runs that differ (at T = K every run pulls each arm once and has the same regret; the claims
     module refuses a statistical claim whose standard error is 0), ``tiny`` takes the smallest horizon measured

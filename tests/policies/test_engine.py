@@ -99,7 +99,7 @@ def test_ucb1_on_a_deterministic_instance_by_hand():
 
 def test_same_seed_same_runs():
     """One policy, one seed, two calls: the same pulls (determinism; across threads and processes see
-    tests/test_determinism.py)."""
+    tests/simulation/test_determinism.py)."""
     ins = ldp.make_instance("ren2020-bernoulli")
     a = ldp.simulate(ldp.make_policy("UCB1"), ins, 1_000, runs=2, seed=3)
     b = ldp.simulate(ldp.make_policy("UCB1"), ins, 1_000, runs=2, seed=3)

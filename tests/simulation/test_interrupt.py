@@ -20,7 +20,7 @@ import warnings
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EXIT_MARGIN = 20.0  # seconds from SIGINT to the exit of the process (the teardown; see above)
 
 PRELUDE = """

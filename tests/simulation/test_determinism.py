@@ -89,7 +89,7 @@ def test_same_bits_in_a_fresh_process_with_one_worker():
         "print(json.dumps({**{n: T._digest(f(None)) for n, f in T.CASES.items()}, "
         "**{n: T._digest(f()) for n, f in T.SEQUENTIAL.items()}}))"
     )
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     out = subprocess.run(
         [sys.executable, "-c", code],
         cwd=root,

@@ -10,7 +10,7 @@ import pytest
 
 from ldpcode import claims as C
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 FILES = C.stored_files(root=ROOT)
 SUMMARY = C.collect(root=ROOT)
 TOC = (ROOT / "_toc.yml").read_text()

@@ -5,7 +5,7 @@ MAX_LINES lines unless its docstring says why (a line starting "Size:")."""
 import ast
 from pathlib import Path
 
-PKG = Path(__file__).resolve().parent.parent / "ldpcode"
+PKG = Path(__file__).resolve().parents[2] / "ldpcode"
 MAX_LINES = 600
 
 

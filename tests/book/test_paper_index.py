@@ -12,7 +12,7 @@ import pytest
 import ldpcode
 from ldpcode import paper_index as P
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_every_notebook_is_indexed_and_every_indexed_notebook_exists():
@@ -48,9 +48,9 @@ def test_a_name_that_does_not_exist_is_an_error_naming_it(name):
 
 
 def test_tests_calling_finds_the_tests_of_a_function_and_only_those():
-    assert "test_lemma3.py" in P.tests_calling(["ldpcode.bounds.laplace_sum_tail_bound"])
-    assert "test_zheng_bco.py" not in P.tests_calling(["ldpcode.bounds.laplace_sum_tail_bound"])
-    assert "test_heterogeneous.py" in P.tests_calling(["policy:HeLDP-UCB-B"])
+    assert "mechanisms/test_lemma3.py" in P.tests_calling(["ldpcode.bounds.laplace_sum_tail_bound"])
+    assert "zheng2020/test_zheng_bco.py" not in P.tests_calling(["ldpcode.bounds.laplace_sum_tail_bound"])
+    assert "policies/test_heterogeneous.py" in P.tests_calling(["policy:HeLDP-UCB-B"])
     assert P.tests_calling(["ldpcode.bounds.no_function_has_this_name"]) == []
 
 

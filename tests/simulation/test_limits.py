@@ -2,7 +2,7 @@
 engines can count, a bad LDPCODE_WORKERS, calls too big to finish (or to fit in memory), and privacy
 arguments that a non-private policy would silently ignore: each is refused before any work with a
 ValueError or TypeError that names the parameter. The default limits let every notebook run at its
-paper-scale defaults. (Ctrl-C: tests/test_interrupt.py.)"""
+paper-scale defaults. (Ctrl-C: tests/simulation/test_interrupt.py.)"""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ from ldpcode.simulate import (
 )
 
 SIM = sys.modules["ldpcode.simulate"]  # the module (ldp.simulate is the function)
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BERN2 = ldp.make_instance("bernoulli", means=[0.9, 0.1])
 LIN = ctx.make_contextual_instance(3, 4, seed=0)
 
@@ -579,7 +579,7 @@ def test_reduction_agents_take_exactly_their_privacy_arguments():
 
 def test_bco_delta_belongs_to_private_runs():
     """A private run without delta takes bco.DEFAULT_DELTA; a non-private run given one is refused
-    (tests/test_zheng_bco.py::test_a_non_private_run_refuses_a_privacy_argument)."""
+    (tests/zheng2020/test_zheng_bco.py::test_a_non_private_run_refuses_a_privacy_argument)."""
     assert bco.simulate_one_point("linear", horizon=10, runs=1, epsilon=1.0, delta=None).delta == bco.DEFAULT_DELTA
     assert bco.simulate_one_point("linear", horizon=10, runs=1, epsilon=None).sigma == 0.0
 

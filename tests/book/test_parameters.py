@@ -17,7 +17,7 @@ import pytest
 import ldpcode as ldp
 from ldpcode import parameters as P
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = sorted(
     str(Path(p).relative_to(ROOT)) for p in glob.glob(str(ROOT / "chapters" / "**" / "*.ipynb"), recursive=True)
 )
@@ -211,7 +211,7 @@ def test_injected_names_are_read_from_the_history():
 
 # --- issue 12, item 5: values the rules let through but the body could not run ---------------------------------
 # Each of these was accepted by the rules before and failed late (in a later cell, often the last): now the check
-# cell refuses it, naming the parameter and why. tests/test_notebook_edges_*.py runs every notebook's body at the
+# cell refuses it, naming the parameter and why. tests/book/test_notebook_edges_*.py runs every notebook's body at the
 # edges the rules accept (NOTEBOOKS[...].tiny).
 
 A, Z, R, H = "chapters/azize2022/", "chapters/zheng2020/", "chapters/ren2020/", "chapters/heldp/"
