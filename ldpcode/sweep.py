@@ -68,13 +68,14 @@ class Task:
     horizon: int
     checkpoints: np.ndarray = field(repr=False)
     heterogeneous: object = field(default=None, repr=False)
+    options: tuple = ()
 
     def build(self):
         """(the policy, the users' privacy levels or None), built where the block runs."""
         if self.policy.startswith("HeLDP-"):
             epsilon_min, levels = self.heterogeneous(self.epsilon)
-            return make_policy(self.policy, epsilon_min=epsilon_min), levels
-        return make_policy(self.policy, self.epsilon), None
+            return make_policy(self.policy, epsilon_min=epsilon_min, **dict(self.options)), levels
+        return make_policy(self.policy, self.epsilon, **dict(self.options)), None
 
 
 def run_task(task: Task, cancel=None) -> np.ndarray:
@@ -142,6 +143,7 @@ def plan(
     checkpoints=None,
     block: int = 5,
     heterogeneous=None,
+    options=None,
 ) -> list[Task]:
     """The tasks of a sweep, in the table's order (policy, instance, ε, first run); validates everything
     :func:`sweep` takes about the grid and refuses a policy an instance cannot run, before any work."""
@@ -158,16 +160,25 @@ def plan(
             "the HeLDP-UCB-* policies need heterogeneous=f, a function eps -> (epsilon_min, PrivacyLevels) "
             "giving the users' levels of the cell eps"
         )
+    options = {} if options is None else options
+    if not isinstance(options, dict) or not all(isinstance(v, dict) for v in options.values()):
+        raise TypeError(f"options must be a dict of policy name -> dict of make_policy keywords, got {options!r}")
+    for name in options:
+        if name not in names:
+            raise ValueError(f"options names policy {name!r}, which is not in policies {list(names)}")
     tasks = []
     for name in names:
+        extra = tuple(sorted(options.get(name, {}).items()))
         for instance in inst:
             for e in eps if _is_private(name) else (None,):
-                probe = Task(name, instance, e, 0, 1, seed, horizon, cp, heterogeneous)
+                probe = Task(name, instance, e, 0, 1, seed, horizon, cp, heterogeneous, extra)
                 policy, levels = probe.build()
                 policy.check_environment(instance, levels)
                 for first in range(0, runs, block):
                     tasks.append(
-                        Task(name, instance, e, first, min(block, runs - first), seed, horizon, cp, heterogeneous)
+                        Task(
+                            name, instance, e, first, min(block, runs - first), seed, horizon, cp, heterogeneous, extra
+                        )
                     )
     return tasks
 
@@ -273,6 +284,7 @@ def sweep(
     scheduler=None,
     workers: int | None = None,
     heterogeneous=None,
+    options=None,
     progress: bool | None = None,
     limits: Limits | None = None,
 ):
@@ -282,7 +294,8 @@ def sweep(
 
     ``instances``: a name, an :class:`~ldpcode.instances.Instance` or a list of them. ``block`` runs make one task.
     ``scheduler``: None (threads in this process, ``workers`` of them), ``"localcluster"``, an address or a
-    ``distributed.Client``. ``progress`` shows a bar over blocks (default: only on a terminal). The table's
+    ``distributed.Client``. ``options`` gives a policy's further keywords of :func:`ldpcode.make_policy`
+    (``{"AdaP-UCB": {"alpha": 4.0}}``). ``progress`` shows a bar over blocks (default: only on a terminal). The table's
     ``attrs`` record horizon, runs, seed and the wall-clock seconds (not part of the numbers). Each cell equals
     :func:`ldpcode.simulate.simulate` with the same seed, run for run.
     """
@@ -299,6 +312,7 @@ def sweep(
         checkpoints=checkpoints,
         block=block,
         heterogeneous=heterogeneous,
+        options=options,
     )
     workers = default_workers() if workers is None else check_int("workers", workers, minimum=1, maximum=MAX_WORKERS)
     if progress is None:

@@ -153,3 +153,20 @@ def test_localcluster_gives_the_local_table_at_paper_scale():
     cluster = sw.sweep(*grid, INSTANCE, 10**6, 20, seed=0, checkpoints=[10**4, 10**5, 10**6], scheduler="localcluster")
     assert len(local) == 4 * 8 * 20 * 3
     assert local.equals(cluster)
+
+
+def test_options_reach_make_policy():
+    ins = ldp.make_instance("bernoulli", means=[0.9, 0.6])
+    table = sw.sweep(["AdaP-UCB"], [1.0], ins, 20_000, 3, checkpoints=[20_000], options={"AdaP-UCB": {"alpha": 10.0}})
+    res = ldp.simulate(ldp.make_policy("AdaP-UCB", 1.0, alpha=10.0), ins, 20_000, runs=3, seed=0, checkpoints=[20_000])
+    np.testing.assert_array_equal(table["regret"].to_numpy(), res.regret[:, 0])
+    default = sw.sweep(["AdaP-UCB"], [1.0], ins, 20_000, 3, checkpoints=[20_000])
+    assert not np.array_equal(
+        default["regret"].to_numpy(), res.regret[:, 0]
+    )  # alpha changed the runs (pulls 2048, not 1024)
+    with pytest.raises(ValueError, match="not in policies"):
+        sw.sweep(["AdaP-UCB"], [1.0], INSTANCE, 100, 2, options={"DP-SE": {"beta": 0.1}})
+    with pytest.raises(TypeError, match="options must be"):
+        sw.sweep(["AdaP-UCB"], [1.0], INSTANCE, 100, 2, options={"AdaP-UCB": 5.0})
+    with pytest.raises(TypeError):
+        sw.sweep(["AdaP-UCB"], [1.0], INSTANCE, 100, 2, options={"AdaP-UCB": {"alhpa": 5.0}})
