@@ -45,16 +45,22 @@ class BanditPolicy(Protocol):
     ) -> tuple[np.ndarray, int | None]: ...
 
 
-def run_in_chunks(horizon: int, cancel, step) -> None:
-    """The chunk loop of every per-pull engine: from t = 0 to ``horizon`` in chunks of at most :data:`CHUNK`
-    pulls, checking ``cancel`` (a :class:`ldpcode.limits.CancelFlag`, or None) before each. ``step(t, ci, m)``
-    draws the chunk's randomness, runs the compiled kernel and returns the new (t, ci), ci being the index of
-    the next checkpoint to record."""
+def run_in_chunks(horizon: int, cancel, step, chunk: int | None = None) -> None:
+    """The chunk loop of every per-round engine (the policies of :func:`ldpcode.simulate.simulate` and the
+    drivers of ``bco``, ``contextual`` and ``reductions``): from t = 0 to ``horizon`` in chunks of at most
+    ``chunk`` rounds (default :data:`CHUNK`; an engine whose draws are laid out by chunk, like the contextual
+    one, passes its own), checking ``cancel`` (a :class:`ldpcode.limits.CancelFlag`, or None) before each.
+    ``step(t, ci, m)`` draws the chunk's randomness, runs the compiled kernel on rounds t + 1 .. t + m and
+    returns the new (t, ci), ci being the index of the next checkpoint to record (a kernel that keeps it in
+    its own state returns the ci it was given)."""
+    size = CHUNK if chunk is None else chunk
+    if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 1:
+        raise ValueError(f"chunk must be a whole number of rounds >= 1, got {chunk!r}")
     t = ci = 0
     while t < horizon:
         if cancel is not None:
             cancel.check()
-        t, ci = step(t, ci, min(CHUNK, horizon - t))
+        t, ci = step(t, ci, min(size, horizon - t))
 
 
 def refuse_privacy_levels(policy, privacy_levels) -> None:

@@ -37,6 +37,7 @@ from ._validate import check_choice, check_epsilon
 from .engine import check_bounded, pulls_cost, refuse_privacy_levels, run_in_chunks
 from .global_policies import GLOBAL_POLICIES, make_global_policy
 from .instances import PrivacyLevels, reward_from_draw
+from .reductions.policy import ONE_POINT_POLICIES, build_one_point
 from .rng import run_streams
 
 _USE_SIGMOID = "; use its Sigmoid version {name}S"
@@ -152,7 +153,7 @@ _SPECS = {
 
 def list_policies() -> list[str]:
     """The names :func:`make_policy` accepts."""
-    return sorted(_SPECS) + sorted(_HE_SPECS) + sorted(GLOBAL_POLICIES)
+    return sorted(_SPECS) + sorted(_HE_SPECS) + sorted(GLOBAL_POLICIES) + sorted(ONE_POINT_POLICIES)
 
 
 def _no_options(name: str, options: dict) -> None:
@@ -208,6 +209,7 @@ def make_policy(
     alpha: float | None = None,
     beta: float | None = None,
     gamma: float | None = None,
+    delta: float | None = None,
 ):
     """A policy by the paper's name.
 
@@ -223,12 +225,25 @@ def make_policy(
     ``AdaP-KLUCB`` (``alpha``, default 3.1; alpha <= 3 warns that Theorems 7-8 no longer apply), ``DP-SE``
     (``beta``, default 1/T), ``DP-UCB`` (``gamma``, default 0.1), and the non-private ``KL-UCB``.
 
+    The (ε, δ)-LDP one-point reduction of Zheng et al. (2020), Algorithm 1, around UCB1: ``OnePoint-UCB``
+    (:class:`ldpcode.reductions.OnePointUCB`) needs ``epsilon`` and ``delta``, a probability in (0, 1); no
+    other policy takes ``delta``.
+
     The names are the keys of :data:`REGISTRY`, each with the builder of its family. Adding a policy is one
     class (implementing the engine protocol, :mod:`ldpcode.engine`) and one registry line: in ``_SPECS``
-    (an index policy on a curator), ``_HE_SPECS`` (heterogeneous) or ``ldpcode.global_policies.REGISTRY``.
+    (an index policy on a curator), ``_HE_SPECS`` (heterogeneous), ``ldpcode.global_policies.REGISTRY`` or
+    ``ldpcode.reductions.policy.ONE_POINT_POLICIES``.
     """
     check_choice("policy", name, REGISTRY)
-    return REGISTRY[name](name, epsilon, epsilon_min, {"alpha": alpha, "beta": beta, "gamma": gamma})
+    options = {"alpha": alpha, "beta": beta, "gamma": gamma}
+    if name in ONE_POINT_POLICIES:
+        options["delta"] = delta
+    elif delta is not None:
+        raise ValueError(
+            f"policy {name!r} takes no delta (only the (ε, δ)-LDP {', '.join(ONE_POINT_POLICIES)} does), "
+            f"got delta={delta!r}"
+        )
+    return REGISTRY[name](name, epsilon, epsilon_min, options)
 
 
 @njit(cache=True, nogil=True)
@@ -436,6 +451,7 @@ REGISTRY = {
     **dict.fromkeys(_SPECS, _build_index),
     **dict.fromkeys(_HE_SPECS, _build_heterogeneous),
     **dict.fromkeys(GLOBAL_POLICIES, _build_global),
+    **dict.fromkeys(ONE_POINT_POLICIES, build_one_point),
 }
 """Every policy :func:`make_policy` builds, by name, with the builder of its family."""
 

@@ -35,6 +35,7 @@ import numpy as np
 from ._validate import as_float_array, check_int
 from .instances import Instance, PrivacyLevels
 from .engine import BanditPolicy
+from .results import RegretCurves
 
 # Re-exported: the public names that moved out of this module stay importable from it (and simulate() looks up
 # run_pool here, where tests/test_limits.py patches it).
@@ -81,13 +82,13 @@ def log_checkpoints(horizon: int, points: int = 121) -> np.ndarray:
 
 
 @dataclass
-class SimulationResult:
-    """What :func:`simulate` returns.
+class SimulationResult(RegretCurves):
+    """What :func:`simulate` returns: a :class:`ldpcode.results.RegretCurves` whose regret is computed.
 
     ``checkpoints`` (C,), ``counts`` (runs, C, arms): N_a at each checkpoint, ``gaps`` (arms,).
     ``regret`` (runs, C) is the pseudo-regret sum_a N_a(t) Delta_a; ``pulls`` (runs, arms) the counts at
     the horizon. ``releases`` (runs,), for the global-DP policies, counts the private statistics each run
-    computed (Azize and Basu, Table 1, "# Private Means"); None otherwise.
+    computed (Azize and Basu, Table 1, "# Private Means"); None otherwise. ``name`` is ``policy``.
     """
 
     policy: str
@@ -102,32 +103,16 @@ class SimulationResult:
     releases: np.ndarray | None = None
 
     @property
+    def name(self) -> str:
+        return self.policy
+
+    @property
     def regret(self) -> np.ndarray:
         return self.counts @ self.gaps
 
     @property
     def pulls(self) -> np.ndarray:
         return self.counts[:, -1, :]
-
-    def mean_regret(self) -> np.ndarray:
-        """Mean pseudo-regret over runs at each checkpoint."""
-        return self.regret.mean(axis=0)
-
-    def regret_band(self, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
-        """Normal-approximation confidence band for the mean regret at each checkpoint."""
-        m, half = mean_and_half_width(self.regret, level)
-        return m - half, m + half
-
-    def final_regret(self) -> np.ndarray:
-        """Pseudo-regret of each run at the horizon."""
-        return self.regret[:, -1]
-
-    def at(self, t: int) -> np.ndarray:
-        """Regret of each run at checkpoint ``t`` (which must be one of ``checkpoints``)."""
-        idx = np.flatnonzero(self.checkpoints == t)
-        if idx.size == 0:
-            raise ValueError(f"t={t} is not a checkpoint of this result")
-        return self.regret[:, idx[0]]
 
     def until(self, t: int) -> "SimulationResult":
         """The same runs cut at pull ``t`` (a checkpoint): a result of horizon ``t``.
@@ -137,10 +122,7 @@ class SimulationResult:
         simulation serves both a T = 10^6 panel and a T = 10^7 ratio curve.
         """
         t = check_int("t", t, minimum=1)
-        idx = np.flatnonzero(self.checkpoints == t)
-        if idx.size == 0:
-            raise ValueError(f"t must be one of this result's checkpoints (1..{self.horizon}), got {t}")
-        k = idx[0] + 1
+        k = self.checkpoint_index(t) + 1
         return SimulationResult(
             self.policy,
             self.epsilon,
@@ -152,10 +134,6 @@ class SimulationResult:
             self.counts[:, :k].copy(),
             self.gaps,
         )
-
-    @property
-    def label(self) -> str:
-        return self.policy if not np.isfinite(self.epsilon) else f"{self.policy} (ε = {self.epsilon:g})"
 
 
 def _show_checkpoints(checkpoints) -> str:

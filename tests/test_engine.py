@@ -62,7 +62,9 @@ def test_bookkeeping_counts_regret_and_checkpoints():
     lo, hi = res.regret_band()
     assert (lo <= res.mean_regret()).all() and (res.mean_regret() <= hi).all()
     np.testing.assert_array_equal(res.at(10_000), res.final_regret())
-    with pytest.raises(ValueError, match="not a checkpoint"):
+    with pytest.raises(
+        ValueError, match=r"t must be one of this result's \d+ checkpoints \(rounds 1\.\.10000\), got 10001"
+    ):
         res.at(10_001)
 
 

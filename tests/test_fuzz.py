@@ -185,6 +185,12 @@ TARGETS = [
         Target(f"make_policy.{n}", ldp.make_policy, dict(name=n, epsilon=1.0), dict(epsilon=BAD_EPS))
         for n in ["LDP-UCB-L", "LDP-UCB-B", "LDP-UCB-LS", "LDP-UCB-BS", "AdaP-UCB", "AdaP-KLUCB", "DP-SE", "DP-UCB"]
     ],
+    Target(
+        "make_policy.OnePoint-UCB",
+        ldp.make_policy,
+        dict(name="OnePoint-UCB", epsilon=1.0, delta=1e-3),
+        dict(epsilon=BAD_EPS, delta=BAD_PROB),
+    ),
     *[
         Target(f"make_policy.{n}", ldp.make_policy, dict(name=n, epsilon_min=1.0), dict(epsilon_min=BAD_EPS))
         for n in ["HeLDP-UCB-L", "HeLDP-UCB-B", "HeLDP-UCB-LS", "HeLDP-UCB-BS"]

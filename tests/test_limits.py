@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 import ldpcode as ldp
-from ldpcode import bco
+from ldpcode import bco, engine
 from ldpcode import contextual as ctx
 from ldpcode.contextual import runs as ctx_runs
 from ldpcode import reductions as rd
@@ -308,8 +308,8 @@ def no_work(monkeypatch):
         raise WorkStarted
 
     monkeypatch.setattr(SIM, "run_pool", stop)
-    monkeypatch.setattr(bco.runs, "_chunks", stop)  # read where it is defined: ldpcode.bco.runs
-    monkeypatch.setattr(ctx_runs, "run_streams", stop)  # simulate_contextual looks it up there
+    monkeypatch.setattr(bco.runs, "run_pool", stop)  # the BCO drivers look it up in ldpcode.bco.runs
+    monkeypatch.setattr(ctx_runs, "run_pool", stop)  # simulate_contextual (numba engine) looks it up there
     monkeypatch.setattr(rd_runs, "run_pool", stop)  # where simulate_mab looks it up
     monkeypatch.setattr(rd_losses, "_ucb_adversary_table", stop)  # where ucb_adversary looks it up
 
@@ -625,9 +625,15 @@ def test_cancel_flag():
 )
 def test_bco_runs_in_chunks_give_the_same_bits(monkeypatch, call):
     whole = call()
-    monkeypatch.setattr(bco.runs, "BCO_CHUNK", 333)  # 16 chunks, the last one short (read by bco.runs._chunks)
-    assert len(list(bco.runs._chunks(5000))) == 16  # the patch reaches the chunking the drivers use
+    sizes, real = [], engine.run_in_chunks
+
+    def counted(horizon, cancel, step, chunk=None):
+        return real(horizon, cancel, lambda t, ci, m: sizes.append(m) or step(t, ci, m), chunk)
+
+    monkeypatch.setattr(bco.runs, "run_in_chunks", counted)  # where the BCO drivers look it up
+    monkeypatch.setattr(bco.runs, "BCO_CHUNK", 333)  # 16 chunks, the last one short (read by the drivers)
     chunked = call()
+    assert sizes == 2 * ([333] * 15 + [5000 - 15 * 333])  # the patch reached the chunking of both runs
     np.testing.assert_array_equal(chunked.regret, whole.regret)
     if whole.max_norm is not None:
         np.testing.assert_array_equal(chunked.max_norm, whole.max_norm)

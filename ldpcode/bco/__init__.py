@@ -65,14 +65,14 @@ work as before the split):
                                      (``_one_point_chunk``, ``_two_point_chunk``, ``_barrier_chunk``)
 :mod:`ldpcode.bco.runs`              the drivers (:func:`simulate_one_point`, :func:`simulate_two_point`),
                                      their tunings, :class:`BCOResult`, :func:`bco_cost`, the chunking
-                                     (:data:`BCO_CHUNK`, ``_chunks``), :data:`DEFAULT_DELTA`,
+                                     (:data:`BCO_CHUNK`, ``_run_all``), :data:`DEFAULT_DELTA`,
                                      :func:`hazan_levy_exploration_cost`
 ===================================  =================================================================
 """
 
 # The private helpers are re-exported as well (``X as X``, outside __all__): ldpcode.bco._comparator and the
-# others stay where they were. BCO_CHUNK and _chunks are read where they are defined, in ldpcode.bco.runs:
-# to change or patch them, do it there (setting ldpcode.bco.BCO_CHUNK changes nothing).
+# others stay where they were. BCO_CHUNK, run_pool and run_in_chunks are read in ldpcode.bco.runs: to change
+# or patch them, do it there (setting ldpcode.bco.BCO_CHUNK changes nothing).
 from .environments import (
     ENVIRONMENTS,
     PERIOD,
@@ -111,7 +111,7 @@ from .runs import (
     DEFAULT_DELTA,
     LEARNERS,
     BCOResult,
-    _chunks as _chunks,
+    _run_all as _run_all,
     _common as _common,
     _simulate_barrier as _simulate_barrier,
     barrier_tuning,

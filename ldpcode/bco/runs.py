@@ -4,9 +4,11 @@ schedules (:func:`one_point_tuning`, :func:`barrier_tuning`, :func:`two_point_tu
 (:class:`BCOResult`), cost estimate (:func:`bco_cost`) and shared checks (``_common``, :data:`DEFAULT_DELTA`),
 and :func:`hazan_levy_exploration_cost`.
 
-A run is cut into chunks of :data:`BCO_CHUNK` rounds by ``_chunks``, which reads :data:`BCO_CHUNK` from this
-module; the drivers call ``_chunks`` from here too. Change or patch them here, in ``ldpcode.bco.runs``
-(the copies that :mod:`ldpcode.bco` re-exports are not read).
+The runs go through the engine every simulator shares: :func:`ldpcode.limits.run_pool` (one worker thread:
+the compiled BCO kernels hold the GIL; run r draws from its own streams, so the result is that of the
+sequential loop) and, inside a run, :func:`ldpcode.engine.run_in_chunks` with chunks of :data:`BCO_CHUNK`
+rounds (Ctrl-C is seen between them). Both names are looked up in this module at call time: patch them
+here, in ``ldpcode.bco.runs`` (the copy of :data:`BCO_CHUNK` that :mod:`ldpcode.bco` re-exports is not read).
 """
 
 from __future__ import annotations
@@ -17,8 +19,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._validate import check_int, check_real
-from ..limits import MAX_HORIZON, MAX_RUNS, Limits, check_limits
+from ..engine import run_in_chunks
+from ..limits import MAX_HORIZON, MAX_RUNS, Limits, check_limits, run_pool
 from ..mechanisms import GaussianMechanism
+from ..results import RegretCurves
 from ..rng import run_streams
 from ..simulate import resolve_checkpoints
 from .environments import _ENV_CODE, Environment, _check_positive, make_environment
@@ -31,11 +35,11 @@ LEARNERS = ("sphere", "barrier")
 
 
 @dataclass
-class BCOResult:
-    """``regret`` (runs, C) at ``checkpoints`` (C,); the tuning actually used (``sigma``, ``eta0``,
-    ``rho0``/``rho`` or ``delta0``/``beta``/``nu``, ``B_tilde``/``G_tilde``) and ``steps`` = runs * horizon
-    (for steps/s). ``algorithm``: "one-point" (sphere), "one-point-hazan-levy", "one-point-saha-tewari",
-    "two-point"."""
+class BCOResult(RegretCurves):
+    """A :class:`ldpcode.results.RegretCurves`: ``regret`` (runs, C) at ``checkpoints`` (C,); the tuning actually
+    used (``sigma``, ``eta0``, ``rho0``/``rho`` or ``delta0``/``beta``/``nu``, ``B_tilde``/``G_tilde``) and
+    ``steps`` = runs * horizon (for steps/s). ``algorithm`` (also ``name``): "one-point" (sphere),
+    "one-point-hazan-levy", "one-point-saha-tewari", "two-point"; ``epsilon`` is inf for a non-private run."""
 
     algorithm: str
     environment: str
@@ -50,6 +54,10 @@ class BCOResult:
     checkpoints: np.ndarray
     regret: np.ndarray
     max_norm: np.ndarray | None = None  # barrier learners: max_t ||y_t|| of each run (< 1: inside X)
+
+    @property
+    def name(self) -> str:
+        return self.algorithm
 
     @property
     def steps(self) -> int:
@@ -73,10 +81,29 @@ def bco_cost(algorithm: str, d: int, horizon: int, runs: int, n_checkpoints: int
     return seconds, nbytes, work
 
 
-def _chunks(T: int):
-    """(t0, t1) of the consecutive chunks of rounds t0 + 1 .. t1 that make up a run of T rounds."""
-    for t0 in range(0, T, BCO_CHUNK):
-        yield t0, min(T, t0 + BCO_CHUNK)
+def _run_all(T: int, runs: int, seed: int, new_run) -> list:
+    """Every run of a BCO driver through the shared engine, as a list of each run's outputs.
+
+    Run r's generators are ``run_streams(SeedSequence(seed).spawn(runs)[r], 2)`` (sphere directions and
+    stochastic noise; curator noise). ``new_run()`` makes one run's state and returns ``(advance, outputs)``:
+    ``advance(t0, t1, g_u, g_z)`` plays rounds t0 + 1 .. t1 by one call of a compiled kernel that keeps the
+    run's state in its arrays, ``outputs`` what that run returns (the arrays the kernel fills). The rounds go
+    by chunks of :data:`BCO_CHUNK` (:func:`ldpcode.engine.run_in_chunks`), the runs through
+    :func:`ldpcode.limits.run_pool` on one thread."""
+    children = np.random.SeedSequence(seed).spawn(runs)
+
+    def one(r, cancel):
+        g_u, g_z = run_streams(children[r], 2)
+        advance, outputs = new_run()
+
+        def step(t, ci, m):
+            advance(t, t + m, g_u, g_z)
+            return t + m, ci
+
+        run_in_chunks(T, cancel, step, BCO_CHUNK)
+        return outputs
+
+    return run_pool(one, runs, 1)
 
 
 DEFAULT_DELTA = 1e-5
@@ -272,31 +299,19 @@ def simulate_one_point(
     tun = one_point_tuning(
         env if strongly else Environment(env.name, env.d, env.B, env.G, 0.0), T, sigma, delta, rho_max
     )
-    out = np.zeros((runs, cp.size))
-    for r, ss in enumerate(np.random.SeedSequence(seed).spawn(runs)):
-        g_u, g_z = run_streams(ss, 2)
-        x, S, Q, acc = np.zeros(env.d), np.zeros(env.d), np.zeros(1), np.zeros(2)
-        for t0, t1 in _chunks(T):
+    code, eta0, rho0 = _ENV_CODE[env.name], tun["eta0"], tun["rho0"]
+
+    def new_run():
+        x, S, Q, acc, out = np.zeros(env.d), np.zeros(env.d), np.zeros(1), np.zeros(2), np.zeros(cp.size)
+
+        def advance(t0, t1, g_u, g_z):
             _one_point_chunk(
-                _ENV_CODE[env.name],
-                env.d,
-                t0,
-                t1,
-                sigma,
-                strongly,
-                tun["eta0"],
-                tun["rho0"],
-                rho_max,
-                env.mu,
-                cp,
-                g_u,
-                g_z,
-                out[r],
-                x,
-                S,
-                Q,
-                acc,
+                code, env.d, t0, t1, sigma, strongly, eta0, rho0, rho_max, env.mu, cp, g_u, g_z, out, x, S, Q, acc
             )
+
+        return advance, out
+
+    out = np.stack(_run_all(T, runs, seed, new_run))
     return BCOResult(
         "one-point",
         env.name,
@@ -315,34 +330,28 @@ def simulate_one_point(
 
 def _simulate_barrier(env, T, runs, seed, epsilon, delta, sigma, strongly, beta, cp) -> BCOResult:
     tun = barrier_tuning(env, T, sigma, delta, strongly, beta)
-    out = np.zeros((runs, cp.size))
-    max_norm = np.zeros(runs)
-    for r, ss in enumerate(np.random.SeedSequence(seed).spawn(runs)):
-        g_u, g_z = run_streams(ss, 2)
-        x, gsum, xsum, S, Q, acc = (
-            np.zeros(env.d),
-            np.zeros(env.d),
-            np.zeros(env.d),
-            np.zeros(env.d),
-            np.zeros(1),
-            np.zeros(2),
-        )
-        for t0, t1 in _chunks(T):
+    code, eta0, delta0 = _ENV_CODE[env.name], tun["eta0"], tun["delta0"]
+
+    def new_run():
+        x, gsum, xsum, S = (np.zeros(env.d) for _ in range(4))
+        Q, acc, out, norm = np.zeros(1), np.zeros(2), np.zeros(cp.size), np.zeros(1)
+
+        def advance(t0, t1, g_u, g_z):
             _barrier_chunk(
-                _ENV_CODE[env.name],
+                code,
                 env.d,
                 t0,
                 t1,
                 sigma,
                 strongly,
-                tun["eta0"],
-                tun["delta0"],
+                eta0,
+                delta0,
                 env.mu,
                 cp,
                 g_u,
                 g_z,
-                out[r],
-                max_norm[r : r + 1],
+                out,
+                norm,
                 x,
                 gsum,
                 xsum,
@@ -350,6 +359,12 @@ def _simulate_barrier(env, T, runs, seed, epsilon, delta, sigma, strongly, beta,
                 Q,
                 acc,
             )
+
+        return advance, (out, norm)
+
+    done = _run_all(T, runs, seed, new_run)
+    out = np.stack([o[0] for o in done])
+    max_norm = np.concatenate([o[1] for o in done])
     name = "one-point-hazan-levy" if strongly else "one-point-saha-tewari"
     return BCOResult(
         name,
@@ -404,30 +419,17 @@ def simulate_two_point(
     cp = resolve_checkpoints(T, checkpoints, 41)
     seconds, nbytes, work = bco_cost("two-point", env.d, T, runs, cp.size)
     check_limits("bco.simulate_two_point", work, seconds, nbytes, limits)
-    out = np.zeros((runs, cp.size))
-    for r, ss in enumerate(np.random.SeedSequence(seed).spawn(runs)):
-        g_u, g_z = run_streams(ss, 2)
-        x, S, Q, acc = np.zeros(env.d), np.zeros(env.d), np.zeros(1), np.zeros(2)
-        for t0, t1 in _chunks(T):
-            _two_point_chunk(
-                _ENV_CODE[env.name],
-                env.d,
-                t0,
-                t1,
-                sigma,
-                strongly,
-                tun["eta0"],
-                tun["rho"],
-                env.mu,
-                cp,
-                g_u,
-                g_z,
-                out[r],
-                x,
-                S,
-                Q,
-                acc,
-            )
+    code, eta0, rho = _ENV_CODE[env.name], tun["eta0"], tun["rho"]
+
+    def new_run():
+        x, S, Q, acc, out = np.zeros(env.d), np.zeros(env.d), np.zeros(1), np.zeros(2), np.zeros(cp.size)
+
+        def advance(t0, t1, g_u, g_z):
+            _two_point_chunk(code, env.d, t0, t1, sigma, strongly, eta0, rho, env.mu, cp, g_u, g_z, out, x, S, Q, acc)
+
+        return advance, out
+
+    out = np.stack(_run_all(T, runs, seed, new_run))
     return BCOResult(
         "two-point",
         env.name,

@@ -4,7 +4,10 @@ regret exponents of their Table 1.
 
 * :data:`POLICIES`, :class:`ContextualResult`, :func:`simulate_contextual`: R runs of a policy, by the
   numba engine (:mod:`ldpcode.contextual.kernels`) or by the NumPy engine, which makes the user/server
-  split explicit (:func:`ldpcode.contextual.user_release`, ``_server_update``, looked up here).
+  split explicit (:func:`ldpcode.contextual.user_release`, ``_server_update``, looked up here). Both go
+  through the engine every simulator shares: :func:`ldpcode.engine.run_in_chunks` (chunks of
+  :data:`~ldpcode.contextual.kernels.CHUNK` rounds, the size the draws are laid out by) and, for the
+  numba engine, :func:`ldpcode.limits.run_pool` (one thread; both names looked up here).
 * :func:`contextual_cost`: the estimated time and memory of a call, checked against its limits.
 * :func:`uniform_play_regret`: the per-round regret of uniform play, the linear-regret level.
 * :class:`HorizonSweep`, :func:`horizon_sweep`: runs at several horizons and the log-log slope of the
@@ -19,7 +22,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .._validate import check_int, check_real
-from ..limits import MAX_HORIZON, MAX_RUNS, Limits, check_limits
+from ..engine import run_in_chunks
+from ..limits import MAX_HORIZON, MAX_RUNS, Limits, check_limits, run_pool
+from ..results import RegretCurves
 from ..rng import run_streams
 from ..simulate import resolve_checkpoints
 from ..stats import SlopeFit, loglog_slope
@@ -40,9 +45,10 @@ POLICIES = ("linucb", "ldp-linucb", "gloc", "ldp-gloc")
 
 
 @dataclass
-class ContextualResult:
-    """``regret`` (runs, C) pseudo-regret at ``checkpoints``; ``choices`` (runs, T) if recorded;
-    ``sigmas`` the noise sds used."""
+class ContextualResult(RegretCurves):
+    """A :class:`ldpcode.results.RegretCurves`: ``regret`` (runs, C) pseudo-regret at ``checkpoints``;
+    ``choices`` (runs, T) if recorded; ``sigmas`` the noise sds used; ``epsilon`` None for a non-private
+    policy; ``name`` is ``policy``."""
 
     policy: str
     horizon: int
@@ -53,6 +59,10 @@ class ContextualResult:
     regret: np.ndarray
     sigmas: dict = field(default_factory=dict)
     choices: np.ndarray | None = None
+
+    @property
+    def name(self) -> str:
+        return self.policy
 
 
 def contextual_cost(
@@ -168,19 +178,7 @@ def simulate_contextual(
     kappa = float(logistic_derivative(S))
     zeta = 1.0 / math.sqrt(horizon)
     n_up = d * (d + 1) // 2
-    streams = [run_streams(ss, k=2) for ss in np.random.SeedSequence(seed).spawn(runs)]
-    eye = np.eye(d)
-    state = {"V": np.zeros((runs, d, d)), "u": np.zeros((runs, d)), "g": None}
-    theta_ol = np.zeros((runs, d))  # online learner θ̃ / θ̂ (GLOC)
-    A_ons = np.broadcast_to(lam * eye, (runs, d, d)).copy()
-    theta_bar = np.zeros((runs, d))
-    Vinv = np.broadcast_to(eye / lam, (runs, d, d)).copy()
-    beta = 0.0
-    cum = np.zeros(runs)
-    out = np.zeros((runs, cps.size))
-    choices = np.zeros((runs, horizon), dtype=np.int16) if record_choices else None
-    ci = 0
-    t0 = 0
+    children = np.random.SeedSequence(seed).spawn(runs)
     rr = np.arange(runs)
     log2Ta = math.log(2.0 * horizon / alpha)
 
@@ -207,32 +205,34 @@ def simulate_contextual(
             b = math.sqrt(float(gloc_a(B, kappa, 0.5, alpha)) + rmax * S**2) + gam
         return b, 2 * ups
 
-    beta, _ = width(0)
+    def draw_noise(noise_rng, m):
+        """The chunk's privacy noises (zero for a non-private policy): matrix, vector, gradient."""
+        NV, Nu, Ng = np.zeros((m, d, d)), np.zeros((m, d)), np.zeros((m, d))
+        if private:
+            NV = symmetric_from_upper(noise_rng.standard_normal((m, n_up)) * sig_V, d)
+            Nu = noise_rng.standard_normal((m, d)) * sig_u
+            if glm:
+                Ng = noise_rng.standard_normal((m, d)) * sig_g
+        return NV, Nu, Ng
+
+    out = np.zeros((runs, cps.size))
+    choices = np.zeros((runs, horizon), dtype=np.int16) if record_choices else None
+    beta0, _ = width(0)
     if engine == "numba":
         code = _CODES[policy]
-        for r, (env_rng, noise_rng) in enumerate(streams):
-            V = np.zeros((d, d))
-            u = np.zeros(d)
-            th_ol = np.zeros(d)
-            A = lam * np.eye(d)
-            th_bar = np.zeros(d)
-            Vi = np.eye(d) / lam
-            st = np.array([beta, 0.0])
-            ci = 0
+
+        def one(r, cancel):
+            """Run r on the compiled loop, chunk by chunk; it fills ``out[r]`` (and ``choices[r]``)."""
+            env_rng, noise_rng = run_streams(children[r], k=2)
+            V, u, th_ol, th_bar = np.zeros((d, d)), np.zeros(d), np.zeros(d), np.zeros(d)
+            A, Vi = lam * np.eye(d), np.eye(d) / lam
+            st = np.array([beta0, 0.0])
             ch = choices[r] if record_choices else np.zeros(1, dtype=np.int16)
-            t0 = 0
-            while t0 < horizon:
-                m = min(CHUNK, horizon - t0)
+
+            def step(t0, ci, m):
                 Xr = instance.draw_contexts(env_rng, m)
                 Ur = env_rng.random(m)
-                NVr = np.zeros((m, d, d))
-                Nur = np.zeros((m, d))
-                Ngr = np.zeros((m, d))
-                if private:
-                    NVr = symmetric_from_upper(noise_rng.standard_normal((m, n_up)) * sig_V, d)
-                    Nur = noise_rng.standard_normal((m, d)) * sig_u
-                    if glm:
-                        Ngr = noise_rng.standard_normal((m, d)) * sig_g
+                NVr, Nur, Ngr = draw_noise(noise_rng, m)
                 ci = _run_chunk(
                     code,
                     t0,
@@ -264,74 +264,77 @@ def simulate_contextual(
                     ch,
                     record_choices,
                 )
-                t0 += m
-        return ContextualResult(
-            policy=policy,
-            horizon=horizon,
-            runs=runs,
-            seed=seed,
-            epsilon=None if not private else float(epsilon),
-            checkpoints=cps,
-            regret=out,
-            sigmas={"matrix": sig_V, "vector": sig_u, "gradient": sig_g},
-            choices=choices,
-        )
-    while t0 < horizon:
-        m = min(CHUNK, horizon - t0)
-        X = np.empty((runs, m, K, d))
-        U = np.empty((runs, m))
-        NV = np.zeros((runs, m, d, d))
-        Nu = np.zeros((runs, m, d))
-        Ng = np.zeros((runs, m, d))
-        for r, (env_rng, noise_rng) in enumerate(streams):
-            X[r] = instance.draw_contexts(env_rng, m)
-            U[r] = env_rng.random(m)
-            if private:
-                NV[r] = symmetric_from_upper(noise_rng.standard_normal((m, n_up)) * sig_V, d)
-                Nu[r] = noise_rng.standard_normal((m, d)) * sig_u
+                return t0 + m, ci
+
+            run_in_chunks(horizon, cancel, step, CHUNK)
+
+        run_pool(one, runs, 1)
+    else:
+        streams = [run_streams(ss, k=2) for ss in children]
+        eye = np.eye(d)
+        state = {"V": np.zeros((runs, d, d)), "u": np.zeros((runs, d)), "g": None}
+        theta_ol = np.zeros((runs, d))  # online learner θ̃ / θ̂ (GLOC)
+        A_ons = np.broadcast_to(lam * eye, (runs, d, d)).copy()
+        theta_bar = np.zeros((runs, d))
+        Vinv = np.broadcast_to(eye / lam, (runs, d, d)).copy()
+        beta = beta0
+        cum = np.zeros(runs)
+
+        def step(t0, ci, m):
+            """Rounds t0 + 1 .. t0 + m of every run at once."""
+            nonlocal theta_ol, A_ons, theta_bar, Vinv, beta, cum
+            X = np.empty((runs, m, K, d))
+            U = np.empty((runs, m))
+            NV = np.zeros((runs, m, d, d))
+            Nu = np.zeros((runs, m, d))
+            Ng = np.zeros((runs, m, d))
+            for r, (env_rng, noise_rng) in enumerate(streams):
+                X[r] = instance.draw_contexts(env_rng, m)
+                U[r] = env_rng.random(m)
+                NV[r], Nu[r], Ng[r] = draw_noise(noise_rng, m)
+            for j in range(m):
+                t = t0 + j + 1
+                x = X[:, j]  # (R, K, d)
+                quad = np.einsum("rkd,rde,rke->rk", x, Vinv, x)
+                ucb = np.einsum("rkd,rd->rk", x, theta_bar) + beta * np.sqrt(np.maximum(quad, 0.0))
+                a = np.argmax(ucb, axis=1)
+                if record_choices:
+                    choices[:, t - 1] = a
+                z_true = x @ instance.theta  # (R, K)
+                mean_all = instance.mean(z_true)
+                xa = x[rr, a]
+                cum += mean_all.max(axis=1) - mean_all[rr, a]
                 if glm:
-                    Ng[r] = noise_rng.standard_normal((m, d)) * sig_g
-        for j in range(m):
-            t = t0 + j + 1
-            x = X[:, j]  # (R, K, d)
-            quad = np.einsum("rkd,rde,rke->rk", x, Vinv, x)
-            ucb = np.einsum("rkd,rd->rk", x, theta_bar) + beta * np.sqrt(np.maximum(quad, 0.0))
-            a = np.argmax(ucb, axis=1)
-            if record_choices:
-                choices[:, t - 1] = a
-            z_true = x @ instance.theta  # (R, K)
-            mean_all = instance.mean(z_true)
-            xa = x[rr, a]
-            cum += mean_all.max(axis=1) - mean_all[rr, a]
-            if glm:
-                y = (U[:, j] < mean_all[rr, a]).astype(float)
-            else:
-                y = z_true[rr, a] + instance.noise * (2 * U[:, j] - 1)
-            if glm:
-                z = np.einsum("rd,rd->r", xa, theta_ol)
-                grad = logistic_loss_gradient(theta_ol, xa, y)
-                rel = user_release(xa, z, NV[:, j], Nu[:, j], grad, Ng[:, j])
-            else:
-                rel = user_release(xa, y, NV[:, j], Nu[:, j])
-            _server_update(state, rel)
-            if glm:
-                if private:  # noisy projected OGD (Alg. 3, line 11)
-                    theta_ol = theta_ol - zeta * state["g"]
-                else:  # ONS-GLM (Jun et al. 2017)
-                    A_ons += xa[:, :, None] * xa[:, None, :]
-                    step = np.linalg.solve(A_ons, xa[:, :, None])[:, :, 0]
-                    lprime = logistic(z) - y  # ℓ'(xᵀθ̃, y)
-                    theta_ol = theta_ol - lprime[:, None] / kappa * step
-                nrm = np.linalg.norm(theta_ol, axis=1, keepdims=True)
-                theta_ol = theta_ol / np.maximum(1.0, nrm / S)
-            beta, c = width(t)
-            Vbar = state["V"] + (lam + c) * eye
-            Vinv = np.linalg.inv(Vbar)
-            theta_bar = np.einsum("rde,re->rd", Vinv, state["u"])
-            while ci < cps.size and cps[ci] == t:
-                out[:, ci] = cum
-                ci += 1
-        t0 += m
+                    y = (U[:, j] < mean_all[rr, a]).astype(float)
+                else:
+                    y = z_true[rr, a] + instance.noise * (2 * U[:, j] - 1)
+                if glm:
+                    z = np.einsum("rd,rd->r", xa, theta_ol)
+                    grad = logistic_loss_gradient(theta_ol, xa, y)
+                    rel = user_release(xa, z, NV[:, j], Nu[:, j], grad, Ng[:, j])
+                else:
+                    rel = user_release(xa, y, NV[:, j], Nu[:, j])
+                _server_update(state, rel)
+                if glm:
+                    if private:  # noisy projected OGD (Alg. 3, line 11)
+                        theta_ol = theta_ol - zeta * state["g"]
+                    else:  # ONS-GLM (Jun et al. 2017)
+                        A_ons += xa[:, :, None] * xa[:, None, :]
+                        ons_step = np.linalg.solve(A_ons, xa[:, :, None])[:, :, 0]
+                        lprime = logistic(z) - y  # ℓ'(xᵀθ̃, y)
+                        theta_ol = theta_ol - lprime[:, None] / kappa * ons_step
+                    nrm = np.linalg.norm(theta_ol, axis=1, keepdims=True)
+                    theta_ol = theta_ol / np.maximum(1.0, nrm / S)
+                beta, c = width(t)
+                Vbar = state["V"] + (lam + c) * eye
+                Vinv = np.linalg.inv(Vbar)
+                theta_bar = np.einsum("rde,re->rd", Vinv, state["u"])
+                while ci < cps.size and cps[ci] == t:
+                    out[:, ci] = cum
+                    ci += 1
+            return t0 + m, ci
+
+        run_in_chunks(horizon, None, step, CHUNK)  # in the calling thread: Ctrl-C is raised between rounds
     return ContextualResult(
         policy=policy,
         horizon=horizon,

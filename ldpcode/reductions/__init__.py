@@ -66,6 +66,8 @@ The rooms (every name below is re-exported here, so ``ldpcode.reductions.X`` and
 :mod:`ldpcode.reductions.losses`      environments (Appendix B): :class:`LossSchedule`,
                                       :func:`bernoulli_losses`, :func:`ucb_adversary`
 :mod:`ldpcode.reductions.runs`        :func:`simulate_mab`, :func:`mab_cost`, :class:`MABResult`
+:mod:`ldpcode.reductions.policy`      :class:`OnePointUCB`, Algorithm 1 around UCB1 as a policy of the
+                                      main engine (``make_policy("OnePoint-UCB", epsilon=, delta=)``)
 ====================================  ================================================================
 
 ``CHUNK``, ``run_pool`` and ``_ucb_adversary_table`` are looked up in the room whose code uses them
@@ -111,6 +113,7 @@ from .privacy import (
     laplace_mechanism,
     noise_variance,
 )
+from .policy import ONE_POINT_POLICIES, OnePointUCB
 from .runs import (
     MABResult,
     _run_kernel as _run_kernel,
@@ -145,6 +148,9 @@ __all__ = [
     "LossSchedule",
     "bernoulli_losses",
     "ucb_adversary",
+    # policy (the main engine's)
+    "ONE_POINT_POLICIES",
+    "OnePointUCB",
     # runs
     "MABResult",
     "mab_cost",

@@ -3,7 +3,9 @@ r"""The numba-compiled steps of Algorithm 1's MAB instance (Zheng et al. 2020, S
 :func:`_ucb_select` (UCB1's index on losses), :func:`tsallis_weights` (Tsallis-INF's weights, Newton's method
 of Zimmert and Seldin 2021, Algorithm 2) and :func:`_sample` are shared by the Python learners
 (:mod:`ldpcode.reductions.learners`) and by :func:`_chunk`, the kernel that plays ``m`` rounds of one run of a
-built-in learner fed privatized losses (:func:`ldpcode.reductions.runs.simulate_mab`).
+built-in learner fed privatized losses (:func:`ldpcode.reductions.runs.simulate_mab`), and by
+:func:`one_point_ucb_chunk`, Algorithm 1 around UCB1 on a stochastic instance of rewards, the kernel of the
+main engine's policy :class:`ldpcode.reductions.OnePointUCB`.
 
 ``CHUNK`` is the number of rounds between two returns to the interpreter (where Ctrl-C is seen). Its readers
 import it: :mod:`ldpcode.reductions.runs` (the simulation loop and :func:`~ldpcode.reductions.runs.mab_cost`)
@@ -17,6 +19,8 @@ import math
 
 import numpy as np
 from numba import njit
+
+from ..instances import reward_from_draw
 
 CHUNK = 1 << 14
 
@@ -147,3 +151,28 @@ def _chunk(
             out_regret[ci] = played - best
             ci += 1
     return phase, played, ci
+
+
+@njit(cache=True, nogil=True)
+def one_point_ucb_chunk(
+    t, horizon, families, params, reward_draws, noise_draws, width_c, counts, sums, checkpoints, ci, counts_out
+):
+    """Advance one run of Algorithm 1 around UCB1 on a stochastic instance of rewards in [0, 1] by
+    ``len(reward_draws)`` pulls (or to ``horizon``): the policy :class:`ldpcode.reductions.OnePointUCB`.
+
+    Round t + 1 plays the arm of :func:`_ucb_select` (the index of :class:`SubGaussianUCB`, width constant
+    ``width_c``, on the sums of the privatized losses), the user's reward r comes from
+    :func:`ldpcode.instances.reward_from_draw`, and the learner is fed only the release
+    (1 - r) + ``noise_draws[s]`` (Algorithm 1, line 4). ``counts`` and ``sums`` are the run's state;
+    ``counts`` is copied into ``counts_out[ci]`` at each checkpoint. Returns the new (t, ci)."""
+    steps = min(reward_draws.shape[0], horizon - t)
+    for s in range(steps):
+        a = _ucb_select(counts, sums, t if t > 0 else 1, width_c)
+        r = reward_from_draw(families[a], params[a, 0], params[a, 1], reward_draws[s])
+        counts[a] += 1
+        sums[a] += (1.0 - r) + noise_draws[s]
+        t += 1
+        while ci < checkpoints.shape[0] and checkpoints[ci] == t:
+            counts_out[ci, :] = counts
+            ci += 1
+    return t, ci

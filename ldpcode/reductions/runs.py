@@ -2,22 +2,26 @@ r"""Simulation of Algorithm 1's MAB instance (Zheng et al. 2020, Section 3 and A
 
 :func:`simulate_mab` runs R independent runs from ``SeedSequence(seed).spawn(R)``; run r uses three streams
 from :func:`ldpcode.rng.run_streams`: loss draws, privacy noise, learner randomness. The built-in
-learners run in the numba kernel (:func:`ldpcode.reductions.kernels._chunk`, ``CHUNK`` rounds at a time,
-through :func:`ldpcode.limits.run_pool`); any other learner runs through the Python loop, which consumes
-the streams identically. :func:`mab_cost` estimates a call's time and memory before any work;
-:class:`MABResult` holds the pseudo-regret against the best fixed arm at the checkpoints. ``run_pool`` and
-``CHUNK`` are looked up here (patch ``ldpcode.reductions.runs``).
+learners run in the numba kernel (:func:`ldpcode.reductions.kernels._chunk`); any other learner runs
+through the Python loop, which consumes the streams identically. Both go through the engine every simulator
+shares: :func:`ldpcode.engine.run_in_chunks` (``CHUNK`` rounds at a time) and :func:`ldpcode.limits.run_pool`
+(the Python loop on one thread: its agent is one object, reset for each run). :func:`mab_cost` estimates a call's time and memory before any work;
+:class:`MABResult` holds the pseudo-regret against the best fixed arm at the checkpoints. ``run_pool``,
+``run_in_chunks`` and ``CHUNK`` are looked up here (patch ``ldpcode.reductions.runs``).
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 
 from .._validate import check_int
 from ..mechanisms import GaussianMechanism, LaplaceMechanism
+from ..engine import run_in_chunks
 from ..limits import MAX_HORIZON, MAX_RUNS, MAX_WORKERS, Limits, check_limits, default_workers, run_pool
+from ..results import RegretCurves
 from ..rng import run_streams
 from ..simulate import resolve_checkpoints
 from .kernels import CHUNK, _chunk
@@ -31,8 +35,10 @@ from .losses import LossSchedule
 
 
 @dataclass
-class MABResult:
-    """``regret`` (runs, C) at ``checkpoints``; ``counts`` (runs, K) pulls at the horizon."""
+class MABResult(RegretCurves):
+    """A :class:`ldpcode.results.RegretCurves`: ``regret`` (runs, C) against the best fixed arm at
+    ``checkpoints``; ``counts`` (runs, K) pulls at the horizon; ``epsilon`` the agent's mechanism's ε
+    (inf for a non-private learner)."""
 
     name: str
     environment: str
@@ -42,15 +48,7 @@ class MABResult:
     checkpoints: np.ndarray
     regret: np.ndarray
     counts: np.ndarray
-
-    def final_regret(self) -> np.ndarray:
-        return self.regret[:, -1]
-
-    def at(self, t: int) -> np.ndarray:
-        idx = np.flatnonzero(self.checkpoints == t)
-        if idx.size == 0:
-            raise ValueError(f"t must be one of the checkpoints, got {t}")
-        return self.regret[:, idx[0]]
+    epsilon: float = math.inf
 
 
 def _unwrap(agent):
@@ -69,15 +67,13 @@ def _run_kernel(agent, env, horizon, seed_seq, checkpoints, cancel=None):
     cum_mean = np.zeros(k)
     out = np.zeros(checkpoints.shape[0])
     param = learner.kernel_param(v)
-    phase, played, ci, t = 0, 0.0, 0, 0
-    while t < horizon:
-        if cancel is not None:  # an interrupted call (ldpcode.limits.run_pool)
-            cancel.check()
-        m = min(CHUNK, horizon - t)
+    carry = [0, 0.0]  # the kernel's phase and played mean loss, between chunks
+
+    def step(t, ci, m):
         env_u = env_rng.random(m) if env.bernoulli else np.zeros(m)
         noise = mech.privatize(np.zeros(m), noise_rng) if mech is not None else np.zeros(m)
         learn_u = learn_rng.random(m) if learner.code == TSALLIS else np.zeros(m)
-        phase, played, ci = _chunk(
+        carry[0], carry[1], ci = _chunk(
             learner.code,
             t,
             m,
@@ -92,18 +88,20 @@ def _run_kernel(agent, env, horizon, seed_seq, checkpoints, cancel=None):
             counts,
             sums,
             w,
-            phase,
+            carry[0],
             cum_mean,
-            played,
+            carry[1],
             checkpoints,
             ci,
             out,
         )
-        t += m
+        return t + m, ci
+
+    run_in_chunks(horizon, cancel, step, CHUNK)
     return out, counts
 
 
-def _run_python(agent, env, horizon, seed_seq, checkpoints):
+def _run_python(agent, env, horizon, seed_seq, checkpoints, cancel=None):
     env_rng, noise_rng, learn_rng = run_streams(seed_seq, 3)
     k = env.n_arms
     if isinstance(agent, OnePointReduction):
@@ -112,20 +110,24 @@ def _run_python(agent, env, horizon, seed_seq, checkpoints):
         agent.reset(k, horizon, learn_rng)
     counts = np.zeros(k, dtype=np.int64)
     cum_mean = np.zeros(k)
-    played = 0.0
+    played = [0.0]
     out = np.zeros(checkpoints.shape[0])
-    ci = 0
-    for t in range(1, horizon + 1):
-        mu = env.means_at(t)
-        a = int(agent.select())
-        loss = (1.0 if env_rng.random() < mu[a] else 0.0) if env.bernoulli else float(mu[a])
-        agent.update(a, loss)
-        counts[a] += 1
-        played += mu[a]
-        cum_mean += mu
-        while ci < checkpoints.shape[0] and checkpoints[ci] == t:
-            out[ci] = played - cum_mean.min()
-            ci += 1
+
+    def step(t0, ci, m):
+        for t in range(t0 + 1, t0 + m + 1):
+            mu = env.means_at(t)
+            a = int(agent.select())
+            loss = (1.0 if env_rng.random() < mu[a] else 0.0) if env.bernoulli else float(mu[a])
+            agent.update(a, loss)
+            counts[a] += 1
+            played[0] += mu[a]
+            cum_mean[:] += mu
+            while ci < checkpoints.shape[0] and checkpoints[ci] == t:
+                out[ci] = played[0] - cum_mean.min()
+                ci += 1
+        return t0 + m, ci
+
+    run_in_chunks(horizon, cancel, step, CHUNK)
     return out, counts
 
 
@@ -196,11 +198,10 @@ def simulate_mab(
     seconds, nbytes, work = mab_cost(learner.code if fast else None, env.n_arms, horizon, runs, cp.size, workers)
     check_limits("simulate_mab", work, seconds, nbytes, limits)
     children = np.random.SeedSequence(seed).spawn(runs)
-    if fast:
-        out = run_pool(lambda r, cancel: _run_kernel(agent, env, horizon, children[r], cp, cancel), runs, workers)
-    else:
-        out = [_run_python(agent, env, horizon, children[r], cp) for r in range(runs)]
+    run_one = _run_kernel if fast else _run_python
+    out = run_pool(lambda r, cancel: run_one(agent, env, horizon, children[r], cp, cancel), runs, workers)
     name = agent.name if hasattr(agent, "name") else type(agent).__name__
+    epsilon = math.inf if mech is None else float(getattr(mech, "epsilon", math.nan))
     return MABResult(
-        name, env.name, horizon, runs, seed, cp, np.stack([o[0] for o in out]), np.stack([o[1] for o in out])
+        name, env.name, horizon, runs, seed, cp, np.stack([o[0] for o in out]), np.stack([o[1] for o in out]), epsilon
     )

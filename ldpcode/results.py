@@ -1,0 +1,82 @@
+"""One result type family: the regret curves every simulation engine of the book returns.
+
+:class:`RegretCurves` is the base of :class:`ldpcode.simulate.SimulationResult` (the stochastic bandits of Ren
+et al., HeLDP and Azize and Basu, and every policy of :func:`ldpcode.make_policy`),
+:class:`ldpcode.bco.BCOResult` (Algorithms 1 and 2 of Zheng et al. 2020 on convex losses),
+:class:`ldpcode.contextual.ContextualResult` (their Sections 4-5) and :class:`ldpcode.reductions.MABResult`
+(their Algorithm 1 on a multi-armed bandit). Every such result has
+
+* ``name``: the algorithm (a field or a property of the subclass: ``policy``, ``algorithm`` or ``name``);
+* ``epsilon``: its privacy level (``math.inf`` or None when it is not private);
+* ``horizon``, ``runs``, ``seed`` of the call, and ``checkpoints`` (C,), the rounds at which the curves are kept
+  (strictly increasing, the last one the horizon: :func:`ldpcode.simulate.resolve_checkpoints`);
+* ``regret`` (runs, C): each run's regret at each checkpoint (a field, or computed, as
+  :class:`~ldpcode.simulate.SimulationResult` computes it from its pull counts);
+
+and the methods below, written once. The subclasses stay dataclasses with their own fields in their own order
+(a result is built positionally in places), so the base declares the shared attributes instead of holding them
+as fields.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ._validate import check_real
+from .stats import mean_and_half_width
+
+
+class RegretCurves:
+    """The regret of ``runs`` runs at ``checkpoints``; the shared methods of every result (module docstring)."""
+
+    name: str
+    epsilon: float | None
+    horizon: int
+    runs: int
+    seed: int
+    checkpoints: np.ndarray
+    regret: np.ndarray
+
+    @property
+    def privacy_level(self) -> float:
+        """The result's ε as a float: ``math.inf`` for a non-private algorithm (``epsilon`` None or inf)."""
+        return math.inf if self.epsilon is None else float(self.epsilon)
+
+    @property
+    def label(self) -> str:
+        """The legend of a curve: the name, followed by ``(ε = ...)`` when the algorithm is private."""
+        eps = self.privacy_level
+        return self.name if not np.isfinite(eps) else f"{self.name} (ε = {eps:g})"
+
+    def checkpoint_index(self, t) -> int:
+        """The index of round ``t`` in ``checkpoints``; a ValueError naming ``t`` and the checkpoints if it is not one."""
+        idx = np.flatnonzero(np.asarray(self.checkpoints == t))
+        if idx.size == 0:
+            cp = self.checkpoints
+            raise ValueError(
+                f"t must be one of this result's {cp.size} checkpoints (rounds {int(cp[0])}..{int(cp[-1])}), got {t!r}"
+            )
+        return int(idx[0])
+
+    def at(self, t: int) -> np.ndarray:
+        """Regret of each run at checkpoint ``t`` (which must be one of ``checkpoints``): shape (runs,)."""
+        return self.regret[:, self.checkpoint_index(t)]
+
+    def final_regret(self) -> np.ndarray:
+        """Regret of each run at the horizon (the last checkpoint): shape (runs,)."""
+        return self.regret[:, -1]
+
+    def mean_regret(self) -> np.ndarray:
+        """Mean regret over runs at each checkpoint: shape (C,)."""
+        return self.regret.mean(axis=0)
+
+    def regret_band(self, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+        """Normal-approximation confidence band, at ``level`` in (0, 1), for the mean regret at each checkpoint
+        (:func:`ldpcode.stats.mean_and_half_width`)."""
+        level = check_real("level", level)
+        if not 0 < level < 1:
+            raise ValueError(f"level must be in (0, 1), got {level!r}")
+        m, half = mean_and_half_width(self.regret, level)
+        return m - half, m + half

@@ -1,0 +1,72 @@
+"""The one result type family (ldpcode.results.RegretCurves): every engine's result shares its methods."""
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import ldpcode as ldp
+from ldpcode import bco, contextual as ctx, reductions as rd
+from ldpcode.results import RegretCurves
+from ldpcode.simulate import SimulationResult
+
+
+def _results():
+    return {
+        "simulate": ldp.simulate(
+            ldp.make_policy("LDP-UCB-B", epsilon=1.0), ldp.make_instance("ren2020-bernoulli"), 200, 3
+        ),
+        "bco": bco.simulate_one_point("quadratic", horizon=200, runs=3, epsilon=1.0),
+        "contextual": ctx.simulate_contextual("linucb", ctx.make_contextual_instance(), 100, 3, 0),
+        "mab": rd.simulate_mab(
+            rd.make_agent("UCB", "gaussian", epsilon=2.0, delta=1e-3), rd.bernoulli_losses([0.2, 0.6]), 200, 3
+        ),
+    }
+
+
+RESULTS = _results()
+
+
+@pytest.mark.parametrize("kind", sorted(RESULTS))
+def test_every_result_is_regret_curves_with_the_shared_methods(kind):
+    res = RESULTS[kind]
+    assert isinstance(res, RegretCurves)
+    C = res.checkpoints.size
+    assert res.regret.shape == (res.runs, C) and res.checkpoints[-1] == res.horizon
+    np.testing.assert_array_equal(res.final_regret(), res.regret[:, -1])
+    np.testing.assert_array_equal(res.mean_regret(), res.regret.mean(axis=0))
+    np.testing.assert_array_equal(res.at(int(res.checkpoints[C // 2])), res.regret[:, C // 2])
+    lo, hi = res.regret_band()
+    assert (lo <= res.mean_regret() + 1e-12).all() and (res.mean_regret() <= hi + 1e-12).all()
+    with pytest.raises(
+        ValueError,
+        match=rf"^t must be one of this result's {C} checkpoints \(rounds 1\.\.{res.horizon}\), got {res.horizon + 1}$",
+    ):
+        res.at(res.horizon + 1)
+    with pytest.raises(ValueError, match="level must be in"):
+        res.regret_band(1.5)
+
+
+def test_labels_name_the_privacy_level():
+    assert RESULTS["simulate"].label == "LDP-UCB-B (ε = 1)"
+    assert RESULTS["bco"].label == "one-point (ε = 1)" and RESULTS["bco"].name == "one-point"
+    assert RESULTS["contextual"].label == "linucb" and RESULTS["contextual"].privacy_level == math.inf
+    assert RESULTS["mab"].epsilon == 2.0 and RESULTS["mab"].label == "UCB + Gaussian (Alg. 1) (ε = 2)"
+    plain = rd.simulate_mab(rd.make_agent("UCB"), rd.bernoulli_losses([0.2, 0.6]), 50, 2)
+    assert plain.epsilon == math.inf and plain.label == "UCB"
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(1, 10**6), min_size=1, max_size=20, unique=True), st.integers(1, 5), st.data())
+def test_at_reads_the_column_of_its_checkpoint(cps, runs, data):
+    cp = np.array(sorted(cps), dtype=np.int64)
+    K = 2
+    counts = np.cumsum(np.ones((runs, cp.size, K), dtype=np.int64), axis=1) * np.arange(1, runs + 1)[:, None, None]
+    res = SimulationResult("UCB1", math.inf, "toy", int(cp[-1]), runs, 0, cp, counts, np.array([0.0, 0.5]))
+    i = data.draw(st.integers(0, cp.size - 1))
+    np.testing.assert_array_equal(res.at(int(cp[i])), res.regret[:, i])
+    np.testing.assert_array_equal(res.at(np.int64(cp[i])), counts[:, i] @ res.gaps)
+    missing = data.draw(st.integers(1, 10**6).filter(lambda t: t not in set(cps)))
+    with pytest.raises(ValueError, match=f"got {missing}$"):
+        res.at(missing)
