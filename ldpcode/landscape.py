@@ -37,6 +37,7 @@ MODELS = {
     "HeLDP-UCB-B": "heterogeneous ε-LDP",
     "AdaP-UCB": "ε-global DP",
     "AdaP-KLUCB": "ε-global DP",
+    "OnePoint-UCB": "(ε, δ)-LDP",
 }
 """The landscape's policies and the trust model of each, in the order of the figure's legend."""
 
@@ -287,3 +288,28 @@ def landscape_panel(ax, table, bounds: dict, *, horizon: int, colors=None, band:
             continue
         ax.plot(grid, values, color="k", **{**THEORY_STYLE, "linestyle": style}, label=f"lower bound: {name}")
     paper_axes(ax, xlabel="privacy level ε", ylabel=f"pseudo-regret R(T) at T = {format_horizon(horizon)}")
+
+
+def price_panel(ax, epsilons, ratio, se, fine, bound_ratio, crossovers: dict, bound_crossovers: dict, *, label: str):
+    """The price of trust against ε on log axes: the measured ratio with ±2 standard errors (``se``), the ratio of
+    the two lower bounds on the ``fine`` grid, a horizontal line at each level k of ``crossovers`` (k → measured
+    ε_k) and the crossovers themselves, measured (solid) and of the bounds (dotted, ``bound_crossovers``)."""
+    from .plotting import paper_axes
+
+    eps = np.asarray(epsilons, dtype=float)
+    ax.errorbar(eps, ratio, yerr=2 * np.asarray(se), fmt="o-", color="#d62728", markersize=4, capsize=2, label=label)
+    ax.plot(fine, bound_ratio, color="k", linestyle="--", linewidth=1.2, label="ratio of the lower bounds")
+    for i, (k, value) in enumerate(sorted(crossovers.items())):
+        shade = ["#555555", "#999999", "#bbbbbb"][i % 3]
+        ax.axhline(k, color=shade, linewidth=0.8)
+        ax.axvline(value, color=shade, linewidth=1.2, label=f"measured ε_{k:g} = {value:.2f}")
+        ax.axvline(
+            bound_crossovers[k],
+            color=shade,
+            linewidth=1.2,
+            linestyle=":",
+            label=f"bounds' ε_{k:g} = {bound_crossovers[k]:.2f}",
+        )
+    ax.axhline(1.0, color="k", linewidth=0.6, alpha=0.5)
+    paper_axes(ax, xlabel="privacy level ε", ylabel="regret of local / global privacy", title="the price of trust")
+    ax.legend(loc="upper right", fontsize="x-small")
