@@ -94,6 +94,8 @@ ITEMS = (
         B + "ldp_ucb_l_regret_bound",
         B + "ldp_ucb_l_pulls_bound",
         B + "distribution_free_rate",
+        "ldpcode.experiments.bounds_along_run",
+        "ldpcode.experiments.last_decade_slopes",
     ),
     _i(
         "ren2020",
@@ -105,6 +107,9 @@ ITEMS = (
         B + "ldp_ucb_b_pulls_bound",
         B + "ucb1_regret_bound",
         B + "distribution_free_rate",
+        "ldpcode.experiments.bounds_along_run",
+        "ldpcode.experiments.gap_group_pulls",
+        "ldpcode.experiments.last_decade_slopes",
     ),
     _i(
         "ren2020",
@@ -159,6 +164,9 @@ ITEMS = (
         B + "heldp_ucb_l_regret_bound",
         B + "heldp_ucb_l_best_kappa",
         B + "heldp_ucb_l_homogeneous_bound",
+        "ldpcode.experiments.heterogeneous_against_bound",
+        "ldpcode.experiments.constant_levels_pairs",
+        "ldpcode.experiments.sup_ratio",
     ),
     _i(
         "heldp",
@@ -169,6 +177,9 @@ ITEMS = (
         B + "heldp_ucb_b_regret_bound",
         B + "heldp_ucb_b_best_kappa",
         B + "heldp_ucb_b_homogeneous_bound",
+        "ldpcode.experiments.heterogeneous_against_bound",
+        "ldpcode.experiments.constant_levels_pairs",
+        "ldpcode.experiments.sup_ratio",
     ),
     _i(
         "heldp",
@@ -214,6 +225,7 @@ ITEMS = (
         A + "theorem2_minimax",
         B + "gdp_minimax_lower_bound",
         B + "gdp_minimax_threshold",
+        "ldpcode.experiments.epsilon_free_crossing",
     ),
     _i(
         "azize2022",
@@ -236,6 +248,7 @@ ITEMS = (
         B + "linear_minimax_threshold",
         B + "linear_c_epsilon",
         B + "linear_graves_lai_constant",
+        "ldpcode.experiments.epsilon_free_crossing",
     ),
     _i(
         "azize2022",

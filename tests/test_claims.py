@@ -404,3 +404,12 @@ def test_numbers_are_formatted_for_reading(x, text):
 )
 def test_horizons_are_formatted(t, text):
     assert C.format_horizon(t) == text
+
+
+def test_policy_tag():
+    from ldpcode.claims import policy_tag
+
+    assert policy_tag("AdaP-KLUCB") == "adap_klucb"
+    assert policy_tag("DP-SE") == "dp_se"
+    with pytest.raises(TypeError, match="name must be a non-empty policy name"):
+        policy_tag(None)

@@ -42,7 +42,7 @@ from .core import (
 )
 from .report import REPORT_CHAPTER, ClaimList, PaperSection, Summary, collect, paper_section, stored_files
 from .store import WRITE_ENV, _normalise, check_parameters, data_path, env_flag, load, write_atomic
-from .tables import Markup, Table, _fmt, format_horizon, horizon_tag
+from .tables import Markup, Table, _fmt, format_horizon, horizon_tag, policy_tag
 
 __all__ = [
     "AGREE_Z",
@@ -71,6 +71,7 @@ __all__ = [
     "exact",
     "format_horizon",
     "horizon_tag",
+    "policy_tag",
     "load",
     "paper_section",
     "paper_unit",

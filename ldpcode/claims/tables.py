@@ -32,6 +32,13 @@ def horizon_tag(t: int) -> str:
     return f"T1e{k}" if t == 10**k else f"T{t}"
 
 
+def policy_tag(name: str) -> str:
+    """A policy's name in a claim id: ``'AdaP-KLUCB'`` -> ``'adap_klucb'`` (hyphens to underscores, lower case)."""
+    if not isinstance(name, str) or not name:
+        raise TypeError(f"name must be a non-empty policy name (a str), got {name!r}")
+    return name.replace("-", "_").lower()
+
+
 def _fmt(x, digits: int = 4) -> str:
     """A number for a table: 4 significant digits below 1000, whole numbers with thousands separators
     from 1000 to 10^9, an exponent outside [10^-3, 10^9)."""
