@@ -8,7 +8,7 @@
 4
 """
 
-from . import audit, bounds, claims, divergences, experiments, mechanisms, plotting, vetted  # noqa: F401
+from . import audit, bounds, claims, divergences, experiments, landscape, mechanisms, plotting, sweep, vetted  # noqa: F401
 from ._validate import EPSILON_FLOOR
 from .bounds import choose_epsilon_min
 from .instances import Instance, PrivacyLevels, list_instances, list_privacy_levels, make_instance, make_privacy_levels

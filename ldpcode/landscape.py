@@ -71,6 +71,32 @@ def lower_bounds(means, epsilons, horizon: int) -> dict:
     }
 
 
+def model_lower_bound(policy: str, means, epsilons, horizon: int) -> tuple[np.ndarray, str]:
+    """The lower bound (times log T, on ``epsilons``) that binds ``policy`` through its trust model, and what it is:
+
+    * ε-LDP (``LDP-UCB-*``): max(Ren et al. Theorem 1, Lai and Robbins) at ε;
+    * heterogeneous ε-LDP (``HeLDP-UCB-B`` with :func:`same_mean_levels`): every user is at most 3ε/2-LDP, so the
+      same bound at 3ε/2 binds it;
+    * ε-global DP (``AdaP-*``, ``DP-SE``, ``DP-UCB``): Azize and Basu Theorem 3 at ε;
+    * (ε, δ)-LDP (``OnePoint-UCB``) and the non-private policies: Lai and Robbins (no (ε, δ) bound in the papers).
+    """
+    eps = np.asarray([check_epsilon(e) for e in epsilons])
+    if policy not in MODELS and not policy.startswith(("LDP-UCB-", "DP-")):
+        raise ValueError(f"no trust model known for policy {policy!r}; known: {sorted(MODELS)}")
+    lr = lower_bounds(means, eps, horizon)["no privacy (Lai and Robbins)"]
+    if policy.startswith("LDP-UCB-"):
+        return np.maximum(lower_bounds(means, eps, horizon)["ε-LDP (Ren et al. Thm 1)"], lr), (
+            "max(Ren et al. Thm 1, Lai-Robbins) x log T at eps"
+        )
+    if policy == "HeLDP-UCB-B":
+        return np.maximum(lower_bounds(means, 1.5 * eps, horizon)["ε-LDP (Ren et al. Thm 1)"], lr), (
+            "max(Ren et al. Thm 1, Lai-Robbins) x log T at 3 eps / 2, the largest user level"
+        )
+    if policy.startswith(("AdaP-", "DP-")):
+        return lower_bounds(means, eps, horizon)["ε-global DP (Azize and Basu Thm 3)"], "Azize and Basu Thm 3 x log T"
+    return lr, "Lai-Robbins x log T (no bound of the papers is tighter for this model)"
+
+
 def final_regret(table, policy: str) -> tuple[np.ndarray, np.ndarray]:
     """(ε values, regret (runs, n_ε)) of ``policy`` at the horizon, from a :func:`ldpcode.sweep.sweep` table."""
     at = table[(table["policy"] == policy) & (table["t"] == table["t"].max())]

@@ -128,3 +128,22 @@ def test_same_mean_levels_have_mean_epsilon():
     assert eps_min == pytest.approx(0.4)
     assert levels.expect(lambda e: e, 0.0) == pytest.approx(0.8, rel=1e-12)
     assert levels.p_at_least(eps_min) == 1.0
+
+
+def test_each_policy_is_bound_through_its_trust_model():
+    eps = [0.1, 1.0]
+    b = L.lower_bounds(MEANS, eps, 10**6)
+    lr = b["no privacy (Lai and Robbins)"]
+    ldp_b, _ = L.model_lower_bound("LDP-UCB-B", MEANS, eps, 10**6)
+    np.testing.assert_array_equal(ldp_b, np.maximum(b["ε-LDP (Ren et al. Thm 1)"], lr))
+    assert ldp_b[0] > lr[0] and ldp_b[1] == lr[1]  # Theorem 1 binds at 0.1, Lai-Robbins at 1
+    he, how = L.model_lower_bound("HeLDP-UCB-B", MEANS, eps, 10**6)
+    at_15 = L.lower_bounds(MEANS, [0.15, 1.5], 10**6)["ε-LDP (Ren et al. Thm 1)"]
+    np.testing.assert_allclose(he, np.maximum(at_15, lr), rtol=1e-12)  # 1.5 * 0.1 is 0.15000000000000002
+    assert "3 eps / 2" in how
+    np.testing.assert_array_equal(
+        L.model_lower_bound("AdaP-KLUCB", MEANS, eps, 10**6)[0], b["ε-global DP (Azize and Basu Thm 3)"]
+    )
+    np.testing.assert_array_equal(L.model_lower_bound("OnePoint-UCB", MEANS, eps, 10**6)[0], lr)
+    with pytest.raises(ValueError, match="no trust model"):
+        L.model_lower_bound("Thompson", MEANS, eps, 10**6)
