@@ -338,4 +338,4 @@ def price_panel(ax, epsilons, ratio, se, fine, bound_ratio, crossovers: dict, bo
         )
     ax.axhline(1.0, color="k", linewidth=0.6, alpha=0.5)
     paper_axes(ax, xlabel="privacy level ε", ylabel="regret of local / global privacy", title="the price of trust")
-    ax.legend(loc="upper right", fontsize="x-small")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), fontsize="x-small", ncol=2)
