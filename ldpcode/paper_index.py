@@ -155,6 +155,16 @@ ITEMS = (
     # ------------------------------------------------------------------ Ren et al. (2020b), heterogeneous
     _i(
         "heldp",
+        "Lemma 6: the tail of a sum of Laplace variables with unequal scales",
+        "Section 3.1",
+        H + "lemma6_laplace_tail",
+        B + "laplace_mixed_sum_tail_bound",
+        "ldpcode.laplace_tails.laplace_mixed_sum_sf",
+        "ldpcode.laplace_tails.laplace_mixed_sum_sf_inversion",
+        "ldpcode.laplace_tails.kept_scales",
+    ),
+    _i(
+        "heldp",
         "Theorem 7, Corollary 8: HeLDP-UCB-L and its homogeneous case",
         "Section 3.1",
         H + "theorem7_corollary8",
@@ -180,6 +190,16 @@ ITEMS = (
         "ldpcode.experiments.heterogeneous_against_bound",
         "ldpcode.experiments.constant_levels_pairs",
         "ldpcode.experiments.sup_ratio",
+    ),
+    _i(
+        "heldp",
+        "Section 3.2: the unbiasing map g of HeLDP-UCB-B",
+        "Section 3.2",
+        H + "unbiasing_map_g",
+        "ldpcode.mechanisms.unbias",
+        "ldpcode.unbiasing.ctb_unbiased_values",
+        B + "unbiased_ctb_variance",
+        B + "heldp_beta",
     ),
     _i(
         "heldp",
@@ -218,6 +238,19 @@ ITEMS = (
         B + "v_b",
     ),
     # ------------------------------------------------------------------ Azize and Basu (2022)
+    _i(
+        "azize2022",
+        "Theorem 1 (the Laplace mechanism is ε-DP) and Table 2 (the lower bounds, cell by cell)",
+        "Sections 2 and 3",
+        A + "theorem1_table2",
+        "ldpcode.audit.laplace_privacy_loss",
+        "ldpcode.audit.laplace_privacy_loss_grid",
+        "ldpcode.audit.laplace_mechanism_audit",
+        B + "table2_stochastic_minimax",
+        B + "table2_stochastic_problem_dependent",
+        B + "table2_linear_minimax",
+        B + "linear_c_epsilon_basis",
+    ),
     _i(
         "azize2022",
         "Theorem 2: minimax lower bound under ε-global DP",
@@ -313,6 +346,16 @@ ITEMS = (
         B + "gdp_lower_bound_terms",
     ),
     # ------------------------------------------------------------------ Zheng et al. (2020)
+    _i(
+        "zheng2020",
+        "Theorem 1: LDP implies DP in the streaming setting",
+        "Section 3 (proof: Appendix A, not in the extraction)",
+        Z + "theorem1_ldp_implies_dp",
+        "ldpcode.audit.follow_the_leader_transcripts",
+        "ldpcode.audit.transcript_log_ratio",
+        "ldpcode.audit.transcript_loss_by_composition",
+        "ldpcode.mechanisms.LaplaceMechanism",
+    ),
     _i(
         "zheng2020",
         "Algorithm 1, Theorems 2 and 3: the one-point reduction",

@@ -361,9 +361,15 @@ class VettedCTL:
         out = self.source.release(n, self.scale, bits)
         return np.array([math.ldexp(x, -k) for x in out], dtype=float).reshape(u.shape)
 
-    def output_mean(self, mu):
-        """Randomized rounding and the noise are unbiased: the mean response is the mean reward (as CTL's)."""
-        return check_unit_interval("mu", mu) * 1.0
+    def _reference(self):
+        from .mechanisms import CTL, CTLS
+
+        return (CTLS if self.use_sigmoid else CTL)(self.epsilon)
+
+    def output_mean(self, mu, *args, **kwargs):
+        """Randomized rounding and the noise are unbiased: the mean response is CTL's
+        (:meth:`ldpcode.mechanisms.CTL.output_mean`, the mean reward; CTL-S's for the Sigmoid version)."""
+        return self._reference().output_mean(mu, *args, **kwargs)
 
     def _rounding(self, r, name: str = "r"):
         """For each input: a = ⌊u 2^k⌋ and p = P{n = a + 1} (u = r, or s(r) for the Sigmoid version)."""
@@ -443,12 +449,6 @@ class VettedCTLS(_SigmoidInputs, VettedCTL):
 
     name = "CTL-S (vetted)"
 
-    def output_mean(self, mu, sigma=1.0):
-        """Mean response on a Gaussian arm N(mu, sigma^2): E[s(R)] (the rounding and the noise are unbiased)."""
-        from .mechanisms import gaussian_sigmoid_mean
-
-        return gaussian_sigmoid_mean(check_finite_array("mu", mu), sigma)
-
 
 def _loss_inputs(inputs) -> np.ndarray:
     r = check_finite_array("inputs", inputs).ravel()
@@ -520,15 +520,17 @@ class VettedCTB:
 
         return (CTBS if self.use_sigmoid else CTB)(self.epsilon)
 
-    def output_mean(self, mu, *args):
+    def output_mean(self, mu, *args, **kwargs):
         """Lemma 5's mean (:meth:`ldpcode.mechanisms.CTB.output_mean`; CTB-S's for the Sigmoid version)."""
-        return self._reference().output_mean(mu, *args)
+        return self._reference().output_mean(mu, *args, **kwargs)
 
     def log_pmf(self, x, r):
         r"""Exact :math:`\log P\{x \mid r\}` for x in {0, 1} (``-inf`` elsewhere), computed stably at any ε:
         :math:`P\{1\} = u\,\sigma(\epsilon) + (1-u)\,\sigma(-\epsilon)`, σ the logistic function, u = r or s(r)."""
         xs = np.asarray(x, dtype=float)
         u = self._inputs(r, "r")
+        # Derived here from the keep/flip construction, independently of ldpcode.mechanisms.CTB's law on
+        # purpose: tests/test_mechanism_family.py checks the two against each other.
         lk = -np.logaddexp(0.0, -self.epsilon)  # log P{keep} = log sigma(eps)
         lf = -np.logaddexp(0.0, self.epsilon)  # log P{flip}
         with np.errstate(divide="ignore"):

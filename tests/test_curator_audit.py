@@ -289,7 +289,7 @@ def test_validation_errors():
     with pytest.raises(ValueError, match="scale"):
         A.laplace_float_reachable([0.0], 0.0, 0.0)
     with pytest.raises(TypeError, match="output_mean"):
-        A.output_mean_audit(GaussianMechanism(1.0, 1e-5))
+        A.output_mean_audit(A.HeterogeneousCurator("CTL", 1.0))  # privatize, but no output_mean to check
     with pytest.raises(ValueError, match="sigma"):
         A.gaussian_epsilon_at_delta(0.0, 1.0, 1e-5)
     with pytest.raises(ValueError, match="inputs"):

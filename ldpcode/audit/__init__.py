@@ -29,6 +29,12 @@ work as before the split):
 :mod:`ldpcode.audit.curators`      the black-box audit of any curator (:func:`curator_audit`, issue 6),
                                    :func:`exact_curator_loss`, :func:`gaussian_epsilon_at_delta`,
                                    :class:`HeterogeneousCurator`, :func:`output_mean_audit`
+:mod:`ldpcode.audit.laplace`       the Laplace mechanism on vectors (Theorem 1 of Azize and Basu 2022):
+                                   exact loss two ways (:func:`laplace_privacy_loss`,
+                                   :func:`laplace_privacy_loss_grid`), :func:`laplace_mechanism_audit`
+:mod:`ldpcode.audit.transcripts`   LDP implies DP on streams (Theorem 1 of Zheng et al. 2020): whole
+                                   transcripts (:func:`follow_the_leader_transcripts`,
+                                   :func:`transcript_log_ratio`, :func:`transcript_loss_by_composition`)
 :mod:`ldpcode.audit.broken`        deliberately broken curators (:class:`HalfScaleCTL`,
                                    :class:`SwappedCTB`, :class:`UnclippedCTB`, :class:`LeakyCTL`,
                                    :func:`broken_curator`)
@@ -88,6 +94,16 @@ from .gdp import (
     lemma1_privacy_loss,
     lemma1_release,
 )
+from .laplace import (
+    ATOM_RTOL,
+    LaplaceAudit,
+    atom_edges,
+    laplace_log_density_ratio,
+    laplace_mechanism_audit,
+    laplace_privacy_loss,
+    laplace_privacy_loss_grid,
+    laplace_release,
+)
 from .ratios import (
     PAIR_MODES,
     RANDOM_DP_PAIR_MAX_EPSILON,
@@ -105,6 +121,11 @@ from .ratios import (
     max_log_ratio,
     privacy_loss_matrix,
     random_dp_pair,
+)
+from .transcripts import (
+    follow_the_leader_transcripts,
+    transcript_log_ratio,
+    transcript_loss_by_composition,
 )
 from .tracing import (
     TracedRun,
@@ -162,6 +183,19 @@ __all__ = [
     "exact_curator_loss",
     "gaussian_epsilon_at_delta",
     "output_mean_audit",
+    # laplace
+    "ATOM_RTOL",
+    "LaplaceAudit",
+    "atom_edges",
+    "laplace_log_density_ratio",
+    "laplace_mechanism_audit",
+    "laplace_privacy_loss",
+    "laplace_privacy_loss_grid",
+    "laplace_release",
+    # transcripts
+    "follow_the_leader_transcripts",
+    "transcript_log_ratio",
+    "transcript_loss_by_composition",
     # broken
     "BROKEN_CURATOR_FLAWS",
     "HalfScaleCTL",

@@ -26,7 +26,7 @@ import numpy as np
 
 from .. import mechanisms as _mech
 from .._validate import as_float_array, check_array, check_int, check_probability, check_real
-from .ratios import _seed_sequence, binned_log_ratio, delta_log_ratio, privacy_loss_matrix
+from .ratios import _seed_sequence, binned_log_ratio, delta_log_ratio
 
 
 AUDIT_INPUTS = (0.0, 0.25, 0.5, 0.75, 1.0)  # the domain [0, 1] of Ren et al.'s rewards, extremes included
@@ -253,90 +253,40 @@ def _ctb_rows(p1, p0):
 def exact_curator_loss(curator, inputs, delta=None) -> float:
     r"""The exact privacy loss of a curator over ``inputs``, where its output law is known in closed form.
 
-    * CTB and CTB-S (Curators 3 and 6 of Ren et al. 2020): :func:`privacy_loss_matrix` of the rows
-      :math:`(P\{0\}, P\{1\})`, :math:`P\{1\} = (ue^\epsilon + 1 - u)/(1 + e^\epsilon)`, u = r or s(r) (both
-      probabilities computed directly, so that :math:`1/(1+e^\epsilon)` is not lost to rounding for large ε);
+    The members of the mechanism family (:class:`ldpcode.mechanisms.LocalMechanism`) answer it themselves,
+    with their ``privacy_loss`` method:
+
+    * CTB and CTB-S (Curators 3 and 6 of Ren et al. 2020): :func:`ldpcode.mechanisms.ctb_privacy_loss`, the
+      largest log-ratio of the laws :math:`(P\{0\}, P\{1\})`, :math:`P\{1\} = (ue^\epsilon + 1 - u)/(1 + e^\epsilon)`,
+      u = r or s(r) (bit for bit the maximum of :func:`privacy_loss_matrix` of the table of laws);
     * CTL and CTL-S (Curators 1 and 5), :class:`~ldpcode.mechanisms.LaplaceMechanism`: Laplace laws of one
       scale b, whose loss is :math:`\max|u - u'|/b` (Lemmas 2 and 8);
     * :class:`~ldpcode.mechanisms.GaussianMechanism` at ``delta`` (default: its own δ): the smallest ε with
       :math:`\delta(\epsilon) \le \delta` for the exact :math:`\delta(\epsilon)` of Balle and Wang (2018,
-      Theorem 8) (:func:`ldpcode.reductions.gaussian_exact_delta`), Δ = the spread of ``inputs``; ``inf`` at
-      ``delta=0`` (a pure-ε claim, which no Gaussian mechanism meets);
+      Theorem 8) (:func:`gaussian_epsilon_at_delta`), Δ = the spread of ``inputs``; ``inf`` at ``delta=0`` (a
+      pure-ε claim, which no Gaussian mechanism meets);
     * any object with an ``exact_loss(inputs)`` method (the broken curators and :class:`HeterogeneousCurator`);
     * otherwise nan.
 
     These are the laws of the papers, in real arithmetic; :func:`ctb_float_probability_one` gives the law
-    the floating-point implementation actually has.
+    the floating-point implementation actually has. The audit's independent check of these laws is its
+    sample: :func:`curator_audit` bounds the loss from ``privatize``'s outputs alone and reports this value
+    beside it.
     """
     x = check_array("inputs", inputs, ndim=1, min_size=1)
     if hasattr(curator, "exact_loss"):
         return float(curator.exact_loss(x))
-    if isinstance(curator, _mech.CTB):
-        u = _mech.sigmoid(x) if curator.use_sigmoid else x
-        return _ctb_exact(u, curator.epsilon)
-    if isinstance(curator, _mech.CTL):
-        u = _mech.sigmoid(x) if curator.use_sigmoid else x
-        return float((u.max() - u.min()) / curator.laplace_scale)
-    if isinstance(curator, _mech.LaplaceMechanism):
-        return float((x.max() - x.min()) / curator.scale)
     if isinstance(curator, _mech.GaussianMechanism):
-        dl = curator.delta if delta is None else delta
-        return gaussian_epsilon_at_delta(curator.sigma, float(x.max() - x.min()), dl)
+        return curator.privacy_loss(x, delta)
+    if isinstance(curator, (_mech.CTB, _mech.CTL, _mech.LaplaceMechanism)):
+        return curator.privacy_loss(x)
     return math.nan
 
 
-def _ctb_exact(u, epsilon) -> float:
-    """CTB's exact loss over inputs u in [0, 1]. For ε > 700 (e^ε near overflow, and P{1 | u = 0} = 1/(1+e^ε)
-    below the smallest double from ε = 745) in log space: log P{1 | u} = log(u s(ε) + (1-u) s(-ε)), s the
-    Sigmoid, by log-sum-exp; P{1 | u} is monotone in u, so the loss is the spread of the log-probabilities.
-    (It was capped at ε = 700: the exact loss of CTB at ε = 1e4 came out as 700.)"""
-    eps = float(epsilon)
-    if eps <= 700.0:
-        e = math.exp(eps)
-        p1 = (u * e + 1.0 - u) / (1.0 + e)
-        p0 = ((1.0 - u) * e + u) / (1.0 + e)
-        return float(privacy_loss_matrix(_ctb_rows(p1, p0)).max())
-    u = np.asarray(u, dtype=float)
-    with np.errstate(divide="ignore"):
-        lu, l1u = np.log(u), np.log1p(-u)
-    ls_hi = -math.log1p(math.exp(-eps))  # log s(eps)
-    ls_lo = ls_hi - eps  # log s(-eps)
-    lp1 = np.logaddexp(lu + ls_hi, l1u + ls_lo)
-    lp0 = np.logaddexp(l1u + ls_hi, lu + ls_lo)
-    return float(max(lp1.max() - lp1.min(), lp0.max() - lp0.min()))
-
-
-def gaussian_epsilon_at_delta(sigma, sensitivity, delta) -> float:
-    r"""The exact ε of the Gaussian mechanism :math:`x + N(0, \sigma^2)` with sensitivity Δ at a given δ:
-    the smallest ε >= 0 with :math:`\delta(\epsilon) \le \delta`, for the exact
-    :math:`\delta(\epsilon) = \Phi(\tfrac{\Delta}{2\sigma} - \tfrac{\epsilon\sigma}{\Delta}) - e^\epsilon
-    \Phi(-\tfrac{\Delta}{2\sigma} - \tfrac{\epsilon\sigma}{\Delta})` of Balle and Wang (2018, Theorem 8),
-    which decreases in ε (root by Brent's method). 0 when Δ = 0 or δ(0) <= δ; ``inf`` at δ = 0 (Δ > 0): the
-    Gaussian mechanism satisfies no pure ε-DP, its privacy loss random variable being unbounded."""
-    from scipy.optimize import brentq
-
-    from ..reductions import gaussian_exact_delta
-
-    s = check_real("sigma", sigma)
-    if s <= 0:
-        raise ValueError(f"sigma must be > 0, got {sigma!r}")
-    dd = check_real("sensitivity", sensitivity)
-    if dd < 0:
-        raise ValueError(f"sensitivity must be >= 0, got {sensitivity!r}")
-    dl = check_probability("delta", delta, low_closed=True)
-    if dd == 0:
-        return 0.0
-    if dl == 0.0:
-        return math.inf  # Gaussian noise has no pure-epsilon guarantee: delta(eps) > 0 for every finite eps
-    if float(gaussian_exact_delta(0.0, s, dd)) <= dl:
-        return 0.0
-    f = lambda e: float(gaussian_exact_delta(e, s, dd)) - dl  # noqa: E731
-    hi = 1.0
-    while f(hi) > 0:
-        hi *= 2.0
-        if hi > 1e300:  # the root is beyond the doubles (Delta/sigma above 1e150): the loss is infinite
-            return math.inf
-    return float(brentq(f, 0.0, hi, xtol=1e-12, rtol=1e-12))
+# CTB's exact loss and the Gaussian mechanism's exact epsilon live with the mechanisms (one family); the
+# names stay importable from here.
+_ctb_exact = _mech.ctb_privacy_loss
+gaussian_epsilon_at_delta = _mech.gaussian_epsilon_at_delta
 
 
 # ---- the curators of the heterogeneous setting, at one level eps_t

@@ -88,6 +88,8 @@ def lemma1_privacy_loss(rewards, neighbour, starts, epsilon) -> np.ndarray:
     per-coordinate losses (shape ``(l + 1,)``).
     """
     eps, s, sp, m = _neighbour_sums(rewards, neighbour, starts, epsilon)
+    # The Laplace mechanism's loss |shift| / b (ldpcode.mechanisms.LaplaceMechanism.privacy_loss) with
+    # b = 1/(eps m), written eps m |shift| as it always was: the stored numbers keep their bits.
     return eps * m * np.abs(s / m - sp / m)
 
 

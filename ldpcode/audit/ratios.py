@@ -75,6 +75,9 @@ def random_dp_pair(epsilon, k, rng, *, mode: str = "interior", concentration: fl
             f"whose ratio reaches e^epsilon needs probabilities near e^-epsilon, below the smallest "
             f"normal double"
         )
+    # The ratio box [e^-eps, e^eps] of Definition 1, for an arbitrary eps-DP pair (no mechanism of the family):
+    # a construction of its own, on purpose, so that statements about every eps-DP mechanism are probed
+    # beyond the family's members.
     lo, hi = math.exp(-eps), math.exp(eps)
     if mode == "extreme":
         high = np.zeros(k, dtype=bool)

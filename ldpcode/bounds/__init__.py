@@ -61,6 +61,8 @@ function                               statement
 :func:`heldp_ucb_b_homogeneous_bound`  HeLDP paper, Corollary 11: :math:`\sum 8\beta(\epsilon)\log T/\Delta_a + (2+\pi^2/3)\Delta_a`
 :func:`v_l`, :func:`v_b`               HeLDP paper, Section 4.2: :math:`V_L`, :math:`V_B`
 :func:`choose_epsilon_min`             HeLDP paper, Section 4.2: ε_min minimizing :math:`V_L` or :math:`V_B`
+:func:`laplace_mixed_sum_tail_bound`   HeLDP paper, Lemma 6: :math:`P\{Y_m > \lambda\} \le \exp(-\lambda^2/(8\nu^2))`, unequal scales
+:func:`unbiased_ctb_variance`          HeLDP paper, Section 3.2: :math:`\mathrm{Var}[g] = (\beta(\epsilon) - (2\mu-1)^2)/4`
 =====================================  ==============================================================================================
 
 :mod:`~ldpcode.bounds.azize2022`: Azize and Basu (2022), global DP (Theorems 2, 3, 7, 8, Table 1)
@@ -88,6 +90,17 @@ function                            statement
 :func:`linear_minimax_lower_bound`  Azize-Basu, Thm 4: :math:`\max\{e^{-2}d\sqrt T/8, e^{-6}d/(4\epsilon)\}` (crossing: :func:`linear_minimax_threshold`)
 :func:`linear_c_epsilon`            Azize-Basu, Thm 5: the program :math:`c_\epsilon(\mathcal A,\theta)` (ε = ∞: :func:`linear_graves_lai_constant`)
 ==================================  =====================================================================================================================
+
+:mod:`~ldpcode.bounds.table2`: Azize and Basu (2022), Table 2 transcribed as printed
+
+===========================================  ==========================================================================================
+function                                     statement
+===========================================  ==========================================================================================
+:func:`table2_stochastic_minimax`            Table 2, stochastic, minimax (as Thm 2)
+:func:`table2_linear_minimax`                Table 2, linear, minimax (as Thm 4)
+:func:`table2_stochastic_problem_dependent`  Table 2, stochastic, problem dependent: :math:`\Delta_a` where Thm 3 has :math:`t_{\inf}`
+:func:`linear_c_epsilon_basis`               Thm 5's :math:`c_\epsilon` in closed form for the standard basis
+===========================================  ==========================================================================================
 
 ``ldpcode.bounds._common`` holds the private helpers the rooms share (``_gaps``, ``_log_horizon``,
 ``_regret_bound``, ``_square``, ``_inv_two_sinh_squared``). Submodules import from one another directly,
@@ -126,6 +139,8 @@ from .heldp import (
     heldp_ucb_l_best_kappa,
     heldp_ucb_l_homogeneous_bound,
     heldp_ucb_l_regret_bound,
+    laplace_mixed_sum_tail_bound,
+    unbiased_ctb_variance,
     v_b,
     v_l,
 )
@@ -144,6 +159,12 @@ from .linear import (
     linear_graves_lai_constant,
     linear_minimax_lower_bound,
     linear_minimax_threshold,
+)
+from .table2 import (
+    linear_c_epsilon_basis,
+    table2_linear_minimax,
+    table2_stochastic_minimax,
+    table2_stochastic_problem_dependent,
 )
 from .ren2020 import (
     basu2019_lower_bound_constant,
@@ -247,6 +268,8 @@ __all__ = [
     "v_b",
     "EpsilonMinChoice",
     "choose_epsilon_min",
+    "laplace_mixed_sum_tail_bound",
+    "unbiased_ctb_variance",
     # azize2022
     "gdp_minimax_lower_bound",
     "gdp_minimax_threshold",
@@ -267,4 +290,9 @@ __all__ = [
     "LinearCEpsilon",
     "linear_c_epsilon",
     "linear_graves_lai_constant",
+    # table2
+    "table2_stochastic_minimax",
+    "table2_linear_minimax",
+    "table2_stochastic_problem_dependent",
+    "linear_c_epsilon_basis",
 ]

@@ -362,3 +362,47 @@ def choose_epsilon_min(levels, mechanism, candidates=None) -> EpsilonMinChoice:
     return EpsilonMinChoice(
         epsilon_min=best_c, mechanism=mech, value=best_v, candidates=tuple(kept), values=tuple(vals)
     )
+
+
+def laplace_mixed_sum_tail_bound(lam, scales, nu=None):
+    r"""Lemma 6 of the HeLDP paper (Lemma 2.8 of Chan, Shi and Song 2011): for independent zero-mean
+    :math:`X_i\sim\mathrm{Laplace}(b_i)`, :math:`Y_m = X_1+\dots+X_m` and :math:`b_M = \max_i b_i`,
+
+    .. math:: P\{Y_m > \lambda\} \le \exp\Big(-\frac{\lambda^2}{8\nu^2}\Big)
+              \quad\text{for } \nu \ge \sqrt{\textstyle\sum_i b_i^2},\ 0 < \lambda < \frac{2\sqrt2\,\nu^2}{b_M}.
+
+    The extraction of the paper cuts the right-hand side; it is Chan et al.'s, and the one the paper's
+    following display uses (:math:`\lambda = \sqrt{8\nu^2\log t^4}` gives :math:`t^{-4}`). ``nu`` defaults to
+    :math:`\sqrt{\sum_i b_i^2}` (the tightest bound); outside the range of :math:`\lambda` the lemma says
+    nothing and ``nan`` is returned. With all :math:`b_i = b` it is Lemma 3 of the first paper
+    (:func:`~ldpcode.bounds.ren2020.laplace_sum_tail_bound`).
+    """
+    b = as_float_array("scales", scales, bools=False)
+    if b.ndim != 1 or b.size == 0 or not np.isfinite(b).all() or (b <= 0).any():
+        raise ValueError(f"scales must be a non-empty 1-d sequence of finite numbers > 0, got {scales!r}")
+    root = math.sqrt(float(np.sum(b * b)))
+    nu = root if nu is None else check_real("nu", nu)
+    if not nu >= root * (1 - 1e-12):
+        raise ValueError(f"nu must be >= sqrt(sum b_i^2) = {root:g}, got {nu!r}")
+    lam = as_float_array("lam", lam, bools=False)
+    valid = (lam > 0) & (lam < 2 * math.sqrt(2) * nu * nu / float(b.max()))
+    return np.where(valid, np.exp(-(lam**2) / (8 * nu * nu)), np.nan)
+
+
+def unbiased_ctb_variance(mu, epsilon):
+    r"""The variance of :math:`g(M_B(R;\epsilon);\epsilon)`, the unbiased value of HeLDP-UCB-B (Section 3.2 of
+    the HeLDP paper), for a reward R in [0, 1] of mean :math:`\mu`:
+
+    .. math:: \mathrm{Var}[g] = k^2 p(1-p) = \frac{\beta(\epsilon) - (2\mu-1)^2}{4},\qquad
+              k = \frac{e^\epsilon+1}{e^\epsilon-1},\ p = \tfrac12 + \frac{2\mu-1}{2k},
+
+    since g is affine in the bit (:math:`g = \tfrac12 + (x-\tfrac12)k`) and the bit is Bernoulli(p) with p of
+    Lemma 9 (it depends on R only through its mean). It is at most :math:`\beta(\epsilon)/4`, the variance proxy
+    (range² / 4, range k) of the Hoeffding bound behind the paper's index (:func:`heldp_beta`).
+    """
+    eps = check_epsilon(epsilon)
+    mu = as_float_array("mu", mu, bools=False)
+    if not np.isfinite(mu).all() or (mu < 0).any() or (mu > 1).any():
+        raise ValueError(f"mu must lie in [0, 1] (a mean reward for CTB), got {mu!r}")
+    out = (heldp_beta(eps) - (2 * mu - 1) ** 2) / 4
+    return float(out) if out.ndim == 0 else out

@@ -108,6 +108,77 @@ def _noise_free_model_fits(horizon: str, policies: tuple[str, ...]):
     )
 
 
+def _pair_within_sensitivity(p) -> bool:
+    f, g = np.asarray(p["f_d"], dtype=float), np.asarray(p["f_d_prime"], dtype=float)
+    return f.shape == g.shape and 0 < float(np.abs(f - g).sum()) <= p["sensitivity"] * (1 + 1e-12)
+
+
+def _unique_best(values) -> bool:
+    v = np.asarray(values, dtype=float)
+    return v.size >= 2 and int((v == v.max()).sum()) == 1
+
+
+THEOREM1_TABLE2 = Notebook(
+    dict(
+        sensitivity=POS,
+        f_d=Seq(Real(-1e6, 1e6), 1, 50),
+        f_d_prime=Seq(Real(-1e6, 1e6), 1, 50),
+        grid_points=Int(3, 10**6),
+        samples=Int(100, 10**8),
+        bins=Int(1, 1000),
+        confidence_alpha=ALPHA_CONF,
+        broken_factor=Real(0, 1, lo_open=True, hi_open=True),
+        table_horizon=HORIZON,
+        table_arms=Int(2, 10**6),
+        table_epsilons=EPSILONS,
+        table_dim=Int(1, 10**6),
+        bernoulli_means=MEANS,
+        gaussian_means=Seq(Real(-1e6, 1e6), 2),
+        gaussian_sigma=POS,
+        linear_theta=Seq(Real(-1e6, 1e6), 2, 20),
+        rho=POS,
+    ),
+    (
+        custom(
+            _pair_within_sensitivity,
+            "f_d and f_d_prime must be two different vectors of one length at L1 distance at most sensitivity "
+            "(neighbouring inputs of a function of that sensitivity), got f_d = {f_d}, f_d_prime = {f_d_prime}, "
+            "sensitivity = {sensitivity}",
+        ),
+        custom(
+            lambda p: p["table_horizon"] >= p["table_arms"] - 1,
+            "table_horizon must be >= table_arms - 1 (Theorem 2 asks T >= K - 1), got {table_horizon}, {table_arms}",
+        ),
+        custom(
+            lambda p: len(set(p["bernoulli_means"])) > 1 and max(p["bernoulli_means"]) < 1,
+            "bernoulli_means must have a suboptimal arm and a best mean < 1 (else d_inf and t_inf are infinite), "
+            "got {bernoulli_means}",
+        ),
+        custom(
+            lambda p: len(set(p["gaussian_means"])) > 1,
+            "gaussian_means must have a suboptimal arm, got {gaussian_means}",
+        ),
+        custom(
+            lambda p: _unique_best(p["linear_theta"]),
+            "linear_theta must have a unique largest entry (Theorem 5: a unique optimal action), got {linear_theta}",
+        ),
+    ),
+    tiny=dict(
+        epsilons=[1.0],
+        grid_points=3,
+        samples=2_000,
+        bins=1,
+        table_horizon=2,
+        table_arms=2,
+        table_epsilons=[1.0],
+        table_dim=1,
+        bernoulli_means=[0.5, 0.25],
+        gaussian_means=[0.5, 0.25],
+        linear_theta=[1.0, 0.5],
+    ),
+)
+
+
 NOTEBOOKS: dict[str, Notebook] = {
     # ---------------------------------------------------------------- Azize and Basu (2022)
     "chapters/azize2022/figure1_episodes.ipynb": Notebook(
@@ -354,4 +425,5 @@ NOTEBOOKS: dict[str, Notebook] = {
         ),
         tiny=dict(horizon=20, runs=2, horizon_np=5, horizon_eps=40_000, eps_max=1.5, n_eps=2),
     ),
+    "chapters/azize2022/theorem1_table2.ipynb": THEOREM1_TABLE2,
 }

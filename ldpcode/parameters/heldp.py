@@ -3,7 +3,24 @@ HeLDP), with their private messages."""
 
 from __future__ import annotations
 
-from .rules import EPS, EPSILONS, POS, RATIO_LONGER, UNIT, Grid, Notebook, Seq, _ren_horizon, custom, less
+from .rules import (
+    EPS,
+    EPSILONS,
+    HELDP_LAW,
+    HORIZON,
+    POS,
+    RATIO_LONGER,
+    UNIT,
+    Grid,
+    Int,
+    Choice,
+    Notebook,
+    REN_ARMS,
+    Seq,
+    _ren_horizon,
+    custom,
+    less,
+)
 
 OTHER_EPS_MIN = "the heuristic's eps_min is compared with the best other eps_min of the grid"
 
@@ -12,6 +29,12 @@ WORST_OF_PANEL = "the check compares the paper's worst eps_min of the panel with
 
 
 FIT_PER_LAW = "a linear fit per law of the users' levels needs at least 3 thresholds"
+
+
+def _some_users_kept(p) -> bool:
+    from ..instances import make_privacy_levels
+
+    return make_privacy_levels(p["level_law"]).p_at_least(p["eps_min"]) > 0
 
 
 NOTEBOOKS: dict[str, Notebook] = {
@@ -86,5 +109,36 @@ NOTEBOOKS: dict[str, Notebook] = {
         dict(constant_epsilons=EPSILONS),
         (_ren_horizon,),
         tiny=dict(horizon=20, runs=2, settings=[["ren-heldp-discrete", 1.0]], constant_epsilons=[1.0]),
+    ),
+    "chapters/heldp/lemma6_laplace_tail.ipynb": Notebook(
+        dict(
+            level_law=HELDP_LAW,
+            m_values=Seq(Int(1, 2000, "the exact tail takes at most 2,000 scales (MIXED_SUM_MAX_TERMS)")),
+            samples=Int(1, 10**9),
+            grid_points=Int(3, 10**5, "the grid's two endpoints are dropped: at least one point must remain"),
+            min_count=Int(
+                10, why="with fewer expected exceedances the Monte Carlo tail is often 0, whose log is undefined"
+            ),
+            usage_times=Seq(HORIZON),
+            sweep_points=Int(2, 10**3),
+        ),
+        (
+            custom(
+                _some_users_kept,
+                "eps_min must be a level some users of level_law reach (else no response is kept), got "
+                "eps_min = {eps_min} for {level_law}",
+            ),
+        ),
+        tiny=dict(m_values=[2], samples=20_000, grid_points=5, min_count=10, usage_times=[2], sweep_points=2),
+    ),
+    "chapters/heldp/unbiasing_map_g.ipynb": Notebook(
+        dict(
+            instance=Choice(("ren2020-bernoulli", "ren2020-mixed")),
+            arms=Seq(Int(0, REN_ARMS - 1), min_len=1),
+            epsilons=Seq(EPS, min_len=1),
+            samples=Int(2, 10**8, "a standard error needs at least 2 samples"),
+        ),
+        (),
+        tiny=dict(arms=[16], epsilons=[1.0], settings=[["ren-heldp-discrete", 0.2]], samples=200),
     ),
 }

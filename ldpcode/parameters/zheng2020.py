@@ -175,4 +175,17 @@ NOTEBOOKS: dict[str, Notebook] = {
         (),
         tiny=dict(n_arms=2, epsilons=[1.0, 2.0, 4.0], horizons=[100, 200, 400], runs=2),
     ),
+    "chapters/zheng2020/theorem1_ldp_implies_dp.ipynb": Notebook(
+        dict(
+            horizon=Int(1, 10**4),
+            loss_means=MEANS,
+            changed_user=Int(1, 10**4),
+            runs=Int(20_000, 10**8, "with fewer transcripts the audit's bins and the Gaussian tail are often empty"),
+            bins=Int(1, 1000),
+            grid_points=Int(3, 10**6),
+            confidence_alpha=ALPHA_CONF,
+        ),
+        (less("changed_user", "horizon", strict=False, why="the changed user is one of the stream's users"),),
+        tiny=dict(horizon=1, loss_means=[0.5, 0.5], changed_user=1, epsilons=[1.0], runs=20_000, bins=1, grid_points=3),
+    ),
 }

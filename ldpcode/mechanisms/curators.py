@@ -15,6 +15,11 @@ Every curator draws its randomness as one number per response, from a stream of 
 (``noise_kind``: standard Laplace draws for CTL, uniforms on [0, 1) for CTB), and turns the pair
 (reward, noise draw) into a response with :func:`respond`. The compiled simulation engine calls the same
 :func:`respond`, so the curator that the tests check is the curator the simulations use.
+
+Each curator is a member of the family :class:`ldpcode.mechanisms.LocalMechanism`: besides ``privatize`` and
+``output_mean`` (Lemma 5 for CTB, the identity for CTL), ``output_law(x)`` (a frozen ``scipy.stats`` law),
+``privacy_loss(inputs)`` (the exact loss over given inputs: :func:`ctb_privacy_loss` for CTB and CTB-S, the
+spread over the Laplace scale for CTL and CTL-S), ``exact_epsilon()`` and, for CTB, ``unbias``.
 """
 
 from __future__ import annotations
@@ -27,12 +32,11 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from ._validate import (
+from .._validate import (
     EPSILON_FLOOR,
     check_array,
     check_epsilon,
     check_finite_array,
-    check_probability,
     check_real,
     check_rng,
     check_unit_interval,
@@ -139,13 +143,45 @@ def ctb_output_mean(mu, epsilon):
     return 0.5 + (2.0 * mu - 1.0) * half_gap
 
 
+def ctb_privacy_loss(u, epsilon) -> float:
+    r"""The exact privacy loss of Curator 3 (CTB, Lemma 5 of Ren et al. 2020) over inputs ``u`` in [0, 1] (for
+    CTB-S, u = s(r)): :math:`\max_{x\in\{0,1\}}\max_{u,u'} \log P\{x\mid u\}/P\{x\mid u'\}`, with
+    :math:`P\{1\mid u\} = (ue^\epsilon + 1 - u)/(1 + e^\epsilon)` (:func:`ctb_probability`) and
+    :math:`P\{0\mid u\} = ((1-u)e^\epsilon + u)/(1 + e^\epsilon)` computed directly (so that
+    :math:`1/(1+e^\epsilon)` is not lost to rounding for large ε). It is ε between u = 0 and 1 (Lemma 5).
+
+    The largest log-ratio over pairs is the spread (max - min) of each output's log-probabilities: rounding is
+    monotone, so this is bit for bit the maximum of ``ldpcode.audit.privacy_loss_matrix`` of the table of laws.
+    For ε > 700 (e^ε near overflow, and P{1 | u = 0} = 1/(1+e^ε) below the smallest double from ε = 745) the
+    log-probabilities are computed in log space, :math:`\log(u\,s(\epsilon) + (1-u)\,s(-\epsilon))`, s the
+    Sigmoid, by log-sum-exp. ``u`` is validated to lie in [0, 1], ``epsilon`` to be > 0.
+    """
+    u = check_unit_interval("u", u).ravel()
+    if u.size == 0:
+        raise ValueError("u must hold at least one number")
+    eps = check_epsilon(epsilon)
+    if eps <= 700.0:
+        e = math.exp(eps)
+        p1 = ctb_probability.py_func(u, e)  # (u e + 1 - u)/(1 + e), the curator's own formula
+        p0 = ((1.0 - u) * e + u) / (1.0 + e)
+        logs = np.log(np.column_stack([p0, p1]))
+        return float((logs.max(axis=0) - logs.min(axis=0)).max())
+    with np.errstate(divide="ignore"):
+        lu, l1u = np.log(u), np.log1p(-u)
+    ls_hi = -math.log1p(math.exp(-eps))  # log s(eps)
+    ls_lo = ls_hi - eps  # log s(-eps)
+    lp1 = np.logaddexp(lu + ls_hi, l1u + ls_lo)
+    lp0 = np.logaddexp(l1u + ls_hi, lu + ls_lo)
+    return float(max(lp1.max() - lp1.min(), lp0.max() - lp0.min()))
+
+
 def gaussian_sigmoid_mean(mu, sigma=1.0, order: int = 80):
     r""":math:`\mathbb{E}[s(\mu + \sigma Z)]` for :math:`Z\sim N(0,1)`, by Gauss-Hermite quadrature.
 
     The mean of the Sigmoid-mapped reward of a Gaussian arm: the quantity CTL-S and CTB-S see
     (Lemmas 7-9). 80 nodes give about 1e-15 accuracy for sigma <= 2.
     """
-    from ._validate import check_int
+    from .._validate import check_int
 
     mu = check_finite_array("mu", mu)
     sigma = check_real("sigma", sigma)
@@ -165,7 +201,7 @@ def discrete_sigmoid_mean(mu, values, probs):
     Rademacher noise (values ±1, probabilities 1/2), which is sub-Gaussian with variance one. ``mu``
     broadcasts; ``values`` and ``probs`` are 1-d of the same length, ``probs`` non-negative summing to 1.
     """
-    from ._validate import as_float_array
+    from .._validate import as_float_array
 
     values = as_float_array("values", values, bools=False)
     probs = as_float_array("probs", probs, bools=False)
@@ -206,7 +242,7 @@ def laplace_sum_sf(lam, n, b):
     at most n x 1e-16), and :math:`1 - P\{Y_n > -\lambda\}` for :math:`\lambda < 0`. For n = 1 it is
     :math:`e^{-x}/2`, for n = 2 :math:`(2 + x)e^{-x}/4`. ``n`` at most :data:`LAPLACE_SUM_MAX_N`.
     """
-    from ._validate import check_int
+    from .._validate import check_int
 
     n = check_int("n", n, minimum=1)
     if n > LAPLACE_SUM_MAX_N:
@@ -274,6 +310,28 @@ class Curator:
     def exp_eps(self) -> float:
         r""":math:`e^\epsilon`, ``inf`` beyond 709.78 (:func:`exp_or_inf`; :func:`ctb_probability` takes the limit)."""
         return exp_or_inf(self.epsilon)
+
+    def _mapped(self, x, name: str = "x") -> np.ndarray:
+        """Inputs checked against the curator's domain ([0, 1], or every real for the Sigmoid curators) and
+        mapped to what the noise is added to: u = x, or s(x) for CTL-S and CTB-S."""
+        if not self.bounded:
+            return sigmoid(check_finite_array(name, x))
+        return check_unit_interval(name, x)
+
+    def _loss_inputs(self, inputs):
+        """u of :meth:`privacy_loss`'s inputs (default: the two ends 0 and 1 of the curator's range of u)."""
+        if inputs is None:
+            return np.array([0.0, 1.0])
+        u = self._mapped(inputs, "inputs")
+        if u.size == 0:
+            raise ValueError("inputs must hold at least one number")
+        return u.ravel()
+
+    def exact_epsilon(self) -> float:
+        r"""The exact worst-case privacy loss over the whole domain: :meth:`privacy_loss` between u = 0 and
+        u = 1, ε for every curator (Lemmas 2, 5, 8, 9; for CTL-S and CTB-S the supremum, approached as
+        r → ±∞), up to the rounding of the Laplace scale 1/ε."""
+        return self.privacy_loss(None)
 
     def draw_noise(self, rng: np.random.Generator, size) -> np.ndarray:
         """The curator's own randomness: one draw per response."""
@@ -379,6 +437,19 @@ class CTL(Curator):
         curator's domain; anything else is refused)."""
         return check_unit_interval("mu", mu) * 1.0
 
+    def output_law(self, x):
+        """The law of the response to reward ``x``: ``scipy.stats.laplace(loc=u, scale=1/eps)``, u = x (or s(x)
+        for CTL-S); frozen, arrays broadcast."""
+        from scipy.stats import laplace
+
+        return laplace(loc=self._mapped(x), scale=self.laplace_scale)
+
+    def privacy_loss(self, inputs=None) -> float:
+        r"""The exact privacy loss over ``inputs`` (default: u = 0 and 1): Laplace laws of one scale b = 1/ε,
+        so :math:`\sup_y|\log f(y\mid u)/f(y\mid u')| = (\max u - \min u)/b` (Lemmas 2 and 8)."""
+        u = self._loss_inputs(inputs)
+        return float((u.max() - u.min()) / self.laplace_scale)
+
     def density(self, x, r):
         """Density of the response at ``x`` given reward ``r`` (for the privacy-ratio check of Lemma 2)."""
         b = self.laplace_scale
@@ -399,6 +470,24 @@ class CTB(Curator):
         """P{M_B(r) = 1} (exact; used for the privacy ratio of Lemma 5)."""
         r = check_unit_interval("r", r)
         return ctb_probability(r, self.exp_eps)
+
+    def output_law(self, x):
+        """The law of the response to reward ``x``: ``scipy.stats.bernoulli(p)``, p = :meth:`probability_one`
+        (Curator 3; for CTB-S at s(x)); frozen, arrays broadcast."""
+        from scipy.stats import bernoulli
+
+        return bernoulli(ctb_probability(self._mapped(x), self.exp_eps))
+
+    def privacy_loss(self, inputs=None) -> float:
+        """The exact privacy loss over ``inputs`` (default: u = 0 and 1, where it is ε): :func:`ctb_privacy_loss`
+        of u = x (or s(x) for CTB-S)."""
+        return ctb_privacy_loss(self._loss_inputs(inputs), self.epsilon)
+
+    def unbias(self, responses):
+        r"""The map g of the extended version (Section 3.2), :func:`unbias`, applied to ``responses`` in [0, 1]
+        (answers, or means of answers): :math:`E[g(M_B(R))] = E[R]` (for CTB-S, :math:`E[s(R)]`)."""
+        y = np.asarray(check_unit_interval("responses", responses), dtype=float)
+        return unbias.py_func(y, self.epsilon)
 
 
 class CTLS(CTL):
@@ -434,116 +523,6 @@ CURATORS = {"CTL": CTL, "CTB": CTB, "CTL-S": CTLS, "CTB-S": CTBS}
 
 def make_curator(name: str, epsilon: float) -> Curator:
     """A curator by the paper's name: ``CTL``, ``CTB``, ``CTL-S`` or ``CTB-S``."""
-    from ._validate import check_choice
+    from .._validate import check_choice
 
     return CURATORS[check_choice("curator", name, CURATORS)](epsilon)
-
-
-# ---------------------------------------------------------------------------------------------------
-# Global DP (Azize and Basu 2022): the trusted curator sees raw rewards and releases private statistics.
-# ---------------------------------------------------------------------------------------------------
-
-
-def laplace_mean(total, n, epsilon, draw):
-    r"""Lemma 1 of Azize and Basu (2022): the private mean of n rewards in [0, 1] with sum ``total``,
-
-    .. math:: f^\epsilon = \frac{\text{total}}{n} + \mathrm{Lap}\Big(\frac{1}{n\epsilon}\Big),
-
-    given a standard Laplace ``draw`` (Theorem 1, the Laplace mechanism: the mean of n values in [0, 1]
-    has sensitivity 1/n). Broadcasts; no checks (the policies validate their inputs once).
-    """
-    return total / n + draw / (epsilon * n)
-
-
-def tree_depth(horizon: int) -> int:
-    """Levels of the binary tree mechanism over a stream of at most ``horizon`` items: floor(log2 T) + 1,
-    so that every count n <= T is a sum of distinct powers 2^j with j < depth."""
-    return int(horizon).bit_length()
-
-
-@njit(cache=True, nogil=True)
-def tree_push(nodes, n, draw, scale):
-    r"""The binary (tree) mechanism of Dwork et al. (2010) and Chan et al. (2011), one item at a time.
-
-    ``nodes[j]`` holds the Laplace noise of the level-j node in use by the prefix of ``n - 1`` items; the
-    prefix of n items uses the nodes of the set bits of n (node (j, n >> j) for each set bit j). Going from
-    n - 1 to n sets bit j0 = (trailing zeros of n) and clears the bits below it, so exactly one node is new:
-    it gets ``scale * draw``. Returns the total noise of the prefix of n items (sum over the set bits, in
-    increasing j). Each item lies in at most ``len(nodes)`` nodes, so ``scale = depth / epsilon`` makes the
-    stream of private prefix sums epsilon-DP.
-    """
-    j0 = 0
-    while (n >> j0) & 1 == 0:
-        j0 += 1
-    for j in range(j0):
-        nodes[j] = 0.0
-    nodes[j0] = scale * draw
-    total = 0.0
-    for j in range(nodes.shape[0]):
-        if (n >> j) & 1:
-            total += nodes[j]
-    return total
-
-
-# ---------------------------------------------------------------------------------------------------
-# (epsilon, delta)-LDP (Zheng et al. 2020): the Gaussian mechanism and its epsilon-LDP Laplace counterpart
-# ---------------------------------------------------------------------------------------------------
-
-
-def _check_sensitivity(value, name: str = "sensitivity") -> float:
-    value = check_real(name, value)
-    if value <= 0:
-        raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
-    return value
-
-
-@dataclass(frozen=True, init=False)
-class GaussianMechanism:
-    r"""The Gaussian mechanism (Dwork and Roth 2014, Theorem A.1), the curator of Zheng et al. (2020):
-    :math:`x \mapsto x + N(0, \sigma^2 I)` with
-
-    .. math:: \sigma = \frac{\Delta\sqrt{2\log(1.25/\delta)}}{\epsilon},
-
-    Δ the L2 sensitivity of x. Dwork and Roth prove (ε, δ)-DP for ε < 1; for ε >= 1 the same σ is used
-    by the paper, and ``ldpcode.audit`` shows what it gives. ``privatize(values, rng)`` adds the noise to
-    every entry (scalars or vectors, any shape).
-    """
-
-    epsilon: float
-    delta: float
-    sensitivity: float
-    sigma: float
-
-    def __init__(self, epsilon, delta, sensitivity=1.0):
-        eps = check_epsilon(epsilon)
-        d = check_probability("delta", delta)
-        s = _check_sensitivity(sensitivity)
-        object.__setattr__(self, "epsilon", eps)
-        object.__setattr__(self, "delta", d)
-        object.__setattr__(self, "sensitivity", s)
-        object.__setattr__(self, "sigma", s * math.sqrt(2.0 * math.log(1.25 / d)) / eps)
-
-    def privatize(self, values, rng: np.random.Generator) -> np.ndarray:
-        x = check_finite_array("values", values)
-        return x + self.sigma * check_rng("rng", rng).standard_normal(x.shape)
-
-
-@dataclass(frozen=True, init=False)
-class LaplaceMechanism:
-    r"""The ε-DP Laplace mechanism (Dwork and Roth 2014, Theorem 3.6): :math:`x \mapsto x + \mathrm{Lap}(\Delta_1/\epsilon)`
-    entrywise, Δ₁ the L1 sensitivity of x: the pure-ε counterpart of :class:`GaussianMechanism`."""
-
-    epsilon: float
-    sensitivity: float
-    scale: float
-
-    def __init__(self, epsilon, sensitivity=1.0):
-        eps = check_epsilon(epsilon)
-        s = _check_sensitivity(sensitivity)
-        object.__setattr__(self, "epsilon", eps)
-        object.__setattr__(self, "sensitivity", s)
-        object.__setattr__(self, "scale", s / eps)
-
-    def privatize(self, values, rng: np.random.Generator) -> np.ndarray:
-        x = check_finite_array("values", values)
-        return x + check_rng("rng", rng).laplace(0.0, self.scale, x.shape)

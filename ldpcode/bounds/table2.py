@@ -1,0 +1,82 @@
+r"""Azize and Basu (2022), Table 2 ("Regret lower bounds for bandits with ε-global DP"), transcribed as printed.
+
+Each function writes one cell of the table literally, so that a notebook can set it beside the theorem it
+summarises (Theorems 2 to 5, :mod:`~ldpcode.bounds.azize2022` and :mod:`~ldpcode.bounds.linear`) and see where
+they differ. The table states its problem-dependent cells as bounds on the regret, :math:`\log T` times the
+theorems' asymptotic constants (the theorems bound :math:`\liminf_T \mathrm{Reg}_T/\log T`).
+
+* :func:`table2_stochastic_minimax`, :func:`table2_linear_minimax`: the minimax cells (as eqs. (3) and (5));
+* :func:`table2_stochastic_problem_dependent`: :math:`\sum_{a:\Delta_a>0}\Delta_a\log T/\min(d_a, 6\epsilon\Delta_a)`,
+  where Theorem 3 has :math:`6\epsilon\, t_{\inf}` in place of :math:`6\epsilon\Delta_a`;
+* :func:`linear_c_epsilon_basis`: the linear cell's program in closed form when the actions are the standard
+  basis of :math:`\mathbb R^d` (a second computation of :func:`~ldpcode.bounds.linear.linear_c_epsilon`).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .._validate import as_float_array, check_epsilon, check_int
+
+
+def table2_stochastic_minimax(horizon, n_arms, epsilon) -> float:
+    r"""Table 2, stochastic multi-armed bandit, minimax: :math:`\max(\frac1{27}\sqrt{T(K-1)}, \frac1{131}\frac{K-1}\epsilon)`."""
+    t = check_int("horizon", horizon, minimum=1)
+    k = check_int("n_arms", n_arms, minimum=2)
+    eps = check_epsilon(epsilon)
+    return max(math.sqrt(t * (k - 1)) / 27.0, (k - 1) / eps / 131.0)
+
+
+def table2_linear_minimax(horizon, dim, epsilon) -> float:
+    r"""Table 2, stochastic linear bandit, minimax: :math:`\max(\frac{\exp(-2)}8 d\sqrt T, \frac{\exp(-6)}4\frac d\epsilon)`."""
+    t = check_int("horizon", horizon, minimum=1)
+    d = check_int("dim", dim, minimum=1)
+    eps = check_epsilon(epsilon)
+    return max(math.exp(-2) / 8.0 * d * math.sqrt(t), math.exp(-6) / 4.0 * d / eps)
+
+
+def _positive_vector(name, values) -> np.ndarray:
+    x = as_float_array(name, values, bools=False).reshape(-1)
+    if x.size == 0 or not (np.isfinite(x).all() and (x > 0).all()):
+        raise ValueError(f"{name} must be a non-empty vector of finite numbers > 0, got {values!r}")
+    return x
+
+
+def table2_stochastic_problem_dependent(gaps, d, horizon, epsilon) -> float:
+    r"""Table 2, stochastic multi-armed bandit, problem dependent, as printed:
+    :math:`\sum_{a:\Delta_a>0}\frac{\Delta_a\log T}{\min(d_a, 6\epsilon\Delta_a)}`.
+
+    ``gaps`` are the :math:`\Delta_a > 0` of the suboptimal arms and ``d`` their :math:`d_a` (Theorem 3's
+    :math:`d_{\inf}(P_a, \mu^*, \mathcal M_a)`), one per arm. The table writes :math:`\Delta_a` where Theorem 3
+    writes the TV-distinguishability gap :math:`t_{\inf}`; the two agree for Bernoulli arms only (Theorem 3,
+    consequence 2)."""
+    g = _positive_vector("gaps", gaps)
+    dd = _positive_vector("d", d)
+    if g.shape != dd.shape:
+        raise ValueError(f"gaps and d must have one entry per suboptimal arm, got {g.size} and {dd.size}")
+    log_t = math.log(check_int("horizon", horizon, minimum=1))
+    eps = check_epsilon(epsilon)
+    return float(np.sum(g * log_t / np.minimum(dd, 6.0 * eps * g)))
+
+
+def linear_c_epsilon_basis(gaps, epsilon, rho=1.0) -> float:
+    r"""Theorem 5's :math:`c_\epsilon(\mathcal A, \theta)` (Table 2, linear, problem dependent, divided by
+    :math:`\log T`) when :math:`\mathcal A = \{e_1, \dots, e_d\}` is the standard basis, in closed form.
+
+    Then :math:`H_\alpha = \mathrm{diag}(\alpha)` and :math:`\|e_a\|^2_{H_\alpha^{-1}} = 1/\alpha(a)`; the
+    optimal action takes :math:`\alpha = \infty` at no cost, and each other action's constraint
+    :math:`1/\alpha(a) \le \Delta_a\min(\Delta_a/2, 3\epsilon\rho)` (the table's form; Theorem 5's
+    :math:`\min(\Delta_a^2/2, 3\epsilon\rho\Delta_a)` is the same number) is tight at the optimum, so
+
+    .. math:: c_\epsilon = \sum_{a\ne a^*}\frac{\Delta_a}{\Delta_a\min(\Delta_a/2, 3\epsilon\rho)}
+              = \sum_{a\ne a^*}\frac1{\min(\Delta_a/2, 3\epsilon\rho)}.
+
+    ``gaps``: the :math:`\Delta_a = \theta_{a^*} - \theta_a > 0` of the d - 1 suboptimal actions; ``rho`` the
+    undefined structure constant :math:`\rho(\mathcal A)`, one number (as in
+    :func:`~ldpcode.bounds.linear.linear_c_epsilon`)."""
+    g = _positive_vector("gaps", gaps)
+    eps = check_epsilon(epsilon)
+    rho = check_epsilon(rho, "rho", floor=0.0)
+    return float(np.sum(g / (g * np.minimum(g / 2.0, 3.0 * eps * rho))))

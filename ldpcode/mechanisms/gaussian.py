@@ -1,0 +1,248 @@
+r"""(ε, δ)-LDP (Zheng et al. 2020): the Gaussian mechanism, its ε-LDP Laplace counterpart, and their exact laws.
+
+=================================  ================================================================================
+name                               what it computes
+=================================  ================================================================================
+:class:`GaussianMechanism`         :math:`x + N(0, \sigma^2)`, :math:`\sigma = \Delta\sqrt{2\log(1.25/\delta)}/\epsilon`
+                                   (Dwork and Roth 2014, Theorem A.1)
+:class:`LaplaceMechanism`          :math:`x + \mathrm{Lap}(\Delta_1/\epsilon)` (Dwork and Roth 2014, Theorem 3.6)
+:func:`gaussian_exact_delta`       the exact δ(ε) of the Gaussian mechanism (Balle and Wang 2018, Theorem 8)
+:func:`gaussian_epsilon_at_delta`  its inverse: the exact ε at a given δ
+:func:`gaussian_loss_tail`         :math:`P[L > \epsilon]`, L the privacy loss random variable (Dwork and Roth, App. A)
+:func:`gaussian_privacy_loss`      the privacy loss at given outputs (Dwork and Roth, Appendix A)
+=================================  ================================================================================
+
+Both mechanisms are members of the family :class:`ldpcode.mechanisms.LocalMechanism` (``privatize``,
+``output_mean``, ``output_law``, ``privacy_loss``, ``exact_epsilon``); the audits
+(:func:`ldpcode.audit.exact_curator_loss`) and the Zheng et al. modules (:mod:`ldpcode.reductions`,
+:mod:`ldpcode.bco`, :mod:`ldpcode.contextual`) use these methods and functions instead of their own copies.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from .._validate import check_epsilon, check_finite_array, check_probability, check_real, check_rng
+
+
+def _check_sensitivity(value, name: str = "sensitivity") -> float:
+    value = check_real(name, value)
+    if value <= 0:
+        raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
+    return value
+
+
+def _spread(inputs, default_sensitivity: float) -> float:
+    """max - min of ``inputs`` (at least one finite number), or the sensitivity when ``inputs`` is None."""
+    if inputs is None:
+        return default_sensitivity
+    x = check_finite_array("inputs", inputs).ravel()
+    if x.size == 0:
+        raise ValueError("inputs must hold at least one number")
+    return float(x.max() - x.min())
+
+
+# ----------------------------------------------------------------------------------------------
+# The exact privacy curve of the Gaussian mechanism
+# ----------------------------------------------------------------------------------------------
+
+
+def gaussian_exact_delta(epsilon, sigma, sensitivity):
+    r"""The exact δ(ε) of the Gaussian mechanism (Balle and Wang 2018, Theorem 8):
+
+    .. math:: \delta(\epsilon) = \Phi\Big(\frac{\Delta}{2\sigma} - \frac{\epsilon\sigma}{\Delta}\Big)
+              - e^{\epsilon}\,\Phi\Big(-\frac{\Delta}{2\sigma} - \frac{\epsilon\sigma}{\Delta}\Big),
+
+    the smallest δ for which :math:`x\mapsto x + N(0,\sigma^2)` with sensitivity Δ is (ε, δ)-DP.
+    Equivalently, with the privacy loss :math:`L\sim N(\mu, 2\mu)`, :math:`\mu = \Delta^2/(2\sigma^2)`:
+    :math:`\delta = P[L>\epsilon] - e^\epsilon P[L' < -\epsilon]`. ``epsilon`` may be an array.
+    """
+    from scipy.stats import norm
+
+    eps = np.asarray(epsilon, dtype=float)
+    if not np.all(np.isfinite(eps)) or np.any(eps < 0):
+        raise ValueError(f"epsilon must be finite and >= 0, got {epsilon!r}")
+    s = check_real("sigma", sigma)
+    if s <= 0:
+        raise ValueError(f"sigma must be > 0, got {sigma!r}")
+    d = check_real("sensitivity", sensitivity)
+    if d <= 0:
+        raise ValueError(f"sensitivity must be > 0, got {sensitivity!r}")
+    a, b = d / (2 * s), eps * s / d
+    # e^eps Phi(-a-b) computed in logs to avoid overflow at large eps
+    return norm.cdf(a - b) - np.exp(eps + norm.logcdf(-a - b))
+
+
+def gaussian_epsilon_at_delta(sigma, sensitivity, delta) -> float:
+    r"""The exact ε of the Gaussian mechanism :math:`x + N(0, \sigma^2)` with sensitivity Δ at a given δ:
+    the smallest ε >= 0 with :math:`\delta(\epsilon) \le \delta`, for the exact
+    :math:`\delta(\epsilon) = \Phi(\tfrac{\Delta}{2\sigma} - \tfrac{\epsilon\sigma}{\Delta}) - e^\epsilon
+    \Phi(-\tfrac{\Delta}{2\sigma} - \tfrac{\epsilon\sigma}{\Delta})` of Balle and Wang (2018, Theorem 8)
+    (:func:`gaussian_exact_delta`), which decreases in ε (root by Brent's method). 0 when Δ = 0 or
+    δ(0) <= δ; ``inf`` at δ = 0 (Δ > 0): the Gaussian mechanism satisfies no pure ε-DP, its privacy loss
+    random variable being unbounded."""
+    from scipy.optimize import brentq
+
+    s = check_real("sigma", sigma)
+    if s <= 0:
+        raise ValueError(f"sigma must be > 0, got {sigma!r}")
+    dd = check_real("sensitivity", sensitivity)
+    if dd < 0:
+        raise ValueError(f"sensitivity must be >= 0, got {sensitivity!r}")
+    dl = check_probability("delta", delta, low_closed=True)
+    if dd == 0:
+        return 0.0
+    if dl == 0.0:
+        return math.inf  # Gaussian noise has no pure-epsilon guarantee: delta(eps) > 0 for every finite eps
+    if float(gaussian_exact_delta(0.0, s, dd)) <= dl:
+        return 0.0
+    f = lambda e: float(gaussian_exact_delta(e, s, dd)) - dl  # noqa: E731
+    hi = 1.0
+    while f(hi) > 0:
+        hi *= 2.0
+        if hi > 1e300:  # the root is beyond the doubles (Delta/sigma above 1e150): the loss is infinite
+            return math.inf
+    return float(brentq(f, 0.0, hi, xtol=1e-12, rtol=1e-12))
+
+
+def gaussian_loss_tail(epsilon, sigma, sensitivity):
+    r""":math:`P[L > \epsilon]` for the privacy loss :math:`L\sim N(\mu, 2\mu)`, :math:`\mu=\Delta^2/(2\sigma^2)`
+    (Dwork and Roth 2014, proof of Theorem A.1 bounds it by δ for ε < 1)."""
+    from scipy.stats import norm
+
+    eps = np.asarray(epsilon, dtype=float)
+    s = check_real("sigma", sigma)
+    d = check_real("sensitivity", sensitivity)
+    if s <= 0 or d <= 0:
+        raise ValueError(f"sigma and sensitivity must be > 0, got sigma={sigma!r}, sensitivity={sensitivity!r}")
+    mu = d * d / (2 * s * s)
+    return norm.sf((eps - mu) / math.sqrt(2 * mu))
+
+
+def gaussian_privacy_loss(outputs, f, f_prime, sigma):
+    r"""Privacy loss :math:`\ln\frac{p(y\mid f)}{p(y\mid f')} = \frac{(y-f')^2 - (y-f)^2}{2\sigma^2}` of the
+    Gaussian mechanism at outputs y (Dwork and Roth 2014, Appendix A)."""
+    y = np.asarray(outputs, dtype=float)
+    s = check_real("sigma", sigma)
+    if s <= 0:
+        raise ValueError(f"sigma must be > 0, got {sigma!r}")
+    return ((y - f_prime) ** 2 - (y - f) ** 2) / (2 * s * s)
+
+
+# ----------------------------------------------------------------------------------------------
+# The mechanisms
+# ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, init=False)
+class GaussianMechanism:
+    r"""The Gaussian mechanism (Dwork and Roth 2014, Theorem A.1), the curator of Zheng et al. (2020):
+    :math:`x \mapsto x + N(0, \sigma^2 I)` with
+
+    .. math:: \sigma = \frac{\Delta\sqrt{2\log(1.25/\delta)}}{\epsilon},
+
+    Δ the L2 sensitivity of x. Dwork and Roth prove (ε, δ)-DP for ε < 1; for ε >= 1 the same σ is used
+    by the paper, and :meth:`exact_epsilon` (Balle and Wang 2018, Theorem 8) shows what it gives.
+    ``privatize(values, rng)`` adds the noise to every entry (scalars or vectors, any shape).
+    """
+
+    epsilon: float
+    delta: float
+    sensitivity: float
+    sigma: float
+
+    def __init__(self, epsilon, delta, sensitivity=1.0):
+        eps = check_epsilon(epsilon)
+        d = check_probability("delta", delta)
+        s = _check_sensitivity(sensitivity)
+        object.__setattr__(self, "epsilon", eps)
+        object.__setattr__(self, "delta", d)
+        object.__setattr__(self, "sensitivity", s)
+        object.__setattr__(self, "sigma", s * math.sqrt(2.0 * math.log(1.25 / d)) / eps)
+
+    def privatize(self, values, rng: np.random.Generator) -> np.ndarray:
+        """``values`` plus independent N(0, σ²) noise on every entry."""
+        x = check_finite_array("values", values)
+        return x + self.sigma * check_rng("rng", rng).standard_normal(x.shape)
+
+    @property
+    def noise_variance(self) -> float:
+        """σ², the variance of the added noise (the learners of :mod:`ldpcode.reductions` are tuned to it)."""
+        return self.sigma**2
+
+    def output_mean(self, mu):
+        """The noise has mean 0: the mean output on an input of mean ``mu`` (any finite number) is ``mu``."""
+        return check_finite_array("mu", mu) * 1.0
+
+    def output_law(self, x):
+        """The law of the output on input ``x``: ``scipy.stats.norm(loc=x, scale=sigma)`` (frozen; arrays broadcast)."""
+        from scipy.stats import norm
+
+        return norm(loc=check_finite_array("x", x), scale=self.sigma)
+
+    def exact_delta(self, epsilon, sensitivity=None):
+        """The exact δ(ε) at this σ (:func:`gaussian_exact_delta`; Δ = ``sensitivity``, default the mechanism's)."""
+        d = self.sensitivity if sensitivity is None else sensitivity
+        return gaussian_exact_delta(epsilon, self.sigma, d)
+
+    def privacy_loss(self, inputs=None, delta=None) -> float:
+        r"""The exact ε over ``inputs`` at ``delta`` (default: the mechanism's own δ): the smallest ε with
+        :math:`\delta(\epsilon) \le \delta` for Δ = the spread of ``inputs`` (default: Δ = the sensitivity)
+        (:func:`gaussian_epsilon_at_delta`; ``inf`` at δ = 0)."""
+        dl = self.delta if delta is None else delta
+        return gaussian_epsilon_at_delta(self.sigma, _spread(inputs, self.sensitivity), dl)
+
+    def exact_epsilon(self, delta=None) -> float:
+        """The exact worst-case ε at ``delta`` (default the mechanism's δ), over inputs at distance the
+        sensitivity: :meth:`privacy_loss` with its default inputs. Below ε for ε < 1 (Theorem A.1 is loose)."""
+        return self.privacy_loss(None, delta)
+
+
+@dataclass(frozen=True, init=False)
+class LaplaceMechanism:
+    r"""The ε-DP Laplace mechanism (Dwork and Roth 2014, Theorem 3.6): :math:`x \mapsto x + \mathrm{Lap}(\Delta_1/\epsilon)`
+    entrywise, Δ₁ the L1 sensitivity of x: the pure-ε counterpart of :class:`GaussianMechanism`."""
+
+    epsilon: float
+    sensitivity: float
+    scale: float
+
+    def __init__(self, epsilon, sensitivity=1.0):
+        eps = check_epsilon(epsilon)
+        s = _check_sensitivity(sensitivity)
+        object.__setattr__(self, "epsilon", eps)
+        object.__setattr__(self, "sensitivity", s)
+        object.__setattr__(self, "scale", s / eps)
+
+    def privatize(self, values, rng: np.random.Generator) -> np.ndarray:
+        """``values`` plus independent Laplace(Δ₁/ε) noise on every entry."""
+        x = check_finite_array("values", values)
+        return x + check_rng("rng", rng).laplace(0.0, self.scale, x.shape)
+
+    @property
+    def noise_variance(self) -> float:
+        """2 b², the variance of Laplace noise of scale b = Δ₁/ε."""
+        return 2.0 * self.scale**2
+
+    def output_mean(self, mu):
+        """The noise has mean 0: the mean output on an input of mean ``mu`` (any finite number) is ``mu``."""
+        return check_finite_array("mu", mu) * 1.0
+
+    def output_law(self, x):
+        """The law of the output on input ``x``: ``scipy.stats.laplace(loc=x, scale=b)`` (frozen; arrays broadcast)."""
+        from scipy.stats import laplace
+
+        return laplace(loc=check_finite_array("x", x), scale=self.scale)
+
+    def privacy_loss(self, inputs=None) -> float:
+        r"""The exact privacy loss over ``inputs``: Laplace laws of one scale b shifted by at most
+        :math:`\max x - \min x`, so :math:`\sup_y |\log f(y\mid x)/f(y\mid x')| = (\max x - \min x)/b`
+        (default inputs: two at distance the sensitivity)."""
+        return float(_spread(inputs, self.sensitivity) / self.scale)
+
+    def exact_epsilon(self) -> float:
+        """The exact worst-case loss, Δ₁/b: ε up to the rounding of b = Δ₁/ε (Theorem 3.6)."""
+        return self.privacy_loss()
