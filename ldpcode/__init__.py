@@ -15,6 +15,7 @@ from .instances import Instance, PrivacyLevels, list_instances, list_privacy_lev
 from .mechanisms import CTB, CTBS, CTL, CTLS, make_curator
 from .policies import list_policies, make_policy
 from .limits import Limits
+from .results import RegretCurves
 from .simulate import SimulationResult, log_checkpoints, simulate
 from .stats import (
     HingeBootstrap,
@@ -41,6 +42,7 @@ __all__ = [
     "CTLS",
     "EPSILON_FLOOR",
     "Instance",
+    "RegretCurves",
     "SimulationResult",
     "audit",
     "bounds",
@@ -49,6 +51,8 @@ __all__ = [
     "claims",
     "divergences",
     "experiments",
+    "landscape",
+    "sweep",
     "HingeBootstrap",
     "HingeFit",
     "hinge_bootstrap",

@@ -462,7 +462,7 @@ def _policy(name: str):
     from .policies import make_policy
 
     errors = []
-    for kwargs in ({}, {"epsilon": 1.0}, {"epsilon_min": 1.0}):
+    for kwargs in ({}, {"epsilon": 1.0}, {"epsilon_min": 1.0}, {"epsilon": 1.0, "delta": 1e-6}):
         try:
             return make_policy(name, **kwargs)
         except ValueError as exc:
