@@ -8,13 +8,14 @@
 4
 """
 
-from . import audit, bounds, claims, divergences, experiments, mechanisms, plotting, vetted  # noqa: F401
+from . import audit, bounds, claims, divergences, experiments, landscape, mechanisms, plotting, sweep, vetted  # noqa: F401
 from ._validate import EPSILON_FLOOR
 from .bounds import choose_epsilon_min
 from .instances import Instance, PrivacyLevels, list_instances, list_privacy_levels, make_instance, make_privacy_levels
 from .mechanisms import CTB, CTBS, CTL, CTLS, make_curator
 from .policies import list_policies, make_policy
 from .limits import Limits
+from .results import RegretCurves
 from .simulate import SimulationResult, log_checkpoints, simulate
 from .stats import (
     HingeBootstrap,
@@ -41,6 +42,7 @@ __all__ = [
     "CTLS",
     "EPSILON_FLOOR",
     "Instance",
+    "RegretCurves",
     "SimulationResult",
     "audit",
     "bounds",
@@ -49,6 +51,8 @@ __all__ = [
     "claims",
     "divergences",
     "experiments",
+    "landscape",
+    "sweep",
     "HingeBootstrap",
     "HingeFit",
     "hinge_bootstrap",

@@ -433,6 +433,20 @@ ITEMS = (
     ),
     _i(
         "book",
+        "The privacy landscape: every trust model on one instance, against the lower bounds",
+        "Ren et al. Theorem 1; Azize and Basu Theorem 3",
+        "chapters/landscape/privacy_landscape",
+        "ldpcode.sweep.sweep",
+        "ldpcode.landscape.lower_bounds",
+        "ldpcode.landscape.price_of_trust",
+        "ldpcode.landscape.crossover_bootstrap",
+        "ldpcode.landscape.bound_crossover",
+        "ldpcode.landscape.excess_slope",
+        "policy:OnePoint-UCB",
+        "policy:HeLDP-UCB-B",
+    ),
+    _i(
+        "book",
         "The reproduction report",
         "",
         "chapters/report/reproduction_report",
@@ -448,7 +462,7 @@ def _policy(name: str):
     from .policies import make_policy
 
     errors = []
-    for kwargs in ({}, {"epsilon": 1.0}, {"epsilon_min": 1.0}):
+    for kwargs in ({}, {"epsilon": 1.0}, {"epsilon_min": 1.0}, {"epsilon": 1.0, "delta": 1e-6}):
         try:
             return make_policy(name, **kwargs)
         except ValueError as exc:

@@ -27,6 +27,9 @@ POLICY_COLORS = {
     "DP-SE": "#9467bd",
     "DP-UCB": "#8c564b",
     "KL-UCB": "#7f7f7f",
+    # the landscape chapter: heterogeneous LDP and the (eps, delta)-LDP reduction of Zheng et al. (2020)
+    "HeLDP-UCB-B": "#e377c2",
+    "OnePoint-UCB": "#17becf",
 }
 THEORY_STYLE = dict(linestyle="--", linewidth=1.2, alpha=0.9)
 

@@ -40,7 +40,8 @@ from pathlib import Path
 
 from .._paths import repo_root
 
-from . import appendix, azize2022, heldp, ren2020, report, zheng2020  # the chapters, in the order of the table
+# the chapters, in the order of the table
+from . import appendix, azize2022, heldp, landscape, ren2020, report, zheng2020
 from .rules import (  # noqa: F401 (re-exported: every name keeps its address ldpcode.parameters.<name>)
     ADAP,
     ALPHA_CONF,
@@ -98,6 +99,7 @@ NOTEBOOKS: dict[str, Notebook] = {
     **appendix.NOTEBOOKS,
     **azize2022.NOTEBOOKS,
     **heldp.NOTEBOOKS,
+    **landscape.NOTEBOOKS,
     **ren2020.NOTEBOOKS,
     **report.NOTEBOOKS,
     **zheng2020.NOTEBOOKS,

@@ -1,0 +1,97 @@
+"""python -m ldpcode sweep / rerun: the command line, and the re-run of a notebook refusing what it cannot run."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import ldpcode as ldp
+from ldpcode import rerun as rr
+from ldpcode import sweep as sw
+from ldpcode.__main__ import main
+
+ROOT = Path(__file__).resolve().parents[2]
+NB = "chapters/ren2020/lemma3_laplace_tail.ipynb"
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("100000", 100000),
+        ("0.5", 0.5),
+        ("[0.1, 1]", [0.1, 1]),
+        ("true", True),
+        ("LDP-UCB-B", "LDP-UCB-B"),
+        ("1e6", "1e6"),
+    ],
+)
+def test_values_are_read_as_yaml(text, value):
+    got = rr.parse_value(text)
+    assert got == value and type(got) is type(value)
+
+
+def test_an_unknown_parameter_is_refused_with_the_closest_name():
+    with pytest.raises(ValueError, match=r"no parameter 'sample' \(did you mean 'samples'\?\)"):
+        rr.check_new_parameters(NB, {"sample": 10})
+
+
+def test_values_are_checked_with_the_notebooks_rules_before_any_work():
+    with pytest.raises(TypeError, match="samples must be an integer"):
+        rr.check_new_parameters(NB, {"samples": "1e6"})
+    with pytest.raises(ValueError, match="samples"):
+        rr.check_new_parameters(NB, {"samples": 0})
+    merged = rr.check_new_parameters(NB, {"samples": 20_000})
+    assert merged["samples"] == 20_000 and merged["seed"] == rr._defaults(ROOT / NB)["seed"]
+
+
+def test_only_chapter_notebooks_are_rerun(tmp_path):
+    with pytest.raises(ValueError, match="chapters/<chapter>/<name>.ipynb"):
+        rr.rerun("chapters/ren2020/no_such.ipynb", {}, tmp_path)
+    with pytest.raises(ValueError, match="chapter notebook under"):
+        rr.rerun(tmp_path / "x.ipynb", {}, tmp_path)
+    with pytest.raises(TypeError, match="dict"):
+        rr.rerun(NB, [("samples", 5)], tmp_path)
+
+
+def test_the_command_line_refuses_an_unknown_parameter(capsys):
+    with pytest.raises(SystemExit, match="no parameter 'horizn'"):
+        main(["rerun", NB, "-p", "horizn", "5"])
+    with pytest.raises(SystemExit, match="given twice"):
+        main(["rerun", NB, "-p", "seed", "1", "-p", "seed", "2"])
+
+
+def test_the_sweep_command_writes_the_table_of_the_sweep_function(tmp_path, capsys):
+    out = tmp_path / "t.csv"
+    args = ["sweep", "--policies", "UCB1,LDP-UCB-B", "--epsilons", "0.5,1", "--instance", "ren2020-bernoulli"]
+    assert main([*args, "--horizon", "500", "--runs", "3", "--checkpoints", "5", "--seed", "4", "--out", str(out)]) == 0
+    table = sw.load_table(out)
+    direct = sw.sweep(
+        ["UCB1", "LDP-UCB-B"], [0.5, 1.0], "ren2020-bernoulli", 500, 3, 4, checkpoints=ldp.log_checkpoints(500, 5)
+    )
+    np.testing.assert_array_equal(table["regret"].to_numpy(), direct["regret"].to_numpy())
+    assert "mean_regret" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main([*args, "--horizon", "500", "--runs", "3", "--out", str(tmp_path / "t.txt"), "--epsilons", "a,b"])
+
+
+@pytest.mark.slow
+def test_rerun_renders_the_page_offline_through_the_books_build(tmp_path):
+    """A real re-run at small sizes: the executed notebook holds the new value, the page has the rendered theorem box
+    and math, loads no script from the network, and its citations resolve."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    cmd = [sys.executable, "-m", "ldpcode", "rerun", NB, "-p", "samples", "20000", "-p", "n_values", "[1, 4]"]
+    done = subprocess.run([*cmd, "--out", str(tmp_path)], cwd=ROOT, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-3000:]
+    page = Path(done.stdout.strip().splitlines()[-1])
+    html = page.read_text(encoding="utf-8")
+    text = re.sub(r"<[^>]+>", "", html)
+    assert "re-run with samples = 20000, n_values = [1, 4]" in text  # the note under the title
+    assert "prf:lemma" in html or "proof lemma" in html
+    assert 'src="http' not in html and "src='http" not in html
+    assert "2020a" in html  # the citation of Ren et al. resolved through the bibliography page

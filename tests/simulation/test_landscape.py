@@ -1,0 +1,149 @@
+"""ldpcode.landscape: crossovers by hand, the lower bounds against their closed forms, slopes on synthetic data."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+import ldpcode as ldp
+from ldpcode import landscape as L
+
+MEANS = [0.9, 0.8, 0.8, 0.7, 0.5]
+
+
+def test_crossover_interpolates_log_ratio_on_log_eps():
+    eps = [0.1, 1.0, 10.0]
+    ratio = [100.0, 10.0, 1.0]  # exactly 10 / eps: the crossover of k is 10 / k
+    assert L.crossover(eps, ratio, 10.0) == pytest.approx(1.0, rel=1e-12)
+    assert L.crossover(eps, ratio, 2.0) == pytest.approx(5.0, rel=1e-12)
+    assert L.crossover(eps, ratio, 50.0) == pytest.approx(0.2, rel=1e-12)
+
+
+def test_crossover_takes_the_last_crossing_from_above():
+    """A ratio that rises then falls (saturated local regret at the smallest eps) crosses 3 twice; the crossover
+    is the larger eps, the level below which local privacy costs at least 3 times global."""
+    eps = [0.1, 0.2, 0.5, 1.0]
+    ratio = [2.0, 6.0, 4.0, 1.0]
+    got = L.crossover(eps, ratio, 3.0)
+    assert 0.5 < got < 1.0
+    assert got == pytest.approx(math.exp(math.log(0.5) + math.log(4 / 3) / math.log(4) * math.log(2)), rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("ratio", "match"),
+    [
+        ([5.0, 4.0, 3.0], "lies above the grid"),
+        ([1.0, 0.9, 0.5], "never reaches"),
+        ([1.0, float("nan"), 1.0], "finite"),
+    ],
+)
+def test_crossover_refuses_a_grid_without_crossing(ratio, match):
+    with pytest.raises(ValueError, match=match):
+        L.crossover([0.1, 1.0, 10.0], ratio, 2.0)
+    with pytest.raises(ValueError, match="increasing"):
+        L.crossover([1.0, 0.1, 10.0], [3.0, 2.0, 1.0], 2.0)
+
+
+@settings(max_examples=50, deadline=None)
+@given(c=st.floats(0.5, 50.0), b=st.floats(0.3, 3.0), k=st.floats(1.1, 20.0))
+def test_crossover_of_a_power_law_is_exact(c, b, k):
+    """ratio = c eps^-b is linear in log-log, so the interpolation is exact: eps_k = (c / k)^(1/b)."""
+    eps = np.geomspace(1e-3, 1e3, 25)
+    ratio = c * eps**-b
+    want = (c / k) ** (1 / b)
+    assume(2e-3 < want < 5e2)  # inside the grid, away from its ends
+    assert L.crossover(eps, ratio, k) == pytest.approx(want, rel=1e-9)
+
+
+def test_price_of_trust_is_a_ratio_of_means():
+    loc = np.array([[10.0, 4.0], [30.0, 8.0]])
+    glo = np.array([[5.0, 4.0], [5.0, 2.0], [5.0, 3.0]])
+    np.testing.assert_allclose(L.price_of_trust(loc, glo), [20.0 / 5.0, 6.0 / 3.0])
+    with pytest.raises(ValueError, match="n_eps"):
+        L.price_of_trust(loc, glo[:, :1])
+    with pytest.raises(ValueError, match="> 0"):
+        L.price_of_trust(loc, np.zeros((2, 2)))
+
+
+def test_lower_bounds_are_the_papers_constants_times_log_t():
+    eps = [0.05, 1.0]
+    b = L.lower_bounds(MEANS, eps, 10**6)
+    log_t = math.log(10**6)
+    gaps = np.array([0.1, 0.1, 0.2, 0.4])
+    # Ren et al. Theorem 1 by hand: sum 1/gap / (e^eps - e^-eps)^2
+    for j, e in enumerate(eps):
+        want = (1 / gaps).sum() / (math.exp(e) - math.exp(-e)) ** 2 * log_t
+        assert b["ε-LDP (Ren et al. Thm 1)"][j] == pytest.approx(want, rel=1e-12)
+    # Azize and Basu Theorem 3 at eps = 0.05: every arm private (6 eps gap < d), sum gap / (6 eps gap) = 4 / 0.3
+    kl = ldp.divergences.kl_bernoulli(np.array([0.8, 0.8, 0.7, 0.5]), np.full(4, 0.9))
+    assert (6 * 0.05 * gaps < kl).all()
+    assert b["ε-global DP (Azize and Basu Thm 3)"][0] == pytest.approx(4 / 0.3 * log_t, rel=1e-12)
+    assert b["no privacy (Lai and Robbins)"][0] == pytest.approx((gaps / kl).sum() * log_t, rel=1e-12)
+
+
+def test_bound_crossover_solves_the_ratio_of_the_bounds():
+    for k in (1.5, 3.0, 10.0):
+        e = L.bound_crossover(MEANS, k)
+        ldp_bound = max(ldp.bounds.lower_bound_constant(MEANS, e), ldp.bounds.lai_robbins_constant(MEANS))
+        assert ldp_bound / ldp.bounds.gdp_lower_bound_constant(MEANS, e) == pytest.approx(k, rel=1e-9)
+    # small eps: ratio ~ (sum 1/gap / (4 eps^2)) / (n_sub / (6 eps)) = 1.5 mean(1/gap) / eps
+    gaps = np.array([0.1, 0.1, 0.2, 0.4])
+    k = 1e4
+    assert L.bound_crossover(MEANS, k, lo=1e-8) == pytest.approx(1.5 * (1 / gaps).mean() / k, rel=1e-3)
+    with pytest.raises(ValueError, match="> 1"):
+        L.bound_crossover(MEANS, 1.0)
+
+
+def test_excess_slope_recovers_a_known_exponent():
+    """Synthetic runs with excess C eps^-2 over a baseline of 100, plus noise: the fitted exponent is -2 within
+    its bootstrap SE; with exponent -1 it is -1. The test fails if the baseline is not subtracted (the slope would
+    flatten) or if the two exponents were confused."""
+    rng = np.random.default_rng(5)
+    eps = np.geomspace(0.1, 1.0, 6)
+    base = 100 + rng.normal(0, 2, size=30)
+    for b in (-2.0, -1.0):
+        runs = 100 + 50 * eps**b + rng.normal(0, 2, size=(30, eps.size))
+        fit = L.excess_slope(eps, runs, base, (0.1, 1.0), n_boot=400, seed=1)
+        assert abs(fit.slope - b) < 4 * fit.se + 0.02
+        assert fit.se > 0 and fit.ci_low < fit.slope < fit.ci_high
+        plain = ldp.stats.linear_fit(np.log(eps), np.log(runs.mean(axis=0))).slope  # without the baseline removed
+        assert abs(plain - b) > 0.2
+
+
+def test_excess_slope_refuses_what_it_cannot_fit():
+    eps = np.array([0.1, 0.2, 0.5, 1.0])
+    runs = np.full((3, 4), 50.0) + np.arange(3)[:, None]
+    with pytest.raises(ValueError, match="<= 0"):
+        L.excess_slope(eps, runs, np.array([100.0, 101.0]), (0.1, 1.0))
+    with pytest.raises(ValueError, match="at least 3"):
+        L.excess_slope(eps, runs, np.array([1.0, 2.0]), (0.5, 1.0))
+
+
+def test_same_mean_levels_have_mean_epsilon():
+    eps_min, levels = L.same_mean_levels(0.8)
+    assert eps_min == pytest.approx(0.4)
+    assert levels.expect(lambda e: e, 0.0) == pytest.approx(0.8, rel=1e-12)
+    assert levels.p_at_least(eps_min) == 1.0
+
+
+def test_each_policy_is_bound_through_its_trust_model():
+    eps = [0.1, 1.0]
+    b = L.lower_bounds(MEANS, eps, 10**6)
+    lr = b["no privacy (Lai and Robbins)"]
+    ldp_b, _ = L.model_lower_bound("LDP-UCB-B", MEANS, eps, 10**6)
+    np.testing.assert_array_equal(ldp_b, np.maximum(b["ε-LDP (Ren et al. Thm 1)"], lr))
+    assert ldp_b[0] > lr[0] and ldp_b[1] == lr[1]  # Theorem 1 binds at 0.1, Lai-Robbins at 1
+    he, how = L.model_lower_bound("HeLDP-UCB-B", MEANS, eps, 10**6)
+    at_15 = L.lower_bounds(MEANS, [0.15, 1.5], 10**6)["ε-LDP (Ren et al. Thm 1)"]
+    np.testing.assert_allclose(he, np.maximum(at_15, lr), rtol=1e-12)  # 1.5 * 0.1 is 0.15000000000000002
+    assert "3 eps / 2" in how
+    np.testing.assert_array_equal(
+        L.model_lower_bound("AdaP-KLUCB", MEANS, eps, 10**6)[0], b["ε-global DP (Azize and Basu Thm 3)"]
+    )
+    np.testing.assert_array_equal(L.model_lower_bound("OnePoint-UCB", MEANS, eps, 10**6)[0], lr)
+    with pytest.raises(ValueError, match="no trust model"):
+        L.model_lower_bound("Thompson", MEANS, eps, 10**6)
