@@ -61,8 +61,10 @@ def _probability_pair(f, g):
     if f.shape != g.shape:
         raise ValueError(f"f and g must have the same shape, got {f.shape} and {g.shape}")
     for name, v in (("f", f), ("g", g)):
-        if (v < 0).any() or not np.isfinite(v).all() or not np.isclose(v.sum(axis=-1), 1.0).all():
-            raise ValueError(f"{name} must be a probability vector (non-negative, summing to 1), got {v.tolist()}")
+        # each entry in [0, 1] exactly (an entry of 1 + 1e-16 is no probability, even if the sum rounds to 1)
+        bad = (v < 0).any() or (v > 1).any() or not np.isfinite(v).all()
+        if bad or not np.isclose(v.sum(axis=-1), 1.0).all():
+            raise ValueError(f"{name} must be a probability vector (entries in [0, 1], summing to 1), got {v.tolist()}")
     return f, g
 
 
@@ -99,8 +101,9 @@ def kl_mixture(p, q, f, g):
     if f.shape != g.shape or f.ndim == 0:
         raise ValueError(f"f and g must be probability vectors of the same shape, got {f.shape} and {g.shape}")
     for name, v in (("f", f), ("g", g)):
-        if (v < 0).any() or not np.isfinite(v).all() or not np.allclose(v.sum(axis=-1), 1.0, rtol=0, atol=1e-9):
-            raise ValueError(f"{name} must be a probability vector (non-negative, summing to 1 on its last axis)")
+        bad = (v < 0).any() or (v > 1).any() or not np.isfinite(v).all()
+        if bad or not np.allclose(v.sum(axis=-1), 1.0, rtol=0, atol=1e-9):
+            raise ValueError(f"{name} must be a probability vector (entries in [0, 1], summing to 1 on its last axis)")
     ha = p[..., None] * f + (1 - p[..., None]) * g
     hb = q[..., None] * f + (1 - q[..., None]) * g
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):

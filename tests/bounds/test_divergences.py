@@ -48,3 +48,13 @@ def test_kl_bernoulli_stays_accurate_for_tiny_means():
     assert float(D.kl_bernoulli(2e-12, 1e-12)) == pytest.approx(
         2e-12 * math.log(2.0) + (1 - 2e-12) * math.log1p(-1e-12 / (1 - 1e-12)), rel=1e-12, abs=0
     )
+
+
+@pytest.mark.parametrize("fn", [D.kl_discrete, D.tv_discrete])
+def test_an_entry_above_one_is_no_probability_even_when_the_sum_rounds_to_one(fn):
+    """Found by the fuzz suite: [1 + 2^-52, 0] sums to 1 within isclose, yet its first entry is no probability."""
+    over = [np.nextafter(1.0, 2.0), 0.0]
+    with pytest.raises(ValueError, match=r"entries in \[0, 1\]"):
+        fn([0.5, 0.5], over)
+    with pytest.raises(ValueError, match=r"entries in \[0, 1\]"):
+        D.kl_mixture(0.5, 0.2, [0.5, 0.5], over)
