@@ -316,6 +316,42 @@ def landscape_panel(ax, table, bounds: dict, *, horizon: int, colors=None, band:
     paper_axes(ax, xlabel="privacy level ε", ylabel=f"pseudo-regret R(T) at T = {format_horizon(horizon)}")
 
 
+def regret_table(table, policies):
+    """The landscape's table: one row per policy of ``policies`` (in that order), one column per ε of ``table`` (a
+    :func:`ldpcode.sweep.sweep` table, ∞ for the non-private ones), each cell the mean regret at the horizon over
+    runs with its standard error (:func:`ldpcode.sweep.summary`); "·" where a policy has no such ε."""
+    from .claims import Table
+    from .sweep import summary
+
+    s = summary(table)
+    eps = sorted(s["epsilon"].unique())
+    cells = {(r.policy, r.epsilon): (r.mean_regret, r.se) for r in s.itertuples()}
+    body = []
+    for p in policies:
+        if not any(k[0] == p for k in cells):
+            raise ValueError(f"policy {p!r} has no rows in the table")
+        body.append([p, *[_pm(*cells[(p, e)]) if (p, e) in cells else "·" for e in eps]])
+    return Table(["policy", *[f"ε = {e:g}" if math.isfinite(e) else "not private" for e in eps]], body)
+
+
+def curves_table(epsilons, rows: dict, *, se: dict | None = None, first: str = "curve"):
+    """A table with one column per ε of ``epsilons`` and one row per entry of ``rows`` (name → values on the grid),
+    4 significant digits, with ``± se`` where ``se`` (name → standard errors) gives one: the lower bounds and the
+    price of trust of the landscape chapter."""
+    from .claims import Table
+
+    se = se or {}
+    body = []
+    for name, values in rows.items():
+        errs = se.get(name)
+        body.append([name, *[_pm(v, errs[j]) if errs is not None else f"{v:.4g}" for j, v in enumerate(values)]])
+    return Table([first, *[f"ε = {e:g}" for e in epsilons]], body)
+
+
+def _pm(mean: float, se: float) -> str:
+    return f"{mean:.4g} ± {se:.2g}"
+
+
 def price_panel(ax, epsilons, ratio, se, fine, bound_ratio, crossovers: dict, bound_crossovers: dict, *, label: str):
     """The price of trust against ε on log axes: the measured ratio with ±2 standard errors (``se``), the ratio of
     the two lower bounds on the ``fine`` grid, a horizontal line at each level k of ``crossovers`` (k → measured

@@ -147,3 +147,20 @@ def test_each_policy_is_bound_through_its_trust_model():
     np.testing.assert_array_equal(L.model_lower_bound("OnePoint-UCB", MEANS, eps, 10**6)[0], lr)
     with pytest.raises(ValueError, match="no trust model"):
         L.model_lower_bound("Thompson", MEANS, eps, 10**6)
+
+
+def test_the_tables_show_mean_and_standard_error_per_cell():
+    from ldpcode import sweep as sw
+
+    table = sw.sweep(["UCB1", "LDP-UCB-B"], [0.5, 1.0], "ren2020-bernoulli", 2_000, 3)
+    t = L.regret_table(table, ["UCB1", "LDP-UCB-B"])
+    assert t.head == ["policy", "ε = 0.5", "ε = 1", "not private"]
+    s = sw.summary(table)
+    row = s[(s["policy"] == "LDP-UCB-B") & (s["epsilon"] == 1.0)].iloc[0]
+    assert t.body[1][2] == f"{row.mean_regret:.4g} ± {row.se:.2g}"
+    assert t.body[0][1] == "·" and t.body[1][3] == "·"
+    with pytest.raises(ValueError, match="no rows"):
+        L.regret_table(table, ["KL-UCB"])
+    c = L.curves_table([0.5, 1.0], {"a": [1.0, 2.0], "b": [3.0, 4.0]}, se={"b": [0.1, 0.2]}, first="x")
+    assert c.head == ["x", "ε = 0.5", "ε = 1"] and c.body == [["a", "1", "2"], ["b", "3 ± 0.1", "4 ± 0.2"]]
+    assert "<table" in c._repr_html_()
