@@ -406,7 +406,6 @@ def test_horizons_are_formatted(t, text):
     assert C.format_horizon(t) == text
 
 
-
 def test_table_without_formats_prints_cells_as_they_are():
     t = C.Table(["a", "b"], [["x", 1.5], ["yy", 10]])
     assert repr(t) == "a   b\n--  ---\nx   1.5\nyy  10"
@@ -429,6 +428,7 @@ def test_table_formats_number_columns_and_right_aligns_them():
     assert "<td class='num'>12,346</td>" in h and "<td>a</td>" in h and "<td class='num'>+1.235 ± 0.05</td>" in h
     with pytest.raises(ValueError, match="formats has 1 entries for 5 columns"):
         C.Table(t.head, t.body, formats=[None])
+
 
 def test_policy_tag():
     from ldpcode.claims import policy_tag
