@@ -71,9 +71,11 @@ def _fmt_pm(value, se) -> str:
     return _fmt(value) if not se else f"{_fmt(value)} ± {_fmt_se(se)}"
 
 
-def _text_table(head, body) -> str:
+def _text_table(head, body, right=()) -> str:
+    """Aligned text; the columns whose indices are in ``right`` (numbers) are right-aligned."""
     widths = [max(len(str(x)) for x in col) for col in zip(head, *body)]
-    line = lambda row: "  ".join(str(x).ljust(w) for x, w in zip(row, widths)).rstrip()  # noqa: E731
+    pad = lambda x, j: str(x).rjust(widths[j]) if j in right else str(x).ljust(widths[j])  # noqa: E731
+    line = lambda row: "  ".join(pad(x, j) for j, x in enumerate(row)).rstrip()  # noqa: E731
     return "\n".join([line(head), line(["-" * w for w in widths])] + [line(r) for r in body])
 
 
@@ -108,15 +110,54 @@ class Markup(str):
     """A table cell that is already HTML (a link)."""
 
 
+def _format_cell(x, spec) -> str:
+    """One cell of a column with a number format ``spec``: a format spec such as ``".4g"``, ``",.0f"``,
+    ``"+.3f"`` (or a tuple of them, one per part of a tuple cell) or a callable. A str cell is kept as it
+    is, ``None`` becomes ``"-"`` and a tuple ``(value, se)`` is written ``"value ± se"``."""
+    if isinstance(x, str):
+        return x
+    if x is None:
+        return "-"
+    if isinstance(x, tuple):
+        specs = spec if isinstance(spec, tuple) else (spec,) * len(x)
+        return " ± ".join(_format_cell(v, s) for v, s in zip(x, specs, strict=True))
+    return spec(x) if callable(spec) else format(x, spec)
+
+
 @dataclass
 class Table:
-    """A plain table: aligned text for nbval and the terminal, HTML for the rendered book."""
+    """A plain table: aligned text for nbval and the terminal, HTML for the rendered book.
+
+    ``formats`` (optional) gives each column a number format: ``None`` keeps the cells as they are
+    (``str``), a format spec (``".4g"``, ``",.0f"``, ``"+.3f"``), a tuple of specs for cells that are
+    ``(value, se)`` tuples (written ``"value ± se"``), or a callable. Columns with a format are
+    right-aligned, in the text and in the HTML (CSS class ``num``).
+    """
 
     head: list
     body: list
+    formats: list | None = None
+
+    def __post_init__(self):
+        if self.formats is not None and len(self.formats) != len(self.head):
+            raise ValueError(f"formats has {len(self.formats)} entries for {len(self.head)} columns")
+
+    def _cells(self) -> list:
+        if self.formats is None:
+            return self.body
+        return [
+            [x if spec is None else _format_cell(x, spec) for x, spec in zip(row, self.formats, strict=True)]
+            for row in self.body
+        ]
+
+    def _numeric(self) -> set:
+        return {j for j, spec in enumerate(self.formats or ()) if spec is not None}
 
     def __repr__(self) -> str:
-        return _text_table(self.head, self.body)
+        return _text_table(self.head, self._cells(), self._numeric())
 
     def _repr_html_(self) -> str:
-        return _html_table(self.head, self.body, "ldp-table")
+        num = self._numeric()
+        body = self._cells()
+        classes = [["num" if j in num else "" for j in range(len(r))] for r in body] if num else None
+        return _html_table(self.head, body, "ldp-table", classes)

@@ -406,6 +406,30 @@ def test_horizons_are_formatted(t, text):
     assert C.format_horizon(t) == text
 
 
+def test_table_without_formats_prints_cells_as_they_are():
+    t = C.Table(["a", "b"], [["x", 1.5], ["yy", 10]])
+    assert repr(t) == "a   b\n--  ---\nx   1.5\nyy  10"
+    assert "<td>1.5</td>" in t._repr_html_() and "num" not in t._repr_html_()
+
+
+def test_table_formats_number_columns_and_right_aligns_them():
+    import numpy as np
+
+    t = C.Table(
+        ["name", "R(T)", "ratio", "pm", "f"],
+        [["a", np.float64(12345.6), 0.12345, (1.23456, 0.0456), 2], ["bb", 7.0, None, (-0.5, 0.01), 30]],
+        formats=[None, ",.0f", ".3g", ("+.3f", ".2f"), lambda x: f"<{x}>"],
+    )
+    lines = repr(t).splitlines()
+    assert lines[0] == "name    R(T)  ratio             pm     f"
+    assert lines[2] == "a     12,346  0.123  +1.235 ± 0.05   <2>"
+    assert lines[3] == "bb         7      -  -0.500 ± 0.01  <30>"
+    h = t._repr_html_()
+    assert "<td class='num'>12,346</td>" in h and "<td>a</td>" in h and "<td class='num'>+1.235 ± 0.05</td>" in h
+    with pytest.raises(ValueError, match="formats has 1 entries for 5 columns"):
+        C.Table(t.head, t.body, formats=[None])
+
+
 def test_policy_tag():
     from ldpcode.claims import policy_tag
 
