@@ -378,6 +378,17 @@ ITEMS = (
     ),
     _i(
         "zheng2020",
+        "Appendix B: the best-arm identification instance of the reduction (successive elimination)",
+        "Section 3.1; Appendix B (not in the extraction)",
+        Z + "appendix_b_best_arm",
+        "ldpcode.reductions.successive_elimination",
+        "ldpcode.reductions.successive_elimination_reference",
+        "ldpcode.reductions.elimination_radius",
+        "ldpcode.reductions.elimination_samples_prediction",
+        "ldpcode.reductions.algorithm1_mechanism",
+    ),
+    _i(
+        "zheng2020",
         "Corollary 4: one-point BCO",
         "Section 3",
         Z + "corollary4_one_point_bco",

@@ -188,4 +188,33 @@ NOTEBOOKS: dict[str, Notebook] = {
         (less("changed_user", "horizon", strict=False, why="the changed user is one of the stream's users"),),
         tiny=dict(horizon=1, loss_means=[0.5, 0.5], changed_user=1, epsilons=[1.0], runs=20_000, bins=1, grid_points=3),
     ),
+    "chapters/zheng2020/appendix_b_best_arm.ipynb": Notebook(
+        dict(
+            reward_means=MEANS,
+            epsilons=Seq(EPS, min_len=2, increasing=True, why="stopping times are compared between neighbours"),
+            huge_epsilon=EPS,
+            broken_epsilon=EPS,
+            conf_delta=PROB,
+            cp_alpha=PROB,
+            runs=Int(
+                20,
+                10**6,
+                "with fewer runs the counter-example (the frequency of the best arm below 1 - conf_delta when the "
+                "radius ignores the noise, about 0.24) has no power: at 2 runs both are right 6% of the time",
+            ),
+        ),
+        (
+            custom(
+                lambda p: sorted(p["reward_means"])[-1] > sorted(p["reward_means"])[-2],
+                "reward_means must have a unique best arm (with two, successive elimination never stops), "
+                "got {reward_means}",
+            ),
+            custom(
+                lambda p: p["huge_epsilon"] > max(p["epsilons"]),
+                "huge_epsilon must exceed every entry of epsilons = {epsilons} (it stands for the limit "
+                "eps -> inf), got {huge_epsilon}",
+            ),
+        ),
+        tiny=dict(epsilons=[8.0, 16.0], runs=20),
+    ),
 }

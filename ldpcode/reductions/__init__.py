@@ -68,6 +68,9 @@ The rooms (every name below is re-exported here, so ``ldpcode.reductions.X`` and
 :mod:`ldpcode.reductions.runs`        :func:`simulate_mab`, :func:`mab_cost`, :class:`MABResult`
 :mod:`ldpcode.reductions.policy`      :class:`OnePointUCB`, Algorithm 1 around UCB1 as a policy of the
                                       main engine (``make_policy("OnePoint-UCB", epsilon=, delta=)``)
+:mod:`ldpcode.reductions.best_arm`    best-arm identification (Appendix B): successive elimination on
+                                      the releases, :func:`successive_elimination` and its reference,
+                                      :func:`elimination_radius`, :func:`elimination_samples_prediction`
 ====================================  ================================================================
 
 ``CHUNK``, ``run_pool`` and ``_ucb_adversary_table`` are looked up in the room whose code uses them
@@ -114,6 +117,13 @@ from .privacy import (
     noise_variance,
 )
 from .policy import ONE_POINT_POLICIES, OnePointUCB
+from .best_arm import (
+    BAIResult,
+    elimination_radius,
+    elimination_samples_prediction,
+    successive_elimination,
+    successive_elimination_reference,
+)
 from .runs import (
     MABResult,
     _run_kernel as _run_kernel,
@@ -155,4 +165,10 @@ __all__ = [
     "MABResult",
     "mab_cost",
     "simulate_mab",
+    # best-arm identification
+    "BAIResult",
+    "elimination_radius",
+    "elimination_samples_prediction",
+    "successive_elimination",
+    "successive_elimination_reference",
 ]
