@@ -319,8 +319,8 @@ def landscape_panel(ax, table, bounds: dict, *, horizon: int, colors=None, band:
 def regret_table(table, policies):
     """The landscape's table: one row per policy of ``policies`` (in that order), one column per ε of ``table`` (a
     :func:`ldpcode.sweep.sweep` table, ∞ for the non-private ones), each cell the mean regret at the horizon over
-    runs with its standard error (:func:`ldpcode.sweep.summary`); "·" where a policy has no such ε."""
-    from .claims import Table
+    runs with its standard error (:func:`ldpcode.sweep.summary`), in the book's number format; "·" where a policy has no such ε."""
+    from .claims.tables import Table, _fmt_pm
     from .sweep import summary
 
     s = summary(table)
@@ -330,26 +330,22 @@ def regret_table(table, policies):
     for p in policies:
         if not any(k[0] == p for k in cells):
             raise ValueError(f"policy {p!r} has no rows in the table")
-        body.append([p, *[_pm(*cells[(p, e)]) if (p, e) in cells else "·" for e in eps]])
+        body.append([p, *[_fmt_pm(*cells[(p, e)]) if (p, e) in cells else "·" for e in eps]])
     return Table(["policy", *[f"ε = {e:g}" if math.isfinite(e) else "not private" for e in eps]], body)
 
 
 def curves_table(epsilons, rows: dict, *, se: dict | None = None, first: str = "curve"):
     """A table with one column per ε of ``epsilons`` and one row per entry of ``rows`` (name → values on the grid),
-    4 significant digits, with ``± se`` where ``se`` (name → standard errors) gives one: the lower bounds and the
+    in the book's number format (:mod:`ldpcode.claims.tables`), with ``± se`` where ``se`` (name → standard errors) gives one: the lower bounds and the
     price of trust of the landscape chapter."""
-    from .claims import Table
+    from .claims.tables import Table, _fmt, _fmt_pm
 
     se = se or {}
     body = []
     for name, values in rows.items():
         errs = se.get(name)
-        body.append([name, *[_pm(v, errs[j]) if errs is not None else f"{v:.4g}" for j, v in enumerate(values)]])
+        body.append([name, *[_fmt_pm(v, errs[j]) if errs is not None else _fmt(v) for j, v in enumerate(values)]])
     return Table([first, *[f"ε = {e:g}" for e in epsilons]], body)
-
-
-def _pm(mean: float, se: float) -> str:
-    return f"{mean:.4g} ± {se:.2g}"
 
 
 def price_panel(ax, epsilons, ratio, se, fine, bound_ratio, crossovers: dict, bound_crossovers: dict, *, label: str):

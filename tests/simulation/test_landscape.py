@@ -157,10 +157,12 @@ def test_the_tables_show_mean_and_standard_error_per_cell():
     assert t.head == ["policy", "ε = 0.5", "ε = 1", "not private"]
     s = sw.summary(table)
     row = s[(s["policy"] == "LDP-UCB-B") & (s["epsilon"] == 1.0)].iloc[0]
-    assert t.body[1][2] == f"{row.mean_regret:.4g} ± {row.se:.2g}"
+    assert t.body[1][2] == ldp.claims.tables._fmt_pm(row.mean_regret, row.se)
     assert t.body[0][1] == "·" and t.body[1][3] == "·"
     with pytest.raises(ValueError, match="no rows"):
         L.regret_table(table, ["KL-UCB"])
     c = L.curves_table([0.5, 1.0], {"a": [1.0, 2.0], "b": [3.0, 4.0]}, se={"b": [0.1, 0.2]}, first="x")
     assert c.head == ["x", "ε = 0.5", "ε = 1"] and c.body == [["a", "1", "2"], ["b", "3 ± 0.1", "4 ± 0.2"]]
+    big = L.curves_table([1.0], {"r": [1.462e6]}, se={"r": [1.2e4]})
+    assert big.body == [["r", "1,462,000 ± 12,000"]]
     assert "<table" in c._repr_html_()
