@@ -85,7 +85,7 @@ def test_same_bits_with_1_2_3_workers(name):
 def test_same_bits_in_a_fresh_process_with_one_worker():
     here = {name: _digest(f(2)) for name, f in CASES.items()} | {name: _digest(f()) for name, f in SEQUENTIAL.items()}
     code = (
-        "import json, sys; sys.path.insert(0, 'tests'); import test_determinism as T; "
+        "import json, sys; sys.path.insert(0, 'tests/simulation'); import test_determinism as T; "
         "print(json.dumps({**{n: T._digest(f(None)) for n, f in T.CASES.items()}, "
         "**{n: T._digest(f()) for n, f in T.SEQUENTIAL.items()}}))"
     )
