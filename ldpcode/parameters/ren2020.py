@@ -168,14 +168,15 @@ NOTEBOOKS: dict[str, Notebook] = {
         tiny=dict(eps_points=2, claim_eps=[1.0], grid_pq=2, grid_eps=[0.5, 1.0, 2], random_pairs=2, k_max=2),
     ),
     "chapters/ren2020/theorem4_ldp_ucb_l.ipynb": Notebook(
-        dict(
-            horizon=Int(
-                21,
-                MAX_COUNT,
-                "the slope over the last decade [T/10, T] needs 2 checkpoints t >= 20 (each arm pulled once)",
-            )
+        {},
+        (
+            _ren_horizon,
+            custom(
+                lambda p: p["horizon"] >= REN_ARMS + 1,
+                "horizon must be at least 21: the slope over the last decade [T/10, T] needs 2 checkpoints t >= 20 "
+                "(each arm pulled once), got horizon = {horizon}",
+            ),
         ),
-        (_ren_horizon,),
         tiny=dict(horizon=21, runs=2, epsilons=[1.0]),
     ),
     "chapters/ren2020/theorem6_ldp_ucb_b.ipynb": Notebook(
