@@ -27,7 +27,7 @@ import numpy as np
 from ._validate import as_float_array, check_epsilon, check_int, check_probability_vector
 from .bounds import gdp_lower_bound_constant, lai_robbins_constant, lower_bound_constant
 from .instances import make_privacy_levels
-from .stats import bootstrap_indices, linear_fit
+from .stats import _row_slopes, bootstrap_indices, linear_fit
 
 MODELS = {
     "UCB1": "no privacy",
@@ -284,8 +284,7 @@ def excess_slope(epsilons, policy_runs, baseline_runs, window, *, n_boot: int = 
     ok = (boot > 0).all(axis=1)
     if ok.sum() < 0.9 * n_boot:
         raise ValueError(f"{int(n_boot - ok.sum())} of {n_boot} bootstrap replicates have an excess <= 0 in the window")
-    xc = x - x.mean()
-    slopes = (np.log(boot[ok]) - np.log(boot[ok]).mean(axis=1, keepdims=True)) @ xc / (xc @ xc)
+    slopes = _row_slopes(x, np.log(boot[ok]))
     q_lo, q_hi = np.percentile(slopes, [2.5, 97.5])
     return ExcessSlope(
         fit.slope, float(slopes.std(ddof=1)), float(q_lo), float(q_hi), fit.r2, eps[keep], excess, int(ok.sum())

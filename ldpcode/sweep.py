@@ -233,10 +233,24 @@ def _client(scheduler):
             cluster.close()
 
         return client, close
-    if isinstance(scheduler, str) and "://" in scheduler:
-        client = Client(scheduler)
-        return client, client.close
-    raise ValueError(
+    if not (isinstance(scheduler, str) and "://" in scheduler):
+        raise _bad_scheduler(scheduler)
+    client = Client(scheduler)
+    return client, client.close
+
+
+def _check_scheduler(scheduler) -> None:
+    """Refuse, before any work, a ``scheduler`` that is none of None, ``"localcluster"``, an address with a scheme
+    (``tcp://host:8786``) or a ``distributed.Client``."""
+    if scheduler is None or scheduler == "localcluster" or (isinstance(scheduler, str) and "://" in scheduler):
+        return
+    if type(scheduler).__name__ == "Client":  # distributed is imported only when a cluster is used
+        return
+    raise _bad_scheduler(scheduler)
+
+
+def _bad_scheduler(scheduler) -> ValueError:
+    return ValueError(
         f"scheduler must be None (this process), 'localcluster', a scheduler address such as "
         f"'tcp://127.0.0.1:8786' or a distributed.Client, got {scheduler!r}"
     )
@@ -299,9 +313,7 @@ def sweep(
     ``attrs`` record horizon, runs, seed and the wall-clock seconds (not part of the numbers). Each cell equals
     :func:`ldpcode.simulate.simulate` with the same seed, run for run.
     """
-    if not (scheduler is None or scheduler == "localcluster" or (isinstance(scheduler, str) and "://" in scheduler)):
-        if type(scheduler).__name__ != "Client":
-            _client(scheduler)  # raises the message naming what is allowed
+    _check_scheduler(scheduler)
     tasks = plan(
         policies,
         epsilons,
@@ -332,9 +344,7 @@ def sweep(
         finally:
             close()
     wall = time.perf_counter() - start
-    cell = (tasks[0].policy, tasks[0].instance.name, tasks[0].epsilon)
-    runs = sum(t.size for t in tasks if (t.policy, t.instance.name, t.epsilon) == cell)
-    return _table(tasks, counts, wall, runs)
+    return _table(tasks, counts, wall, check_int("runs", runs, minimum=1))  # validated by plan()
 
 
 def _table(tasks: list[Task], counts: list[np.ndarray], wall: float, runs: int):
