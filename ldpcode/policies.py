@@ -34,7 +34,7 @@ from numba import njit
 
 from . import mechanisms as mech
 from ._validate import check_choice, check_epsilon
-from .engine import check_bounded, pulls_cost, refuse_privacy_levels, run_in_chunks
+from .engine import ArmedPolicy, check_bounded, pulls_cost, refuse_privacy_levels, run_in_chunks
 from .global_policies import GLOBAL_POLICIES, make_global_policy
 from .instances import PrivacyLevels, reward_from_draw
 from .reductions.policy import ONE_POINT_POLICIES, build_one_point
@@ -44,7 +44,7 @@ _USE_SIGMOID = "; use its Sigmoid version {name}S"
 
 
 @dataclass(frozen=True)
-class IndexPolicy:
+class IndexPolicy(ArmedPolicy):
     """A UCB policy on the responses of a curator (or on raw rewards when ``curator`` is None)."""
 
     name: str
@@ -326,7 +326,7 @@ def index_policy_chunk(
 
 
 @dataclass(frozen=True)
-class HeterogeneousPolicy:
+class HeterogeneousPolicy(ArmedPolicy):
     r"""HeLDP-UCB-L / -B (and -LS / -BS): UCB on responses (eps_t, x_t) kept only when eps_t >= eps_min.
 
     Per arm: N_a kept responses, s_a their sum (of x_t for CTL, of g(x_t; eps_t) for CTB) and

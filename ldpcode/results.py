@@ -1,6 +1,6 @@
 """One result type family: the regret curves every simulation engine of the book returns.
 
-:class:`RegretCurves` is the base of :class:`ldpcode.simulate.SimulationResult` (the stochastic bandits of Ren
+:class:`RegretCurves` is the base of :class:`SimulationResult` (here: the stochastic bandits of Ren
 et al., HeLDP and Azize and Basu, and every policy of :func:`ldpcode.make_policy`),
 :class:`ldpcode.bco.BCOResult` (Algorithms 1 and 2 of Zheng et al. 2020 on convex losses),
 :class:`ldpcode.contextual.ContextualResult` (their Sections 4-5) and :class:`ldpcode.reductions.MABResult`
@@ -9,9 +9,9 @@ et al., HeLDP and Azize and Basu, and every policy of :func:`ldpcode.make_policy
 * ``name``: the algorithm (a field or a property of the subclass: ``policy``, ``algorithm`` or ``name``);
 * ``epsilon``: its privacy level (``math.inf`` or None when it is not private);
 * ``horizon``, ``runs``, ``seed`` of the call, and ``checkpoints`` (C,), the rounds at which the curves are kept
-  (strictly increasing, the last one the horizon: :func:`ldpcode.simulate.resolve_checkpoints`);
+  (strictly increasing, the last one the horizon: :func:`ldpcode.engine.resolve_checkpoints`);
 * ``regret`` (runs, C): each run's regret at each checkpoint (a field, or computed, as
-  :class:`~ldpcode.simulate.SimulationResult` computes it from its pull counts);
+  :class:`SimulationResult` computes it from its pull counts);
 
 and the methods below, written once. The subclasses stay dataclasses with their own fields in their own order
 (a result is built positionally in places), so the base declares the shared attributes instead of holding them
@@ -21,10 +21,11 @@ as fields.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
-from ._validate import check_real
+from ._validate import check_int, check_real
 from .stats import mean_and_half_width
 
 
@@ -80,3 +81,58 @@ class RegretCurves:
             raise ValueError(f"level must be in (0, 1), got {level!r}")
         m, half = mean_and_half_width(self.regret, level)
         return m - half, m + half
+
+
+@dataclass
+class SimulationResult(RegretCurves):
+    """What :func:`ldpcode.simulate.simulate` returns: a :class:`RegretCurves` whose regret is computed.
+
+    ``checkpoints`` (C,), ``counts`` (runs, C, arms): N_a at each checkpoint, ``gaps`` (arms,).
+    ``regret`` (runs, C) is the pseudo-regret sum_a N_a(t) Delta_a; ``pulls`` (runs, arms) the counts at
+    the horizon. ``releases`` (runs,), for the global-DP policies, counts the private statistics each run
+    computed (Azize and Basu, Table 1, "# Private Means"); None otherwise. ``name`` is ``policy``.
+    """
+
+    policy: str
+    epsilon: float
+    instance: str
+    horizon: int
+    runs: int
+    seed: int
+    checkpoints: np.ndarray
+    counts: np.ndarray
+    gaps: np.ndarray
+    releases: np.ndarray | None = None
+
+    @property
+    def name(self) -> str:
+        return self.policy
+
+    @property
+    def regret(self) -> np.ndarray:
+        return self.counts @ self.gaps
+
+    @property
+    def pulls(self) -> np.ndarray:
+        return self.counts[:, -1, :]
+
+    def until(self, t: int) -> "SimulationResult":
+        """The same runs cut at pull ``t`` (a checkpoint): a result of horizon ``t``.
+
+        Run r's reward and noise streams do not depend on the horizon, so a run of horizon T cut at t
+        is exactly the run of horizon t with the same seed (tests/plotting/test_figures.py checks it): one long
+        simulation serves both a T = 10^6 panel and a T = 10^7 ratio curve.
+        """
+        t = check_int("t", t, minimum=1)
+        k = self.checkpoint_index(t) + 1
+        return SimulationResult(
+            self.policy,
+            self.epsilon,
+            self.instance,
+            t,
+            self.runs,
+            self.seed,
+            self.checkpoints[:k].copy(),
+            self.counts[:, :k].copy(),
+            self.gaps,
+        )

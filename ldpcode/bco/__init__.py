@@ -22,9 +22,10 @@ same for every run; runs differ only by the learner's and the curator's randomne
 ``"constant"`` (a check)
     f_t(x) = 1/2 for every x: the regret is 0 exactly, whatever the learner does.
 
-Learners (vectorised over runs by a numba loop per run; run r draws everything from its own
-generators ``run_streams(SeedSequence(seed).spawn(runs)[r], 2)``: the first for the sphere directions
-u_t (and q_t), the second for the curator's Gaussian noise, so results do not depend on threads):
+Learners (engine policies built by :func:`make_learner`, which :func:`ldpcode.simulate` runs on an
+:class:`Environment`; a numba loop per run; run r draws everything from its own generators
+``run_streams(SeedSequence(seed).spawn(runs)[r], 2)``: the first for the sphere directions u_t (and q_t), the
+second for the curator's Gaussian noise, so results do not depend on threads):
 
 * :func:`simulate_one_point`: Algorithm 1 of Zheng et al. (the one-point reduction) around the
   sphere-sampling gradient descent of Flaxman, Kalai and McMahan (2005): the server plays
@@ -63,16 +64,18 @@ work as before the split):
                                      their compiled twins
 :mod:`ldpcode.bco.kernels`           the compiled chunk kernels of the three learners
                                      (``_one_point_chunk``, ``_two_point_chunk``, ``_barrier_chunk``)
-:mod:`ldpcode.bco.runs`              the drivers (:func:`simulate_one_point`, :func:`simulate_two_point`),
+:mod:`ldpcode.bco.runs`              the learners as engine policies (:func:`make_learner`,
+                                     :class:`OnePointSphere`, :class:`OnePointBarrier`, :class:`TwoPoint`),
+                                     the drivers (:func:`simulate_one_point`, :func:`simulate_two_point`),
                                      their tunings, :class:`BCOResult`, :func:`bco_cost`, the chunking
-                                     (:data:`BCO_CHUNK`, ``_run_all``), :data:`DEFAULT_DELTA`,
+                                     (:data:`BCO_CHUNK`), :data:`DEFAULT_DELTA`,
                                      :func:`hazan_levy_exploration_cost`
 ===================================  =================================================================
 """
 
 # The private helpers are re-exported as well (``X as X``, outside __all__): ldpcode.bco._comparator and the
-# others stay where they were. BCO_CHUNK, run_pool and run_in_chunks are read in ldpcode.bco.runs: to change
-# or patch them, do it there (setting ldpcode.bco.BCO_CHUNK changes nothing).
+# others stay where they were. BCO_CHUNK and run_in_chunks are read in ldpcode.bco.runs: to change or patch
+# them, do it there (setting ldpcode.bco.BCO_CHUNK changes nothing); the pool is the engine's (ldpcode.engine).
 from .environments import (
     ENVIRONMENTS,
     PERIOD,
@@ -107,16 +110,18 @@ from .kernels import (
 )
 from .privacy import noisy_range, one_point_sigma, two_point_release, two_point_sigma
 from .runs import (
+    ALGORITHMS,
     BCO_CHUNK,
     DEFAULT_DELTA,
     LEARNERS,
     BCOResult,
-    _run_all as _run_all,
-    _common as _common,
-    _simulate_barrier as _simulate_barrier,
+    OnePointBarrier,
+    OnePointSphere,
+    TwoPoint,
     barrier_tuning,
     bco_cost,
     hazan_levy_exploration_cost,
+    make_learner,
     one_point_tuning,
     simulate_one_point,
     simulate_two_point,
@@ -124,6 +129,7 @@ from .runs import (
 )
 
 __all__ = [
+    "ALGORITHMS",
     "BARRIER_NU",
     "BCO_CHUNK",
     "BCOResult",
@@ -131,6 +137,8 @@ __all__ = [
     "ENVIRONMENTS",
     "Environment",
     "LEARNERS",
+    "OnePointBarrier",
+    "OnePointSphere",
     "PERIOD",
     "QUAD_SCALE",
     "STOCH_NOISE_SD",
@@ -142,6 +150,7 @@ __all__ = [
     "ftrl_barrier_step",
     "hazan_levy_exploration_cost",
     "make_environment",
+    "make_learner",
     "noisy_range",
     "one_point_sigma",
     "one_point_tuning",
@@ -150,6 +159,7 @@ __all__ = [
     "simulate_two_point",
     "sphere_gradient_estimate",
     "two_point_release",
+    "TwoPoint",
     "two_point_sigma",
     "two_point_tuning",
 ]

@@ -1,14 +1,17 @@
-r"""The drivers: :func:`simulate_one_point` (Algorithm 1 of Zheng et al. 2020 around the sphere learner,
-or the barrier learners with ``learner="barrier"``) and :func:`simulate_two_point` (Algorithm 2), their
-schedules (:func:`one_point_tuning`, :func:`barrier_tuning`, :func:`two_point_tuning`), their result
-(:class:`BCOResult`), cost estimate (:func:`bco_cost`) and shared checks (``_common``, :data:`DEFAULT_DELTA`),
-and :func:`hazan_levy_exploration_cost`.
+r"""The learners of Section 3 of Zheng et al. (2020) as engine policies, and their drivers.
 
-The runs go through the engine every simulator shares: :func:`ldpcode.limits.run_pool` (one worker thread:
-the compiled BCO kernels hold the GIL; run r draws from its own streams, so the result is that of the
-sequential loop) and, inside a run, :func:`ldpcode.engine.run_in_chunks` with chunks of :data:`BCO_CHUNK`
-rounds (Ctrl-C is seen between them). Both names are looked up in this module at call time: patch them
-here, in ``ldpcode.bco.runs`` (the copy of :data:`BCO_CHUNK` that :mod:`ldpcode.bco` re-exports is not read).
+:func:`make_learner` builds :class:`OnePointSphere` (Algorithm 1 around the sphere learner),
+:class:`OnePointBarrier` (Algorithm 1 around the barrier learners) or :class:`TwoPoint` (Algorithm 2); each
+implements :class:`ldpcode.engine.BanditPolicy`, so :func:`ldpcode.simulate` (that is,
+:func:`ldpcode.engine.run`) runs it on a convex :class:`~ldpcode.bco.Environment`. :func:`simulate_one_point`
+and :func:`simulate_two_point` are that call with the environment made from its name. Here too: the schedules
+(:func:`one_point_tuning`, :func:`barrier_tuning`, :func:`two_point_tuning`), the result (:class:`BCOResult`),
+the cost estimate (:func:`bco_cost`), :data:`DEFAULT_DELTA` and :func:`hazan_levy_exploration_cost`.
+
+Inside a run the rounds go by chunks of :data:`BCO_CHUNK` through :func:`ldpcode.engine.run_in_chunks` (Ctrl-C
+is seen between them); both names are looked up in this module at call time: patch them here, in
+``ldpcode.bco.runs`` (the copy of :data:`BCO_CHUNK` that :mod:`ldpcode.bco` re-exports is not read). The runs
+go through the engine's pool (:func:`ldpcode.engine.run`, one thread).
 """
 
 from __future__ import annotations
@@ -19,12 +22,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._validate import check_int, check_real
-from ..engine import run_in_chunks
-from ..limits import MAX_HORIZON, MAX_RUNS, Limits, check_limits, run_pool
+from .. import engine
+from ..engine import refuse_privacy_levels, run_in_chunks
+from ..limits import MAX_HORIZON, Limits, check_limits
 from ..mechanisms import GaussianMechanism
 from ..results import RegretCurves
 from ..rng import run_streams
-from ..simulate import resolve_checkpoints
 from .environments import _ENV_CODE, Environment, _check_positive, make_environment
 from .geometry import BARRIER_NU
 from .kernels import _barrier_chunk, _one_point_chunk, _two_point_chunk
@@ -81,53 +84,24 @@ def bco_cost(algorithm: str, d: int, horizon: int, runs: int, n_checkpoints: int
     return seconds, nbytes, work
 
 
-def _run_all(T: int, runs: int, seed: int, new_run) -> list:
-    """Every run of a BCO driver through the shared engine, as a list of each run's outputs.
-
-    Run r's generators are ``run_streams(SeedSequence(seed).spawn(runs)[r], 2)`` (sphere directions and
-    stochastic noise; curator noise). ``new_run()`` makes one run's state and returns ``(advance, outputs)``:
-    ``advance(t0, t1, g_u, g_z)`` plays rounds t0 + 1 .. t1 by one call of a compiled kernel that keeps the
-    run's state in its arrays, ``outputs`` what that run returns (the arrays the kernel fills). The rounds go
-    by chunks of :data:`BCO_CHUNK` (:func:`ldpcode.engine.run_in_chunks`), the runs through
-    :func:`ldpcode.limits.run_pool` on one thread."""
-    children = np.random.SeedSequence(seed).spawn(runs)
-
-    def one(r, cancel):
-        g_u, g_z = run_streams(children[r], 2)
-        advance, outputs = new_run()
-
-        def step(t, ci, m):
-            advance(t, t + m, g_u, g_z)
-            return t + m, ci
-
-        run_in_chunks(T, cancel, step, BCO_CHUNK)
-        return outputs
-
-    return run_pool(one, runs, 1)
-
-
 DEFAULT_DELTA = 1e-5
 """The δ of a private BCO run when none is given (Zheng et al.'s experiments-free default of the book)."""
 
 
-def _common(environment, d, horizon, runs, seed, epsilon, delta):
-    """Checked (environment, T, runs, seed, delta). ``delta`` belongs to a private run: None there means
+def _privacy(epsilon, delta) -> tuple[float | None, float]:
+    """Checked (epsilon, delta) of a learner. ``delta`` belongs to a private run: None there means
     :data:`DEFAULT_DELTA`; a non-private run (``epsilon=None``) given a delta is refused, as a privacy
     argument it would silently ignore. The non-private run's δ is nan (it has none)."""
-    env = make_environment(environment, d)
-    T = check_int("horizon", horizon, minimum=2, maximum=MAX_HORIZON)
-    runs = check_int("runs", runs, minimum=1, maximum=MAX_RUNS)
-    seed = check_int("seed", seed, minimum=0)
     if epsilon is None:
         if delta is not None:
             raise ValueError(
                 f"delta is a privacy argument: a non-private run (epsilon=None) takes none, got "
                 f"delta={delta!r}; pass epsilon for a private run, or leave delta out"
             )
-        return env, T, runs, seed, math.nan
+        return None, math.nan
     delta = DEFAULT_DELTA if delta is None else delta
     GaussianMechanism(epsilon, delta, 1.0)  # validates epsilon and delta
-    return env, T, runs, seed, delta
+    return epsilon, delta
 
 
 def one_point_tuning(env: Environment, horizon: int, sigma: float, delta: float, rho_max: float = 0.5) -> dict:
@@ -246,62 +220,98 @@ def hazan_levy_exploration_cost(checkpoints, eta0, mu, beta, *, limits: Limits |
     return np.cumsum(0.5 * beta / (2.0 + eta0 * mu * np.sqrt(s)))[cp - 1]
 
 
-def simulate_one_point(
-    environment: str = "quadratic",
-    horizon: int = 10_000,
-    runs: int = 16,
-    seed: int = 0,
-    *,
-    epsilon: float | None = 1.0,
-    delta: float | None = None,
-    d: int = 5,
-    strongly_convex=None,
-    rho_max: float = 0.5,
-    checkpoints=None,
-    learner: str = "sphere",
-    beta: float | None = None,
-    limits: Limits | None = None,
-) -> BCOResult:
-    r"""Regret of Algorithm 1 (Zheng et al. 2020) with a one-point learner as black box
-    (``epsilon=None``: the non-private learner, σ = 0).
+class _Learner:
+    """The engine protocol (:class:`ldpcode.engine.BanditPolicy`) shared by the three learners: a convex
+    :class:`Environment` (:func:`make_environment`), one thread (the compiled kernels hold the GIL; run r draws from
+    its own streams, so the result is that of the sequential loop), 41 checkpoints by default, a horizon of at
+    least 2. Run r draws from ``run_streams(seed_seq, 2)``: the sphere directions u_t (and the stochastic noise
+    q_t), then the curator's noise; its rounds go by chunks of :data:`BCO_CHUNK` (:func:`run_in_chunks`, both
+    looked up in this module). The subclasses give ``name``, ``cost_kind``, ``sigma(env)``, ``tuning(env, T)``,
+    ``_new_run`` and ``result``. ``epsilon`` None is the non-private learner (σ = 0, δ nan)."""
 
-    ``learner="sphere"`` (default): the sphere-sampling gradient descent (Flaxman et al. 2005);
-    ``strongly_convex`` (default: whether the environment is) picks the η_t = 1/(μt), ρ ∝ t^{-1/3}
-    schedule; see :func:`one_point_tuning`. ``rho_max`` caps its ρ_t.
+    environment_type = Environment
+    environment_source = "ldpcode.bco.make_environment()"
+    threads = 1
+    checkpoint_count = 41
 
-    ``learner="barrier"``: the self-concordant-barrier learners of the smooth rows of Table 1:
-    Hazan and Levy (2014) if ``strongly_convex`` (default: whether the environment is), else Saha and
-    Tewari (2011); see :func:`barrier_tuning` (``beta``: the smoothness constant they are tuned for;
-    ``rho_max`` is not used). The result's ``max_norm`` holds each run's largest ||y_t||.
+    @property
+    def label(self) -> float:
+        return math.inf if self.epsilon is None else float(self.epsilon)
 
-    Regret at t: Σ_{s≤t} f_s(y_s) (the points actually played) - min_{x∈X} Σ_{s≤t} f_s(x); for
-    "stochastic" the pseudo-regret with f. ``checkpoints`` (default 41 log-spaced) must end at ``horizon``;
-    ``limits`` caps the estimated time and memory (:func:`bco_cost`, :class:`ldpcode.limits.Limits`)."""
-    env, T, runs, seed, delta = _common(environment, d, horizon, runs, seed, epsilon, delta)
-    if not isinstance(learner, str):
-        raise TypeError(f"learner must be a string, one of {LEARNERS}, got {learner!r}")
-    if learner not in LEARNERS:
-        raise ValueError(f"learner must be one of {LEARNERS}, got {learner!r}")
-    if learner == "sphere" and beta is not None:
-        raise ValueError(f"beta is only used by learner='barrier', got beta={beta!r} with learner='sphere'")
-    rho_max = check_real("rho_max", rho_max)
-    if not 0 < rho_max < 1:
-        raise ValueError(f"rho_max must be in (0, 1), got {rho_max!r}")
-    sigma = 0.0 if epsilon is None else one_point_sigma(epsilon, delta, env.B)
-    strongly = env.mu > 0 if strongly_convex is None else bool(strongly_convex)
-    if strongly and env.mu <= 0:
-        raise ValueError(f"strongly_convex=True needs a strongly convex environment, got {environment!r}")
-    cp = resolve_checkpoints(T, checkpoints, 41)
-    seconds, nbytes, work = bco_cost("barrier" if learner == "barrier" else "one-point", env.d, T, runs, cp.size)
-    check_limits("bco.simulate_one_point", work, seconds, nbytes, limits)
-    if learner == "barrier":
-        return _simulate_barrier(env, T, runs, seed, epsilon, delta, sigma, strongly, beta, cp)
-    tun = one_point_tuning(
-        env if strongly else Environment(env.name, env.d, env.B, env.G, 0.0), T, sigma, delta, rho_max
-    )
-    code, eta0, rho0 = _ENV_CODE[env.name], tun["eta0"], tun["rho0"]
+    def min_horizon(self, env) -> int:
+        return 2
 
-    def new_run():
+    def strongly(self, env) -> bool:
+        """Whether the learner runs its strongly convex schedule (default: whether the environment is)."""
+        return env.mu > 0 if self.strongly_convex is None else bool(self.strongly_convex)
+
+    def check_environment(self, env, privacy_levels) -> None:
+        refuse_privacy_levels(self, privacy_levels)
+        if self.strongly(env) and env.mu <= 0:
+            raise ValueError(f"strongly_convex=True needs a strongly convex environment, got {env.name!r}")
+
+    def cost(self, env, horizon: int, runs: int, n_checkpoints: int, workers: int):
+        return bco_cost(self.cost_kind, env.d, horizon, runs, n_checkpoints)
+
+    def run_one(self, env, horizon: int, seed_seq, checkpoints, *, privacy_levels=None, cancel=None):
+        """One run; returns the arrays its kernel filled (the regret at the checkpoints, and for the barrier
+        learners the largest ||y_t||)."""
+        g_u, g_z = run_streams(seed_seq, 2)
+        advance, outputs = self._new_run(env, horizon, checkpoints)
+
+        def step(t, ci, m):
+            advance(t, t + m, g_u, g_z)
+            return t + m, ci
+
+        run_in_chunks(horizon, cancel, step, BCO_CHUNK)
+        return outputs
+
+    def _result(self, name, env, horizon, runs, seed, checkpoints, regret, max_norm=None) -> BCOResult:
+        sigma = self.sigma(env)
+        tuning = self.tuning(env, horizon)
+        return BCOResult(
+            name,
+            env.name,
+            env.d,
+            horizon,
+            runs,
+            seed,
+            self.label,
+            float(self.delta),
+            sigma,
+            tuning,
+            checkpoints,
+            regret,
+            max_norm,
+        )
+
+
+@dataclass(frozen=True)
+class OnePointSphere(_Learner):
+    r"""Algorithm 1 (Zheng et al. 2020) around the sphere-sampling gradient descent of Flaxman et al. (2005):
+    y_t = x_t + ρ_t u_t, the user releases f_t(y_t) + Z_t, Z_t ~ N(0, σ²) with σ = :func:`one_point_sigma`,
+    g_t = (d/ρ_t)(f_t(y_t) + Z_t) u_t, x_{t+1} = Π_{(1-ρ_{t+1})X}(x_t - η_t g_t); schedules
+    :func:`one_point_tuning` (the convex one on an environment that is not strongly convex, or with
+    ``strongly_convex=False``), ρ_t capped at ``rho_max``."""
+
+    epsilon: float | None
+    delta: float
+    strongly_convex: bool | None = None
+    rho_max: float = 0.5
+
+    name = "one-point"
+    cost_kind = "one-point"
+
+    def sigma(self, env) -> float:
+        return 0.0 if self.epsilon is None else one_point_sigma(self.epsilon, self.delta, env.B)
+
+    def tuning(self, env, horizon) -> dict:
+        tuned_for = env if self.strongly(env) else Environment(env.name, env.d, env.B, env.G, 0.0)
+        return one_point_tuning(tuned_for, horizon, self.sigma(env), self.delta, self.rho_max)
+
+    def _new_run(self, env, horizon, cp):
+        sigma, strongly, tun = self.sigma(env), self.strongly(env), self.tuning(env, horizon)
+        code, eta0, rho0, rho_max = _ENV_CODE[env.name], tun["eta0"], tun["rho0"], self.rho_max
         x, S, Q, acc, out = np.zeros(env.d), np.zeros(env.d), np.zeros(1), np.zeros(2), np.zeros(cp.size)
 
         def advance(t0, t1, g_u, g_z):
@@ -311,28 +321,34 @@ def simulate_one_point(
 
         return advance, out
 
-    out = np.stack(_run_all(T, runs, seed, new_run))
-    return BCOResult(
-        "one-point",
-        env.name,
-        env.d,
-        T,
-        runs,
-        seed,
-        np.inf if epsilon is None else float(epsilon),
-        float(delta),
-        sigma,
-        tun,
-        cp,
-        out,
-    )
+    def result(self, env, horizon, runs, seed, checkpoints, outputs) -> BCOResult:
+        return self._result(self.name, env, horizon, runs, seed, checkpoints, np.stack(outputs))
 
 
-def _simulate_barrier(env, T, runs, seed, epsilon, delta, sigma, strongly, beta, cp) -> BCOResult:
-    tun = barrier_tuning(env, T, sigma, delta, strongly, beta)
-    code, eta0, delta0 = _ENV_CODE[env.name], tun["eta0"], tun["delta0"]
+@dataclass(frozen=True)
+class OnePointBarrier(_Learner):
+    r"""Algorithm 1 (Zheng et al. 2020) around the self-concordant-barrier learners of the smooth rows of their
+    Table 1: Hazan and Levy (2014) when it runs the strongly convex schedule, else Saha and Tewari (2011)
+    (:func:`barrier_tuning`, ``beta`` the smoothness constant they are tuned for). The result's ``max_norm``
+    holds each run's largest ||y_t||."""
 
-    def new_run():
+    epsilon: float | None
+    delta: float
+    strongly_convex: bool | None = None
+    beta: float | None = None
+
+    name = "one-point-barrier"
+    cost_kind = "barrier"
+
+    def sigma(self, env) -> float:
+        return 0.0 if self.epsilon is None else one_point_sigma(self.epsilon, self.delta, env.B)
+
+    def tuning(self, env, horizon) -> dict:
+        return barrier_tuning(env, horizon, self.sigma(env), self.delta, self.strongly(env), self.beta)
+
+    def _new_run(self, env, horizon, cp):
+        sigma, strongly, tun = self.sigma(env), self.strongly(env), self.tuning(env, horizon)
+        code, eta0, delta0 = _ENV_CODE[env.name], tun["eta0"], tun["delta0"]
         x, gsum, xsum, S = (np.zeros(env.d) for _ in range(4))
         Q, acc, out, norm = np.zeros(1), np.zeros(2), np.zeros(cp.size), np.zeros(1)
 
@@ -362,24 +378,139 @@ def _simulate_barrier(env, T, runs, seed, epsilon, delta, sigma, strongly, beta,
 
         return advance, (out, norm)
 
-    done = _run_all(T, runs, seed, new_run)
-    out = np.stack([o[0] for o in done])
-    max_norm = np.concatenate([o[1] for o in done])
-    name = "one-point-hazan-levy" if strongly else "one-point-saha-tewari"
-    return BCOResult(
-        name,
-        env.name,
-        env.d,
-        T,
-        runs,
-        seed,
-        np.inf if epsilon is None else float(epsilon),
-        float(delta),
-        sigma,
-        tun,
-        cp,
-        out,
-        max_norm,
+    def result(self, env, horizon, runs, seed, checkpoints, outputs) -> BCOResult:
+        name = "one-point-hazan-levy" if self.strongly(env) else "one-point-saha-tewari"
+        regret = np.stack([o[0] for o in outputs])
+        max_norm = np.concatenate([o[1] for o in outputs])
+        return self._result(name, env, horizon, runs, seed, checkpoints, regret, max_norm)
+
+
+@dataclass(frozen=True)
+class TwoPoint(_Learner):
+    r"""Algorithm 2 (Zheng et al. 2020) around Algorithm 4 (the two-point learner of Agarwal, Dekel and Xiao
+    2010): x_{t,1,2} = x_t ± ρ u_t, the user releases f_t(x_{t,1}) - f_t(x_{t,2}) + n_t·(x_{t,1} - x_{t,2}),
+    n_t ~ N(0, σ² I_d) with σ = :func:`two_point_sigma`; schedules :func:`two_point_tuning`."""
+
+    epsilon: float | None
+    delta: float
+    strongly_convex: bool | None = None
+
+    name = "two-point"
+    cost_kind = "two-point"
+
+    def sigma(self, env) -> float:
+        return 0.0 if self.epsilon is None else two_point_sigma(self.epsilon, self.delta, env.G)
+
+    def tuning(self, env, horizon) -> dict:
+        return two_point_tuning(env, horizon, self.sigma(env))
+
+    def _new_run(self, env, horizon, cp):
+        sigma, strongly, tun = self.sigma(env), self.strongly(env), self.tuning(env, horizon)
+        code, eta0, rho = _ENV_CODE[env.name], tun["eta0"], tun["rho"]
+        x, S, Q, acc, out = np.zeros(env.d), np.zeros(env.d), np.zeros(1), np.zeros(2), np.zeros(cp.size)
+
+        def advance(t0, t1, g_u, g_z):
+            _two_point_chunk(code, env.d, t0, t1, sigma, strongly, eta0, rho, env.mu, cp, g_u, g_z, out, x, S, Q, acc)
+
+        return advance, out
+
+    def result(self, env, horizon, runs, seed, checkpoints, outputs) -> BCOResult:
+        return self._result(self.name, env, horizon, runs, seed, checkpoints, np.stack(outputs))
+
+
+ALGORITHMS = ("one-point", "two-point")
+
+
+def make_learner(
+    algorithm: str = "one-point",
+    *,
+    epsilon: float | None = 1.0,
+    delta: float | None = None,
+    strongly_convex=None,
+    learner: str = "sphere",
+    rho_max: float = 0.5,
+    beta: float | None = None,
+):
+    r"""A BCO learner for the engine (:func:`ldpcode.simulate` runs it on a :func:`make_environment`):
+    ``algorithm`` "one-point" (Algorithm 1 of Zheng et al. 2020, with ``learner`` "sphere",
+    :class:`OnePointSphere`, or "barrier", :class:`OnePointBarrier`) or "two-point" (Algorithm 2,
+    :class:`TwoPoint`). ``epsilon=None`` is the non-private learner and takes no ``delta``; a private one's
+    ``delta`` defaults to :data:`DEFAULT_DELTA`. ``strongly_convex`` (default: whether the environment is)
+    picks the strongly convex schedule; ``rho_max`` (sphere learner) caps ρ_t in (0, 1); ``beta`` (barrier
+    learners) is the smoothness constant they are tuned for."""
+    if not isinstance(algorithm, str) or algorithm not in ALGORITHMS:
+        raise ValueError(f"algorithm must be one of {ALGORITHMS}, got {algorithm!r}")
+    if not isinstance(learner, str):
+        raise TypeError(f"learner must be a string, one of {LEARNERS}, got {learner!r}")
+    if learner not in LEARNERS:
+        raise ValueError(f"learner must be one of {LEARNERS}, got {learner!r}")
+    if algorithm == "two-point" and (learner != "sphere" or beta is not None or rho_max != 0.5):
+        raise ValueError(
+            f"learner, rho_max and beta are options of algorithm='one-point', got learner={learner!r}, "
+            f"rho_max={rho_max!r}, beta={beta!r} with algorithm='two-point'"
+        )
+    if learner == "sphere" and beta is not None:
+        raise ValueError(f"beta is only used by learner='barrier', got beta={beta!r} with learner='sphere'")
+    rho_max = check_real("rho_max", rho_max)
+    if not 0 < rho_max < 1:
+        raise ValueError(f"rho_max must be in (0, 1), got {rho_max!r}")
+    epsilon, delta = _privacy(epsilon, delta)
+    strongly_convex = None if strongly_convex is None else bool(strongly_convex)
+    if algorithm == "two-point":
+        return TwoPoint(epsilon, delta, strongly_convex)
+    if learner == "barrier":
+        if beta is not None:
+            beta = check_real("beta", beta)
+            if beta < 0:
+                raise ValueError(f"beta must be a finite number >= 0, got {beta!r}")
+        return OnePointBarrier(epsilon, delta, strongly_convex, beta)
+    return OnePointSphere(epsilon, delta, strongly_convex, rho_max)
+
+
+def simulate_one_point(
+    environment: str = "quadratic",
+    horizon: int = 10_000,
+    runs: int = 16,
+    seed: int = 0,
+    *,
+    epsilon: float | None = 1.0,
+    delta: float | None = None,
+    d: int = 5,
+    strongly_convex=None,
+    rho_max: float = 0.5,
+    checkpoints=None,
+    learner: str = "sphere",
+    beta: float | None = None,
+    limits: Limits | None = None,
+) -> BCOResult:
+    r"""Regret of Algorithm 1 (Zheng et al. 2020) with a one-point learner as black box
+    (``epsilon=None``: the non-private learner, σ = 0): the engine (:func:`ldpcode.engine.run`) running
+    ``make_learner("one-point", ...)`` on ``make_environment(environment, d)``.
+
+    ``learner="sphere"`` (default): the sphere-sampling gradient descent (Flaxman et al. 2005);
+    ``strongly_convex`` (default: whether the environment is) picks the η_t = 1/(μt), ρ ∝ t^{-1/3}
+    schedule; see :func:`one_point_tuning`. ``rho_max`` caps its ρ_t.
+
+    ``learner="barrier"``: the self-concordant-barrier learners of the smooth rows of Table 1:
+    Hazan and Levy (2014) if ``strongly_convex`` (default: whether the environment is), else Saha and
+    Tewari (2011); see :func:`barrier_tuning` (``beta``: the smoothness constant they are tuned for;
+    ``rho_max`` is not used). The result's ``max_norm`` holds each run's largest ||y_t||.
+
+    Regret at t: Σ_{s≤t} f_s(y_s) (the points actually played) - min_{x∈X} Σ_{s≤t} f_s(x); for
+    "stochastic" the pseudo-regret with f. ``checkpoints`` (default 41 log-spaced) must end at ``horizon``;
+    ``limits`` caps the estimated time and memory (:func:`bco_cost`, :class:`ldpcode.limits.Limits`)."""
+    env = make_environment(environment, d)
+    learn = make_learner(
+        "one-point",
+        epsilon=epsilon,
+        delta=delta,
+        strongly_convex=strongly_convex,
+        learner=learner,
+        rho_max=rho_max,
+        beta=beta,
+    )
+    return engine.run(
+        learn, env, horizon, runs, seed, checkpoints=checkpoints, limits=limits, call="bco.simulate_one_point"
     )
 
 
@@ -407,40 +538,12 @@ def simulate_two_point(
     limits: Limits | None = None,
 ) -> BCOResult:
     r"""Regret of Algorithm 2 (Zheng et al. 2020) with Algorithm 4 (two-point BCO of Agarwal et al. 2010)
-    as black box (``epsilon=None``: non-private). Regret as in Theorem 6: Σ_t (f_t(x_{t,1}) + f_t(x_{t,2}))/2
-    - min_{x∈X} Σ_t f_t(x). Tuning: :func:`two_point_tuning`; σ: :func:`two_point_sigma`. ``checkpoints``
-    and ``limits`` as in :func:`simulate_one_point`."""
-    env, T, runs, seed, delta = _common(environment, d, horizon, runs, seed, epsilon, delta)
-    sigma = 0.0 if epsilon is None else two_point_sigma(epsilon, delta, env.G)
-    strongly = env.mu > 0 if strongly_convex is None else bool(strongly_convex)
-    if strongly and env.mu <= 0:
-        raise ValueError(f"strongly_convex=True needs a strongly convex environment, got {environment!r}")
-    tun = two_point_tuning(env, T, sigma)
-    cp = resolve_checkpoints(T, checkpoints, 41)
-    seconds, nbytes, work = bco_cost("two-point", env.d, T, runs, cp.size)
-    check_limits("bco.simulate_two_point", work, seconds, nbytes, limits)
-    code, eta0, rho = _ENV_CODE[env.name], tun["eta0"], tun["rho"]
-
-    def new_run():
-        x, S, Q, acc, out = np.zeros(env.d), np.zeros(env.d), np.zeros(1), np.zeros(2), np.zeros(cp.size)
-
-        def advance(t0, t1, g_u, g_z):
-            _two_point_chunk(code, env.d, t0, t1, sigma, strongly, eta0, rho, env.mu, cp, g_u, g_z, out, x, S, Q, acc)
-
-        return advance, out
-
-    out = np.stack(_run_all(T, runs, seed, new_run))
-    return BCOResult(
-        "two-point",
-        env.name,
-        env.d,
-        T,
-        runs,
-        seed,
-        np.inf if epsilon is None else float(epsilon),
-        float(delta),
-        sigma,
-        tun,
-        cp,
-        out,
+    as black box (``epsilon=None``: non-private): the engine running ``make_learner("two-point", ...)``.
+    Regret as in Theorem 6: Σ_t (f_t(x_{t,1}) + f_t(x_{t,2}))/2 - min_{x∈X} Σ_t f_t(x). Tuning:
+    :func:`two_point_tuning`; σ: :func:`two_point_sigma`. ``checkpoints`` and ``limits`` as in
+    :func:`simulate_one_point`."""
+    env = make_environment(environment, d)
+    learn = make_learner("two-point", epsilon=epsilon, delta=delta, strongly_convex=strongly_convex)
+    return engine.run(
+        learn, env, horizon, runs, seed, checkpoints=checkpoints, limits=limits, call="bco.simulate_two_point"
     )

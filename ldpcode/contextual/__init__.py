@@ -6,7 +6,8 @@ Model (Section 4): at round t the user holds K context vectors :math:`x_{t,a}` i
 [-b, b], b = ``noise``, so ``|y| <= 1 + b``) and ``"logistic"`` (g = μ(z) = 1/(1+e^{-z}), y Bernoulli).
 Pseudo-regret: :math:`\sum_t \max_a g(x_{t,a}^\top\theta^*) - g(x_{t,A_t}^\top\theta^*)`.
 
-Policies (``simulate_contextual(policy=...)``):
+Policies (``simulate_contextual(policy=...)``, or ``ldpcode.simulate(make_learner(policy, ...), instance, ...)``:
+each is a :class:`ContextualLearner`, an engine policy of :mod:`ldpcode.engine`):
 
 * ``"linucb"``: OFUL / LinUCB of Abbasi-Yadkori et al. (2011), ridge λ = ``lam`` = 1,
   :math:`\beta_t = R\sqrt{2\ln(2/\alpha) + d\ln(1 + t/(d\lambda))} + \sqrt\lambda S` (their Theorem 2 with
@@ -65,14 +66,15 @@ The rooms (every name below is re-exported here, so ``ldpcode.contextual.X`` and
                                        the user/server split (:func:`user_release`, ``_server_update``)
 :mod:`ldpcode.contextual.kernels`      the compiled engine (``_run_chunk``, ``_width_nb``,
                                        ``_gloc_a_nb``, ``_CODES``) and ``CHUNK``
-:mod:`ldpcode.contextual.runs`         :func:`simulate_contextual` (Theorems 8 and 10),
-                                       :class:`ContextualResult`, :func:`contextual_cost`,
+:mod:`ldpcode.contextual.runs`         :func:`make_learner` and :class:`ContextualLearner` (the
+                                       policies for the engine), :func:`simulate_contextual`
+                                       (Theorems 8 and 10), :class:`ContextualResult`, :func:`contextual_cost`,
                                        :func:`uniform_play_regret`, :func:`horizon_sweep`,
                                        :class:`HorizonSweep`, ``POLICIES``
 =====================================  ===============================================================
 
-``simulate_contextual`` looks up ``run_streams``, ``user_release`` and ``_server_update`` in
-:mod:`ldpcode.contextual.runs`: patch them there.
+``simulate_contextual`` looks up ``run_streams``, ``run_in_chunks``, ``user_release`` and ``_server_update`` in
+:mod:`ldpcode.contextual.runs`: patch them there (the pool is the engine's, ``ldpcode.engine.run_pool``).
 """
 
 # The private helpers are re-exported as well (``X as X``, outside __all__): ldpcode.contextual._run_chunk
@@ -97,10 +99,12 @@ from .privacy import (
 )
 from .runs import (
     POLICIES,
+    ContextualLearner,
     ContextualResult,
     HorizonSweep,
     contextual_cost,
     horizon_sweep,
+    make_learner,
     simulate_contextual,
     uniform_play_regret,
 )
@@ -127,10 +131,12 @@ __all__ = [
     "CHUNK",
     # runs
     "POLICIES",
+    "ContextualLearner",
     "ContextualResult",
     "HorizonSweep",
     "contextual_cost",
     "horizon_sweep",
+    "make_learner",
     "simulate_contextual",
     "uniform_play_regret",
 ]

@@ -9,10 +9,10 @@ No paper item of its own: a room of its own so that the episodic policies
 
 from __future__ import annotations
 
-from ..engine import check_bounded, refuse_privacy_levels
+from ..engine import ArmedPolicy, check_bounded, refuse_privacy_levels
 
 
-class _GlobalPolicy:
+class _GlobalPolicy(ArmedPolicy):
     """The engine protocol (:mod:`ldpcode.engine`) of the ε-global DP policies and KL-UCB."""
 
     @property

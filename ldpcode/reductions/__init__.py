@@ -73,9 +73,10 @@ The rooms (every name below is re-exported here, so ``ldpcode.reductions.X`` and
                                       :func:`elimination_radius`, :func:`elimination_samples_prediction`
 ====================================  ================================================================
 
-``CHUNK``, ``run_pool`` and ``_ucb_adversary_table`` are looked up in the room whose code uses them
+``CHUNK`` and ``_ucb_adversary_table`` are looked up in the room whose code uses them
 (:mod:`~ldpcode.reductions.runs` for the simulation loop, :mod:`~ldpcode.reductions.losses` for the
-adversary's table): patch them there, not here.
+adversary's table): patch them there, not here. :func:`simulate_mab` runs through the one engine
+(:func:`ldpcode.engine.run`, its pool ``ldpcode.engine.run_pool``): its agents are :class:`AgentPolicy`.
 """
 
 # The private helpers are re-exported as well (``X as X``, outside __all__): ldpcode.reductions._chunk
@@ -125,6 +126,7 @@ from .best_arm import (
     successive_elimination_reference,
 )
 from .runs import (
+    AgentPolicy,
     MABResult,
     _run_kernel as _run_kernel,
     _run_python as _run_python,
@@ -162,6 +164,7 @@ __all__ = [
     "ONE_POINT_POLICIES",
     "OnePointUCB",
     # runs
+    "AgentPolicy",
     "MABResult",
     "mab_cost",
     "simulate_mab",

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._validate import check_epsilon, check_probability
-from ..engine import pulls_cost, refuse_privacy_levels, run_in_chunks
+from ..engine import ArmedPolicy, pulls_cost, refuse_privacy_levels, run_in_chunks
 from ..instances import Family
 from ..mechanisms import GaussianMechanism
 from ..rng import run_streams
@@ -38,7 +38,7 @@ docstring): the UCB index takes a log and a square root per arm and pull."""
 
 
 @dataclass(frozen=True)
-class OnePointUCB:
+class OnePointUCB(ArmedPolicy):
     r"""Algorithm 1 of Zheng et al. (2020) around UCB1, for the main engine (module docstring).
 
     ``mechanism`` is the :class:`~ldpcode.mechanisms.GaussianMechanism` of Algorithm 1, line 2 (sensitivity

@@ -1,13 +1,13 @@
 r"""Simulation of Algorithm 1's MAB instance (Zheng et al. 2020, Section 3 and Appendix B): R runs of an agent.
 
-:func:`simulate_mab` runs R independent runs from ``SeedSequence(seed).spawn(R)``; run r uses three streams
-from :func:`ldpcode.rng.run_streams`: loss draws, privacy noise, learner randomness. The built-in
-learners run in the numba kernel (:func:`ldpcode.reductions.kernels._chunk`); any other learner runs
-through the Python loop, which consumes the streams identically. Both go through the engine every simulator
-shares: :func:`ldpcode.engine.run_in_chunks` (``CHUNK`` rounds at a time) and :func:`ldpcode.limits.run_pool`
-(the Python loop on one thread: its agent is one object, reset for each run). :func:`mab_cost` estimates a call's time and memory before any work;
-:class:`MABResult` holds the pseudo-regret against the best fixed arm at the checkpoints. ``run_pool``,
-``run_in_chunks`` and ``CHUNK`` are looked up here (patch ``ldpcode.reductions.runs``).
+:func:`simulate_mab` runs R independent runs of an agent as an engine policy (:class:`AgentPolicy`, run by
+:func:`ldpcode.engine.run`, from ``SeedSequence(seed).spawn(R)``); run r uses three streams from
+:func:`ldpcode.rng.run_streams`: loss draws, privacy noise, learner randomness. The built-in learners run in the
+numba kernel (:func:`ldpcode.reductions.kernels._chunk`); any other learner runs through the Python loop, which
+consumes the streams identically (on one thread: its agent is one object, reset for each run). Both go by
+:func:`ldpcode.engine.run_in_chunks` (``CHUNK`` rounds at a time). :func:`mab_cost` estimates a call's time and memory before any work;
+:class:`MABResult` holds the pseudo-regret against the best fixed arm at the checkpoints. ``run_in_chunks``
+and ``CHUNK`` are looked up here (patch ``ldpcode.reductions.runs``); the pool is the engine's.
 """
 
 from __future__ import annotations
@@ -17,13 +17,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validate import check_int
 from ..mechanisms import GaussianMechanism, LaplaceMechanism
-from ..engine import run_in_chunks
-from ..limits import MAX_HORIZON, MAX_RUNS, MAX_WORKERS, Limits, check_limits, default_workers, run_pool
+from ..engine import refuse_privacy_levels, run_in_chunks
+from ..engine import run as run_policy
+from ..limits import Limits
 from ..results import RegretCurves
 from ..rng import run_streams
-from ..simulate import resolve_checkpoints
 from .kernels import CHUNK, _chunk
 from .learners import TSALLIS, UCB, OnePointReduction, SubGaussianUCB, TsallisINF
 from .losses import LossSchedule
@@ -151,6 +150,52 @@ def mab_cost(
     return seconds, nbytes, work
 
 
+@dataclass(frozen=True)
+class AgentPolicy:
+    """An agent of :func:`simulate_mab` (a learner, or :class:`OnePointReduction` of one) as an engine policy
+    (:class:`ldpcode.engine.BanditPolicy`) on a :class:`LossSchedule`: ``fast`` runs the numba kernel
+    (``_run_kernel``, any number of threads), else the Python loop (``_run_python``, one thread: the agent is one
+    object, reset for each run). 61 checkpoints by default; the result is a :class:`MABResult`."""
+
+    agent: object
+    fast: bool
+
+    environment_type = LossSchedule
+    environment_source = "a LossSchedule (ldpcode.reductions.bernoulli_losses, ucb_adversary)"
+    checkpoint_count = 61
+
+    @property
+    def name(self) -> str:
+        return self.agent.name if hasattr(self.agent, "name") else type(self.agent).__name__
+
+    @property
+    def threads(self) -> int | None:
+        return None if self.fast else 1
+
+    @property
+    def label(self) -> float:
+        mech = _unwrap(self.agent)[1]
+        return math.inf if mech is None else float(getattr(mech, "epsilon", math.nan))
+
+    def min_horizon(self, env) -> int:
+        return 1
+
+    def check_environment(self, env, privacy_levels) -> None:
+        refuse_privacy_levels(self, privacy_levels)
+
+    def cost(self, env, horizon: int, runs: int, n_checkpoints: int, workers: int):
+        code = _unwrap(self.agent)[0].code if self.fast else None
+        return mab_cost(code, env.n_arms, horizon, runs, n_checkpoints, workers)
+
+    def run_one(self, env, horizon: int, seed_seq, checkpoints, *, privacy_levels=None, cancel=None):
+        run = _run_kernel if self.fast else _run_python
+        return run(self.agent, env, horizon, seed_seq, checkpoints, cancel)
+
+    def result(self, env, horizon, runs, seed, checkpoints, outputs) -> MABResult:
+        regret, counts = np.stack([o[0] for o in outputs]), np.stack([o[1] for o in outputs])
+        return MABResult(self.name, env.name, horizon, runs, seed, checkpoints, regret, counts, self.label)
+
+
 def simulate_mab(
     agent,
     env: LossSchedule,
@@ -163,45 +208,40 @@ def simulate_mab(
     workers: int | None = None,
     limits: Limits | None = None,
 ) -> MABResult:
-    """R = ``runs`` independent runs of ``agent`` (a learner, or :class:`OnePointReduction` of one) on ``env``.
+    """R = ``runs`` independent runs of ``agent`` (a learner, or :class:`OnePointReduction` of one) on ``env``:
+    the engine (:func:`ldpcode.engine.run`) running :class:`AgentPolicy`.
 
     Run r draws from ``SeedSequence(seed).spawn(runs)[r]`` (three streams: losses, privacy noise,
     learner). ``engine="auto"`` uses the numba kernel for the built-in learners (exact types, with a Gaussian or
     Laplace mechanism) and the Python loop otherwise; ``"python"`` forces the loop (same pulls, slower).
     Returns regret against the best fixed arm at ``checkpoints`` (default: 61 log-spaced rounds,
-    :func:`ldpcode.simulate.resolve_checkpoints`; given, they must end at ``horizon``). ``limits`` caps the
+    :func:`ldpcode.engine.resolve_checkpoints`; given, they must end at ``horizon``). ``limits`` caps the
     estimated time and memory (:func:`mab_cost`, :class:`ldpcode.limits.Limits`), checked before any work;
     Ctrl-C stops the call within a fraction of a second.
     """
     if not isinstance(env, LossSchedule):
         raise ValueError(f"env must be a LossSchedule, got {env!r}")
-    horizon = check_int("horizon", horizon, minimum=1, maximum=MAX_HORIZON)
-    runs = check_int("runs", runs, minimum=1, maximum=MAX_RUNS)
-    seed = check_int("seed", seed, minimum=0)
     if engine not in ("auto", "python"):
         raise ValueError(f"engine must be 'auto' or 'python', got {engine!r}")
-    if workers is not None:
-        workers = check_int("workers", workers, minimum=1, maximum=MAX_WORKERS)
     if not all(callable(getattr(agent, m, None)) for m in ("reset", "select", "update")):
         raise TypeError(
             f"agent must be a learner or a OnePointReduction (make_agent), with reset, select and "
             f"update methods, got {agent!r}"
         )
-    cp = resolve_checkpoints(horizon, checkpoints, 61)
     learner, mech, _ = _unwrap(agent)
     fast = (
         engine == "auto"
         and type(learner) in (SubGaussianUCB, TsallisINF)
         and (mech is None or isinstance(mech, (GaussianMechanism, LaplaceMechanism)))
     )
-    workers = (workers or default_workers()) if fast else 1
-    seconds, nbytes, work = mab_cost(learner.code if fast else None, env.n_arms, horizon, runs, cp.size, workers)
-    check_limits("simulate_mab", work, seconds, nbytes, limits)
-    children = np.random.SeedSequence(seed).spawn(runs)
-    run_one = _run_kernel if fast else _run_python
-    out = run_pool(lambda r, cancel: run_one(agent, env, horizon, children[r], cp, cancel), runs, workers)
-    name = agent.name if hasattr(agent, "name") else type(agent).__name__
-    epsilon = math.inf if mech is None else float(getattr(mech, "epsilon", math.nan))
-    return MABResult(
-        name, env.name, horizon, runs, seed, cp, np.stack([o[0] for o in out]), np.stack([o[1] for o in out]), epsilon
+    return run_policy(
+        AgentPolicy(agent, fast),
+        env,
+        horizon,
+        runs,
+        seed,
+        checkpoints=checkpoints,
+        workers=workers,
+        limits=limits,
+        call="simulate_mab",
     )

@@ -20,10 +20,8 @@ import pytest
 import ldpcode as ldp
 from ldpcode import bco, engine
 from ldpcode import contextual as ctx
-from ldpcode.contextual import runs as ctx_runs
 from ldpcode import reductions as rd
 from ldpcode.reductions import losses as rd_losses
-from ldpcode.reductions import runs as rd_runs
 from ldpcode.simulate import (
     MAX_HORIZON,
     CancelFlag,
@@ -307,10 +305,7 @@ def no_work(monkeypatch):
     def stop(*args, **kwargs):
         raise WorkStarted
 
-    monkeypatch.setattr(SIM, "run_pool", stop)
-    monkeypatch.setattr(bco.runs, "run_pool", stop)  # the BCO drivers look it up in ldpcode.bco.runs
-    monkeypatch.setattr(ctx_runs, "run_pool", stop)  # simulate_contextual (numba engine) looks it up there
-    monkeypatch.setattr(rd_runs, "run_pool", stop)  # where simulate_mab looks it up
+    monkeypatch.setattr(engine, "run_pool", stop)  # the one engine: simulate, the BCO and contextual drivers
     monkeypatch.setattr(rd_losses, "_ucb_adversary_table", stop)  # where ucb_adversary looks it up
 
 
