@@ -340,6 +340,13 @@ class OnePointBarrier(_Learner):
     name = "one-point-barrier"
     cost_kind = "barrier"
 
+    def check_environment(self, env, privacy_levels) -> None:
+        super().check_environment(env, privacy_levels)
+        if self.beta == 0 and not self.strongly(env):  # barrier_tuning's refusal, before any work
+            raise ValueError(
+                f"beta must be a finite number > 0 (>= 0 for the strongly convex learner), got {self.beta!r}"
+            )
+
     def sigma(self, env) -> float:
         return 0.0 if self.epsilon is None else one_point_sigma(self.epsilon, self.delta, env.B)
 

@@ -111,6 +111,8 @@ def test_learners_refuse_what_they_cannot_run_on():
         ldp.simulate(bco.make_learner("one-point", strongly_convex=True), bco.make_environment("linear"), 100, 1)
     with pytest.raises(ValueError, match="policy 'gloc' needs link logistic, got 'linear'"):
         ldp.simulate(ctx.make_learner("gloc"), LIN, 100, 1)
+    with pytest.raises(ValueError, match=r"beta must be a finite number > 0 \(>= 0 for the strongly convex"):
+        ldp.simulate(bco.make_learner("one-point", learner="barrier", beta=0.0), bco.make_environment("linear"), 100, 1)
     with pytest.raises(ValueError, match="horizon must be"):
         ldp.simulate(bco.make_learner("one-point"), bco.make_environment("quadratic"), 1, 1)
 
