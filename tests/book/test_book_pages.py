@@ -133,6 +133,23 @@ def test_every_check_table_shows_its_verdict_at_1280px(browser, html):
     assert not off, "verdict columns off-screen:\n" + "\n".join(off)
 
 
+def test_every_plain_table_fits_its_output_at_1280px(browser, html):
+    """Every table of ldpcode.claims.Table (class ldp-table) ends inside its output's column: no column of
+    numbers is cut off, to be found only by scrolling sideways (_static/ldp.css lets headers wrap)."""
+    wide = []
+    for rel in _chapter_pages():
+        page = _page(browser, html, rel)
+        over = page.evaluate(
+            "() => Array.from(document.querySelectorAll('table.ldp-table')).map((t, i) => {"
+            " const c = t.closest('div.output, div.cell_output') || t.parentElement;"
+            " return [i, t.getBoundingClientRect().right, c.getBoundingClientRect().right]; })"
+            ".filter(x => x[1] > x[2] + 1)"
+        )
+        wide += [f"{rel}: table {i} ends at {right:.0f} px, its output at {edge:.0f} px" for i, right, edge in over]
+        page.close()
+    assert not wide, "plain tables wider than their column:\n" + "\n".join(wide)
+
+
 def test_titles_carry_no_raw_latex(html):
     for path in html.rglob("*.html"):
         title = re.search(r"<title>(.*?)</title>", path.read_text(), re.S)
