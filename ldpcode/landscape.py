@@ -315,22 +315,29 @@ def landscape_panel(ax, table, bounds: dict, *, horizon: int, colors=None, band:
     paper_axes(ax, xlabel="privacy level ε", ylabel=f"pseudo-regret R(T) at T = {format_horizon(horizon)}")
 
 
-def regret_table(table, policies):
-    """The landscape's table: one row per policy of ``policies`` (in that order), one column per ε of ``table`` (a
-    :func:`ldpcode.sweep.sweep` table, ∞ for the non-private ones), each cell the mean regret at the horizon over
-    runs with its standard error (:func:`ldpcode.sweep.summary`), in the book's number format; "·" where a policy has no such ε."""
+def regret_table(table, policies, *, epsilons=None):
+    """The landscape's table: one row per policy of ``policies`` (in that order), one column per ε of ``epsilons``
+    (default: every ε of ``table``, a :func:`ldpcode.sweep.sweep` table, ∞ for the non-private ones), each cell the
+    mean regret at the horizon over runs with its standard error (:func:`ldpcode.sweep.summary`), in the book's number
+    format, right-aligned; "·" where a policy has no such ε. More than about five columns of such cells are wider than
+    the book's text column at 1280 px: show a long grid as two tables, each with part of its ε."""
     from .claims.tables import Table, _fmt_pm
     from .sweep import summary
 
     s = summary(table)
-    eps = sorted(s["epsilon"].unique())
+    have = [float(e) for e in sorted(s["epsilon"].unique())]
+    eps = have if epsilons is None else [float(e) for e in epsilons]
+    missing = [e for e in eps if e not in have]
+    if not eps or missing:
+        raise ValueError(f"epsilons must be a non-empty list of the table's ε {have}, got {epsilons!r}")
     cells = {(r.policy, r.epsilon): (r.mean_regret, r.se) for r in s.itertuples()}
     body = []
     for p in policies:
         if not any(k[0] == p for k in cells):
             raise ValueError(f"policy {p!r} has no rows in the table")
         body.append([p, *[_fmt_pm(*cells[(p, e)]) if (p, e) in cells else "·" for e in eps]])
-    return Table(["policy", *[f"ε = {e:g}" if math.isfinite(e) else "not private" for e in eps]], body)
+    head = ["policy", *[f"ε = {e:g}" if math.isfinite(e) else "not private" for e in eps]]
+    return Table(head, body, formats=[None, *[str] * len(eps)])  # cells written already: the format right-aligns them
 
 
 def curves_table(epsilons, rows: dict, *, se: dict | None = None, first: str = "curve"):

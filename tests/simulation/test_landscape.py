@@ -161,6 +161,14 @@ def test_the_tables_show_mean_and_standard_error_per_cell():
     assert t.body[0][1] == "·" and t.body[1][3] == "·"
     with pytest.raises(ValueError, match="no rows"):
         L.regret_table(table, ["KL-UCB"])
+    assert t._numeric() == {1, 2, 3}  # the cells are numbers: right-aligned
+    # part of the columns, in the order asked, with the same cells (the notebook splits a long grid in two)
+    part = L.regret_table(table, ["UCB1", "LDP-UCB-B"], epsilons=[math.inf, 0.5])
+    assert part.head == ["policy", "not private", "ε = 0.5"]
+    assert part.body == [[r[0], r[3], r[1]] for r in t.body]
+    for bad in ([], [0.7]):
+        with pytest.raises(ValueError, match="epsilons must be"):
+            L.regret_table(table, ["UCB1"], epsilons=bad)
     c = L.curves_table([0.5, 1.0], {"a": [1.0, 2.0], "b": [3.0, 4.0]}, se={"b": [0.1, 0.2]}, first="x")
     assert c.head == ["x", "ε = 0.5", "ε = 1"] and c.body == [["a", "1", "2"], ["b", "3 ± 0.1", "4 ± 0.2"]]
     big = L.curves_table([1.0], {"r": [1.462e6]}, se={"r": [1.2e4]})
