@@ -130,6 +130,16 @@ def one_point_tuning(env: Environment, horizon: int, sigma: float, delta: float,
     return dict(B_tilde=Bt, rho0=rho0, eta0=eta0, rho_max=rho_max)
 
 
+def _check_beta(beta, strongly_convex: bool | None) -> float:
+    """The smoothness constant β as a float: finite and >= 0, and > 0 unless the learner runs the strongly convex
+    schedule (``strongly_convex`` False; None: not known yet, so only the sign is checked). At β = 0 Saha and
+    Tewari's δ would be 1 for ever (:func:`barrier_tuning`)."""
+    beta = check_real("beta", beta)
+    if beta < 0 or (beta == 0 and strongly_convex is False):
+        raise ValueError(f"beta must be a finite number > 0 (>= 0 for the strongly convex learner), got {beta!r}")
+    return beta
+
+
 def barrier_tuning(
     env: Environment, horizon: int, sigma: float, delta: float, strongly_convex: bool, beta: float | None = None
 ) -> dict:
@@ -172,9 +182,7 @@ def barrier_tuning(
     Bt = noisy_range(env.B, sigma, horizon, delta)
     if beta is None:
         beta = env.beta if env.beta > 0 else 1.0
-    beta = check_real("beta", beta)
-    if beta < 0 or (beta == 0 and not strongly_convex):
-        raise ValueError(f"beta must be a finite number > 0 (>= 0 for the strongly convex learner), got {beta!r}")
+    beta = _check_beta(beta, bool(strongly_convex))
     nu, d = BARRIER_NU, env.d
     if strongly_convex:
         if env.mu <= 0:
@@ -204,9 +212,7 @@ def hazan_levy_exploration_cost(checkpoints, eta0, mu, beta, *, limits: Limits |
         raise ValueError(f"checkpoints must be a strictly increasing sequence of integers >= 1, got {checkpoints!r}")
     eta0 = _check_positive("eta0", eta0)
     mu = _check_positive("mu", mu)
-    beta = check_real("beta", beta)
-    if beta < 0:
-        raise ValueError(f"beta must be a finite number >= 0, got {beta!r}")
+    beta = _check_beta(beta, True)
     n = check_int("checkpoints[-1]", cp[-1], maximum=MAX_HORIZON)
     check_limits(
         "hazan_levy_exploration_cost",
@@ -342,10 +348,8 @@ class OnePointBarrier(_Learner):
 
     def check_environment(self, env, privacy_levels) -> None:
         super().check_environment(env, privacy_levels)
-        if self.beta == 0 and not self.strongly(env):  # barrier_tuning's refusal, before any work
-            raise ValueError(
-                f"beta must be a finite number > 0 (>= 0 for the strongly convex learner), got {self.beta!r}"
-            )
+        if self.beta is not None:  # barrier_tuning's refusal, before any work
+            _check_beta(self.beta, self.strongly(env))
 
     def sigma(self, env) -> float:
         return 0.0 if self.epsilon is None else one_point_sigma(self.epsilon, self.delta, env.B)
@@ -467,9 +471,7 @@ def make_learner(
         return TwoPoint(epsilon, delta, strongly_convex)
     if learner == "barrier":
         if beta is not None:
-            beta = check_real("beta", beta)
-            if beta < 0:
-                raise ValueError(f"beta must be a finite number >= 0, got {beta!r}")
+            beta = _check_beta(beta, None)  # β = 0 is refused once the environment says the schedule is convex
         return OnePointBarrier(epsilon, delta, strongly_convex, beta)
     return OnePointSphere(epsilon, delta, strongly_convex, rho_max)
 
