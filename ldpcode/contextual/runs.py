@@ -45,6 +45,15 @@ from .privacy import (
 )
 
 POLICIES = ("linucb", "ldp-linucb", "gloc", "ldp-gloc")
+S = 1.0
+"""The bound S on ||θ*|| (Section 4) that the widths and GLOC's projection use."""
+KAPPA = float(logistic_derivative(S))
+"""κ = μ'(S), the logistic link's smallest slope on the ball of radius S (GLOC's ONS step and widths)."""
+
+
+def _ogd_step(horizon: int) -> float:
+    """ζ = 1/√T, the step of LDP GLOC's noisy projected OGD (Algorithm 3); also in its width's B_t."""
+    return 1.0 / math.sqrt(horizon)
 
 
 @dataclass
@@ -167,10 +176,8 @@ class ContextualLearner:
     def width_function(self, instance, horizon: int):
         """``width(t)``: β_t and the shift c_t after t updates (the confidence widths of Theorems 7-10)."""
         policy, alpha, lam, d = self.policy, self.alpha, self.lam, instance.dim
-        S, R_lin = 1.0, instance.noise
+        R_lin, kappa, zeta = instance.noise, KAPPA, _ogd_step(horizon)
         sig_V, sig_u, sig_g = self.sigmas(instance)
-        kappa = float(logistic_derivative(S))
-        zeta = 1.0 / math.sqrt(horizon)
         log2Ta = math.log(2.0 * horizon / alpha)
 
         def width(t):
@@ -226,8 +233,6 @@ class ContextualLearner:
             )
         d, lam = instance.dim, self.lam
         sig_V, sig_u, sig_g = self.sigmas(instance)
-        kappa = float(logistic_derivative(1.0))
-        zeta = 1.0 / math.sqrt(horizon)
         width, draw_noise = self.width_function(instance, horizon), self.noise_function(instance)
         code, record = _CODES[self.policy], self.record_choices
         env_rng, noise_rng = run_streams(seed_seq, k=2)
@@ -260,11 +265,11 @@ class ContextualLearner:
                 st,
                 lam,
                 self.alpha,
-                kappa,
+                KAPPA,
                 sig_V,
                 sig_u,
                 sig_g,
-                zeta,
+                _ogd_step(horizon),
                 float(horizon),
                 checkpoints,
                 ci,
@@ -395,10 +400,9 @@ def _simulate_numpy(learner: ContextualLearner, instance: ContextualInstance, ca
     """The vectorised reference engine: rounds t0 + 1 .. t0 + m of every run at once, with the user's release
     (:func:`user_release`) and the server's update (``_server_update``) as separate steps."""
     horizon, runs, cps = call.horizon, call.runs, call.checkpoints
-    d, K, lam, S = instance.dim, instance.n_arms, learner.lam, 1.0
+    d, K, lam = instance.dim, instance.n_arms, learner.lam
     private, glm, record_choices = learner.private, learner.glm, learner.record_choices
-    kappa = float(logistic_derivative(S))
-    zeta = 1.0 / math.sqrt(horizon)
+    kappa, zeta = KAPPA, _ogd_step(horizon)
     width, draw_noise = learner.width_function(instance, horizon), learner.noise_function(instance)
     rr = np.arange(runs)
     out = np.zeros((runs, cps.size))
