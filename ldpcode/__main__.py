@@ -1,8 +1,11 @@
-"""The book's command line: ``python -m ldpcode sweep ...`` and ``python -m ldpcode rerun NOTEBOOK -p NAME VALUE ...``.
+"""The book's command line: ``python -m ldpcode sweep ...``, ``python -m ldpcode rerun NOTEBOOK -p NAME VALUE ...`` and
+``python -m ldpcode findings [--write]``.
 
 ``sweep`` runs a grid of policies × ε × runs on one instance (:func:`ldpcode.sweep.sweep`) here or on a Dask cluster
 and saves the tidy table (``.parquet`` or ``.csv``); ``rerun`` re-runs a chapter notebook with new parameters and
-renders it to HTML offline (:func:`ldpcode.rerun.rerun`). ``python -m ldpcode COMMAND --help`` says more.
+renders it to HTML offline (:func:`ldpcode.rerun.rerun`); ``findings`` prints the findings table (statements per paper,
+class and verdict, read from ``data/``) and with ``--write`` rewrites it in README.md and intro.md, between their marker
+lines only. ``python -m ldpcode COMMAND --help`` says more.
 """
 
 from __future__ import annotations
@@ -56,11 +59,25 @@ def _parser() -> argparse.ArgumentParser:
     )
     rr.add_argument("--out", default="rerun", help="output folder (default: rerun/)")
     rr.add_argument("--no-render", action="store_true", help="only execute the notebook, build no HTML")
+
+    fd = sub.add_parser("findings", help="the findings table of README.md and intro.md, from data/")
+    fd.add_argument("--write", action="store_true", help="rewrite the table in README.md and intro.md")
     return ap
 
 
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
+    if args.command == "findings":
+        from .claims.report import findings, write_findings
+
+        if args.write:
+            changed = write_findings()
+            print(
+                "rewrote " + ", ".join(p.name for p in changed) if changed else "README.md and intro.md are up to date"
+            )
+        else:
+            print(findings())
+        return 0
     if args.command == "sweep":
         from .simulate import log_checkpoints
         from .sweep import save_table, summary, sweep

@@ -6,7 +6,14 @@ its verdict. The package is split by role:
 :mod:`~ldpcode.claims.core`
     :class:`Claim` and its verdict rules (the kinds and tolerances are documented there), the constants
     ``KINDS``, ``SENSES``, ``PAPERS``, ``AGREE_Z``, ``NEAR_Z``, ``VERDICTS``, :func:`paper_unit` and the
-    four constructors :func:`statistical`, :func:`exact`, :func:`bound`, :func:`reproducible`.
+    constructors :func:`statistical`, :func:`exact`, :func:`bound`, :func:`reproducible` and
+    :func:`prediction` (a number against the book's own prediction, never under a paper's name).
+:mod:`~ldpcode.claims.statements`
+    What the papers print: one :class:`~ldpcode.claims.statements.Statement` (verbatim quote, locator,
+    category) per thing a paper number is judged against.
+:mod:`~ldpcode.claims.horizons`
+    :func:`consistent_horizons`: the range of t where a ratio curve is within a paper's printed interval, for
+    numbers whose horizon the paper does not state.
 :mod:`~ldpcode.claims.store`
     Parameters, paths and files: :func:`check_parameters`, :func:`data_path`, :func:`load`,
     :func:`write_atomic`, ``WRITE_ENV`` and :func:`env_flag`.
@@ -26,8 +33,10 @@ Every name is re-exported here: notebooks call ``ldp.claims.check``, ``ldp.claim
 from __future__ import annotations
 
 from .checking import CheckReport, check
+from . import statements
 from .core import (
     AGREE_Z,
+    CATEGORIES,
     KINDS,
     NEAR_Z,
     PAPERS,
@@ -37,15 +46,35 @@ from .core import (
     bound,
     exact,
     paper_unit,
+    prediction,
     reproducible,
     statistical,
 )
-from .report import REPORT_CHAPTER, ClaimList, PaperSection, Summary, collect, paper_section, stored_files
+from .horizons import HorizonRange, consistent_horizons
+from .report import (
+    REPORT_CHAPTER,
+    SEVERITY,
+    ClaimList,
+    PaperSection,
+    Predictions,
+    Scorecard,
+    Summary,
+    collect,
+    paper_section,
+    scorecard,
+    statement_verdict,
+    stored_files,
+)
 from .store import WRITE_ENV, _normalise, check_parameters, data_path, env_flag, load, write_atomic
 from .tables import Markup, Table, _fmt, format_horizon, horizon_tag, policy_tag
 
 __all__ = [
     "AGREE_Z",
+    "CATEGORIES",
+    "HorizonRange",
+    "consistent_horizons",
+    "prediction",
+    "statements",
     "KINDS",
     "NEAR_Z",
     "PAPERS",
@@ -58,6 +87,11 @@ __all__ = [
     "ClaimList",
     "Markup",
     "PaperSection",
+    "Predictions",
+    "SEVERITY",
+    "Scorecard",
+    "scorecard",
+    "statement_verdict",
     "Summary",
     "Table",
     "_fmt",

@@ -10,19 +10,73 @@
 * writing happens only when asked: ``check(..., write=True)`` or the environment variable
   ``LDPCODE_WRITE_CLAIMS`` set to ``1``, ``true`` or ``yes``. The file is written atomically.
 
-It returns a :class:`CheckReport`, the table the notebook prints.
+It returns a :class:`CheckReport`, the table the notebook prints. At the stored params a claim whose number
+stays within its tolerance still fails (``CHANGED: ...``) when a field that decides its verdict changed
+(:data:`GUARDED`, and the verdict read back from the stored claim): the paper number and the statement it is
+judged against can no more move silently than the number itself.
 """
 
 from __future__ import annotations
 
 import html
-from dataclasses import dataclass, field
+import math
+from dataclasses import MISSING, dataclass, field, fields
 from pathlib import Path
 
 from .._paths import repo_root
 from .core import Claim
 from .store import WRITE_ENV, _normalise, data_path, env_flag, load, write_atomic
 from .tables import _VERDICT_CLASS, _fmt, _fmt_pm, _html_table, _text_table
+
+
+#: the fields that decide a verdict besides the number itself: any change fails the check, as a moved number does
+GUARDED = (
+    "kind",
+    "statement",
+    "cites",
+    "category",
+    "quote",
+    "locator",
+    "paper",
+    "paper_unit",
+    "sense",
+    "paper_horizon",
+    "paper_runs",
+    "runs",
+    "margin",
+    "systematic",
+    "predicted",
+    "derived_in",
+    "bound",
+    "horizon",
+)
+
+
+def evidence_changes(claim: Claim, stored: dict) -> list[str]:
+    """The verdict-deciding fields of ``claim`` that differ from its stored form, and ``verdict`` when the stored
+    claim, read back, gives another verdict than the fresh one (an edited ``se`` or horizon range does). A
+    systematic spread or a standard error counts as unchanged within the claim's own tolerance scale (1e-9
+    relative) for deterministic fields, and within 25% for ``se`` (its own Monte Carlo noise)."""
+    out = []
+    fresh = claim.to_dict()
+    defaults = {f.name: f.default for f in fields(Claim) if f.default is not MISSING}
+    stored = {**defaults, **stored}  # a field an older file lacks reads as its default
+    for name in GUARDED:
+        a, b = fresh.get(name), stored.get(name)
+        if isinstance(a, float) and isinstance(b, (int, float)) and not isinstance(b, bool):
+            if not math.isclose(a, b, rel_tol=1e-9, abs_tol=0.0):
+                out.append(name)
+        elif a != b:
+            out.append(name)
+    se_a, se_b = claim.se, stored.get("se", 0.0)
+    if not isinstance(se_b, (int, float)) or abs(se_a - se_b) > 0.25 * max(se_a, 1e-300):
+        out.append("se")
+    try:
+        if Claim.from_dict(stored).verdict() != claim.verdict():
+            out.append("verdict")
+    except (TypeError, ValueError) as e:
+        out.append(f"stored claim invalid ({e})")
+    return out
 
 
 @dataclass
@@ -120,8 +174,11 @@ def check(
             status = "MISSING"
         elif not same_params:
             status = "not compared"
+        elif abs(c.reproduced - s["reproduced"]) > c.tolerance:
+            status = "FAIL"
         else:
-            status = "ok" if abs(c.reproduced - s["reproduced"]) <= c.tolerance else "FAIL"
+            moved = evidence_changes(c, s)
+            status = "ok" if not moved else "CHANGED: " + ", ".join(moved)
         report.rows.append((c, s, status))
     if same_params:
         for sid, s in stored_by_id.items():

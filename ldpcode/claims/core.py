@@ -43,9 +43,11 @@ from dataclasses import asdict, dataclass, fields
 from decimal import Decimal
 
 from .._validate import check_real
+from .statements import CATEGORIES
+from .statements import get as _statement
 from .tables import _SENSE_TEXT, _fmt, format_horizon
 
-KINDS = ("statistical", "exact", "bound", "reproducible")
+KINDS = ("statistical", "exact", "bound", "reproducible", "prediction")
 SENSES = ("=", "<=", ">=")
 #: the papers whose numbers the book reproduces: bibliography key -> the name the report uses
 PAPERS = {
@@ -56,7 +58,8 @@ PAPERS = {
 }
 AGREE_Z = 2.0  # a statistical claim agrees within 2 standard errors (of the paper's rounded number)
 NEAR_Z = 4.0  # ... is near within 4, disagrees beyond
-VERDICTS = ("agrees", "near", "disagrees")
+#: the verdicts on a paper's number, from the best to the worst (see :meth:`Claim.verdict`)
+VERDICTS = ("agrees", "consistent at some t", "inconclusive", "underdetermined", "near", "disagrees", "not judged")
 
 
 def paper_unit(value: float) -> float:
@@ -94,6 +97,22 @@ class Claim:
     reason: str = ""
     note: str = ""
     tolerance_reason: str = ""
+    # --- the evidence of a paper number (copied from its Statement), and what moves the number --------------
+    statement: str | None = None
+    category: str = ""
+    locator: str = ""
+    quote: str = ""
+    paper_horizon: int | None = None
+    paper_runs: int | None = None
+    runs: int | None = None
+    margin: float = 0.0
+    systematic: float = 0.0
+    systematic_how: str = ""
+    t_consistent: list | None = None
+    t_searched: list | None = None
+    # --- the book's own prediction (kind "prediction") ----------------------------------------------------
+    predicted: float | None = None
+    derived_in: str = ""
 
     def __post_init__(self):
         if not isinstance(self.id, str) or not self.id or any(ch.isspace() for ch in self.id):
@@ -101,7 +120,19 @@ class Claim:
         name = self.id
         if self.kind not in KINDS:
             raise ValueError(f"{name}: kind must be one of {', '.join(KINDS)}, got {self.kind!r}")
-        for text in ("source", "how", "scale", "reason", "note", "tolerance_reason"):
+        for text in (
+            "source",
+            "how",
+            "scale",
+            "reason",
+            "note",
+            "tolerance_reason",
+            "category",
+            "locator",
+            "quote",
+            "systematic_how",
+            "derived_in",
+        ):
             if not isinstance(getattr(self, text), str):
                 raise TypeError(f"{name}: {text} must be a string, got {getattr(self, text)!r}")
         if not self.source:
@@ -119,9 +150,16 @@ class Claim:
             v = getattr(self, opt)
             if v is not None:
                 setattr(self, opt, check_real(f"{name}: {opt}", v, allow_inf=opt == "bound"))
-        if self.horizon is not None:
-            if isinstance(self.horizon, bool) or not isinstance(self.horizon, int) or self.horizon < 1:
-                raise ValueError(f"{name}: horizon must be a positive integer or None, got {self.horizon!r}")
+        for count in ("horizon", "paper_horizon", "runs", "paper_runs"):
+            v = getattr(self, count)
+            if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 1):
+                raise ValueError(f"{name}: {count} must be a positive integer or None, got {v!r}")
+        self.margin = check_real(f"{name}: margin", self.margin)
+        self.systematic = check_real(f"{name}: systematic", self.systematic)
+        if self.margin < 0 or self.systematic < 0:
+            raise ValueError(f"{name}: margin and systematic must be >= 0, got {self.margin!r}, {self.systematic!r}")
+        if self.systematic > 0 and not self.systematic_how:
+            raise ValueError(f"{name}: a systematic spread says what moves the number (systematic_how)")
         # --- what each kind needs, and the tolerance it derives ---------------------------------------------
         if self.se > 0:
             if self.k is None or not 1 <= self.k <= 10:
@@ -131,7 +169,8 @@ class Claim:
         if self.paper is not None:
             if self.kind not in ("statistical", "exact"):
                 raise ValueError(
-                    f"{name}: only statistical and exact claims carry a paper number (a {self.kind} claim has none)"
+                    f"{name}: only statistical and exact claims carry a paper number (a {self.kind} claim has none; "
+                    "a number the book derives is a prediction)"
                 )
             if self.cites not in PAPERS:
                 raise ValueError(
@@ -180,26 +219,114 @@ class Claim:
                 )
             if self.sense == "=":
                 raise ValueError(f"{name}: a bound is an inequality: sense must be '<=' or '>='")
+        elif self.kind == "prediction":
+            if self.predicted is None or not self.derived_in.endswith(".ipynb") or not self.how or not self.reason:
+                raise ValueError(
+                    f"{name}: a prediction gives the predicted value, derived_in (the notebook that derives it), "
+                    f"how (the derivation) and a one-line reason; got predicted={self.predicted!r}, "
+                    f"derived_in={self.derived_in!r}"
+                )
+            if self.horizon is None and not self.scale:
+                raise ValueError(f"{name}: a prediction states its horizon (or scale)")
+        if self.kind != "prediction" and (self.predicted is not None or self.derived_in):
+            raise ValueError(f"{name}: only a prediction has predicted and derived_in")
         if self.kind != "bound" and self.bound is not None:
             raise ValueError(f"{name}: only a bound claim has a bound")
         if self.kind != "exact" and self.second is not None:
             raise ValueError(f"{name}: only an exact claim has a second computation")
+        self._check_horizons()
+        self._check_evidence()
+
+    def _check_horizons(self):
+        name = self.id
+        if (self.t_consistent is None) != (self.t_searched is None):
+            raise ValueError(f"{name}: t_consistent and t_searched come together")
+        if self.t_searched is None:
+            return
+        if self.kind != "statistical" or self.sense != "=":
+            raise ValueError(f"{name}: a horizon range belongs to a statistical claim with sense '='")
+        for field_name, n in (("t_searched", 2), ("t_consistent", (0, 2))):
+            v = getattr(self, field_name)
+            ok = isinstance(v, list) and len(v) in ((n,) if isinstance(n, int) else n)
+            if not ok or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 1 for x in v):
+                raise ValueError(f"{name}: {field_name} must be a list of positive integers, got {v!r}")
+        lo, hi = self.t_searched
+        if not lo <= hi or (self.t_consistent and not lo <= self.t_consistent[0] <= self.t_consistent[1] <= hi):
+            raise ValueError(f"{name}: t_consistent {self.t_consistent} must lie in t_searched {self.t_searched}")
+
+    def _check_evidence(self):
+        """A paper number carries its statement: key, category, locator and quote (copied from the registry)."""
+        name = self.id
+        if self.paper is None:
+            if self.statement or self.category or self.quote or self.locator:
+                raise ValueError(f"{name}: only a claim with a paper number names a paper statement")
+            return
+        if not self.statement or self.category not in CATEGORIES or not self.locator or not self.quote:
+            raise ValueError(
+                f"{name}: a paper number names the statement it is judged against (statement=, a key of "
+                "ldpcode.claims.statements), with its category, locator and verbatim quote"
+            )
 
     # --- judging -------------------------------------------------------------------------------------------
+    def total_se(self) -> float:
+        """The standard error of the difference from the paper: ours, and, where the paper says how many runs it
+        averaged (``paper_runs``) and we know ours (``runs``), the paper's own Monte Carlo error, taken as ours
+        rescaled to its runs: ``se * sqrt(1 + runs / paper_runs)``."""
+        if self.se > 0 and self.runs and self.paper_runs:
+            return self.se * math.sqrt(1.0 + self.runs / self.paper_runs)
+        return self.se
+
     def z(self) -> float | None:
-        """Statistical claims: the paper's distance in standard errors (see the module docstring)."""
-        if self.kind != "statistical":
+        """Statistical claims: the paper's distance in standard errors of the difference (see :meth:`total_se`)."""
+        if self.kind == "prediction":
+            excess = abs(self.reproduced - self.predicted)
+        elif self.kind == "statistical":
+            excess = self._excess()
+        else:
             return None
-        excess = self._excess()
         if self.se == 0:  # every run gave the same value: the rounding alone decides
             return 0.0 if excess == 0 else math.inf
-        return excess / self.se
+        return excess / self.total_se()
 
     def _excess(self) -> float:
         """Distance from the paper's number beyond its rounding (0 when within it), in the claim's sense."""
         diff = self.reproduced - self.paper
         signed = {"=": abs(diff), "<=": diff, ">=": -diff}[self.sense]
         return max(0.0, signed - self.paper_unit / 2)
+
+    def inside(self) -> float | None:
+        """One-sided statistical claims: how far inside its side of the paper's number the value lies, in
+        standard errors (the margin by which it could have failed); None for '=' claims."""
+        if self.kind != "statistical" or self.sense == "=" or self.se == 0:
+            return None
+        diff = self.reproduced - self.paper
+        return (-diff if self.sense == "<=" else diff) / self.total_se()
+
+    def resolution(self) -> float | None:
+        """The smallest difference from the paper that the runs could detect: ``AGREE_Z`` standard errors of the
+        difference (absolute; None without Monte Carlo noise)."""
+        if self.kind not in ("statistical", "prediction") or self.se == 0:
+            return None
+        return AGREE_Z * self.total_se()
+
+    def target(self) -> float:
+        """The precision a statistical '=' verdict must resolve: half a unit of the paper's last printed digit, or
+        the stated practical ``margin`` when it is larger."""
+        return max((self.paper_unit or 0.0) / 2, self.margin)
+
+    def runs_needed(self) -> int | None:
+        """How many runs would bring :meth:`resolution` within :meth:`target` (None when unknown; 0 when no number
+        of runs can: the paper's own Monte Carlo error is coarser than its printed precision)."""
+        if not self.runs or self.se == 0:
+            return None
+        own = self.se**2 * self.runs  # our variance per run
+        paper_part = own / self.paper_runs if self.paper_runs else 0.0
+        room = (self.target() / AGREE_Z) ** 2 - paper_part
+        return 0 if room <= 0 else math.ceil(own / room)
+
+    def _inconclusive(self) -> bool:
+        res = self.resolution()
+        return self.sense == "=" and res is not None and self.target() > 0 and res > self.target()
 
     def bound_excess(self) -> float | None:
         """Bound claims: by how much ``reproduced`` passes the bound (<= 0 when it holds)."""
@@ -227,11 +354,26 @@ class Claim:
         return None
 
     def verdict(self) -> str:
-        """The claim's verdict: agrees / near / disagrees (paper numbers), holds / holds within noise /
-        VIOLATED (bounds), two ways agree / TWO WAYS DIFFER (exact without a paper number), reproducible."""
-        if self.kind == "statistical":
+        """The claim's verdict. Paper numbers (statistical): **not judged** for a ``scope`` statement (about
+        bounds or the worst case); with an unstated horizon and a searched range, **consistent at some t** when
+        some horizon puts the curve within the paper's interval, else **disagrees**; otherwise, with z in
+        standard errors of the difference beyond the paper's rounding: z <= 2 **agrees**, or **inconclusive**
+        when the resolution is coarser than the paper's printed precision (or the stated margin); beyond,
+        **underdetermined** when the systematic spread covers the difference, else **near** (z <= 4) or
+        **disagrees**. Predictions: agrees / near / disagrees with the book's own prediction. Bounds: holds /
+        holds within noise / VIOLATED; exact without a paper number: two ways agree / TWO WAYS DIFFER."""
+        if self.kind == "statistical" and self.category == "scope":
+            return "not judged"
+        if self.kind == "statistical" and self.t_searched is not None:
+            return "consistent at some t" if self.t_consistent else "disagrees"
+        if self.kind in ("statistical", "prediction"):
             z = self.z()
-            return "agrees" if z <= AGREE_Z else "near" if z <= NEAR_Z else "disagrees"
+            if z <= AGREE_Z:
+                return "inconclusive" if self.kind == "statistical" and self._inconclusive() else "agrees"
+            if self.systematic > 0 and self.kind == "statistical":
+                if self._excess() <= self.systematic + AGREE_Z * self.total_se():
+                    return "underdetermined"
+            return "near" if z <= NEAR_Z else "disagrees"
         if self.kind == "exact":
             if self.problem():
                 return "TWO WAYS DIFFER"
@@ -245,6 +387,38 @@ class Claim:
             return "holds" if self.bound_excess() <= (self.tolerance if self.se == 0 else 0) else "holds within noise"
         return "reproducible"
 
+    def measure(self) -> str:
+        """What a statistical verdict rests on, in a few words: z, the relative difference, the horizon range,
+        the resolution and the margin."""
+        if self.kind == "statistical" and self.category == "scope":
+            return "a statement about bounds, not an empirical number"
+        if self.kind == "statistical" and self.t_searched is not None:
+            lo, hi = self.t_searched
+            if self.t_consistent:
+                a, b = self.t_consistent
+                where = f"t ≈ {format_horizon(a)}" if a == b else f"t ≈ {format_horizon(a)}–{format_horizon(b)}"
+                return f"within the paper's interval at {where} only"
+            return f"no horizon in [{format_horizon(lo)}, {format_horizon(hi)}] reaches it"
+        z = self.z()
+        ref = self.predicted if self.kind == "prediction" else self.paper
+        parts = [f"z = {z:.1f}" if math.isfinite(z) else "z = ∞: every run gave the same value"]
+        if ref and (self.kind == "prediction" or self.sense == "=") and math.isfinite(z) and z > 0:
+            parts.append(f"{100 * (self.reproduced - ref) / abs(ref):+.1f}%")
+        inside = self.inside()
+        if inside is not None and inside > 0:
+            parts.append(f"inside by {inside:.1f} se")
+        if self.systematic > 0:
+            parts.append(f"systematic ±{_fmt(self.systematic, 2)}")
+        verdict = self.verdict()
+        if verdict == "inconclusive":
+            need = self.runs_needed()
+            res = f"resolution ±{_fmt(self.resolution(), 2)} against the paper's ±{_fmt(self.target(), 2)}"
+            parts.append(
+                res
+                + ("" if need is None else "; no number of runs suffices" if need == 0 else f"; needs ≥ {need} runs")
+            )
+        return ", ".join(parts)
+
     def at(self) -> str:
         """The horizon or scale the number was measured at, for tables."""
         if self.horizon is not None:
@@ -252,13 +426,13 @@ class Claim:
         return self.scale
 
     def verdict_text(self) -> str:
-        """The verdict with its measure (z for statistical claims, the ratio to the bound for bounds)."""
+        """The verdict with its measure: z, the relative difference and what else decides it (statistical
+        claims and predictions), the ratio to the bound (bounds)."""
         v = self.verdict()
         if self.kind == "reproducible":
             return "-"
-        if self.kind == "statistical":
-            z = self.z()
-            return f"{v} (z = {z:.1f})" if math.isfinite(z) else f"{v} (z = ∞: every run gave the same value)"
+        if self.kind in ("statistical", "prediction"):
+            return f"{v} ({self.measure()})"
         if self.kind == "bound" and self.bound > 0 and math.isfinite(self.bound) and self.reproduced >= 0:
             ratio = self.reproduced / self.bound
             pct = 100 * ratio
@@ -270,6 +444,8 @@ class Claim:
         """What the claim is judged against: the paper's number, the bound, or the second computation."""
         if self.paper is not None:
             return f"paper {_SENSE_TEXT[self.sense]}{_fmt(self.paper)}"
+        if self.kind == "prediction":
+            return f"book's prediction {_fmt(self.predicted)}"
         if self.kind == "bound":
             return f"{_SENSE_TEXT[self.sense]}{_fmt(self.bound)}"
         if self.kind == "exact":
@@ -313,6 +489,37 @@ def _det_tolerance(value, rtol, atol, name):
     return max(atol, rtol * abs(check_real(f"{name}: reproduced", value)))
 
 
+def _evidence(id: str, statement: str, cites: str | None) -> dict:
+    """The fields a claim copies from its paper statement (a key of :mod:`ldpcode.claims.statements`)."""
+    if not isinstance(statement, str) or not statement:
+        raise ValueError(
+            f"{id}: a paper number names the statement it is judged against: statement='<key>' "
+            "(the keys are in ldpcode.claims.statements)"
+        )
+    st = _statement(statement)
+    if cites is not None and cites != st.cites:
+        raise ValueError(f"{id}: cites {cites!r} is not the paper of statement {statement!r} ({st.cites})")
+    return dict(
+        statement=st.key,
+        cites=st.cites,
+        category=st.category,
+        locator=st.locator,
+        quote=st.quote,
+        paper_horizon=st.horizon,
+        paper_runs=st.runs,
+    )
+
+
+def _horizon_fields(id, horizons) -> dict:
+    if horizons is None:
+        return {}
+    from .horizons import HorizonRange
+
+    if not isinstance(horizons, HorizonRange):
+        raise TypeError(f"{id}: horizons must come from ldpcode.claims.consistent_horizons, got {horizons!r}")
+    return dict(t_consistent=list(horizons.consistent), t_searched=list(horizons.searched))
+
+
 def statistical(
     id: str,
     source: str,
@@ -320,12 +527,18 @@ def statistical(
     reproduced,
     se,
     paper,
-    cites: str,
+    statement: str,
     reason: str,
+    cites: str | None = None,
     horizon: int | None = None,
     scale: str = "",
     sense: str = "=",
     paper_unit: float | None = None,
+    runs: int | None = None,
+    margin: float = 0.0,
+    systematic: float = 0.0,
+    systematic_how: str = "",
+    horizons=None,
     k: float = 4.0,
     note: str = "",
     tolerance_reason: str = "",
@@ -337,9 +550,23 @@ def statistical(
     e.g. "10^6 samples"); ``sense`` what the paper states ("=", "<=" an upper bound such as an order of
     growth, ">=" a lower bound); ``reason`` one line on the verdict (why it agrees, or why not). The stored
     value must be reproduced within ``k`` standard errors. ``se = 0`` only when every run gave the same value
-    (then the verdict is the paper's rounding alone, and the stored value must come back exactly)."""
+    (then the verdict is the paper's rounding alone, and the stored value must come back exactly).
+
+    ``statement`` names what the paper prints (its quote, locator and category are copied into the claim);
+    ``runs`` the number of independent runs behind ``se`` (with the paper's own runs, from the statement, the
+    paper's Monte Carlo error counts too, and a verdict states how many runs would resolve it); ``margin`` a
+    practical margin (absolute) below which a difference does not matter; ``systematic`` (absolute, with
+    ``systematic_how``) the spread of the number under what the paper leaves open (the fit window, the horizon);
+    ``horizons`` the range of t where the reproduced curve is within the paper's interval
+    (:func:`~ldpcode.claims.consistent_horizons`), for a number whose horizon the paper does not state."""
     se, tol = _mc_tolerance(se, k, id)
     return Claim(
+        **_evidence(id, statement, cites),
+        **_horizon_fields(id, horizons),
+        runs=runs,
+        margin=margin,
+        systematic=systematic,
+        systematic_how=systematic_how,
         id=id,
         kind="statistical",
         source=source,
@@ -350,7 +577,6 @@ def statistical(
         paper=paper,
         paper_unit=paper_unit,
         sense=sense,
-        cites=cites,
         horizon=horizon,
         scale=scale,
         reason=reason,
@@ -367,6 +593,7 @@ def exact(
     second,
     how: str,
     paper=None,
+    statement: str | None = None,
     cites: str | None = None,
     reason: str = "",
     sense: str = "=",
@@ -379,9 +606,12 @@ def exact(
     """A value without sampling error, computed two independent ways: ``reproduced`` and ``second``, with
     ``how = "<first way> vs <second way>"`` (closed form vs quadrature, a formula vs a count over a trace,
     a module function vs a literal transcription of the paper's equation). They must agree within
-    ``max(atol, rtol |reproduced|)`` at every run. Never pass the same computation twice."""
+    ``max(atol, rtol |reproduced|)`` at every run. Never pass the same computation twice. With a ``paper``
+    number, ``statement`` names what the paper prints (see :func:`statistical`)."""
     tol = _det_tolerance(reproduced, rtol, atol, id)
+    evidence = _evidence(id, statement, cites) if paper is not None else {"cites": cites}
     return Claim(
+        **evidence,
         id=id,
         kind="exact",
         source=source,
@@ -392,7 +622,47 @@ def exact(
         paper=paper,
         paper_unit=paper_unit,
         sense=sense,
-        cites=cites,
+        reason=reason,
+        note=note,
+        tolerance_reason=tolerance_reason,
+    )
+
+
+def prediction(
+    id: str,
+    source: str,
+    *,
+    reproduced,
+    se,
+    predicted,
+    derived_in: str,
+    how: str,
+    reason: str,
+    horizon: int | None = None,
+    scale: str = "",
+    runs: int | None = None,
+    k: float = 4.0,
+    note: str = "",
+    tolerance_reason: str = "",
+) -> Claim:
+    """A Monte Carlo number against the book's own prediction ``predicted``, derived in the notebook
+    ``derived_in`` by ``how`` (never filed under a paper's name). Judged like a statistical claim: agrees
+    within 2 standard errors, near within 4, disagrees beyond."""
+    se, tol = _mc_tolerance(se, k, id)
+    return Claim(
+        id=id,
+        kind="prediction",
+        source=source,
+        reproduced=reproduced,
+        se=se,
+        k=float(k),
+        tolerance=tol if tol is not None else 0.0,
+        predicted=check_real(f"{id}: predicted", predicted),
+        derived_in=derived_in,
+        how=how,
+        horizon=horizon,
+        scale=scale,
+        runs=runs,
         reason=reason,
         note=note,
         tolerance_reason=tolerance_reason,

@@ -2,7 +2,13 @@
 
 :func:`stored_files` lists the stored-number files under ``data/`` (the report's own excluded);
 :func:`collect` reads them into a :class:`Summary`; :func:`paper_section` gives a paper's
-:class:`PaperSection` (one row per number it states); :class:`ClaimList` lists every stored claim.
+:class:`PaperSection` (its statements grouped by category, each with its quote, locator and the numbers that
+judge it); :func:`scorecard` counts statements per paper, category and verdict (the table on the report's first
+screen, in intro.md and in README.md); :class:`Predictions` lists the book's own predictions;
+:class:`ClaimList` lists every stored claim.
+
+A statement judged by several numbers (the unbiasedness of g at six levels) counts once, with the least
+favourable of its numbers' verdicts (the order of ``SEVERITY``).
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ from pathlib import Path
 
 from .._paths import repo_root
 from .core import PAPERS, VERDICTS, Claim
+from .statements import CATEGORIES
 from .store import _read_json
 from .tables import _SENSE_TEXT, _VERDICT_CLASS, Markup, Table, _fmt, _fmt_pm, _html_table, _text_table
 
@@ -84,30 +91,127 @@ def _link(notebook: str, text: str, base: str = "..") -> Markup:
     return Markup(f"<a href='{html.escape(base + '/' + rel)}'>{html.escape(text)}</a>")
 
 
+#: the least favourable verdict first: a statement takes the first of its numbers' verdicts in this order
+SEVERITY = ("disagrees", "near", "underdetermined", "inconclusive", "consistent at some t", "agrees", "not judged")
+#: short names of the papers for the scorecard
+SHORT = {
+    "ren2020ldp": "Ren et al. 2020a (ε-LDP)",
+    "ren2020heldp": "Ren et al. 2020b (heterogeneous)",
+    "azize2022privacy": "Azize and Basu 2022 (global DP)",
+    "zheng2020locally": "Zheng et al. 2020 ((ε, δ)-LDP)",
+}
+
+
+def statement_verdict(claims: list) -> str:
+    """The verdict of a statement judged by ``claims``: the least favourable of theirs (``SEVERITY``)."""
+    verdicts = {c.verdict() for c in claims}
+    return next(v for v in SEVERITY if v in verdicts)
+
+
+def statements_of(claims: list) -> dict:
+    """Claims grouped by the statement they judge, in first-seen order: statement key -> list of claims."""
+    out: dict = {}
+    for c in claims:
+        out.setdefault(c.statement, []).append(c)
+    return out
+
+
+@dataclass
+class Scorecard:
+    """Statements per paper and category (rows) and verdict (columns), counted from the stored claims."""
+
+    rows: list  # (paper key, category, {verdict: statements}, numbers)
+
+    def columns(self) -> list:
+        used = {v for _, _, counts, _ in self.rows for v, n in counts.items() if n}
+        return [v for v in VERDICTS if v in used]
+
+    def table(self) -> Table:
+        cols = self.columns()
+        body, last = [], None
+        for cites, category, counts, numbers in self.rows:
+            body.append(
+                [SHORT[cites] if cites != last else "", category]
+                + [str(counts.get(v, 0) or "·") for v in cols]
+                + [str(numbers)]
+            )
+            last = cites
+        return Table(["paper", "class"] + cols + ["numbers"], body, formats=[None, None] + [str] * (len(cols) + 1))
+
+    def markdown(self) -> str:
+        """The scorecard as a GitHub-flavoured markdown table (README.md, intro.md)."""
+        t = self.table()
+        lines = ["| " + " | ".join(t.head) + " |", "|" + "|".join(["---"] * 2 + ["--:"] * (len(t.head) - 2)) + "|"]
+        lines += ["| " + " | ".join(r) + " |" for r in t._cells()]
+        return "\n".join(lines)
+
+    def totals(self) -> dict:
+        out = {v: 0 for v in VERDICTS}
+        for _, _, counts, _ in self.rows:
+            for v, n in counts.items():
+                out[v] += n
+        return out
+
+    def __repr__(self) -> str:
+        return repr(self.table())
+
+    def _repr_html_(self) -> str:
+        return "<div class='ldp-scorecard'>" + self.table()._repr_html_() + "</div>"
+
+
+def scorecard(summary: Summary) -> Scorecard:
+    """The statements of every paper, by category and verdict (see the module docstring)."""
+    rows = []
+    for cites in PAPERS:
+        stated = summary.stated(cites)
+        for category in CATEGORIES:
+            claims = [c for c in stated if c.category == category]
+            if not claims:
+                continue
+            counts = {v: 0 for v in VERDICTS}
+            for group in statements_of(claims).values():
+                counts[statement_verdict(group)] += 1
+            rows.append((cites, category, counts, len(claims)))
+    return Scorecard(rows)
+
+
 @dataclass
 class PaperSection:
-    """One paper's stated numbers in the reproduction report: one row per stated number."""
+    """One paper's statements in the reproduction report, grouped by category: each statement with its quote
+    and locator, then one row per number that judges it."""
 
     cites: str
     claims: list
     notebooks: dict
 
     def counts(self) -> dict:
+        """Statements per verdict (a statement judged by several numbers counts once)."""
         out = {v: 0 for v in VERDICTS}
-        for c in self.claims:
-            out[c.verdict()] += 1
+        for group in statements_of(self.claims).values():
+            out[statement_verdict(group)] += 1
         return out
 
     def headline(self) -> str:
         n = self.counts()
-        return f"{len(self.claims)} stated numbers: {n['agrees']} agree, {n['near']} near, {n['disagrees']} disagree"
+        parts = ", ".join(f"{k} {v}" for v, k in n.items() if k)
+        groups = len(statements_of(self.claims))
+        return f"{groups} statements ({len(self.claims)} numbers): {parts}"
 
     HEAD = ["verdict", "stated number", "paper", "reproduced", "at", "why", "notebook"]
 
+    def _ordered(self) -> list:
+        """Claims by category (``CATEGORIES``), then statement (least favourable first), then notebook and id."""
+        groups = statements_of(self.claims)
+        sev = {v: i for i, v in enumerate(SEVERITY)}
+        keyed = sorted(
+            groups.items(),
+            key=lambda kv: (CATEGORIES.index(kv[1][0].category), sev[statement_verdict(kv[1])], kv[0]),
+        )
+        return [c for _, group in keyed for c in sorted(group, key=lambda c: (self.notebooks[c.id], c.id))]
+
     def _rows(self, html_links: bool):
-        order = {"disagrees": 0, "near": 1, "agrees": 2}
         body, classes = [], []
-        for c in sorted(self.claims, key=lambda c: (order[c.verdict()], self.notebooks[c.id], c.id)):
+        for c in self._ordered():
             nb = self.notebooks[c.id]
             name = nb.removeprefix("chapters/").removesuffix(".ipynb")
             paper = _SENSE_TEXT[c.sense] + _fmt(c.paper)
@@ -127,22 +231,41 @@ class PaperSection:
 
     def __repr__(self) -> str:
         body, _ = self._rows(False)
-        return f"{PAPERS[self.cites]}\n{self.headline()}\n" + _text_table(self.HEAD, body)
+        out, last = [f"{PAPERS[self.cites]}", self.headline()], None
+        ordered = self._ordered()
+        for c, row in zip(ordered, body):
+            if c.statement != last:
+                out.append(f'\n[{c.category}] {c.locator}: "{c.quote}"')
+                last = c.statement
+            out.append(_text_table(self.HEAD, [row]).splitlines()[-1])
+        return "\n".join(out)
 
     def _repr_html_(self) -> str:
-        """Two rows per stated number, so that the table fits a page beside the book's sidebars: the numbers
-        (verdict, stated number, paper, reproduced, at), then the reason and the link to the notebook."""
+        """Per category a heading; per statement its quote and locator; per number two rows, so that the table fits
+        a page beside the book's sidebars: the numbers (verdict, stated number, paper, reproduced, at), then the
+        reason and the link to the notebook."""
         body, classes = self._rows(True)
         head = "".join(f"<th>{html.escape(h)}</th>" for h in self.HEAD[:5])
-        rows = []
-        for r, cls in zip(body, classes):
-            verdict, source, paper, reproduced, at, why, link = r
-            cells = [f"<td class={cls[0]!r}>{html.escape(verdict)}</td>"] + [
+        rows, last_cat, last_st = [], None, None
+        for c, r, cls in zip(self._ordered(), body, classes):
+            if c.category != last_cat:
+                rows.append(f"<tr class='ldp-category'><th colspan='5'>{html.escape(c.category)}</th></tr>")
+                last_cat = c.category
+            if c.statement != last_st:
+                rows.append(
+                    f"<tr class='ldp-quote'><td colspan='5'><q>{html.escape(c.quote)}</q> "
+                    f"<span class='ldp-locator'>({html.escape(c.locator)})</span></td></tr>"
+                )
+                last_st = c.statement
+            _, source, paper, reproduced, at, why, link = r
+            cells = [f"<td class={cls[0]!r}>{html.escape(c.verdict())}</td>"] + [
                 f"<td>{html.escape(str(x))}</td>" for x in (source, paper, reproduced, at)
             ]
             rows.append("<tr class='ldp-main'>" + "".join(cells) + "</tr>")
+            measure = c.measure() if c.kind == "statistical" else ""
+            measure = f"<span class='ldp-measure'>{html.escape(measure)}.</span> " if measure else ""
             rows.append(
-                f"<tr class='ldp-why'><td colspan='5'><span class='ldp-why-label'>why:</span> "
+                f"<tr class='ldp-why'><td colspan='5'>{measure}<span class='ldp-why-label'>why:</span> "
                 f"{html.escape(why)} <span class='ldp-nb'>(notebook: {link})</span></td></tr>"
             )
         return (
@@ -157,6 +280,45 @@ def paper_section(summary: Summary, cites: str) -> PaperSection:
     if cites not in PAPERS:
         raise ValueError(f"cites must be one of {', '.join(PAPERS)}, got {cites!r}")
     return PaperSection(cites, summary.stated(cites), summary.notebooks)
+
+
+@dataclass
+class Predictions:
+    """The book's own predictions (kind ``prediction``): numbers the book derives, each against the notebook that
+    derives it, never under a paper's name."""
+
+    summary: Summary
+
+    HEAD = ["verdict", "number", "predicted", "reproduced", "at", "derived in", "measured in"]
+
+    def claims(self) -> list:
+        return [c for c in self.summary.claims if c.kind == "prediction"]
+
+    def _rows(self, html_links: bool):
+        body, classes = [], []
+        for c in self.claims():
+            nb = self.summary.notebooks[c.id]
+            name = lambda p: p.removeprefix("chapters/").removesuffix(".ipynb")  # noqa: E731
+            body.append(
+                [
+                    c.verdict_text(),
+                    c.source,
+                    _fmt(c.predicted),
+                    _fmt_pm(c.reproduced, c.se),
+                    c.at(),
+                    _link(c.derived_in, name(c.derived_in)) if html_links else name(c.derived_in),
+                    _link(nb, name(nb)) if html_links else name(nb),
+                ]
+            )
+            classes.append([_VERDICT_CLASS.get(c.verdict())] + [None] * 6)
+        return body, classes
+
+    def __repr__(self) -> str:
+        return _text_table(self.HEAD, self._rows(False)[0])
+
+    def _repr_html_(self) -> str:
+        body, classes = self._rows(True)
+        return "<div class='ldp-scroll'>" + _html_table(self.HEAD, body, "ldp-check", classes) + "</div>"
 
 
 @dataclass
@@ -198,3 +360,52 @@ class ClaimList:
             + _html_table(self.HEAD, body, "ldp-check", classes)
             + "</div></details>"
         )
+
+
+# --- the findings table of README.md and intro.md -----------------------------------------------------------
+
+FINDINGS_START = "<!-- findings: written by `python -m ldpcode findings --write` from data/; not by hand -->"
+FINDINGS_END = "<!-- /findings -->"
+#: the files whose findings table is written from data/ (paths from the repository root)
+FINDINGS_FILES = ("README.md", "intro.md")
+
+
+def findings(summary: Summary | None = None) -> str:
+    """The findings table: the :func:`scorecard` as markdown, and one line of totals."""
+    card = scorecard(summary if summary is not None else collect())
+    n = card.totals()
+    total = sum(n.values())
+    numbers = sum(r[3] for r in card.rows)
+    line = ", ".join(f"{k} {v}" for v, k in n.items() if k)
+    return f"{card.markdown()}\n\n{total} statements of the four papers, judged by {numbers} numbers: {line}."
+
+
+def _replace_block(text: str, block: str, where: str) -> str:
+    start, end = text.find(FINDINGS_START), text.find(FINDINGS_END)
+    if start < 0 or end < start:
+        raise ValueError(f"{where} has no findings block: the lines {FINDINGS_START!r} and {FINDINGS_END!r}")
+    return text[: start + len(FINDINGS_START)] + "\n" + block + "\n" + text[end:]
+
+
+def findings_in(path: Path) -> str:
+    """The findings block as it stands in ``path`` (between the two marker lines)."""
+    text = path.read_text()
+    start, end = text.find(FINDINGS_START), text.find(FINDINGS_END)
+    if start < 0 or end < start:
+        raise ValueError(f"{path} has no findings block: the lines {FINDINGS_START!r} and {FINDINGS_END!r}")
+    return text[start + len(FINDINGS_START) : end].strip("\n")
+
+
+def write_findings(root: Path | None = None) -> list[Path]:
+    """Rewrite the findings block of README.md and intro.md from data/ (only between the markers, atomically);
+    returns the files that changed."""
+    from .store import _write_text_atomic
+
+    root = root or repo_root()
+    block = findings(collect(root=root))
+    texts = {root / name: (root / name).read_text() for name in FINDINGS_FILES}
+    new = {path: _replace_block(text, block, str(path)) for path, text in texts.items()}  # all checked first
+    changed = [path for path in texts if new[path] != texts[path]]
+    for path in changed:
+        _write_text_atomic(path, new[path])
+    return changed

@@ -83,6 +83,20 @@ def load(notebook: str, root: Path | None = None) -> dict | None:
 def write_atomic(path: Path, payload: dict) -> None:
     """Write JSON to ``path`` through a temporary file and a rename, so a killed or interrupted run leaves the
     old file (and, but for SIGKILL, no temporary file); the file keeps its mode."""
+
+    def dump(fh):
+        json.dump(payload, fh, indent=1, sort_keys=False, ensure_ascii=False)
+        fh.write("\n")
+
+    _replace_atomic(path, dump)
+
+
+def _write_text_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` as :func:`write_atomic` does."""
+    _replace_atomic(path, lambda fh: fh.write(text))
+
+
+def _replace_atomic(path: Path, write) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     try:  # keep the file's mode; a new file gets the usual one (mkstemp's own is 0600)
         mode = path.stat().st_mode & 0o777
@@ -94,8 +108,7 @@ def write_atomic(path: Path, payload: dict) -> None:
     try:
         os.fchmod(fd, mode)
         with os.fdopen(fd, "w") as fh:
-            json.dump(payload, fh, indent=1, sort_keys=False, ensure_ascii=False)
-            fh.write("\n")
+            write(fh)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)

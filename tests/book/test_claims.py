@@ -16,12 +16,30 @@ NB = "chapters/demo/demo.ipynb"
 
 def _stat(x=1.0, se=0.1, paper=1.2, **kw):
     return C.statistical(
-        "demo.x", "Fig. 1", reproduced=x, se=se, paper=paper, cites="ren2020ldp", reason="a test", horizon=10, **kw
+        "demo.x",
+        "Fig. 1",
+        reproduced=x,
+        se=se,
+        paper=paper,
+        statement="ren2020ldp.test",
+        reason="a test",
+        horizon=10,
+        **kw,
     )
 
 
 def _claims(x=1.0):
     return [_stat(x)]
+
+
+@pytest.fixture(autouse=True)
+def test_statements(monkeypatch):
+    """Two statements for the tests, in the registry for the test's duration."""
+    for cites in ("ren2020ldp", "ren2020heldp"):
+        st_ = C.statements.Statement(
+            f"{cites}.test", cites, "Section 0", "a sentence the paper prints", "printed constant"
+        )
+        monkeypatch.setitem(C.statements.STATEMENTS, st_.key, st_)
 
 
 @pytest.fixture
@@ -43,15 +61,19 @@ def test_paper_unit_is_the_last_printed_digit():
 
 def test_statistical_verdict_counts_standard_errors_beyond_the_papers_rounding():
     # paper 1.6 stands for [1.55, 1.65]; 1.691 +- 0.012 is (1.691 - 1.65) / 0.012 = 3.42 SE away: near
-    c = C.statistical("a", "s", reproduced=1.691, se=0.012, paper=1.6, cites="ren2020ldp", reason="r", horizon=10**6)
+    c = C.statistical(
+        "a", "s", reproduced=1.691, se=0.012, paper=1.6, statement="ren2020ldp.test", reason="r", horizon=10**6
+    )
     assert c.z() == pytest.approx(3.4167, abs=1e-3) and c.verdict() == "near"
     assert c.tolerance == pytest.approx(4 * 0.012)
     # R^2 0.898 +- 0.0017 against 0.9977 (unit 1e-4): (0.0997 - 0.00005) / 0.0017 = 58.6 SE: disagrees
     r2 = C.statistical(
-        "b", "s", reproduced=0.898, se=0.0017, paper=0.9977, cites="ren2020heldp", reason="r", horizon=10**6
+        "b", "s", reproduced=0.898, se=0.0017, paper=0.9977, statement="ren2020heldp.test", reason="r", horizon=10**6
     )
     assert r2.z() == pytest.approx(58.62, abs=0.01) and r2.verdict() == "disagrees"
-    assert _stat(1.16, 0.1, paper=1.2).verdict() == "agrees"  # within the paper's rounding: z = 0
+    # within the paper's rounding (z = 0), but 2 SE = 0.2 cannot resolve the paper's +-0.05: inconclusive
+    assert _stat(1.16, 0.1, paper=1.2).verdict() == "inconclusive"
+    assert _stat(1.16, 0.02, paper=1.2).verdict() == "agrees"  # 2 SE = 0.04 resolves it
     assert _stat(1.16, 0.1, paper=1.2).z() == 0.0
     assert _stat(1.0, 0.1, paper=1.2).z() == pytest.approx(1.5)  # (0.2 - 0.05) / 0.1
 
@@ -83,20 +105,27 @@ def test_exact_claims_need_two_ways_and_judge_the_papers_digits():
         second=0.105820000001,
         how="closed form vs quadrature",
         paper=0.107,
-        cites="ren2020ldp",
+        statement="ren2020ldp.test",
         reason="r",
     )
     # |0.10582 - 0.107| = 0.00118: beyond half a unit (0.0005), within two units: near
     assert c.verdict() == "near" and c.problem() is None
     assert (
         C.exact(
-            "a", "s", reproduced=0.0766, second=0.0766, how="x vs y", paper=0.0766, cites="ren2020ldp", reason="r"
+            "a",
+            "s",
+            reproduced=0.0766,
+            second=0.0766,
+            how="x vs y",
+            paper=0.0766,
+            statement="ren2020ldp.test",
+            reason="r",
         ).verdict()
         == "agrees"
     )
     assert (
         C.exact(
-            "a", "s", reproduced=0.2, second=0.2, how="x vs y", paper=0.107, cites="ren2020ldp", reason="r"
+            "a", "s", reproduced=0.2, second=0.2, how="x vs y", paper=0.107, statement="ren2020ldp.test", reason="r"
         ).verdict()
         == "disagrees"
     )
@@ -158,11 +187,50 @@ def test_claim_validation_names_what_is_wrong():
     with pytest.raises(ValueError, match="se must be >= 0"):
         _stat(se=-0.1)
     with pytest.raises(ValueError, match="horizon"):
-        C.statistical("a", "s", reproduced=1.0, se=0.1, paper=1.5, cites="ren2020ldp", reason="r")
-    with pytest.raises(ValueError, match="cites must name the paper"):
-        C.statistical("a", "s", reproduced=1.0, se=0.1, paper=1.5, cites="ren2020", reason="r", horizon=5)
+        C.statistical("a", "s", reproduced=1.0, se=0.1, paper=1.5, statement="ren2020ldp.test", reason="r")
+    with pytest.raises(ValueError, match="names the statement"):
+        C.statistical("a", "s", reproduced=1.0, se=0.1, paper=1.5, statement="", reason="r", horizon=5)
+    with pytest.raises(
+        ValueError,
+        match="no paper statement 'ren2020ldp.tset' in ldpcode.claims.statements; did you mean ren2020ldp.test",
+    ):
+        C.statistical("a", "s", reproduced=1.0, se=0.1, paper=1.5, statement="ren2020ldp.tset", reason="r", horizon=5)
+    with pytest.raises(ValueError, match="is not the paper of statement"):
+        C.statistical(
+            "a",
+            "s",
+            reproduced=1.0,
+            se=0.1,
+            paper=1.5,
+            statement="ren2020ldp.test",
+            cites="ren2020heldp",
+            reason="r",
+            horizon=5,
+        )
+    with pytest.raises(ValueError, match="names the statement it is judged against"):
+        C.Claim(
+            id="a",
+            kind="exact",
+            source="s",
+            reproduced=1.0,
+            tolerance=0.0,
+            second=1.0,
+            how="a vs b",
+            paper=1.0,
+            paper_unit=1.0,
+            cites="ren2020ldp",
+            reason="r",
+        )
+    with pytest.raises(ValueError, match="only a claim with a paper number names"):
+        C.Claim(id="a", kind="reproducible", source="s", reproduced=1.0, tolerance=0.0, statement="ren2020ldp.test")
+    with pytest.raises(ValueError, match="systematic_how"):
+        _stat(systematic=0.1)
+    with pytest.raises(ValueError, match="margin and systematic must be >= 0"):
+        _stat(margin=-0.1)
+    with pytest.raises(ValueError, match="runs must be a positive integer"):
+        _stat(runs=0)
     with pytest.raises(ValueError, match="one-line reason"):
-        C.statistical("a", "s", reproduced=1.0, se=0.1, paper=1.5, cites="ren2020ldp", reason="", horizon=5)
+        C.statistical("a", "s", reproduced=1.0, se=0.1, paper=1.5, statement="ren2020ldp.test", reason="", horizon=5)
     with pytest.raises(ValueError, match="only statistical and exact"):
         C.Claim(id="a", kind="reproducible", source="s", reproduced=1.0, tolerance=0.0, paper=1.5)
     with pytest.raises(ValueError, match="without spaces"):
@@ -170,7 +238,9 @@ def test_claim_validation_names_what_is_wrong():
     with pytest.raises(ValueError, match="source"):
         C.reproducible("a", "", reproduced=1.0)
     with pytest.raises(ValueError, match="one line"):
-        C.statistical("a", "s", reproduced=1.0, se=0.1, paper=1.5, cites="ren2020ldp", reason="x\ny", horizon=5)
+        C.statistical(
+            "a", "s", reproduced=1.0, se=0.1, paper=1.5, statement="ren2020ldp.test", reason="x\ny", horizon=5
+        )
 
 
 @given(
@@ -185,14 +255,15 @@ def test_statistical_verdict_is_monotone_in_z(x, se, paper):
         reproduced=x,
         se=se,
         paper=paper,
-        cites="zheng2020locally",
+        statement="ren2020ldp.test",
         reason="r",
         horizon=5,
         paper_unit=0.0 if paper in (0.0, 1.0) else None,
     )
     z = c.z()
     assert z >= 0
-    assert c.verdict() == ("agrees" if z <= 2 else "near" if z <= 4 else "disagrees")
+    low = "inconclusive" if 2 * se > c.paper_unit / 2 and c.paper_unit > 0 else "agrees"
+    assert c.verdict() == (low if z <= 2 else "near" if z <= 4 else "disagrees")
     # the stored dict round-trips to the same claim and verdict
     assert C.Claim.from_dict(json.loads(json.dumps(c.to_dict()))).verdict() == c.verdict()
 
@@ -343,7 +414,14 @@ def test_collect_sections_and_claim_list(root):
     C.check(NB, {"T": 10}, _claims(1.0), write=True, root=root)
     other = [
         C.statistical(
-            "o.far", "Fig. 2", reproduced=3.0, se=0.1, paper=2.0, cites="ren2020ldp", reason="why", horizon=10**6
+            "o.far",
+            "Fig. 2",
+            reproduced=3.0,
+            se=0.1,
+            paper=2.0,
+            statement="ren2020ldp.test",
+            reason="why",
+            horizon=10**6,
         ),
         C.exact("o.e", "Lemma 1", reproduced=0.5, second=0.5, how="a vs b"),
         C.reproducible("o.r", "s", reproduced=7.0),
@@ -352,16 +430,20 @@ def test_collect_sections_and_claim_list(root):
     s = C.collect(root=root)
     assert [c.id for c in s.claims] == ["demo.x", "o.far", "o.e", "o.r"]
     assert s.counts() == {"statistical": 2, "exact": 1, "reproducible": 1}
-    assert s.counts("verdict") == {"agrees": 1, "disagrees": 1, "two ways agree": 1, "reproducible": 1}
+    assert s.counts("verdict") == {"inconclusive": 1, "disagrees": 1, "two ways agree": 1, "reproducible": 1}
     sec = C.paper_section(s, "ren2020ldp")
-    assert sec.counts() == {"agrees": 1, "near": 0, "disagrees": 1}
+    # one statement judged by two numbers counts once, with the least favourable verdict
+    assert sec.counts()["disagrees"] == 1 and sum(sec.counts().values()) == 1
     text = repr(sec)
-    assert "2 stated numbers: 1 agree, 0 near, 1 disagree" in text
-    assert text.splitlines()[2].split()[0] == "verdict"
-    assert text.splitlines()[4].startswith("disagrees")  # the disagreements come first
+    assert "1 statements (2 numbers): 1 disagrees" in text
+    assert '[printed constant] Section 0: "a sentence the paper prints"' in text
     page = sec._repr_html_()
     assert "href='../demo/other.html'" in page and "class='disagree'" in page
-    assert C.paper_section(s, "azize2022privacy").counts() == {"agrees": 0, "near": 0, "disagrees": 0}
+    assert "<q>a sentence the paper prints</q>" in page and "ldp-category" in page
+    assert sum(C.paper_section(s, "azize2022privacy").counts().values()) == 0
+    card = C.scorecard(s)
+    assert card.rows == [("ren2020ldp", "printed constant", {**dict.fromkeys(C.VERDICTS, 0), "disagrees": 1}, 2)]
+    assert card.markdown().splitlines()[2] == "| Ren et al. 2020a (ε-LDP) | printed constant | 1 | 2 |"
     with pytest.raises(ValueError, match="cites must be one of"):
         C.paper_section(s, "nobody2020")
     full = C.ClaimList(s)._repr_html_()
@@ -437,3 +519,155 @@ def test_policy_tag():
     assert policy_tag("DP-SE") == "dp_se"
     with pytest.raises(TypeError, match="name must be a non-empty policy name"):
         policy_tag(None)
+
+
+# --- evidence, resolution, systematic spread, horizons, predictions (issue 21) ------------------------------
+
+
+def test_the_papers_own_runs_widen_the_standard_error_and_runs_needed_is_solved():
+    # Ren et al. average 50 trials; with ours 50 too, the difference has se * sqrt(2)
+    st_ = C.statements.Statement(
+        "ren2020ldp.fifty", "ren2020ldp", "Fig. 1", "is 1.6, and", "printed result", printed="1.6", runs=50
+    )
+    C.statements.STATEMENTS[st_.key] = st_
+    try:
+        c = C.statistical(
+            "r",
+            "s",
+            reproduced=1.71,
+            se=0.0113,
+            paper=1.6,
+            statement="ren2020ldp.fifty",
+            reason="r",
+            horizon=10,
+            runs=50,
+        )
+        assert c.total_se() == pytest.approx(0.0113 * 2**0.5)
+        assert c.z() == pytest.approx((0.11 - 0.05) / (0.0113 * 2**0.5))  # 3.75: near, where se alone says 5.3
+        assert c.verdict() == "near" and "+6.9%" in c.verdict_text()
+        ten = C.statistical(
+            "r",
+            "s",
+            reproduced=1.63,
+            se=0.0253,
+            paper=1.6,
+            statement="ren2020ldp.fifty",
+            reason="r",
+            horizon=10,
+            runs=10,
+        )
+        # 2 * 0.0253 * sqrt(1 + 10/50) = 0.0554 > 0.05: inconclusive; per-run variance 0.0253^2 * 10 = 0.0064;
+        # room = 0.025^2 - 0.0064/50 = 0.000497; N >= 0.0064 / 0.000497 = 12.9 -> 13
+        assert ten.verdict() == "inconclusive" and ten.runs_needed() == 13
+        assert "needs ≥ 13 runs" in ten.verdict_text()
+        coarse = C.statistical(
+            "r", "s", reproduced=1.6, se=0.1, paper=1.6, statement="ren2020ldp.fifty", reason="r", horizon=10, runs=50
+        )
+        assert coarse.runs_needed() == 0 and "no number of runs suffices" in coarse.verdict_text()
+    finally:
+        del C.statements.STATEMENTS[st_.key]
+
+
+def test_a_systematic_spread_that_covers_the_gap_is_underdetermined():
+    far = _stat(0.94, 0.004, paper=0.75, sense="<=")
+    assert far.verdict() == "disagrees"
+    wide = _stat(0.94, 0.004, paper=0.75, sense="<=", systematic=0.2, systematic_how="fit window")
+    assert wide.verdict() == "underdetermined" and "systematic ±0.2" in wide.verdict_text()
+    narrow = _stat(0.94, 0.004, paper=0.75, sense="<=", systematic=0.1, systematic_how="fit window")
+    assert narrow.verdict() == "disagrees"  # 0.185 > 0.1 + 2 * 0.004
+    assert _stat(0.5, 0.01, paper=0.75, sense="<=").inside() == pytest.approx(25.0)
+    assert "inside by 25.0 se" in _stat(0.5, 0.01, paper=0.75, sense="<=").verdict_text()
+
+
+def test_a_scope_statement_is_never_judged(monkeypatch):
+    st_ = C.statements.Statement("ren2020ldp.scope", "ren2020ldp", "Thm 6", "the bound scales as", "scope")
+    monkeypatch.setitem(C.statements.STATEMENTS, st_.key, st_)
+    c = C.statistical("s", "s", reproduced=-1.93, se=0.017, paper=-2.0, statement=st_.key, reason="r", horizon=10)
+    assert c.verdict() == "not judged" and "not an empirical number" in c.verdict_text()
+
+
+def test_consistent_horizons_reads_the_range_of_t_within_the_printed_interval():
+    import numpy as np
+
+    t = np.array([10**2, 10**3, 10**4, 10**5, 10**6])
+    den = np.ones((4, 5))
+    num = np.array([[1.0, 1.4, 1.6, 1.62, 1.9]] * 4) + np.array([[0.0], [0.001], [-0.001], [0.0]])
+    r = C.consistent_horizons(t, num, den, 1.6)
+    assert r.searched == (10**3, 10**6) and r.consistent == (10**4, 10**5)
+    assert C.consistent_horizons(t, num * 10, den, 1.6).consistent == ()
+    c = _stat(1.9, 0.01, paper=1.2, horizons=r)
+    assert c.verdict() == "consistent at some t" and "t ≈ 10⁴–10⁵ only" in c.verdict_text()
+    none = _stat(1.9, 0.01, paper=1.2, horizons=C.consistent_horizons(t, num * 10, den, 1.6))
+    assert none.verdict() == "disagrees" and "no horizon in [1,000, 10⁶] reaches it" in none.verdict_text()
+    with pytest.raises(ValueError, match="no checkpoint at or after"):
+        C.consistent_horizons(t, num, den, 1.6, t_min=10**7)
+    with pytest.raises(ValueError, match="must match"):
+        C.consistent_horizons(t[:3], num, den, 1.6)
+    with pytest.raises(ValueError, match="paper_runs must be a positive integer"):
+        C.consistent_horizons(t, num, den, 1.6, paper_runs=0)
+    # the paper's own runs widen the band: 1.62 +- 0.02 misses [1.55, 1.65] + 2 se alone at 2.0, not with 1 paper run
+    noisy = np.array([[1.7], [1.7], [1.66], [1.66]]) + np.zeros((4, 5))
+    assert C.consistent_horizons(t, noisy, den, 1.6).consistent == ()
+    assert C.consistent_horizons(t, noisy, den, 1.6, paper_runs=1).consistent == (10**3, 10**6)
+    with pytest.raises(TypeError, match="consistent_horizons"):
+        _stat(horizons=(10, 20))
+
+
+def test_a_prediction_is_the_books_own_and_never_a_papers():
+    p = C.prediction(
+        "p",
+        "samples ratio",
+        reproduced=4.357,
+        se=0.0331,
+        predicted=4.3723,
+        derived_in="chapters/zheng2020/appendix_b_best_arm.ipynb",
+        how="(1/4 + s^2) log ratio",
+        reason="r",
+        scale="1000 runs",
+    )
+    assert p.paper is None and p.cites is None and p.verdict() == "agrees"
+    assert p.reference() == "book's prediction 4.372"
+    with pytest.raises(ValueError, match="derived_in"):
+        C.prediction("p", "s", reproduced=1.0, se=0.1, predicted=1.0, derived_in="", how="x", reason="r", scale="s")
+
+
+def test_check_guards_every_field_that_decides_a_verdict(root, monkeypatch):
+    C.check(NB, {"T": 10}, _claims(1.0), write=True, root=root)
+    path = root / "data/demo/demo.json"
+    original = path.read_text()
+    for field, value in [
+        ("paper", 1.3),
+        ("sense", "<="),
+        ("se", 0.5),
+        ("quote", "else"),
+        ("category", "order"),
+        ("paper_unit", 0.5),
+        ("statement", "ren2020heldp.test"),
+        ("runs", 7),
+    ]:
+        d = json.loads(original)
+        d["claims"][0][field] = value
+        path.write_text(json.dumps(d))
+        with pytest.raises(AssertionError, match=f"CHANGED: .*{field}"):
+            C.check(NB, {"T": 10}, _claims(1.0), root=root)
+    path.write_text(original)
+    assert C.check(NB, {"T": 10}, _claims(1.0), root=root).ok
+    # a changed statement in the registry fails too: the fresh claim carries the new quote
+    st_ = C.statements.Statement("ren2020ldp.test", "ren2020ldp", "Section 0", "another sentence", "printed constant")
+    monkeypatch.setitem(C.statements.STATEMENTS, st_.key, st_)
+    with pytest.raises(AssertionError, match="CHANGED: quote"):
+        C.check(NB, {"T": 10}, _claims(1.0), root=root)
+
+
+def test_statements_validate_and_quotes_are_found_through_markup():
+    S = C.statements
+    assert S.found("The ratio ... is 1.6", "the *ratio* of the regrets\n of LDP-UCB-B is  $1.6$ here")
+    assert not S.found("is 1.6 ... the ratio", "the ratio of the regrets is 1.6")  # pieces in order
+    with pytest.raises(ValueError, match="does not contain the printed number"):
+        S.Statement("ren2020ldp.x", "ren2020ldp", "Fig. 1", "the ratio is 1.7", "printed result", printed="1.6")
+    with pytest.raises(ValueError, match="gives the number as printed"):
+        S.Statement("ren2020ldp.x", "ren2020ldp", "Fig. 1", "the ratio is 1.7", "printed result")
+    with pytest.raises(ValueError, match="category must be one of"):
+        S.Statement("ren2020ldp.x", "ren2020ldp", "Fig. 1", "the ratio", "guess")
+    with pytest.raises(ValueError, match="prefix the key"):
+        S.Statement("azize2022privacy.x", "ren2020ldp", "Fig. 1", "the ratio", "order")

@@ -58,9 +58,34 @@ def test_no_number_is_stored_twice():
 
 
 def test_each_stated_paper_number_is_judged_once():
-    seen = collections.Counter((c.cites, c.source) for c in SUMMARY.claims if c.paper is not None)
+    seen = collections.Counter((c.cites, c.source) for c in SUMMARY.stated())
     again = [f"{k[0]}: {k[1]}" for k, n in seen.items() if n > 1]
     assert not again, "stated numbers judged by more than one claim (one row per stated number):\n" + "\n".join(again)
+
+
+def test_every_paper_number_carries_the_evidence_of_its_statement():
+    """Quote, locator and category as the registry has them now (a stale copy would fail its notebook's check)."""
+    for c in SUMMARY.stated():
+        st = C.statements.get(c.statement)
+        assert (c.cites, c.category, c.locator, c.quote) == (st.cites, st.category, st.locator, st.quote), c.id
+        if st.horizon is not None and c.horizon is not None:
+            assert c.horizon == st.horizon, f"{c.id}: judged at T = {c.horizon}, the paper states {st.horizon}"
+
+
+def test_every_statement_is_judged_by_a_stored_number():
+    used = {c.statement for c in SUMMARY.stated()}
+    unused = sorted(set(C.statements.STATEMENTS) - used)
+    assert not unused, f"statements no stored claim judges (remove them or judge them): {unused}"
+
+
+def test_no_verdict_stands_far_from_the_paper_without_its_systematic_spread():
+    """z > 10 on Monte Carlo noise alone is false precision: such a claim says what else moves the number."""
+    bare = [
+        f"{c.id}: z = {c.z():.1f}"
+        for c in SUMMARY.stated()
+        if c.kind == "statistical" and c.t_searched is None and c.z() > 10 and not c.systematic_how
+    ]
+    assert not bare, "verdicts at z > 10 without systematic_how:\n" + "\n".join(bare)
 
 
 def test_every_paper_has_stated_numbers_in_the_report():

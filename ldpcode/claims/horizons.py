@@ -1,0 +1,74 @@
+"""Horizon-resolved verdicts: where along t a reproduced ratio curve sits within a paper's printed interval.
+
+A paper that prints a number read off a figure without stating the figure's horizon (Ren et al.'s "1.6" and
+"8.5") is judged by the range of t at which the reproduced curve is consistent with it, not at one horizon the
+book chose: :func:`consistent_horizons` returns that range as a :class:`HorizonRange`, which a statistical
+claim carries (``horizons=``) and the report prints ("consistent at t ≈ 6·10⁶–10⁷", "no horizon in
+[10³, 10⁷] reaches it").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..stats import ratio_of_means_se
+from .core import AGREE_Z
+from .core import paper_unit as _paper_unit
+
+
+@dataclass(frozen=True)
+class HorizonRange:
+    """``searched``: (first, last) checkpoint examined; ``consistent``: (first, last) checkpoint at which the
+    curve is within the paper's interval, or () when none is."""
+
+    searched: tuple
+    consistent: tuple
+
+
+def within(curve, se, paper: float, unit: float, z: float = AGREE_Z) -> np.ndarray:
+    """Where ``curve`` (with standard errors ``se``) is within ``z`` standard errors of the interval a printed
+    number stands for, ``[paper - unit/2, paper + unit/2]``."""
+    curve, se = np.asarray(curve, float), np.asarray(se, float)
+    return np.abs(curve - paper) <= unit / 2 + z * se
+
+
+def consistent_horizons(
+    checkpoints,
+    num,
+    den,
+    paper: float,
+    *,
+    paper_unit: float | None = None,
+    paper_runs: int | None = None,
+    t_min: int = 1000,
+) -> HorizonRange:
+    """The checkpoints t >= ``t_min`` at which the ratio of mean regrets ``num`` / ``den`` (arrays of shape
+    (runs, checkpoints), paired runs) lies within 2 delta-method standard errors
+    (:func:`~ldpcode.stats.ratio_of_means_se`) of the interval of the printed ``paper`` number (half a unit of
+    its last printed digit either side; ``paper_unit`` as for claims). With ``paper_runs`` (the paper's own
+    number of runs) the paper's Monte Carlo error counts too, as in :meth:`~ldpcode.claims.Claim.total_se`:
+    ``se * sqrt(1 + runs / paper_runs)``. Returns the first and last such t; a curve that enters and leaves
+    the interval more than once is reported by its first and last visit."""
+    t = np.asarray(checkpoints)
+    num, den = np.asarray(num, float), np.asarray(den, float)
+    if t.ndim != 1 or num.shape != den.shape or num.ndim != 2 or num.shape[1] != t.size:
+        raise ValueError(
+            f"checkpoints (C,) and num, den (runs, C) must match, got {t.shape}, {num.shape} and {den.shape}"
+        )
+    unit = _paper_unit(paper) if paper_unit is None else float(paper_unit)
+    keep = t >= t_min
+    if not keep.any():
+        raise ValueError(f"no checkpoint at or after t_min = {t_min} (last: {int(t[-1])})")
+    t, num, den = t[keep], num[:, keep], den[:, keep]
+    ratio = num.mean(axis=0) / den.mean(axis=0)
+    se = ratio_of_means_se(num, den)
+    if paper_runs is not None:
+        if isinstance(paper_runs, bool) or not isinstance(paper_runs, int) or paper_runs < 1:
+            raise ValueError(f"paper_runs must be a positive integer or None, got {paper_runs!r}")
+        se = se * np.sqrt(1.0 + num.shape[0] / paper_runs)
+    ok = within(ratio, se, paper, unit)
+    hits = t[ok]
+    consistent = (int(hits[0]), int(hits[-1])) if hits.size else ()
+    return HorizonRange(searched=(int(t[0]), int(t[-1])), consistent=consistent)

@@ -1,0 +1,154 @@
+"""What the papers print: one :class:`Statement` per sentence, table cell or figure caption that a claim is
+judged against, quoted verbatim with its locator and its category.
+
+A claim that carries a paper's number names its statement (``statement="ren2020ldp.fig1a.ratio_B_eps2"``);
+the claim copies the statement's ``quote``, ``locator`` and ``category`` into ``data/`` so that the report can
+show them and :func:`ldpcode.claims.check` can guard them. Several claims may judge one statement (the
+unbiasedness of g at six levels is one statement, not six): the report counts statements.
+
+The categories (``CATEGORIES``):
+
+``printed result``
+    An empirical number or ordering the paper reports (a ratio read off a figure, an R²). Its quote contains
+    the printed number (``printed``).
+``printed constant``
+    A formula or constant the paper prints, evaluated at the experiment's values (a theoretical factor, a
+    threshold, a table cell).
+``identity``
+    A property of a mechanism or estimator that the paper states (unbiasedness, a noise scale, a privacy
+    level).
+``order``
+    A rate (``O(T^{3/4}/ε)``, ``Õ(√T)``), judged on a local exponent with the allowance its log factors give
+    (``log_factors``: the power of log T the paper's bound carries; None when the Õ hides an unstated power).
+``scope``
+    A statement about bounds or the worst case. It is shown with what the book measured, never judged as an
+    empirical claim.
+
+The quotes are checked against the paper texts by ``tests/book/test_statements.py`` (verbatim after
+whitespace and markup normalisation); the book itself does not read the paper texts.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+CATEGORIES = ("printed result", "printed constant", "identity", "order", "scope")
+#: the papers' files under ``../shared/papers`` (used by the tests only)
+PAPER_FILES = {
+    "ren2020ldp": ("ren2020-ldp-mab.md", "ren2020-ldp-mab.alt-extraction.txt"),
+    "ren2020heldp": ("ren-heldp-mab.txt",),
+    "azize2022privacy": ("azize2022-global-dp-bandits.txt",),
+    "zheng2020locally": ("zheng2020-ldp-contextual-bandits.txt",),
+}
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One thing a paper prints.
+
+    ``key``: ``"<paper key>.<short name>"``, unique; ``cites``: the paper (a key of ``PAPERS``);
+    ``locator``: where (section, figure, table, equation or line: "Section 4, Figure 1(a)");
+    ``quote``: the paper's words, verbatim, long enough to find (an ellipsis ``...`` may join two verbatim
+    pieces of one passage, never change its meaning); ``category``: one of ``CATEGORIES``; ``printed``: the
+    number as the paper prints it ("1.6"), which a ``printed result`` quote contains; ``horizon``: the T the
+    paper states for it, None if it states none; ``runs``: the paper's own number of independent runs,
+    where it says (its Monte Carlo error then counts in the verdict); ``log_factors``: for an ``order``
+    statement, the power of log T its bound carries (None: unstated); ``note``: what a reader should know
+    (what an ellipsis drops, how the quote is read)."""
+
+    key: str
+    cites: str
+    locator: str
+    quote: str
+    category: str
+    printed: str = ""
+    horizon: int | None = None
+    runs: int | None = None
+    log_factors: float | None = None
+    note: str = ""
+
+    def __post_init__(self):
+        name = self.key
+        if not isinstance(name, str) or not re.fullmatch(r"[a-z0-9]+\.[A-Za-z0-9_.\-]+", name):
+            raise ValueError(f"statement key must be '<paper key>.<name>' without spaces, got {name!r}")
+        if self.cites not in PAPER_FILES or not name.startswith(self.cites + "."):
+            raise ValueError(f"{name}: cites must be one of {', '.join(PAPER_FILES)} and prefix the key")
+        if self.category not in CATEGORIES:
+            raise ValueError(f"{name}: category must be one of {', '.join(CATEGORIES)}, got {self.category!r}")
+        for text in ("locator", "quote"):
+            if not isinstance(getattr(self, text), str) or len(getattr(self, text).strip()) < 3:
+                raise ValueError(f"{name}: {text} must say where and what the paper prints")
+        if self.category == "printed result" and not self.printed:
+            raise ValueError(f"{name}: a printed result gives the number as printed (printed=...)")
+        if self.printed and normalise(self.printed) not in normalise(self.quote):
+            raise ValueError(f"{name}: the quote does not contain the printed number {self.printed!r}")
+        for num in ("horizon", "runs"):
+            v = getattr(self, num)
+            if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 1):
+                raise ValueError(f"{name}: {num} must be a positive integer or None, got {v!r}")
+
+
+def normalise(text: str) -> str:
+    """Text for comparing a quote with a paper: Unicode NFKC, markup (``*``, ``_``, backticks, ``$``, braces,
+    backslashes) dropped, runs of whitespace as one space, lower case."""
+    text = unicodedata.normalize("NFKC", text)
+    text = re.sub(r"[*_`$\\{}]", "", text)
+    return re.sub(r"\s+", " ", text).strip().lower()
+
+
+def _registry() -> dict:
+    from . import azize2022privacy, ren2020heldp, ren2020ldp, zheng2020locally
+
+    out: dict = {}
+    for module in (ren2020ldp, ren2020heldp, azize2022privacy, zheng2020locally):
+        for s in module.STATEMENTS:
+            if s.key in out:
+                raise ValueError(f"statement key {s.key!r} is defined twice")
+            out[s.key] = s
+    return out
+
+
+def get(key: str) -> Statement:
+    """The statement ``key``; a ValueError names the closest keys when there is none."""
+    import difflib
+
+    reg = STATEMENTS
+    if not isinstance(key, str) or key not in reg:
+        close = difflib.get_close_matches(str(key), list(reg), n=3)
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        raise ValueError(f"no paper statement {key!r} in ldpcode.claims.statements{hint}")
+    return reg[key]
+
+
+STATEMENTS: dict = _registry()
+
+
+def found(quote: str, text: str) -> bool:
+    """Whether ``quote`` is in ``text`` verbatim after :func:`normalise`; an ellipsis (``...`` or ``…``) joins
+    pieces that must each be found, in order."""
+    hay = normalise(text)
+    at = 0
+    for piece in re.split(r"\.\.\.|…", quote):
+        piece = normalise(piece)
+        if not piece:
+            continue
+        i = hay.find(piece, at)
+        if i < 0:
+            return False
+        at = i + len(piece)
+    return True
+
+
+def problems(papers_dir) -> list[str]:
+    """Every statement whose quote is not found verbatim in its paper's text under ``papers_dir`` (the shared
+    ``papers/`` folder), one line each; empty when all are found."""
+    from pathlib import Path
+
+    out = []
+    for s in STATEMENTS.values():
+        alternatives = [(Path(papers_dir) / f).read_text() for f in PAPER_FILES[s.cites]]
+        if not any(found(s.quote, t) for t in alternatives):
+            out.append(f"{s.key}: quote not found in {', '.join(PAPER_FILES[s.cites])}: {s.quote[:80]!r}")
+    return out

@@ -1,0 +1,37 @@
+"""Every paper statement the book judges a number against is quoted verbatim: its quote is found in the paper's
+text (under ../shared/papers, beside the repository; the book itself never reads it) after whitespace and markup
+normalisation, and a printed result's quote contains its printed number."""
+
+import os
+from pathlib import Path
+
+import pytest
+
+from ldpcode.claims import statements as S
+
+ROOT = Path(__file__).resolve().parents[2]
+PAPERS = ROOT.parent / "shared" / "papers"
+
+
+def _papers():
+    if not PAPERS.is_dir():
+        if os.environ.get("CI"):
+            pytest.fail(f"the paper texts are not at {PAPERS}: CI has shared/ beside the clone")
+        pytest.skip(f"the paper texts are not at {PAPERS} (they sit in shared/ beside the repository)")
+    return PAPERS
+
+
+def test_every_quote_is_found_verbatim_in_its_paper():
+    assert S.problems(_papers()) == []
+
+
+@pytest.mark.parametrize("key", sorted(S.STATEMENTS))
+def test_a_printed_result_quotes_its_number(key):
+    st = S.STATEMENTS[key]
+    if st.category == "printed result":
+        assert st.printed and S.normalise(st.printed) in S.normalise(st.quote)
+    assert len(st.quote) <= 400, f"{key}: quote a sentence, not a page ({len(st.quote)} characters)"
+
+
+def test_the_statements_cover_every_paper():
+    assert {st.cites for st in S.STATEMENTS.values()} == set(S.PAPER_FILES)
