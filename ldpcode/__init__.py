@@ -22,7 +22,9 @@ from .stats import (
     HingeFit,
     LinearFit,
     SlopeFit,
+    WindowSpread,
     bootstrap_se,
+    consecutive_windows,
     hinge_bootstrap,
     hinge_fit,
     linear_fit,
@@ -33,6 +35,7 @@ from .stats import (
     loglog_slope,
     ratio_exponent,
     ratio_of_means_se,
+    window_spread,
 )
 
 __all__ = [
@@ -74,6 +77,9 @@ __all__ = [
     "ratio_of_means_se",
     "simulate",
     "SlopeFit",
+    "WindowSpread",
+    "consecutive_windows",
+    "window_spread",
     "loglog_slope",
     "log_growth",
     "ratio_exponent",

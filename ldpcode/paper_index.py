@@ -464,6 +464,18 @@ ITEMS = (
         "ldpcode.claims.collect",
         "ldpcode.claims.statistical",
         "ldpcode.claims.check",
+        "ldpcode.claims.scorecard",
+        "ldpcode.claims.statements.get",
+        "ldpcode.claims.consistent_horizons",
+    ),
+    _i(
+        "book",
+        "Errata",
+        "",
+        "chapters/report/errata",
+        "ldpcode.bounds.gdp_minimax_threshold",
+        "ldpcode.bounds.table2_stochastic_problem_dependent",
+        "ldpcode.claims.joint_horizons",
     ),
 )
 

@@ -11,7 +11,8 @@ Every number the book reads off simulated regrets goes through here; nothing her
   Basu 2022, Figure 3);
 * the measured exponents of Table 1 of Zheng et al. (2020): power laws (:func:`loglog_slope`), log T growth
   (:func:`log_growth`, Theorem 6) and the growth of a regret ratio in 1/ε (:func:`ratio_exponent`), each with
-  a bootstrap over runs (:func:`bootstrap_indices`, :class:`SlopeFit`).
+  a bootstrap over runs (:func:`bootstrap_indices`, :class:`SlopeFit`), and what the choice of fit window does to
+  them (:func:`window_spread`, :func:`consecutive_windows`): the systematic spread a verdict states beside z.
 """
 
 from __future__ import annotations
@@ -503,3 +504,45 @@ def ratio_exponent(
     jdx = idx if paired else rng.integers(0, den.size, size=(n_boot, den.size))
     boot = num[idx].mean(axis=1) / den[jdx].mean(axis=1)[:, None]
     return _slope_fit(xs, r, np.log(xs), boot, level, log_y=True)
+
+
+@dataclass(frozen=True)
+class WindowSpread:
+    """:func:`window_spread`'s result: ``spread``, the largest |slope − reference| over the windows that could be
+    fitted (0 when none could), and ``slopes``, window label -> slope."""
+
+    spread: float
+    slopes: dict
+
+
+def consecutive_windows(n: int, min_points: int = 3) -> list:
+    """Every run of at least ``min_points`` consecutive indices of ``n`` points, as slices (the fit windows of an
+    exponent measured on a few horizons)."""
+    n = check_int("n", n, minimum=1)
+    k = check_int("min_points", min_points, minimum=2)
+    return [slice(i, j) for i in range(n) for j in range(i + k, n + 1)]
+
+
+def window_spread(x, y, windows, reference: float) -> WindowSpread:
+    r"""What the choice of fit window does to a measured exponent (its systematic spread, beside the Monte Carlo
+    standard error): the log-log slope (:func:`linear_fit` of :math:`\log y` on :math:`\log x`) refitted on each
+    window, and the largest distance of these slopes from ``reference`` (the judged slope).
+
+    ``x``, ``y``: 1-d arrays of one length (the horizons or ε, and the mean regret there); ``windows``: slices or
+    boolean masks over them, as a list (each labelled by its first and last x) or a dict (label -> window). A
+    window with fewer than 3 points, or a y <= 0, cannot be fitted and is left out."""
+    xs = as_float_array("x", x)
+    ys = as_float_array("y", y)
+    if xs.ndim != 1 or xs.shape != ys.shape:
+        raise ValueError(f"x and y must be 1-d arrays of one length, got shapes {xs.shape} and {ys.shape}")
+    ref = check_real("reference", reference)
+    items = windows.items() if isinstance(windows, dict) else ((None, w) for w in windows)
+    slopes = {}
+    for label, w in items:
+        wx, wy = xs[w], ys[w]
+        if wx.size < 3 or not (wy > 0).all() or not (wx > 0).all():
+            continue
+        key = (wx[0].item(), wx[-1].item()) if label is None else label
+        slopes[key] = linear_fit(np.log(wx), np.log(wy)).slope
+    spread = max((abs(v - ref) for v in slopes.values()), default=0.0)
+    return WindowSpread(float(spread), slopes)

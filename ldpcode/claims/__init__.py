@@ -1,12 +1,13 @@
 """Stored numbers: each notebook owns ``data/<chapter>/<notebook>.json`` and checks itself against it.
 
-A claim is one number the book stands for; its *kind* (statistical, exact, bound, reproducible) decides
-its verdict. The package is split by role:
+A claim is one number the book stands for; its *kind* (statistical, exact, bound, reproducible, prediction)
+decides its verdict. The package is split by role:
 
 :mod:`~ldpcode.claims.core`
     :class:`Claim` and its verdict rules (the kinds and tolerances are documented there), the constants
-    ``KINDS``, ``SENSES``, ``PAPERS``, ``AGREE_Z``, ``NEAR_Z``, ``VERDICTS``, :func:`paper_unit` and the
-    constructors :func:`statistical`, :func:`exact`, :func:`bound`, :func:`reproducible` and
+    ``KINDS``, ``SENSES``, ``PAPERS``, ``AGREE_Z``, ``NEAR_Z``, ``VERDICTS`` and :func:`paper_unit`.
+:mod:`~ldpcode.claims.constructors`
+    The constructors :func:`statistical`, :func:`exact`, :func:`bound`, :func:`reproducible` and
     :func:`prediction` (a number against the book's own prediction, never under a paper's name).
 :mod:`~ldpcode.claims.statements`
     What the papers print: one :class:`~ldpcode.claims.statements.Statement` (verbatim quote, locator,
@@ -25,7 +26,8 @@ its verdict. The package is split by role:
     :class:`CheckReport`.
 :mod:`~ldpcode.claims.report`
     The reproduction report: :func:`stored_files`, :func:`collect` and :class:`Summary`,
-    :func:`paper_section` and :class:`PaperSection`, :class:`ClaimList`.
+    :func:`paper_section` and :class:`PaperSection`, :func:`scorecard`, :class:`Predictions`,
+    :class:`ClaimList`, and the findings table of README.md and intro.md.
 
 Every name is re-exported here: notebooks call ``ldp.claims.check``, ``ldp.claims.statistical``, ...
 """
@@ -34,6 +36,7 @@ from __future__ import annotations
 
 from .checking import CheckReport, check
 from . import statements
+from .constructors import bound, exact, prediction, reproducible, statistical
 from .core import (
     AGREE_Z,
     CATEGORIES,
@@ -43,14 +46,9 @@ from .core import (
     SENSES,
     VERDICTS,
     Claim,
-    bound,
-    exact,
     paper_unit,
-    prediction,
-    reproducible,
-    statistical,
 )
-from .horizons import HorizonRange, consistent_horizons
+from .horizons import HorizonRange, consistent_horizons, joint_horizons
 from .report import (
     REPORT_CHAPTER,
     SEVERITY,
@@ -66,13 +64,16 @@ from .report import (
     stored_files,
 )
 from .store import WRITE_ENV, _normalise, check_parameters, data_path, env_flag, load, write_atomic
-from .tables import Markup, Table, _fmt, format_horizon, horizon_tag, policy_tag
+from .tables import Markup, Table, _fmt, approx_horizon, format_horizon, horizon_tag, policy_tag, span_text
 
 __all__ = [
     "AGREE_Z",
     "CATEGORIES",
     "HorizonRange",
+    "approx_horizon",
     "consistent_horizons",
+    "joint_horizons",
+    "span_text",
     "prediction",
     "statements",
     "KINDS",

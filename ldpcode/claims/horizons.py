@@ -9,22 +9,42 @@ claim carries (``horizons=``) and the report prints ("consistent at t ≈ 6·10�
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..stats import ratio_of_means_se
 from .core import AGREE_Z
 from .core import paper_unit as _paper_unit
+from .tables import span_text
 
 
 @dataclass(frozen=True)
 class HorizonRange:
     """``searched``: (first, last) checkpoint examined; ``consistent``: (first, last) checkpoint at which the
-    curve is within the paper's interval, or () when none is."""
+    curve is within the paper's interval, or () when none is; ``t`` the checkpoints examined and ``inside`` whether
+    the curve is within the interval at each (to count, say, how many of a figure's numbers one t reaches)."""
 
     searched: tuple
     consistent: tuple
+    t: np.ndarray = field(default=None, compare=False, repr=False)
+    inside: np.ndarray = field(default=None, compare=False, repr=False)
+
+    def text(self) -> str:
+        """'t ≈ 3.1·10⁴–4.6·10⁵', 't ≈ 6.7·10⁶' or 'no t in [1000, 10⁷]'."""
+        return span_text(self.consistent, self.searched)
+
+
+def joint_horizons(*ranges: HorizonRange) -> tuple:
+    """The (first, last) t common to every range, or () when they do not meet (or one is empty). Each range runs
+    from a curve's first to its last visit of its interval, so an empty result proves that no checkpoint fits
+    every number at once; a non-empty one is an upper bound on where they may all fit."""
+    if not ranges or not all(isinstance(r, HorizonRange) for r in ranges):
+        raise TypeError(f"joint_horizons takes HorizonRange objects, got {ranges!r}")
+    if not all(r.consistent for r in ranges):
+        return ()
+    lo, hi = max(r.consistent[0] for r in ranges), min(r.consistent[1] for r in ranges)
+    return (lo, hi) if lo <= hi else ()
 
 
 def within(curve, se, paper: float, unit: float, z: float = AGREE_Z) -> np.ndarray:
@@ -71,4 +91,4 @@ def consistent_horizons(
     ok = within(ratio, se, paper, unit)
     hits = t[ok]
     consistent = (int(hits[0]), int(hits[-1])) if hits.size else ()
-    return HorizonRange(searched=(int(t[0]), int(t[-1])), consistent=consistent)
+    return HorizonRange(searched=(int(t[0]), int(t[-1])), consistent=consistent, t=t, inside=ok)

@@ -264,9 +264,14 @@ class PaperSection:
             rows.append("<tr class='ldp-main'>" + "".join(cells) + "</tr>")
             measure = c.measure() if c.kind == "statistical" else ""
             measure = f"<span class='ldp-measure'>{html.escape(measure)}.</span> " if measure else ""
+            spread = (
+                f" <span class='ldp-why-label'>systematic:</span> {html.escape(c.systematic_how)}."
+                if c.systematic_how
+                else ""
+            )
             rows.append(
                 f"<tr class='ldp-why'><td colspan='5'>{measure}<span class='ldp-why-label'>why:</span> "
-                f"{html.escape(why)} <span class='ldp-nb'>(notebook: {link})</span></td></tr>"
+                f"{html.escape(why.rstrip('.'))}.{spread} <span class='ldp-nb'>(notebook: {link})</span></td></tr>"
             )
         return (
             f"<p class='ldp-headline'>{html.escape(self.headline())}</p><div class='ldp-scroll'>"

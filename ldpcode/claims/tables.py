@@ -26,6 +26,29 @@ def format_horizon(t: int) -> str:
     return f"{t:,}"
 
 
+def approx_horizon(t: int) -> str:
+    """A horizon to two significant digits, for ranges of t: 31022 -> '3.1·10⁴', 10**7 -> '10⁷', 455337 ->
+    '4.6·10⁵', 999 -> '999'."""
+    t = int(t)
+    if t < 1000:
+        return str(t)
+    k = len(str(t)) - 1
+    m = round(t / 10**k, 1)
+    if m >= 10:
+        m, k = 1.0, k + 1
+    power = "10" + str(k).translate(_SUPERSCRIPT)
+    return power if m == 1 else f"{m:g}·{power}"
+
+
+def span_text(consistent, searched) -> str:
+    """The words for a range of horizons: 't ≈ 3.1·10⁴–4.6·10⁵', 't ≈ 6.7·10⁶', or 'no t in [1000, 10⁷]' when
+    ``consistent`` is empty (``searched`` is the range examined)."""
+    if not consistent:
+        return f"no t in [{approx_horizon(searched[0])}, {approx_horizon(searched[1])}]"
+    a, b = consistent
+    return f"t ≈ {approx_horizon(a)}" + ("" if a == b else f"–{approx_horizon(b)}")
+
+
 def horizon_tag(t: int) -> str:
     """A horizon in a claim id: ``T1e6`` for 10^6; any other horizon written out (``T3000000``)."""
     k = round(math.log10(t))

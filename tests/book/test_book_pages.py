@@ -81,13 +81,25 @@ def _visible_column(page, table, header):
 
 def test_report_shows_each_papers_verdicts_at_1280px(browser, html):
     page = _page(browser, html, "chapters/report/reproduction_report.html")
+    page.set_viewport_size({"width": WIDTH, "height": 800})
+    card = page.locator("div.ldp-scorecard table")
+    assert card.count() == 1, "the scorecard, once"
+    box = card.bounding_box()
+    assert box["y"] >= 0 and box["y"] + box["height"] <= 800, f"the scorecard is not on the first screen: {box}"
+    fits = card.evaluate(
+        "t => [t.parentElement.scrollWidth, t.parentElement.clientWidth, t.getBoundingClientRect().right]"
+    )
+    assert fits[0] <= fits[1] + 1 and fits[2] <= WIDTH, f"the scorecard is clipped at {WIDTH} px: {fits}"
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "reproduction_report-1280x800.png"))
     tables = page.locator("table.ldp-report")
     assert tables.count() == 4, "one table of stated numbers per paper"
     headlines = page.locator("p.ldp-headline").all_inner_texts()
     assert len(headlines) == 4
     for text in headlines:
-        assert re.fullmatch(r"\d+ stated numbers: \d+ agree, \d+ near, \d+ disagree", text), text
+        assert re.fullmatch(r"\d+ statements \(\d+ numbers\): [a-z ]+ \d+(, [a-z ]+ \d+)*", text), text
         assert not text.startswith("0 "), "every paper has stated numbers"
+    assert page.locator("tr.ldp-quote q").count() >= 40, "each statement shows its quote"
     for i in range(4):
         table = tables.nth(i)
         ok, where = _visible_column(page, table, "verdict")
@@ -104,6 +116,18 @@ def test_report_shows_each_papers_verdicts_at_1280px(browser, html):
     page.screenshot(path=str(SHOTS / "reproduction_report-1280.png"))
     page.locator("table.ldp-report").first.scroll_into_view_if_needed()
     page.screenshot(path=str(SHOTS / "reproduction_report-1280-first-section.png"))
+    page.close()
+
+
+def test_the_errata_render_each_entry(browser, html):
+    page = _page(browser, html, "chapters/report/errata.html")
+    entries = page.locator("section h2").all_inner_texts()
+    assert len(entries) >= 4, entries
+    body = page.locator("article").inner_text()
+    for raw in ("$", "\\frac", "\\mathcal", "\\mathrm"):
+        assert raw not in body.replace("$$", ""), f"raw TeX {raw!r} on the errata page"
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "errata-1280.png"), full_page=True)
     page.close()
 
 

@@ -594,11 +594,12 @@ def test_consistent_horizons_reads_the_range_of_t_within_the_printed_interval():
     num = np.array([[1.0, 1.4, 1.6, 1.62, 1.9]] * 4) + np.array([[0.0], [0.001], [-0.001], [0.0]])
     r = C.consistent_horizons(t, num, den, 1.6)
     assert r.searched == (10**3, 10**6) and r.consistent == (10**4, 10**5)
+    assert r.t.tolist() == [10**3, 10**4, 10**5, 10**6] and r.inside.tolist() == [False, True, True, False]
     assert C.consistent_horizons(t, num * 10, den, 1.6).consistent == ()
     c = _stat(1.9, 0.01, paper=1.2, horizons=r)
     assert c.verdict() == "consistent at some t" and "t ≈ 10⁴–10⁵ only" in c.verdict_text()
     none = _stat(1.9, 0.01, paper=1.2, horizons=C.consistent_horizons(t, num * 10, den, 1.6))
-    assert none.verdict() == "disagrees" and "no horizon in [1,000, 10⁶] reaches it" in none.verdict_text()
+    assert none.verdict() == "disagrees" and "no horizon in [10³, 10⁶] reaches it" in none.verdict_text()
     with pytest.raises(ValueError, match="no checkpoint at or after"):
         C.consistent_horizons(t, num, den, 1.6, t_min=10**7)
     with pytest.raises(ValueError, match="must match"):
@@ -611,6 +612,20 @@ def test_consistent_horizons_reads_the_range_of_t_within_the_printed_interval():
     assert C.consistent_horizons(t, noisy, den, 1.6, paper_runs=1).consistent == (10**3, 10**6)
     with pytest.raises(TypeError, match="consistent_horizons"):
         _stat(horizons=(10, 20))
+    assert r.text() == "t ≈ 10⁴–10⁵" and C.consistent_horizons(t, num * 10, den, 1.6).text() == "no t in [10³, 10⁶]"
+    late = C.HorizonRange((10**3, 10**6), (10**5, 10**6))
+    assert C.joint_horizons(r, late) == (10**5, 10**5)
+    assert C.joint_horizons(r, C.HorizonRange((10**3, 10**6), (5 * 10**5, 10**6))) == ()
+    with pytest.raises(TypeError, match="HorizonRange"):
+        C.joint_horizons((1, 2))
+
+
+@pytest.mark.parametrize(
+    "t, text",
+    [(999, "999"), (1000, "10³"), (31022, "3.1·10⁴"), (455337, "4.6·10⁵"), (9_960_000, "10⁷"), (6_700_000, "6.7·10⁶")],
+)
+def test_approximate_horizons_read_at_two_digits(t, text):
+    assert C.approx_horizon(t) == text
 
 
 def test_a_prediction_is_the_books_own_and_never_a_papers():

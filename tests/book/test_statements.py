@@ -35,3 +35,27 @@ def test_a_printed_result_quotes_its_number(key):
 
 def test_the_statements_cover_every_paper():
     assert {st.cites for st in S.STATEMENTS.values()} == set(S.PAPER_FILES)
+
+
+def _blockquotes(notebook):
+    import nbformat
+
+    nb = nbformat.read(ROOT / notebook, as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type != "markdown":
+            continue
+        block = []
+        for line in cell.source.split("\n") + [""]:
+            if line.startswith("> "):
+                block.append(line[2:])
+            elif block:
+                yield " ".join(block)
+                block = []
+
+
+def test_the_errata_quote_the_papers_verbatim():
+    texts = [(_papers() / f).read_text() for files in S.PAPER_FILES.values() for f in files]
+    quotes = list(_blockquotes("chapters/report/errata.ipynb"))
+    assert len(quotes) >= 10
+    missing = [q for q in quotes if not any(S.found(q, t) for t in texts)]
+    assert not missing, f"errata quotes not found verbatim in the papers: {missing}"

@@ -37,3 +37,23 @@ def test_se_or_zero_drops_only_round_off():
 )
 def test_horizon_tag(t, tag):
     assert ldp.claims.horizon_tag(t) == tag
+
+
+def test_window_spread_refits_each_window_against_hand_computed_slopes():
+    import ldpcode as ldp
+
+    x = np.array([1.0, 10.0, 100.0, 1000.0])
+    y = np.array([1.0, 10.0, 100.0, 10000.0])  # slope 1 on the first three points, 1.5 on the last three
+    full = ldp.linear_fit(np.log(x), np.log(y)).slope
+    ws = ldp.window_spread(x, y, ldp.consecutive_windows(4), full)
+    assert set(ws.slopes) == {(1.0, 100.0), (10.0, 1000.0), (1.0, 1000.0)}
+    assert ws.slopes[(1.0, 100.0)] == pytest.approx(1.0) and ws.slopes[(10.0, 1000.0)] == pytest.approx(1.5)
+    assert ws.spread == pytest.approx(max(abs(1.0 - full), abs(1.5 - full)))
+    labelled = ldp.window_spread(x, y, {"late": x >= 10, "too short": x >= 100}, 1.5)
+    assert labelled.slopes == {"late": pytest.approx(1.5)} and labelled.spread == pytest.approx(0.0)
+    assert ldp.window_spread(x, y, [slice(0, 2)], 1.0).spread == 0.0  # nothing to fit: no spread claimed
+    assert [(s.start, s.stop) for s in ldp.consecutive_windows(4, 3)] == [(0, 3), (0, 4), (1, 4)]
+    with pytest.raises(ValueError, match="one length"):
+        ldp.window_spread(x, y[:3], [slice(0, 3)], 1.0)
+    with pytest.raises(ValueError, match="min_points"):
+        ldp.consecutive_windows(4, 1)
