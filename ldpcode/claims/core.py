@@ -356,7 +356,8 @@ class Claim:
     def verdict(self) -> str:
         """The claim's verdict. Paper numbers (statistical): **not judged** for a ``scope`` statement (about
         bounds or the worst case); with an unstated horizon and a searched range, **consistent at some t** when
-        some horizon puts the curve within the paper's interval, else **disagrees**; otherwise, with z in
+        some horizon puts the curve within the paper's interval (**inconclusive** when the standard error at the
+        claim's horizon cannot resolve the paper's digits), else **disagrees**; otherwise, with z in
         standard errors of the difference beyond the paper's rounding: z <= 2 **agrees**, or **inconclusive**
         when the resolution is coarser than the paper's printed precision (or the stated margin); beyond,
         **underdetermined** when the systematic spread covers the difference, else **near** (z <= 4) or
@@ -364,8 +365,10 @@ class Claim:
         holds within noise / VIOLATED; exact without a paper number: two ways agree / TWO WAYS DIFFER."""
         if self.kind == "statistical" and self.category == "scope":
             return "not judged"
-        if self.kind == "statistical" and self.t_searched is not None:
-            return "consistent at some t" if self.t_consistent else "disagrees"
+        if self.kind == "statistical" and self.t_searched is not None:  # resolution read at the claim's horizon
+            if not self.t_consistent:
+                return "disagrees"
+            return "inconclusive" if self._inconclusive() else "consistent at some t"
         if self.kind in ("statistical", "prediction"):
             z = self.z()
             if z <= AGREE_Z:
@@ -394,14 +397,16 @@ class Claim:
             return "a statement about bounds, not an empirical number"
         if self.kind == "statistical" and self.t_searched is not None:
             lo, hi = self.t_searched
-            if self.t_consistent:
-                return f"within the paper's interval at {span_text(self.t_consistent, self.t_searched)} only"
-            return f"no horizon in [{approx_horizon(lo)}, {approx_horizon(hi)}] reaches it"
+            if not self.t_consistent:
+                return f"no horizon in [{approx_horizon(lo)}, {approx_horizon(hi)}] reaches it"
+            where = f"within the paper's interval at {span_text(self.t_consistent, self.t_searched)} only"
+            return where + ("; " + self._resolution_text() if self._inconclusive() else "")
         z = self.z()
         ref = self.predicted if self.kind == "prediction" else self.paper
         parts = [f"z = {z:.1f}" if math.isfinite(z) else "z = ∞: every run gave the same value"]
-        if ref and (self.kind == "prediction" or self.sense == "=") and math.isfinite(z) and z > 0:
-            parts.append(f"{100 * (self.reproduced - ref) / abs(ref):+.1f}%")
+        if ref and math.isfinite(z) and z > 0:  # the effect size, beside z
+            rel = 100 * (self.reproduced - ref) / abs(ref)
+            parts.append(f"{rel:+.2f}%" if abs(rel) < 1 else f"{rel:+.1f}%")
         inside = self.inside()
         if inside is not None and inside > 0:
             parts.append(f"inside by {inside:.1f} se")
@@ -409,15 +414,16 @@ class Claim:
             parts.append(f"systematic ±{_fmt(self.systematic, 2)}")
         elif self.systematic_how:
             parts.append("no systematic spread found")
-        verdict = self.verdict()
-        if verdict == "inconclusive":
-            need = self.runs_needed()
-            res = f"resolution ±{_fmt(self.resolution(), 2)} against the paper's ±{_fmt(self.target(), 2)}"
-            parts.append(
-                res
-                + ("" if need is None else "; no number of runs suffices" if need == 0 else f"; needs ≥ {need} runs")
-            )
+        if self.verdict() == "inconclusive":
+            parts.append(self._resolution_text())
         return ", ".join(parts)
+
+    def _resolution_text(self) -> str:
+        need = self.runs_needed()
+        res = f"resolution ±{_fmt(self.resolution(), 2)} against the paper's ±{_fmt(self.target(), 2)}"
+        if need == 0:
+            return res + "; no number of runs suffices: the paper's own runs are coarser than its digits"
+        return res + ("" if need is None else f"; needs ≥ {need} runs")
 
     def at(self) -> str:
         """The horizon or scale the number was measured at, for tables."""

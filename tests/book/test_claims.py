@@ -598,6 +598,8 @@ def test_consistent_horizons_reads_the_range_of_t_within_the_printed_interval():
     assert C.consistent_horizons(t, num * 10, den, 1.6).consistent == ()
     c = _stat(1.9, 0.01, paper=1.2, horizons=r)
     assert c.verdict() == "consistent at some t" and "t ≈ 10⁴–10⁵ only" in c.verdict_text()
+    coarse = _stat(1.9, 0.05, paper=1.2, horizons=r)  # 2 se = 0.1 cannot resolve the paper's +-0.05
+    assert coarse.verdict() == "inconclusive" and "resolution ±0.1 against the paper's ±0.05" in coarse.verdict_text()
     none = _stat(1.9, 0.01, paper=1.2, horizons=C.consistent_horizons(t, num * 10, den, 1.6))
     assert none.verdict() == "disagrees" and "no horizon in [10³, 10⁶] reaches it" in none.verdict_text()
     with pytest.raises(ValueError, match="no checkpoint at or after"):
