@@ -508,7 +508,7 @@ def ratio_exponent(
 
 @dataclass(frozen=True)
 class WindowSpread:
-    """:func:`window_spread`'s result: ``spread``, the largest |slope − reference| over the windows that could be
+    """:func:`window_spread`'s result: ``spread``, the largest ``abs(slope - reference)`` over the windows that could be
     fitted (0 when none could), and ``slopes``, window label -> slope."""
 
     spread: float

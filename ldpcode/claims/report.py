@@ -14,6 +14,7 @@ favourable of its numbers' verdicts (the order of ``SEVERITY``).
 from __future__ import annotations
 
 import html
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -83,6 +84,14 @@ def collect(chapter: str | None = None, root: Path | None = None) -> Summary:
             claims.append(c)
             notebooks[c.id] = payload["notebook"]
     return Summary(claims, notebooks)
+
+
+def _mathjax(text: str) -> str:
+    """A quote for HTML, its TeX as MathJax typesets it in a notebook's output: ``$$x$$`` as ``\\[x\\]`` and ``$x$``
+    as ``\\(x\\)`` (the book's MathJax reads only those delimiters in outputs), the rest escaped."""
+    out = html.escape(text, quote=False)
+    out = re.sub(r"\$\$(.+?)\$\$", lambda m: "\\[" + m.group(1) + "\\]", out, flags=re.S)
+    return re.sub(r"\$(.+?)\$", lambda m: "\\(" + m.group(1).strip() + "\\)", out, flags=re.S)
 
 
 def _link(notebook: str, text: str, base: str = "..") -> Markup:
@@ -155,8 +164,30 @@ class Scorecard:
     def __repr__(self) -> str:
         return repr(self.table())
 
+    #: where a verdict's name may break in a narrow header (soft hyphens)
+    _BREAKS = {"inconclusive": "incon&shy;clusive", "underdetermined": "under&shy;determined"}
+
     def _repr_html_(self) -> str:
-        return "<div class='ldp-scorecard'>" + self.table()._repr_html_() + "</div>"
+        """One group of rows per paper (its name across the table), a row per class, a column per verdict: narrow
+        enough for the text column at 1280 px."""
+        cols = self.columns()
+        head = "<th>class</th>" + "".join(f"<th>{self._BREAKS.get(v, html.escape(v))}</th>" for v in cols)
+        rows, last = [], None
+        for cites, category, counts, numbers in self.rows:
+            if cites != last:
+                rows.append(
+                    f"<tr class='ldp-paper'><th colspan='{len(cols) + 2}'>{html.escape(SHORT[cites])}</th></tr>"
+                )
+                last = cites
+            cells = "".join(
+                f"<td class='num{' ' + _VERDICT_CLASS[v] if counts.get(v) else ''}'>{counts.get(v) or '·'}</td>"
+                for v in cols
+            )
+            rows.append(f"<tr><td>{html.escape(category)}</td>{cells}<td class='num'>{numbers}</td></tr>")
+        return (
+            f"<div class='ldp-scorecard'><table class='ldp-table'><thead><tr>{head}<th>numbers</th></tr></thead>"
+            f"<tbody>{''.join(rows)}</tbody></table></div>"
+        )
 
 
 def scorecard(summary: Summary) -> Scorecard:
@@ -253,7 +284,7 @@ class PaperSection:
                 last_cat = c.category
             if c.statement != last_st:
                 rows.append(
-                    f"<tr class='ldp-quote'><td colspan='5'><q>{html.escape(c.quote)}</q> "
+                    f"<tr class='ldp-quote'><td colspan='5'><q class='mathjax_process'>{_mathjax(c.quote)}</q> "
                     f"<span class='ldp-locator'>({html.escape(c.locator)})</span></td></tr>"
                 )
                 last_st = c.statement

@@ -439,7 +439,7 @@ def test_collect_sections_and_claim_list(root):
     assert '[printed constant] Section 0: "a sentence the paper prints"' in text
     page = sec._repr_html_()
     assert "href='../demo/other.html'" in page and "class='disagree'" in page
-    assert "<q>a sentence the paper prints</q>" in page and "ldp-category" in page
+    assert "a sentence the paper prints</q>" in page and "ldp-category" in page
     assert sum(C.paper_section(s, "azize2022privacy").counts().values()) == 0
     card = C.scorecard(s)
     assert card.rows == [("ren2020ldp", "printed constant", {**dict.fromkeys(C.VERDICTS, 0), "disagrees": 1}, 2)]
@@ -688,3 +688,10 @@ def test_statements_validate_and_quotes_are_found_through_markup():
         S.Statement("ren2020ldp.x", "ren2020ldp", "Fig. 1", "the ratio", "guess")
     with pytest.raises(ValueError, match="prefix the key"):
         S.Statement("azize2022privacy.x", "ren2020ldp", "Fig. 1", "the ratio", "order")
+
+
+def test_quotes_reach_mathjax_with_its_output_delimiters():
+    from ldpcode.claims.report import _mathjax
+
+    assert _mathjax("fix  $\\epsilon = 2.0$ , a < b; $$x^2$$") == "fix  \\(\\epsilon = 2.0\\) , a &lt; b; \\[x^2\\]"
+    assert _mathjax("no math, 20% of users") == "no math, 20% of users"
