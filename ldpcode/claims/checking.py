@@ -54,9 +54,9 @@ GUARDED = (
 
 def evidence_changes(claim: Claim, stored: dict) -> list[str]:
     """The verdict-deciding fields of ``claim`` that differ from its stored form, and ``verdict`` when the stored
-    claim, read back, gives another verdict than the fresh one (an edited ``se`` or horizon range does). A
-    systematic spread or a standard error counts as unchanged within the claim's own tolerance scale (1e-9
-    relative) for deterministic fields, and within 25% for ``se`` (its own Monte Carlo noise)."""
+    claim, read back, gives another verdict than the fresh one (an edited ``se`` or horizon range does). Numbers
+    compare at 1e-9 relative, except ``se``, which may move by 25% (the standard error of a standard error) before
+    it counts as changed."""
     out = []
     fresh = claim.to_dict()
     defaults = {f.name: f.default for f in fields(Claim) if f.default is not MISSING}

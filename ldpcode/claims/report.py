@@ -148,9 +148,11 @@ class Scorecard:
         return Table(["paper", "class"] + cols + ["numbers"], body, formats=[None, None] + [str] * (len(cols) + 1))
 
     def markdown(self) -> str:
-        """The scorecard as a GitHub-flavoured markdown table (README.md, intro.md)."""
+        """The scorecard as a GitHub-flavoured markdown table (README.md, intro.md); the long verdict names may break
+        at a soft hyphen, so that the table fits the book's text column."""
         t = self.table()
-        lines = ["| " + " | ".join(t.head) + " |", "|" + "|".join(["---"] * 2 + ["--:"] * (len(t.head) - 2)) + "|"]
+        head = [self._BREAKS.get(h, h) for h in t.head]
+        lines = ["| " + " | ".join(head) + " |", "|" + "|".join(["---"] * 2 + ["--:"] * (len(t.head) - 2)) + "|"]
         lines += ["| " + " | ".join(r) + " |" for r in t._cells()]
         return "\n".join(lines)
 
