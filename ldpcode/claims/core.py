@@ -73,6 +73,12 @@ def paper_unit(value: float) -> float:
     return float(Decimal(1).scaleb(d.normalize().as_tuple().exponent))
 
 
+def paper_error_factor(runs: int, paper_runs: int) -> float:
+    """What the paper's own Monte Carlo error adds to ours: the standard error of (ours - the paper's) is ours times
+    ``sqrt(1 + runs / paper_runs)``, the paper's taken as ours rescaled from ``runs`` to its ``paper_runs``."""
+    return math.sqrt(1.0 + runs / paper_runs)
+
+
 @dataclass
 class Claim:
     """One checked number. Build claims with :func:`statistical`, :func:`exact`, :func:`bound` or
@@ -273,7 +279,7 @@ class Claim:
         averaged (``paper_runs``) and we know ours (``runs``), the paper's own Monte Carlo error, taken as ours
         rescaled to its runs: ``se * sqrt(1 + runs / paper_runs)``."""
         if self.se > 0 and self.runs and self.paper_runs:
-            return self.se * math.sqrt(1.0 + self.runs / self.paper_runs)
+            return self.se * paper_error_factor(self.runs, self.paper_runs)
         return self.se
 
     def z(self) -> float | None:

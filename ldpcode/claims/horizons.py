@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..stats import ratio_of_means_se
-from .core import AGREE_Z
+from .core import AGREE_Z, paper_error_factor
 from .core import paper_unit as _paper_unit
 from .tables import span_text
 
@@ -87,7 +87,7 @@ def consistent_horizons(
     if paper_runs is not None:
         if isinstance(paper_runs, bool) or not isinstance(paper_runs, int) or paper_runs < 1:
             raise ValueError(f"paper_runs must be a positive integer or None, got {paper_runs!r}")
-        se = se * np.sqrt(1.0 + num.shape[0] / paper_runs)
+        se = se * paper_error_factor(num.shape[0], paper_runs)
     ok = within(ratio, se, paper, unit)
     hits = t[ok]
     consistent = (int(hits[0]), int(hits[-1])) if hits.size else ()

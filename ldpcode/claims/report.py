@@ -418,20 +418,24 @@ def findings(summary: Summary | None = None) -> str:
     return f"{card.markdown()}\n\n{total} statements of the four papers, judged by {numbers} numbers: {line}."
 
 
-def _replace_block(text: str, block: str, where: str) -> str:
+def _block_span(text: str, where) -> tuple:
+    """Where the findings block of ``text`` starts (after its opening marker) and ends (at its closing marker)."""
     start, end = text.find(FINDINGS_START), text.find(FINDINGS_END)
     if start < 0 or end < start:
         raise ValueError(f"{where} has no findings block: the lines {FINDINGS_START!r} and {FINDINGS_END!r}")
-    return text[: start + len(FINDINGS_START)] + "\n" + block + "\n" + text[end:]
+    return start + len(FINDINGS_START), end
+
+
+def _replace_block(text: str, block: str, where: str) -> str:
+    start, end = _block_span(text, where)
+    return text[:start] + "\n" + block + "\n" + text[end:]
 
 
 def findings_in(path: Path) -> str:
     """The findings block as it stands in ``path`` (between the two marker lines)."""
     text = path.read_text()
-    start, end = text.find(FINDINGS_START), text.find(FINDINGS_END)
-    if start < 0 or end < start:
-        raise ValueError(f"{path} has no findings block: the lines {FINDINGS_START!r} and {FINDINGS_END!r}")
-    return text[start + len(FINDINGS_START) : end].strip("\n")
+    start, end = _block_span(text, path)
+    return text[start:end].strip("\n")
 
 
 def write_findings(root: Path | None = None) -> list[Path]:

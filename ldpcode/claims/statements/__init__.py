@@ -128,7 +128,10 @@ STATEMENTS: dict = _registry()
 def found(quote: str, text: str) -> bool:
     """Whether ``quote`` is in ``text`` verbatim after :func:`normalise`; an ellipsis (``...`` or ``…``) joins
     pieces that must each be found, in order."""
-    hay = normalise(text)
+    return _found_normalised(quote, normalise(text))
+
+
+def _found_normalised(quote: str, hay: str) -> bool:
     at = 0
     for piece in re.split(r"\.\.\.|…", quote):
         piece = normalise(piece)
@@ -146,9 +149,9 @@ def problems(papers_dir) -> list[str]:
     ``papers/`` folder), one line each; empty when all are found."""
     from pathlib import Path
 
+    texts = {k: [normalise((Path(papers_dir) / f).read_text()) for f in files] for k, files in PAPER_FILES.items()}
     out = []
     for s in STATEMENTS.values():
-        alternatives = [(Path(papers_dir) / f).read_text() for f in PAPER_FILES[s.cites]]
-        if not any(found(s.quote, t) for t in alternatives):
+        if not any(_found_normalised(s.quote, hay) for hay in texts[s.cites]):
             out.append(f"{s.key}: quote not found in {', '.join(PAPER_FILES[s.cites])}: {s.quote[:80]!r}")
     return out
