@@ -26,7 +26,7 @@ from pathlib import Path
 from .._paths import repo_root
 from .core import Claim
 from .store import WRITE_ENV, _normalise, data_path, env_flag, load, write_atomic
-from .tables import _VERDICT_CLASS, _fmt, _fmt_pm, _html_table, _text_table
+from .tables import _VERDICT_CLASS, _fmt, _fmt_pm, _html_two_line_table, _id_html, _text_table
 
 
 #: the fields that decide a verdict besides the number itself: any change fails the check, as a moved number does
@@ -95,6 +95,8 @@ class CheckReport:
         )
 
     HEAD = ["claim", "reproduced", "stored", "check", "verdict", "against", "at", "kind"]
+    #: the rendered book's columns: the rest of HEAD goes on a second line under each claim
+    HTML_HEAD = ["claim", "reproduced", "check", "verdict"]
 
     def _table(self):
         body, classes = [], []
@@ -138,8 +140,16 @@ class CheckReport:
 
     def _repr_html_(self) -> str:
         body, classes = self._table()
+        main = [[_id_html(r[0]), r[1], r[3], r[4]] for r in body]
+        cls = [[k[0], k[1], k[3], k[4]] for k in classes]
+        details = [[("stored", r[2]), ("against", r[5]), ("at", r[6]), ("kind", r[7])] for r in body]
         msg = f"<p class='ldp-check-message'>{html.escape(self.message)}</p>" if self.message else ""
-        return "<div class='ldp-scroll'>" + _html_table(self.HEAD, body, "ldp-check", classes) + "</div>" + msg
+        return (
+            "<div class='ldp-scroll'>"
+            + _html_two_line_table(self.HTML_HEAD, main, details, "ldp-check", cls)
+            + "</div>"
+            + msg
+        )
 
 
 def check(

@@ -14,7 +14,6 @@ favourable of its numbers' verdicts (the order of ``SEVERITY``).
 from __future__ import annotations
 
 import html
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,7 +21,18 @@ from .._paths import repo_root
 from .core import PAPERS, VERDICTS, Claim
 from .statements import CATEGORIES
 from .store import _read_json
-from .tables import _SENSE_TEXT, _VERDICT_CLASS, Markup, Table, _fmt, _fmt_pm, _html_table, _text_table
+from .tables import (
+    _SENSE_TEXT,
+    _VERDICT_CLASS,
+    Markup,
+    Table,
+    _fmt,
+    _fmt_pm,
+    _html_two_line_table,
+    _id_html,
+    _mathjax,
+    _text_table,
+)
 
 REPORT_CHAPTER = "report"
 
@@ -84,14 +94,6 @@ def collect(chapter: str | None = None, root: Path | None = None) -> Summary:
             claims.append(c)
             notebooks[c.id] = payload["notebook"]
     return Summary(claims, notebooks)
-
-
-def _mathjax(text: str) -> str:
-    """A quote for HTML, its TeX as MathJax typesets it in a notebook's output: ``$$x$$`` as ``\\[x\\]`` and ``$x$``
-    as ``\\(x\\)`` (the book's MathJax reads only those delimiters in outputs), the rest escaped."""
-    out = html.escape(text, quote=False)
-    out = re.sub(r"\$\$(.+?)\$\$", lambda m: "\\[" + m.group(1) + "\\]", out, flags=re.S)
-    return re.sub(r"\$(.+?)\$", lambda m: "\\(" + m.group(1).strip() + "\\)", out, flags=re.S)
 
 
 def _link(notebook: str, text: str, base: str = "..") -> Markup:
@@ -356,7 +358,11 @@ class Predictions:
 
     def _repr_html_(self) -> str:
         body, classes = self._rows(True)
-        return "<div class='ldp-scroll'>" + _html_table(self.HEAD, body, "ldp-check", classes) + "</div>"
+        main, cls = [r[:4] for r in body], [k[:4] for k in classes]
+        details = [list(zip(self.HEAD[4:], r[4:])) for r in body]
+        return (
+            "<div class='ldp-scroll'>" + _html_two_line_table(self.HEAD[:4], main, details, "ldp-check", cls) + "</div>"
+        )
 
 
 @dataclass
@@ -395,7 +401,13 @@ class ClaimList:
         return (
             f"<details class='ldp-all-claims'><summary>All {len(body)} stored claims ({counts}): "
             f"click to open</summary><div class='ldp-scroll'>"
-            + _html_table(self.HEAD, body, "ldp-check", classes)
+            + _html_two_line_table(
+                ["claim", "reproduced", "verdict"],
+                [[_id_html(r[0]), r[2], r[3]] for r in body],
+                [[("kind", r[1]), ("against", r[4]), ("at", r[5]), ("notebook", r[6])] for r in body],
+                "ldp-check",
+                [[k[0], k[2], k[3]] for k in classes],
+            )
             + "</div></details>"
         )
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import math
+import re
 from dataclasses import dataclass
 
 _SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
@@ -90,8 +91,30 @@ def _fmt_se(se) -> str:
     return _fmt(se, 2) if se >= 1e-3 else f"{se:.1e}"
 
 
-def _fmt_pm(value, se) -> str:
-    return _fmt(value) if not se else f"{_fmt(value)} ± {_fmt_se(se)}"
+_SUPER_MINUS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def _fmt_pm(value, se, sign: bool = False) -> str:
+    """``value ± se`` with matching digits: the standard error to 2 significant digits and the value rounded
+    to the same decimal place, with thousands separators (``34,480 ± 210``, ``0.959 ± 0.012``); below 10⁻³
+    or from 10⁹ on, both share one power of ten (``(1.600 ± 0.020)·10⁻⁵``). ``sign`` writes a leading +."""
+    if value is None:
+        return "-"
+    value, plus = float(value), "+" if sign else ""
+    if not se or not math.isfinite(value) or not math.isfinite(float(se)) or float(se) < 0:
+        text = _fmt(value) if se is None or not se else f"{_fmt(value)} ± {se}"
+        return (plus if value > 0 else "") + text
+    se = float(f"{float(se):.2g}")
+    last = math.floor(math.log10(se)) - 1  # the decimal place of the standard error's second digit
+    top = max(abs(value), se)
+    if 1e-3 <= top < 1e9 and last >= -6:
+        d = max(0, -last)
+        v = round(value, -last) if last > 0 else value
+        return f"{v:{plus},.{d}f} ± {se:,.{d}f}"
+    e = math.floor(math.log10(top))
+    d = max(0, e - last)
+    power = "·10" + str(e).translate(_SUPER_MINUS)
+    return f"({value / 10**e:{plus}.{d}f} ± {se / 10**e:.{d}f}){power}"
 
 
 def _text_table(head, body, right=()) -> str:
@@ -120,7 +143,7 @@ _VERDICT_CLASS = {
 
 
 def _html_table(head, body, css: str, classes=None) -> str:
-    th = "".join(f"<th>{html.escape(str(h))}</th>" for h in head)
+    th = "".join(f"<th>{h if isinstance(h, Markup) else html.escape(str(h))}</th>" for h in head)
     rows = []
     for i, r in enumerate(body):
         tds = []
@@ -137,18 +160,73 @@ class Markup(str):
     """A table cell that is already HTML (a link)."""
 
 
+def _mathjax(text: str) -> str:
+    """A quote for HTML, its TeX as MathJax typesets it in a notebook's output: ``$$x$$`` as ``\\[x\\]`` and ``$x$``
+    as ``\\(x\\)`` (the book's MathJax reads only those delimiters in outputs), the rest escaped."""
+    out = html.escape(text, quote=False)
+    out = re.sub(r"\$\$(.+?)\$\$", lambda m: "\\[" + m.group(1) + "\\]", out, flags=re.S)
+    return re.sub(r"\$(.+?)\$", lambda m: "\\(" + m.group(1).strip() + "\\)", out, flags=re.S)
+
+
+def _id_html(claim_id: str) -> Markup:
+    """A claim id for an HTML cell, with a line-break opportunity after each dot only: a long id wraps
+    between its parts (``ren2020.figure1.`` / ``ratio_B_UCB.eps2.T1e6``), never in the middle of one."""
+    return Markup(
+        "<wbr>".join(html.escape(part) + "." for part in claim_id.split(".")[:-1])
+        + (("<wbr>" if "." in claim_id else "") + html.escape(claim_id.split(".")[-1]))
+    )
+
+
+def _html_two_line_table(head, body, details, css: str, classes=None) -> str:
+    """A table whose rows are two lines: the columns of ``head`` (``body``), then one full-width line of the
+    row's secondary fields, ``details[i]`` as ``(label, cell)`` pairs written ``label cell · label cell``.
+    So a check table keeps its verdict on screen at 1280 px without a column for every field."""
+    th = "".join(f"<th>{html.escape(str(h))}</th>" for h in head)
+    cell = lambda c: c if isinstance(c, Markup) else html.escape(str(c))  # noqa: E731
+    rows = []
+    for i, r in enumerate(body):
+        tds = []
+        for j, c in enumerate(r):
+            cls = classes[i][j] if classes and classes[i][j] else ""
+            tds.append(f"<td{f' class={cls!r}' if cls else ''}>{cell(c)}</td>")
+        rows.append("<tr class='ldp-main'>" + "".join(tds) + "</tr>")
+        parts = [
+            f"<span class='ldp-field'><span class='ldp-label'>{html.escape(k)}</span> {cell(v)}</span>"
+            for k, v in details[i]
+            if v not in ("", None)
+        ]
+        if parts:
+            rows.append(f"<tr class='ldp-sub'><td colspan='{len(head)}'>" + " · ".join(parts) + "</td></tr>")
+    return f"<table class='{css}'><thead><tr>{th}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+
+
 def _format_cell(x, spec) -> str:
     """One cell of a column with a number format ``spec``: a format spec such as ``".4g"``, ``",.0f"``,
     ``"+.3f"`` (or a tuple of them, one per part of a tuple cell) or a callable. A str cell is kept as it
-    is, ``None`` becomes ``"-"`` and a tuple ``(value, se)`` is written ``"value ± se"``."""
+    is, ``None`` becomes ``"-"`` and a tuple ``(value, se)`` of numbers is written ``"value ± se"`` by
+    :func:`_fmt_pm`, digits matched to the standard error. A ``g`` spec writes the book's one number
+    format (:func:`_fmt`): thousands separators, no exponent between 10⁻³ and 10⁹."""
     if isinstance(x, str):
         return x
     if x is None:
         return "-"
     if isinstance(x, tuple):
+        if len(x) == 2 and not callable(spec) and all(isinstance(v, (int, float)) for v in x):
+            # (value, se): the book's one way, digits matched to the standard error
+            first = spec[0] if isinstance(spec, tuple) else spec
+            return _fmt_pm(x[0], x[1], sign=str(first).startswith("+"))
         specs = spec if isinstance(spec, tuple) else (spec,) * len(x)
         return " ± ".join(_format_cell(v, s) for v, s in zip(x, specs, strict=True))
-    return spec(x) if callable(spec) else format(x, spec)
+    if callable(spec):
+        return spec(x)
+    general = _GENERAL.fullmatch(spec) if isinstance(x, (int, float)) else None
+    if general:  # ".4g" and the like: thousands separators, and no exponent between 10^-3 and 10^9
+        text = _fmt(x, int(general.group(2) or 6))
+        return ("+" if general.group(1) and float(x) > 0 else "") + text
+    return format(x, spec)
+
+
+_GENERAL = re.compile(r"([+]?),?\.?(\d*)g")
 
 
 @dataclass
@@ -164,6 +242,8 @@ class Table:
     head: list
     body: list
     formats: list | None = None
+    #: typeset the ``$…$`` of text cells and headers with MathJax in the rendered book (:func:`_mathjax`)
+    math: bool = False
 
     def __post_init__(self):
         if self.formats is not None and len(self.formats) != len(self.head):
@@ -185,6 +265,10 @@ class Table:
 
     def _repr_html_(self) -> str:
         num = self._numeric()
-        body = self._cells()
+        body, head = self._cells(), self.head
+        if self.math:
+            tex = lambda c: Markup(_mathjax(c)) if isinstance(c, str) and not isinstance(c, Markup) else c  # noqa: E731
+            body, head = [[tex(c) for c in row] for row in body], [tex(h) for h in head]
         classes = [["num" if j in num else "" for j in range(len(r))] for r in body] if num else None
-        return _html_table(self.head, body, "ldp-table", classes)
+        table = _html_table(head, body, "ldp-table", classes)
+        return f"<div class='mathjax_process'>{table}</div>" if self.math else table

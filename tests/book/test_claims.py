@@ -5,6 +5,8 @@ import os
 import subprocess
 import sys
 
+import re
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -503,11 +505,12 @@ def test_table_formats_number_columns_and_right_aligns_them():
         formats=[None, ",.0f", ".3g", ("+.3f", ".2f"), lambda x: f"<{x}>"],
     )
     lines = repr(t).splitlines()
-    assert lines[0] == "name    R(T)  ratio             pm     f"
-    assert lines[2] == "a     12,346  0.123  +1.235 ± 0.05   <2>"
-    assert lines[3] == "bb         7      -  -0.500 ± 0.01  <30>"
+    assert lines[0] == "name    R(T)  ratio              pm     f"
+    # a (value, se) pair is written by the book's one rule, digits matched to the standard error
+    assert lines[2] == "a     12,346  0.123  +1.235 ± 0.046   <2>"
+    assert lines[3] == "bb         7      -  -0.500 ± 0.010  <30>"
     h = t._repr_html_()
-    assert "<td class='num'>12,346</td>" in h and "<td>a</td>" in h and "<td class='num'>+1.235 ± 0.05</td>" in h
+    assert "<td class='num'>12,346</td>" in h and "<td>a</td>" in h and "<td class='num'>+1.235 ± 0.046</td>" in h
     with pytest.raises(ValueError, match="formats has 1 entries for 5 columns"):
         C.Table(t.head, t.body, formats=[None])
 
@@ -695,3 +698,65 @@ def test_quotes_reach_mathjax_with_its_output_delimiters():
 
     assert _mathjax("fix  $\\epsilon = 2.0$ , a < b; $$x^2$$") == "fix  \\(\\epsilon = 2.0\\) , a &lt; b; \\[x^2\\]"
     assert _mathjax("no math, 20% of users") == "no math, 20% of users"
+
+
+@pytest.mark.parametrize(
+    "value, se, text",
+    [
+        (34480.3, 212.0, "34,480 ± 210"),  # the standard error to 2 digits, the value to the same place
+        (4405.2, 26.0, "4,405 ± 26"),
+        (0.95873, 0.0123, "0.959 ± 0.012"),
+        (-0.0123, 0.0031, "-0.0123 ± 0.0031"),
+        (12.0, 0.0004, "12.00000 ± 0.00040"),
+        (1.6e-5, 2e-7, "(1.600 ± 0.020)·10⁻⁵"),  # below 10^-3: one power of ten for both
+        (2.5e9, 3.1e7, "(2.500 ± 0.031)·10⁹"),
+        (0.5, 0.0, "0.5"),  # no standard error: the number alone
+        (3.0, float("nan"), "3 ± nan"),  # shown, never hidden
+    ],
+)
+def test_value_and_se_have_matching_digits(value, se, text):
+    from ldpcode.claims.tables import _fmt_pm
+
+    assert _fmt_pm(value, se) == text
+
+
+def test_a_g_format_is_the_books_number_format():
+    """No exponent between 10^-3 and 10^9, thousands separators: '.4g' of 34480 is '34,480', not '3.448e+04'."""
+    from ldpcode.claims.tables import _format_cell
+
+    assert _format_cell(34480.0, ".4g") == "34,480"
+    assert _format_cell(0.12345, ".3g") == "0.123"
+    assert _format_cell(0.5, "+.3g") == "+0.5"
+    assert _format_cell(1.2e-5, ".3g") == "1.20e-05"
+    assert _format_cell(7, "d") == "7"  # other specs as Python writes them
+
+
+def test_claim_ids_break_only_after_a_dot():
+    from ldpcode.claims.tables import _id_html
+
+    h = _id_html("ren2020.figure1.ratio_B_UCB.eps2.T1e6")
+    assert h == "ren2020.<wbr>figure1.<wbr>ratio_B_UCB.<wbr>eps2.<wbr>T1e6"
+    assert _id_html("plain") == "plain"
+    assert _id_html("a<b.c") == "a&lt;b.<wbr>c"
+
+
+def test_check_table_html_is_claim_reproduced_check_verdict_then_a_line_of_the_rest(tmp_path):
+    c = C.reproducible("demo.x", "a test", reproduced=1.0, se=0.1, horizon=1000)
+    report = C.CheckReport("chapters/demo/demo.ipynb", [(c, None, "written")])
+    h = report._repr_html_()
+    heads = re.findall(r"<th>(.*?)</th>", h)
+    assert heads == ["claim", "reproduced", "check", "verdict"]
+    assert h.count("<tr class='ldp-main'>") == 1 and h.count("<tr class='ldp-sub'><td colspan='4'>") == 1
+    sub = h.split("<tr class='ldp-sub'>")[1]
+    for label in ("stored", "at", "kind"):
+        assert f"<span class='ldp-label'>{label}</span>" in sub
+    assert "demo.<wbr>x" in h
+    assert "written" in repr(report) and "against" in repr(report)  # the text form keeps every column
+
+
+def test_a_table_with_math_is_typeset_by_mathjax():
+    t = C.Table(["a", "$x$"], [["$\\frac{1}{2}$", "<b>"]], math=True)
+    h = t._repr_html_()
+    assert h.startswith("<div class='mathjax_process'>")
+    assert "<th>\\(x\\)</th>" in h and "<td>\\(\\frac{1}{2}\\)</td>" in h and "&lt;b&gt;" in h
+    assert "$" not in h
