@@ -366,14 +366,26 @@ def price_panel(ax, epsilons, ratio, se, fine, bound_ratio, crossovers: dict, bo
     for i, (k, value) in enumerate(sorted(crossovers.items())):
         shade = ["#555555", "#999999", "#bbbbbb"][i % 3]
         ax.axhline(k, color=shade, linewidth=0.8)
-        ax.axvline(value, color=shade, linewidth=1.2, label=f"measured ε_{k:g} = {value:.2f}")
+        # each level k is labelled on the line itself: "price k", at the right edge of the panel
+        ax.annotate(
+            f"price {k:g}",
+            xy=(1.0, k),
+            xycoords=("axes fraction", "data"),
+            xytext=(-3, 2),
+            textcoords="offset points",
+            ha="right",
+            va="bottom",
+            fontsize="small",
+            color="#333333",
+        )
+        ax.axvline(value, color=shade, linewidth=1.2, label=rf"measured $\varepsilon_{{{k:g}}}$ = {value:.2f}")
         ax.axvline(
             bound_crossovers[k],
             color=shade,
             linewidth=1.2,
             linestyle=":",
-            label=f"bounds' ε_{k:g} = {bound_crossovers[k]:.2f}",
+            label=rf"bounds' $\varepsilon_{{{k:g}}}$ = {bound_crossovers[k]:.2f}",
         )
     ax.axhline(1.0, color="k", linewidth=0.6, alpha=0.5)
     paper_axes(ax, xlabel="privacy level ε", ylabel="regret of local / global privacy", title="the price of trust")
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), fontsize="x-small", ncol=2)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), fontsize="small", ncol=2)

@@ -34,12 +34,85 @@ POLICY_COLORS = {
 THEORY_STYLE = dict(linestyle="--", linewidth=1.2, alpha=0.9)
 
 
+#: the width of the book's text column at 1280 px (sphinx-book-theme), in CSS pixels: a figure wider than this
+#: is shown scaled down to it, and its fonts with it
+COLUMN_PX = 688
+#: the smallest font a reader is shown, in CSS pixels, as displayed (tests/book/test_book_pages.py measures it)
+MIN_FONT_PX = 9
+#: the PNG text key under which :func:`figure_png` records the figure's smallest font, in points
+FONT_KEY = "ldp-min-font-pt"
+DPI = 90
+
+
 def use_theme() -> None:
-    """The book's seaborn theme (white grid, colour-blind-safe palette, readable sizes)."""
+    """The book's seaborn theme (white grid, colour-blind-safe palette, readable sizes); in a notebook, its
+    figures are shown through :func:`figure_png`, so none carries a font below 9 px in the book's column."""
     import seaborn as sns
 
     sns.set_theme(context="notebook", style="whitegrid", palette="colorblind")
-    plt.rcParams.update({"figure.dpi": 90, "savefig.dpi": 90, "legend.fontsize": "small", "axes.titlesize": "medium"})
+    plt.rcParams.update({"figure.dpi": DPI, "savefig.dpi": DPI, "legend.fontsize": "small", "axes.titlesize": "medium"})
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - IPython comes with the notebook stack
+        return
+    shell = get_ipython()
+    if shell is not None and hasattr(shell, "display_formatter"):
+        import matplotlib
+        from matplotlib.figure import Figure
+
+        # resolve the backend now: matplotlib-inline registers its own PNG formatter when its backend loads,
+        # which would otherwise happen at the first figure and replace the one below
+        matplotlib.get_backend()
+        plt.switch_backend(matplotlib.get_backend())
+
+        shell.display_formatter.formatters["image/png"].for_type(Figure, _png_base64)
+
+
+def _texts(fig):
+    from matplotlib.text import Text
+
+    return [t for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()]
+
+
+def legible(fig, *, column_px: int = COLUMN_PX, min_px: float = MIN_FONT_PX, dpi: float = DPI) -> float:
+    """Raise every font of ``fig`` that would show below ``min_px`` CSS pixels when the saved figure (tight
+    bounding box, ``dpi``) is shown at most ``column_px`` wide; return the smallest font, in points.
+
+    A figure of width W inches is shown at ``min(1, column_px / (W·dpi))`` of its natural size, so a font
+    of s points shows at ``s·dpi/72·min(1, column_px/(W·dpi))`` px. The floor is recomputed after each
+    raise (larger fonts may widen the tight box) until no font is below it.
+    """
+    for _ in range(4):
+        fig.canvas.draw()
+        renderer = fig.canvas.get_renderer()
+        width_in = fig.get_tightbbox(renderer).width + 0.2  # savefig's pad_inches = 0.1 on each side
+        floor = min_px * 72 / dpi / min(1.0, column_px / (width_in * dpi))
+        small = [t for t in _texts(fig) if t.get_fontsize() < floor - 1e-9]
+        if not small:
+            break
+        for t in small:
+            t.set_fontsize(floor)
+    return min((t.get_fontsize() for t in _texts(fig)), default=float("inf"))
+
+
+def figure_png(fig, *, dpi: float = DPI) -> bytes:
+    """The PNG the book shows for ``fig``: made :func:`legible`, a tight bounding box, ``dpi`` recorded in
+    the PNG, and the smallest font (points) under the text key ``FONT_KEY``, which the page test reads."""
+    import io
+
+    smallest = legible(fig, dpi=dpi)
+    buf = io.BytesIO()
+    meta = {"Software": None, FONT_KEY: f"{smallest:.3f}"}
+    fig.savefig(buf, format="png", dpi=dpi, bbox_inches="tight", metadata=meta)
+    return buf.getvalue()
+
+
+def _png_base64(fig) -> str:
+    import base64
+
+    if not fig.axes and not fig.texts:  # an empty figure shows nothing, as the inline backend does
+        return None
+    return base64.b64encode(figure_png(fig)).decode("ascii")
 
 
 def epsilon_colors(epsilons) -> dict:
@@ -52,9 +125,10 @@ def epsilon_colors(epsilons) -> dict:
 
 
 def format_horizon(T: int) -> str:
-    """``10**6`` -> ``'10^6'`` for titles; other numbers with separators."""
+    """A horizon for a figure's text, typeset by mathtext: ``10**6`` -> ``'$10^{6}$'`` (shown 10⁶); other
+    numbers with thousands separators (``'16,000'``)."""
     k = math.log10(T)
-    return f"10^{int(round(k))}" if abs(k - round(k)) < 1e-12 else f"{T:,}"
+    return f"$10^{{{int(round(k))}}}$" if abs(k - round(k)) < 1e-12 else f"{T:,}"
 
 
 def paper_axes(ax, *, xlabel="time t (pulls)", ylabel="pseudo-regret R(t)", title=None, loglog=True):

@@ -1,0 +1,57 @@
+"""The book's figure formatter (ldpcode.plotting.figure_png): every figure is shown with no font below 9 CSS px
+in the 688 px text column, and its PNG records the dpi and its smallest font for the page test to read."""
+
+import io
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import pytest  # noqa: E402
+from PIL import Image  # noqa: E402
+
+from ldpcode import plotting  # noqa: E402
+
+
+def _shown_px(png: bytes) -> float:
+    """The smallest font as the book shows the PNG: at most COLUMN_PX wide, s pt at d dpi = s·d/72 image px."""
+    im = Image.open(io.BytesIO(png))
+    pt, dpi = float(im.info[plotting.FONT_KEY]), im.info["dpi"][0]
+    return pt * dpi / 72 * min(1.0, plotting.COLUMN_PX / im.width)
+
+
+@pytest.mark.parametrize("width", [4.0, 7.5, 10.0, 12.0, 16.0])
+def test_wide_figures_with_tiny_fonts_show_at_9px(width):
+    fig, ax = plt.subplots(figsize=(width, 3))
+    ax.plot([1, 2], [3, 4], label="a line")
+    ax.legend(fontsize="xx-small")
+    ax.set_title("T = " + plotting.format_horizon(10**6), fontsize=5)
+    ax.annotate("note", (1.5, 3.5), fontsize=4)
+    png = plotting.figure_png(fig)
+    plt.close(fig)
+    assert _shown_px(png) >= plotting.MIN_FONT_PX - 0.05
+
+
+def test_fonts_already_large_enough_are_left_alone():
+    fig, ax = plt.subplots(figsize=(5, 3))
+    ax.set_title("title", fontsize=14)
+    ax.set_xlabel("x", fontsize=12)
+    ax.tick_params(labelsize=10)
+    smallest = plotting.legible(fig)
+    plt.close(fig)
+    assert smallest == pytest.approx(10.0)
+    assert fig.axes[0].title.get_fontsize() == 14
+
+
+def test_the_record_is_in_the_png():
+    fig, ax = plt.subplots(figsize=(5, 3))
+    ax.plot([0, 1])
+    im = Image.open(io.BytesIO(plotting.figure_png(fig)))
+    plt.close(fig)
+    assert plotting.FONT_KEY in im.info and round(im.info["dpi"][0]) == plotting.DPI
+    assert "Software" not in im.info  # no version string: the same figure gives the same bytes
+
+
+def test_horizons_are_typeset_by_mathtext():
+    assert plotting.format_horizon(10**6) == "$10^{6}$"
+    assert plotting.format_horizon(16000) == "16,000"
