@@ -35,8 +35,9 @@ THEORY_STYLE = dict(linestyle="--", linewidth=1.2, alpha=0.9)
 
 
 #: the width of the book's text column at 1280 px (sphinx-book-theme), in CSS pixels: a figure wider than this
-#: is shown scaled down to it, and its fonts with it
-COLUMN_PX = 688
+#: is shown scaled down to it, and its fonts with it. The column measures 687-688 px; 684 leaves the fonts a
+#: little room above the floor rather than landing on it to the last sub-pixel
+COLUMN_PX = 684
 #: the smallest font a reader is shown, in CSS pixels, as displayed (tests/book/test_book_pages.py measures it)
 MIN_FONT_PX = 9
 #: the PNG text key under which :func:`figure_png` records the figure's smallest font, in points
@@ -95,15 +96,30 @@ def legible(fig, *, column_px: int = COLUMN_PX, min_px: float = MIN_FONT_PX, dpi
     return min((t.get_fontsize() for t in _texts(fig)), default=float("inf"))
 
 
-def figure_png(fig, *, dpi: float = DPI) -> bytes:
+def figure_png(fig, *, dpi: float = DPI, column_px: int = COLUMN_PX, min_px: float = MIN_FONT_PX) -> bytes:
     """The PNG the book shows for ``fig``: made :func:`legible`, a tight bounding box, ``dpi`` recorded in
-    the PNG, and the smallest font (points) under the text key ``FONT_KEY``, which the page test reads."""
+    the PNG, and the smallest font (points) under the text key ``FONT_KEY``, which the page test reads.
+
+    The saved PNG's own width decides: if its smallest font would still show below ``min_px`` (the tight
+    box came out wider than :func:`legible` estimated), the fonts are raised to that floor and it is saved
+    again."""
     import io
 
-    smallest = legible(fig, dpi=dpi)
-    buf = io.BytesIO()
-    meta = {"Software": None, FONT_KEY: f"{smallest:.3f}"}
-    fig.savefig(buf, format="png", dpi=dpi, bbox_inches="tight", metadata=meta)
+    from PIL import Image
+
+    smallest = legible(fig, dpi=dpi, column_px=column_px, min_px=min_px)
+    for _ in range(4):
+        buf = io.BytesIO()
+        meta = {"Software": None, FONT_KEY: f"{smallest:.3f}"}
+        fig.savefig(buf, format="png", dpi=dpi, bbox_inches="tight", metadata=meta)
+        width = Image.open(io.BytesIO(buf.getvalue())).width
+        floor = min_px * 72 / dpi / min(1.0, column_px / width)
+        small = [t for t in _texts(fig) if t.get_fontsize() < floor]
+        if not small:
+            break
+        for t in small:
+            t.set_fontsize(floor * 1.005)
+        smallest = min(t.get_fontsize() for t in _texts(fig))
     return buf.getvalue()
 
 

@@ -184,9 +184,9 @@ def heldp_ucb_l_best_kappa(means, horizon, levels, epsilon_min) -> tuple[float, 
 def heldp_ucb_l_regret_bound(means, horizon, levels, epsilon_min, kappa=None) -> float:
     r"""Theorem 7 (HeLDP-UCB-L): the distribution-dependent regret is at most
 
-    .. math:: \inf_{\kappa>0}\sum_{a:\Delta_a>0}\Big[\max\Big\{\frac{8}{p_0\Delta_a}(1+4\sqrt{\alpha_0+\kappa Q_L})^2\log T,\;
-              \frac{2\Delta_a}{p_0\alpha_0^2}(4\alpha_0\epsilon_{\min}^{-2}+\epsilon_{\min}^{-4})\log T\Big\}
-              + \frac{\Delta_a}{2p_0\kappa^2}\log(p_0Te^{2\kappa^2}) + \frac{2\Delta_a}{p_0} + \frac{2\pi^2\Delta_a}{3}\Big]
+    .. math:: \inf_{\kappa>0}\sum_{a:\Delta_a>0}\Big[&\max\Big\{\frac{8}{p_0\Delta_a}(1+4\sqrt{\alpha_0+\kappa Q_L})^2\log T,\;\\
+              &\qquad\quad \frac{2\Delta_a}{p_0\alpha_0^2}(4\alpha_0\epsilon_{\min}^{-2}+\epsilon_{\min}^{-4})\log T\Big\}\\
+              &+ \frac{\Delta_a}{2p_0\kappa^2}\log(p_0Te^{2\kappa^2}) + \frac{2\Delta_a}{p_0} + \frac{2\pi^2\Delta_a}{3}\Big]
 
     with :math:`p_0, \alpha_0, Q_L` of :func:`heldp_quantities`. ``kappa=None`` computes the infimum
     numerically (:func:`heldp_ucb_l_best_kappa`); a number evaluates the bracket at that κ (``math.inf``:
@@ -393,7 +393,7 @@ def unbiased_ctb_variance(mu, epsilon):
     r"""The variance of :math:`g(M_B(R;\epsilon);\epsilon)`, the unbiased value of HeLDP-UCB-B (Section 3.2 of
     the HeLDP paper), for a reward R in [0, 1] of mean :math:`\mu`:
 
-    .. math:: \mathrm{Var}[g] = k^2 p(1-p) = \frac{\beta(\epsilon) - (2\mu-1)^2}{4},\qquad
+    .. math:: \mathrm{Var}[g] = k^2 p(1-p) = \frac{\beta(\epsilon) - (2\mu-1)^2}{4},\quad
               k = \frac{e^\epsilon+1}{e^\epsilon-1},\ p = \tfrac12 + \frac{2\mu-1}{2k},
 
     since g is affine in the bit (:math:`g = \tfrac12 + (x-\tfrac12)k`) and the bit is Bernoulli(p) with p of

@@ -202,9 +202,9 @@ def linear_c_epsilon(actions, theta, epsilon, rho=1.0) -> LinearCEpsilon:
     :math:`\mathbb R^d` and θ with a unique optimal action, every consistent ε-global-DP policy has
     :math:`\liminf_T \mathrm{Reg}_T/\log T \ge c_\epsilon(\mathcal A,\theta)`, the structural distinguishability gap
 
-    .. math:: c_\epsilon = \inf_{\alpha\in[0,\infty)^{\mathcal A}} \sum_a \alpha(a)\Delta_a \quad\text{s.t.}\quad
-              \|a\|^2_{H_\alpha^{-1}} \le \min\{\tfrac12\Delta_a^2,\; 3\epsilon\rho\Delta_a\}\ \ \forall a:\Delta_a>0,
-              \qquad H_\alpha = \sum_a \alpha(a)\,aa^\top.
+    .. math:: c_\epsilon = \inf_{\alpha\in[0,\infty)^{\mathcal A}}\ &\sum_a \alpha(a)\Delta_a \\
+              \text{s.t.}\ &\|a\|^2_{H_\alpha^{-1}} \le \min\{\tfrac12\Delta_a^2,\; 3\epsilon\rho\Delta_a\}\ \ \forall a:\Delta_a>0,\\
+              &H_\alpha = \sum_a \alpha(a)\,aa^\top.
 
     Readings of this book (the extraction of the paper is incomplete here):
 

@@ -358,11 +358,12 @@ class Predictions:
 
     def _repr_html_(self) -> str:
         body, classes = self._rows(True)
-        main, cls = [r[:4] for r in body], [k[:4] for k in classes]
+        # the number (prose that wraps) first, then the two values and the verdict; the rest on a second line
+        main = [[r[1], r[3], r[2], r[0]] for r in body]
+        cls = [[None, None, None, k[0]] for k in classes]
         details = [list(zip(self.HEAD[4:], r[4:])) for r in body]
-        return (
-            "<div class='ldp-scroll'>" + _html_two_line_table(self.HEAD[:4], main, details, "ldp-check", cls) + "</div>"
-        )
+        head = [self.HEAD[1], self.HEAD[3], self.HEAD[2], self.HEAD[0]]
+        return "<div class='ldp-scroll'>" + _html_two_line_table(head, main, details, "ldp-check", cls) + "</div>"
 
 
 @dataclass

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import math
+import numbers
 import re
 from dataclasses import dataclass
 
@@ -169,12 +170,11 @@ def _mathjax(text: str) -> str:
 
 
 def _id_html(claim_id: str) -> Markup:
-    """A claim id for an HTML cell, with a line-break opportunity after each dot only: a long id wraps
-    between its parts (``ren2020.figure1.`` / ``ratio_B_UCB.eps2.T1e6``), never in the middle of one."""
-    return Markup(
-        "<wbr>".join(html.escape(part) + "." for part in claim_id.split(".")[:-1])
-        + (("<wbr>" if "." in claim_id else "") + html.escape(claim_id.split(".")[-1]))
-    )
+    """A claim id for an HTML cell, with a line-break opportunity only after a dot that starts a new part (a
+    letter follows it): a long id wraps between its parts (``ren2020.figure1.`` / ``ratio_B_UCB.eps2.T1e6``),
+    never inside a part or a number (``gap0.1_eps0.5`` stays whole)."""
+    parts = re.split(r"(?<=\.)(?=[A-Za-z])", claim_id)
+    return Markup("<wbr>".join(html.escape(part) for part in parts))
 
 
 def _html_two_line_table(head, body, details, css: str, classes=None) -> str:
@@ -211,7 +211,7 @@ def _format_cell(x, spec) -> str:
     if x is None:
         return "-"
     if isinstance(x, tuple):
-        if len(x) == 2 and not callable(spec) and all(isinstance(v, (int, float)) for v in x):
+        if len(x) == 2 and not callable(spec) and all(_is_number(v) for v in x):
             # (value, se): the book's one way, digits matched to the standard error
             first = spec[0] if isinstance(spec, tuple) else spec
             return _fmt_pm(x[0], x[1], sign=str(first).startswith("+"))
@@ -219,11 +219,17 @@ def _format_cell(x, spec) -> str:
         return " ± ".join(_format_cell(v, s) for v, s in zip(x, specs, strict=True))
     if callable(spec):
         return spec(x)
-    general = _GENERAL.fullmatch(spec) if isinstance(x, (int, float)) else None
+    general = _GENERAL.fullmatch(spec) if _is_number(x) else None
     if general:  # ".4g" and the like: thousands separators, and no exponent between 10^-3 and 10^9
         text = _fmt(x, int(general.group(2) or 6))
         return ("+" if general.group(1) and float(x) > 0 else "") + text
     return format(x, spec)
+
+
+def _is_number(x) -> bool:
+    """A real number, NumPy's scalars included (np.int64 is not an int; NumPy registers it as numbers.Real), a
+    bool not."""
+    return isinstance(x, numbers.Real) and not isinstance(x, bool)
 
 
 _GENERAL = re.compile(r"([+]?),?\.?(\d*)g")

@@ -230,9 +230,9 @@ def laplace_sum_sf(lam, n, b):
     using :math:`P\{G_1 > y\} = e^{-y/b}\sum_{i<n} (y/b)^i/i!` gives, for :math:`x = \lambda/b \ge 0`, the
     finite sum of positive terms
 
-    .. math:: P\{Y_n > \lambda\} = e^{-x} \sum_{i=0}^{n-1}\sum_{j=0}^{i}
-              \frac{x^{i-j}}{(i-j)!\,j!}\,\frac{(n-1+j)!}{(n-1)!\,2^{n+j}}
-              = \sum_{k=0}^{n-1} \frac{e^{-x}x^k}{k!}\, F(n - 1 - k),
+    .. math:: P\{Y_n > \lambda\} &= e^{-x} \sum_{i=0}^{n-1}\sum_{j=0}^{i}
+              \frac{x^{i-j}}{(i-j)!\,j!}\,\frac{(n-1+j)!}{(n-1)!\,2^{n+j}}\\
+              &= \sum_{k=0}^{n-1} \frac{e^{-x}x^k}{k!}\, F(n - 1 - k),
 
     (k = i - j), where :math:`F(m) = \sum_{j=0}^{m}\binom{n-1+j}{j}2^{-(n+j)}` is the distribution function of
     the negative binomial law (failures before the n-th success of a fair coin). So the double sum is a sum

@@ -1,7 +1,10 @@
 """The built book as a reader sees it: the book is built into a temporary folder and opened in headless
-Chromium at 1280 px. The reproduction report shows, per paper, its counts and a table whose verdict
-column is on screen; every notebook's check table has its verdict column on screen; page titles carry no
-raw LaTeX; and the pages load nothing from the network.
+Chromium at 1280 px. Every page is loaded once (``page_audit.audit``), and each test reads one property
+of all pages from that load: no raw TeX, markdown pipes or formula-made list items in a page body; no
+table, text output or display formula wider than the text column; no figure font below 9 px as shown; a check table
+on every chapter page. Three more pages are opened for what is theirs alone: the reproduction report
+(its scorecard on the first screen, its per-paper tables), the errata and the API appendix. Titles,
+the bibliography and the pages' network use are read from the HTML files.
 
 Needs Chromium (Debian's ``chromium`` package: ``.ci/run`` installs it) and Playwright's Python client
 (``requirements.txt``), which drives that Chromium and downloads no browser of its own. Without a
@@ -15,21 +18,14 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import page_audit
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-WIDTH = 1280
+WIDTH = page_audit.WIDTH
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 SHOTS = ROOT / "_build" / "screenshots"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+ARGS = page_audit.ARGS
 
 
 @pytest.fixture(scope="module")
@@ -123,9 +119,6 @@ def test_the_errata_render_each_entry(browser, html):
     page = _page(browser, html, "chapters/report/errata.html")
     entries = page.locator("section h3").all_inner_texts()
     assert len(entries) >= 10, entries
-    body = page.locator("article").inner_text()
-    for raw in ("$", "\\frac", "\\mathcal", "\\mathrm"):
-        assert raw not in body.replace("$$", ""), f"raw TeX {raw!r} on the errata page"
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "errata-1280.png"), full_page=True)
     page.close()
@@ -135,43 +128,79 @@ def _chapter_pages():
     return sorted(str(p.relative_to(ROOT).with_suffix(".html")) for p in (ROOT / "chapters").glob("*/*.ipynb"))
 
 
-def test_every_check_table_shows_its_verdict_at_1280px(browser, html):
-    off = []
-    for rel in _chapter_pages():
-        page = _page(browser, html, rel)
-        tables = page.locator("table.ldp-check")
-        if "reproduction_report" not in rel:
-            assert tables.count() >= 1, f"{rel} has no check table"
-        for i in range(tables.count()):
-            table = tables.nth(i)
-            if not table.is_visible():  # the report's collapsed list
-                continue
-            ok, where = _visible_column(page, table, "verdict")
-            if not ok:
-                off.append(f"{rel}: {where}")
-        if rel.endswith("ren2020/figure1.html"):
-            tables.first.scroll_into_view_if_needed()
-            SHOTS.mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=str(SHOTS / "ren2020-figure1-check-1280.png"))
-        page.close()
-    assert not off, "verdict columns off-screen:\n" + "\n".join(off)
+#: pages kept whole as screenshots of the audit's single load (_build/screenshots/<name>-1280.png)
+SHOT_PAGES = [
+    "chapters/azize2022/theorems7_8_upper_bounds.html",
+    "chapters/azize2022/table1.html",
+    "chapters/heldp/theorem10_corollary11.html",
+    "chapters/ren2020/figure1.html",
+    "chapters/landscape/privacy_landscape.html",
+]
 
 
-def test_every_plain_table_fits_its_output_at_1280px(browser, html):
-    """Every table of ldpcode.claims.Table (class ldp-table) ends inside its output's column: no column of
-    numbers is cut off, to be found only by scrolling sideways (_static/ldp.css lets headers wrap)."""
-    wide = []
-    for rel in _chapter_pages():
-        page = _page(browser, html, rel)
-        over = page.evaluate(
-            "() => Array.from(document.querySelectorAll('table.ldp-table')).map((t, i) => {"
-            " const c = t.closest('div.output, div.cell_output') || t.parentElement;"
-            " return [i, t.getBoundingClientRect().right, c.getBoundingClientRect().right]; })"
-            ".filter(x => x[1] > x[2] + 1)"
-        )
-        wide += [f"{rel}: table {i} ends at {right:.0f} px, its output at {edge:.0f} px" for i, right, edge in over]
-        page.close()
-    assert not wide, "plain tables wider than their column:\n" + "\n".join(wide)
+@pytest.fixture(scope="module")
+def audited(browser, html):
+    """Every page of the book loaded once (tests/book/page_audit.py); each test below reads one property."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    shots = {
+        rel: SHOTS / (rel.removeprefix("chapters/").removesuffix(".html").replace("/", "-") + "-1280.png")
+        for rel in SHOT_PAGES
+    }
+    found = page_audit.audit(browser, html, shots=shots)
+    assert len(found) >= 50, sorted(found)
+    return found
+
+
+def _problems(audited, name):
+    return [f"{rel}: {x}" for rel, a in audited.items() for x in getattr(a, name)]
+
+
+def test_page_bodies_show_no_raw_tex_and_no_markdown_pipes(audited):
+    """After MathJax has run, no text of a page body outside rendered math and code carries TeX ($, \\frac,
+    \\mathcal, \\left, \\mathrm, ...) or the pipes of a markdown table commonmark did not render."""
+    bad = _problems(audited, "raw") + _problems(audited, "pipes")
+    assert not bad, "raw TeX or table pipes in page bodies:\n" + "\n".join(bad)
+
+
+def test_no_list_item_is_made_of_a_formula(audited):
+    """A line of a formula that starts with + or - becomes a bullet when the formula is not its own
+    paragraph: no list item carries raw TeX."""
+    bad = _problems(audited, "lists")
+    assert not bad, "list items made of formulas:\n" + "\n".join(bad)
+
+
+def test_every_table_fits_its_column_at_1280px(audited):
+    """Every table of every page (check tables, plain tables, markdown tables) ends inside the text column
+    and needs no sideways scroll."""
+    bad = _problems(audited, "tables") + [
+        f"{rel}: the page scrolls sideways" for rel, a in audited.items() if a.page_wide
+    ]
+    assert not bad, "tables wider than their column:\n" + "\n".join(bad)
+
+
+def test_every_text_output_fits_its_column_at_1280px(audited):
+    bad = _problems(audited, "outputs")
+    assert not bad, "text outputs wider than their column:\n" + "\n".join(bad)
+
+
+def test_every_display_formula_fits_its_column_at_1280px(audited):
+    """MathJax does not break lines: a display formula wider than its box is cut off at its edge (or, with the
+    book's CSS, scrolls). Long ones are written on two or three lines (aligned)."""
+    bad = _problems(audited, "formulas")
+    assert not bad, "display formulas wider than their column:\n" + "\n".join(bad)
+
+
+def test_every_figure_shows_its_smallest_font_at_9px_or_more(audited):
+    """From each figure's PNG (its dpi, and the smallest font that ldpcode.plotting.figure_png recorded) and
+    its displayed width: s pt at d dpi show at s·d/72·shown/natural CSS px."""
+    assert sum(a.figures for a in audited.values()) >= 60
+    bad = _problems(audited, "fonts")
+    assert not bad, "figures with fonts below 9 px as shown:\n" + "\n".join(bad)
+
+
+def test_every_chapter_notebook_shows_a_check_table(audited):
+    missing = [rel for rel in _chapter_pages() if "chapters/report/" not in rel and audited[rel].checks < 1]
+    assert not missing, missing
 
 
 def test_titles_carry_no_raw_latex(html):

@@ -729,6 +729,10 @@ def test_a_g_format_is_the_books_number_format():
     assert _format_cell(0.5, "+.3g") == "+0.5"
     assert _format_cell(1.2e-5, ".3g") == "1.20e-05"
     assert _format_cell(7, "d") == "7"  # other specs as Python writes them
+    import numpy as np
+
+    assert _format_cell(np.int64(79433), ".2g") == "79,433"  # NumPy's scalars are numbers too
+    assert _format_cell((np.float64(4405.2), np.float64(26.0)), ".4g") == "4,405 ± 26"
 
 
 def test_claim_ids_break_only_after_a_dot():
@@ -737,6 +741,7 @@ def test_claim_ids_break_only_after_a_dot():
     h = _id_html("ren2020.figure1.ratio_B_UCB.eps2.T1e6")
     assert h == "ren2020.<wbr>figure1.<wbr>ratio_B_UCB.<wbr>eps2.<wbr>T1e6"
     assert _id_html("plain") == "plain"
+    assert _id_html("ren2020.theorem4.pulls_gap0.1_eps0.5") == "ren2020.<wbr>theorem4.<wbr>pulls_gap0.1_eps0.5"
     assert _id_html("a<b.c") == "a&lt;b.<wbr>c"
 
 

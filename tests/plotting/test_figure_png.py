@@ -32,6 +32,17 @@ def test_wide_figures_with_tiny_fonts_show_at_9px(width):
     assert _shown_px(png) >= plotting.MIN_FONT_PX - 0.05
 
 
+def test_a_legend_outside_the_axes_widens_the_figure_and_is_still_legible():
+    """The tight box is wider than the figure here; the saved PNG's own width decides the floor."""
+    fig, ax = plt.subplots(figsize=(9.5, 3))
+    ax.plot([1, 2], [3, 4], label="a rather long label for a line")
+    ax.legend(loc="center left", bbox_to_anchor=(1.02, 0.5), fontsize="x-small")
+    png = plotting.figure_png(fig)
+    plt.close(fig)
+    assert Image.open(io.BytesIO(png)).width > 9.5 * plotting.DPI
+    assert _shown_px(png) >= plotting.MIN_FONT_PX
+
+
 def test_fonts_already_large_enough_are_left_alone():
     fig, ax = plt.subplots(figsize=(5, 3))
     ax.set_title("title", fontsize=14)
