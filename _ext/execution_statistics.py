@@ -45,8 +45,7 @@ class ExecutionStatistics(SphinxDirective):
         missing = [nb for nb in notebooks if "paper" not in record.get(nb, {})]
         for nb in missing:
             logger.warning(
-                f"execution-statistics: {nb} has no paper-scale time in {RECORD} "
-                f"(run `python -m ldpcode.nbrun {nb}`)",
+                f"execution-statistics: {nb} has no paper-scale time in {RECORD} (run `python -m ldpcode.nbrun {nb}`)",
                 location=self.env.docname,
             )
         rows = [

@@ -170,7 +170,7 @@ def test_the_tables_show_mean_and_standard_error_per_cell():
         with pytest.raises(ValueError, match="epsilons must be"):
             L.regret_table(table, ["UCB1"], epsilons=bad)
     c = L.curves_table([0.5, 1.0], {"a": [1.0, 2.0], "b": [3.0, 4.0]}, se={"b": [0.1, 0.2]}, first="x")
-    assert c.head == ["x", "ε = 0.5", "ε = 1"] and c.body == [["a", "1", "2"], ["b", "3 ± 0.1", "4 ± 0.2"]]
+    assert c.head == ["x", "ε = 0.5", "ε = 1"] and c.body == [["a", "1", "2"], ["b", "3.00 ± 0.10", "4.00 ± 0.20"]]
     big = L.curves_table([1.0], {"r": [1.462e6]}, se={"r": [1.2e4]})
     assert big.body == [["r", "1,462,000 ± 12,000"]]
     assert "<table" in c._repr_html_()
