@@ -61,9 +61,8 @@ def use_theme() -> None:
         import matplotlib
         from matplotlib.figure import Figure
 
-        # resolve the backend now: matplotlib-inline registers its own PNG formatter when its backend loads,
+        # load the backend now: matplotlib-inline registers its own PNG formatter when its backend loads,
         # which would otherwise happen at the first figure and replace the one below
-        matplotlib.get_backend()
         plt.switch_backend(matplotlib.get_backend())
 
         shell.display_formatter.formatters["image/png"].for_type(Figure, _png_base64)

@@ -1,6 +1,6 @@
 """Formatting for the claim tables: numbers and horizons as the book prints them, and the one table renderer.
 
-:func:`format_horizon` and :func:`_fmt` (with ``_fmt_se``, ``_fmt_pm``) write numbers for a table;
+:func:`format_horizon`, :func:`_fmt` and :func:`_fmt_pm` (value ± se) write numbers for a table;
 ``_text_table`` and ``_html_table`` render one as aligned text (for nbval and the terminal) and as HTML
 (for the rendered book); :class:`Markup` marks a cell that is already HTML; :class:`Table` is a plain
 table that prints both ways. ``_VERDICT_CLASS`` gives each verdict its CSS class.
@@ -84,12 +84,6 @@ def _fmt(x, digits: int = 4) -> str:
 
 
 _SENSE_TEXT = {"=": "", "<=": "≤ ", ">=": "≥ "}
-
-
-def _fmt_se(se) -> str:
-    """A standard error to 2 significant digits, without an exponent where one is not needed: 760, 0.012."""
-    se = float(f"{float(se):.2g}")
-    return _fmt(se, 2) if se >= 1e-3 else f"{se:.1e}"
 
 
 _SUPER_MINUS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
