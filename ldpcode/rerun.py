@@ -11,6 +11,10 @@ things, each refusing bad input before any work:
 2. executes the notebook with papermill (the kernel's working directory is the notebook's folder, as in the book),
    writing ``OUT/<name>.ipynb`` with a note under its title naming the new values; its check cell compares nothing
    with ``data/`` at other parameters and writes nothing there;
+   The re-run stores nothing under ``data/`` even with ``LDPCODE_WRITE_CLAIMS=1`` in the environment, and it
+   refuses (before any work) an ``OUT`` inside the book's ``chapters/``, ``data/`` or ``_build/``, an
+   ``OUT/<name>.ipynb`` it did not write, and an ``OUT/book`` that is not its own earlier build
+   (:func:`check_out`);
 3. builds a one-page Jupyter Book in ``OUT/book`` from the book's own ``_config.yml``, ``references.bib``,
    ``_static/`` and ``_ext/`` (so MyST, the theorem boxes, the bibliography and the offline MathJax render as in
    the book; the citations link to a bibliography page beside it) and returns ``OUT/book/_build/html/<name>.html``.
@@ -22,12 +26,14 @@ Values on the command line are read as YAML (``-p horizon 100000`` an int, ``-p 
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 from ._paths import repo_root
+from .claims import WRITE_ENV
 
 
 def _defaults(notebook: Path) -> dict:
@@ -99,21 +105,64 @@ def rerun(notebook, values: dict, out, *, render: bool = True, progress: bool = 
     check_new_parameters(rel, values)
     root = repo_root()
     out = Path(out).resolve()
-    out.mkdir(parents=True, exist_ok=True)
     name = Path(rel).stem
     executed = out / f"{name}.ipynb"
-    papermill.execute_notebook(
-        str(root / rel),
-        str(executed),
-        parameters=values,
-        cwd=str((root / rel).parent),
-        kernel_name="python3",
-        progress_bar=progress,
-    )
+    check_out(out, name)  # before any work: nothing of the book's or the user's is overwritten
+    out.mkdir(parents=True, exist_ok=True)
+    # a re-run never stores numbers, whatever the caller's environment says (LDPCODE_WRITE_CLAIMS=1 left set)
+    saved = os.environ.pop(WRITE_ENV, None)
+    try:
+        papermill.execute_notebook(
+            str(root / rel),
+            str(executed),
+            parameters=values,
+            cwd=str((root / rel).parent),
+            kernel_name="python3",
+            progress_bar=progress,
+        )
+    finally:
+        if saved is not None:
+            os.environ[WRITE_ENV] = saved
     _note_parameters(executed, values)
     if not render:
         return executed
     return render_page(executed, out / "book")
+
+
+#: the file that marks a folder ``OUT/book`` as a one-page build of ``rerun``, which a later re-run may replace
+MARKER = ".ldpcode-rerun-build"
+#: the metadata key that marks ``OUT/<name>.ipynb`` as written by ``rerun``
+NB_MARK = "ldpcode_rerun"
+
+
+def check_out(out: Path, name: str) -> None:
+    """Refuse an output folder where the re-run would overwrite what it did not write: a folder inside the
+    book's ``chapters/``, ``data/`` or ``_build/`` (or the book's root), an ``OUT/<name>.ipynb`` that is not
+    an earlier re-run's notebook, or an ``OUT/book`` that is not an earlier re-run's build."""
+    root = repo_root().resolve()
+    out = Path(out).resolve()
+    if out == root or any(out == root / d or root / d in out.parents for d in ("chapters", "data", "_build")):
+        raise ValueError(
+            f"--out {out} is inside the book's own files; choose a folder outside chapters/, data/ and _build/ "
+            "(the default is rerun/)"
+        )
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"--out {out} is a file, not a folder")
+    executed = out / f"{name}.ipynb"
+    if executed.exists() and not _is_rerun_notebook(executed):
+        raise ValueError(f"{executed} exists and was not written by rerun; move it away or choose another --out")
+    book = out / "book"
+    if book.exists() and not (book / MARKER).exists():
+        raise ValueError(f"{book} exists and is not a rerun build; move it away or choose another --out")
+
+
+def _is_rerun_notebook(path: Path) -> bool:
+    import json
+
+    try:
+        return bool(json.loads(path.read_text(encoding="utf-8")).get("metadata", {}).get(NB_MARK))
+    except (OSError, ValueError):
+        return False
 
 
 def _note_parameters(executed: Path, values: dict) -> None:
@@ -129,6 +178,7 @@ def _note_parameters(executed: Path, values: dict) -> None:
         "stored numbers unless the parameters are the book's own; its verdicts are computed afresh at these values.\n"
         ":::"
     )
+    nb.metadata[NB_MARK] = True  # a later re-run into the same folder may replace this notebook
     first = next((c for c in nb.cells if c.cell_type == "markdown" and c.source.startswith("# ")), None)
     if first is None:  # no title cell: the note opens the page
         nb.cells.insert(0, nbformat.v4.new_markdown_cell(text))
@@ -143,8 +193,11 @@ def render_page(executed: Path, book: Path) -> Path:
     configuration and assets; returns the HTML page. The build is offline (the book's MathJax is bundled)."""
     root = repo_root()
     if book.exists():
+        if not (book / MARKER).exists():  # never remove a folder this function did not build
+            raise ValueError(f"{book} exists and is not a rerun build; move it away or choose another --out")
         shutil.rmtree(book)
     book.mkdir(parents=True)
+    (book / MARKER).write_text("a one-page build of `python -m ldpcode rerun`; a later re-run replaces it\n")
     for item in ("_config.yml", "references.bib"):
         shutil.copy(root / item, book / item)
     for folder in ("_static", "_ext"):

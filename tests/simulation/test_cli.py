@@ -95,3 +95,68 @@ def test_rerun_renders_the_page_offline_through_the_books_build(tmp_path):
     assert "prf:lemma" in html or "proof lemma" in html
     assert 'src="http' not in html and "src='http" not in html
     assert "2020a" in html  # the citation of Ren et al. resolved through the bibliography page
+
+
+def _no_work(monkeypatch):
+    """papermill must not start: every refusal below comes before any work."""
+    import papermill
+
+    def boom(*a, **k):
+        raise AssertionError("the notebook was executed before the refusal")
+
+    monkeypatch.setattr(papermill, "execute_notebook", boom)
+
+
+@pytest.mark.parametrize("inside", ["chapters/ren2020", "chapters", "data", "_build/x", "."])
+def test_rerun_refuses_an_out_folder_inside_the_books_files(inside, monkeypatch):
+    _no_work(monkeypatch)
+    before = (ROOT / NB).read_bytes()
+    with pytest.raises(ValueError, match="inside the book's own files"):
+        rr.rerun(NB, {"samples": 20_000}, ROOT / inside, render=False)
+    assert (ROOT / NB).read_bytes() == before
+
+
+def test_rerun_refuses_to_overwrite_files_it_did_not_write(tmp_path, monkeypatch):
+    _no_work(monkeypatch)
+    (tmp_path / "book").mkdir()
+    (tmp_path / "book" / "thesis.tex").write_text("years of work")
+    with pytest.raises(ValueError, match="is not a rerun build"):
+        rr.rerun(NB, {"samples": 20_000}, tmp_path)
+    assert (tmp_path / "book" / "thesis.tex").read_text() == "years of work"
+    with pytest.raises(ValueError, match="is not a rerun build"):
+        rr.render_page(ROOT / NB, tmp_path / "book")  # the builder itself refuses too
+    assert (tmp_path / "book" / "thesis.tex").exists()
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "lemma3_laplace_tail.ipynb").write_text('{"cells": [], "metadata": {}}')
+    with pytest.raises(ValueError, match="was not written by rerun"):
+        rr.rerun(NB, {"samples": 20_000}, other)
+    (tmp_path / "afile").write_text("x")
+    with pytest.raises(ValueError, match="is a file, not a folder"):
+        rr.rerun(NB, {"samples": 20_000}, tmp_path / "afile")
+
+
+def test_rerun_may_replace_what_an_earlier_rerun_wrote(tmp_path):
+    (tmp_path / "book").mkdir()
+    (tmp_path / "book" / rr.MARKER).write_text("")
+    (tmp_path / "lemma3_laplace_tail.ipynb").write_text('{"cells": [], "metadata": {"ldpcode_rerun": true}}')
+    rr.check_out(tmp_path, "lemma3_laplace_tail")  # no error
+
+
+def test_rerun_never_stores_numbers_even_when_the_environment_asks(tmp_path, monkeypatch):
+    import papermill
+
+    seen = {}
+
+    def fake(src, dst, **kw):
+        seen["write"] = os.environ.get(ldp.claims.WRITE_ENV)
+        Path(dst).write_text(Path(src).read_text())
+
+    monkeypatch.setattr(papermill, "execute_notebook", fake)
+    monkeypatch.setenv(ldp.claims.WRITE_ENV, "1")
+    out = rr.rerun(NB, {"samples": 20_000}, tmp_path, render=False)
+    assert seen == {"write": None}, "the kernel of a re-run must not see LDPCODE_WRITE_CLAIMS"
+    assert os.environ[ldp.claims.WRITE_ENV] == "1"  # the caller's environment is given back
+    import nbformat
+
+    assert nbformat.read(out, as_version=4).metadata[rr.NB_MARK] is True
