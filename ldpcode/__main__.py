@@ -80,8 +80,12 @@ def main(argv=None) -> int:
         return 0
     if args.command == "sweep":
         from .simulate import log_checkpoints
-        from .sweep import save_table, summary, sweep
+        from .sweep import check_table_path, save_table, summary, sweep
 
+        try:
+            check_table_path(args.out)  # before the grid runs: a bad --out must not cost the compute
+        except (TypeError, ValueError) as err:
+            raise SystemExit(f"error: {err}") from None
         table = sweep(
             args.policies,
             args.epsilons,
@@ -94,7 +98,12 @@ def main(argv=None) -> int:
             scheduler=args.scheduler,
         )
         path = save_table(table, args.out)
-        print(summary(table).to_string(index=False))
+        if args.runs >= 2:
+            print(summary(table).to_string(index=False))
+        else:  # one run has no standard error: the final regret per cell, said so
+            last = table[table["t"] == table["t"].max()]
+            print(last[["policy", "instance", "epsilon", "regret"]].to_string(index=False))
+            print("one run per cell: no standard error (use --runs 2 or more for one)", file=sys.stderr)
         seconds = table.attrs["wall_seconds"]
         print(f"{len(table)} rows -> {path}; {table.attrs['pulls']:.3g} pulls in {seconds:.1f} s", file=sys.stderr)
         return 0

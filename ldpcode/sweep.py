@@ -403,16 +403,44 @@ def summary(table, t: int | None = None):
     return pd.DataFrame(rows, columns=["policy", "instance", "epsilon", "runs", "mean_regret", "se"])
 
 
+def check_table_path(path) -> Path:
+    """The path a sweep's table will be written to, checked before any work: it ends in ``.parquet`` or ``.csv``,
+    is not a folder, and its folder exists and is writable. Returns it as a :class:`~pathlib.Path`."""
+    import os
+
+    if not isinstance(path, (str, os.PathLike)) or not str(path):
+        raise TypeError(f"path must be a file path ending in .parquet or .csv, got {path!r}")
+    path = Path(path)
+    if path.suffix not in (".parquet", ".csv"):
+        raise ValueError(f"path must end in .parquet or .csv, got {str(path)!r}")
+    if path.is_dir():
+        raise ValueError(f"path {str(path)!r} is a folder; give a file name ending in .parquet or .csv")
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise ValueError(f"path {str(path)!r}: its folder {str(folder)!r} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise ValueError(f"path {str(path)!r}: its folder {str(folder)!r} is not writable")
+    return path
+
+
 def save_table(table, path) -> Path:
     """Write a sweep's table to ``path``: Parquet for ``.parquet`` (through pyarrow), CSV for ``.csv`` (every float
-    written with enough digits to read back bit for bit). Returns the path."""
-    path = Path(path)
-    if path.suffix == ".parquet":
-        table.to_parquet(path, index=False)
-    elif path.suffix == ".csv":
-        table.to_csv(path, index=False, float_format="%.17g")
-    else:
-        raise ValueError(f"path must end in .parquet or .csv, got {str(path)!r}")
+    written with enough digits to read back bit for bit). Returns the path.
+
+    The table is written beside ``path`` under a temporary name, then renamed over it in one step: a write that
+    is killed half-way leaves the previous file whole (and the temporary one is removed on an error)."""
+    import os
+
+    path = check_table_path(path)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        if path.suffix == ".parquet":
+            table.to_parquet(tmp, index=False)
+        else:
+            table.to_csv(tmp, index=False, float_format="%.17g")
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
     return path
 
 

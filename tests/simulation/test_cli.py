@@ -160,3 +160,46 @@ def test_rerun_never_stores_numbers_even_when_the_environment_asks(tmp_path, mon
     import nbformat
 
     assert nbformat.read(out, as_version=4).metadata[rr.NB_MARK] is True
+
+
+def test_a_table_write_killed_half_way_leaves_the_previous_table_whole(tmp_path, monkeypatch):
+    import pandas as pd
+
+    old = pd.DataFrame({"t": [1, 2], "regret": [0.5, 1.0]})
+    path = sw.save_table(old, tmp_path / "t.csv")
+    new = pd.DataFrame({"t": list(range(1000)), "regret": [0.0] * 1000})
+
+    def dies(self, target, *a, **k):
+        Path(target).write_text("t,regret\n1,0.")  # half a file, then the process is gone
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(pd.DataFrame, "to_csv", dies)
+    with pytest.raises(KeyboardInterrupt):
+        sw.save_table(new, path)
+    monkeypatch.undo()
+    assert sw.load_table(path).equals(pd.read_csv(path)) and len(sw.load_table(path)) == 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.csv"], "no temporary file left behind"
+
+
+@pytest.mark.parametrize(
+    ("out", "message"),
+    [
+        ("x.xlsx", "must end in .parquet or .csv"),
+        ("nodir/x.csv", "does not exist"),
+        ("adir.csv", "is a folder"),
+    ],
+)
+def test_the_sweep_command_refuses_a_bad_out_before_the_grid_runs(out, message, tmp_path, monkeypatch, capsys):
+    (tmp_path / "adir.csv").mkdir()
+    monkeypatch.setattr(sw, "sweep", lambda *a, **k: pytest.fail("the grid ran before --out was checked"))
+    args = ["sweep", "--policies", "UCB1", "--epsilons", "1", "--instance", "ren2020-bernoulli"]
+    with pytest.raises(SystemExit) as e:
+        main([*args, "--horizon", "1000", "--runs", "2", "--out", str(tmp_path / out)])
+    assert str(e.value).startswith("error: ") and message in str(e.value)
+
+
+def test_the_sweep_command_with_one_run_writes_the_table_and_exits_0(tmp_path, capsys):
+    args = ["sweep", "--policies", "UCB1", "--epsilons", "1", "--instance", "ren2020-bernoulli"]
+    assert main([*args, "--horizon", "1000", "--runs", "1", "--out", str(tmp_path / "t.csv")]) == 0
+    assert "no standard error" in capsys.readouterr().err
+    assert len(sw.load_table(tmp_path / "t.csv")) > 0
