@@ -13,6 +13,7 @@ import numpy as np
 
 from .._validate import check_int, check_real
 from ..mechanisms import GaussianMechanism
+from ..mechanisms.gaussian import _log_ratio
 from ..reductions import algorithm1_mechanism
 from .environments import _check_positive
 
@@ -48,7 +49,7 @@ def noisy_range(B, sigma, horizon, delta) -> float:
     d = check_real("delta", delta)
     if not 0 < d < 1:
         raise ValueError(f"delta must be in (0, 1), got {delta!r}")
-    return B + sigma * math.sqrt(2.0 * math.log(max(T, 2) / d))
+    return B + sigma * math.sqrt(2.0 * _log_ratio(max(T, 2), d))  # finite for every δ > 0
 
 
 def two_point_release(f1, f2, x1, x2, sigma, rng: np.random.Generator):

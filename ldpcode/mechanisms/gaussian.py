@@ -137,6 +137,14 @@ def gaussian_privacy_loss(outputs, f, f_prime, sigma):
 # ----------------------------------------------------------------------------------------------
 
 
+def _log_ratio(a: float, d: float) -> float:
+    """log(a/d) for d > 0, finite for every positive d: a/d overflows to inf for d below about 1e-308 (δ = 5e-324
+    made σ infinite and the learner deaf to every reward), and there it is log a − log d. Elsewhere it is
+    log(a/d) itself, so that every σ of the book stays bit for bit what it was."""
+    ratio = a / d
+    return math.log(ratio) if math.isfinite(ratio) else math.log(a) - math.log(d)
+
+
 @dataclass(frozen=True, init=False)
 class GaussianMechanism:
     r"""The Gaussian mechanism (Dwork and Roth 2014, Theorem A.1), the curator of Zheng et al. (2020):
@@ -161,7 +169,13 @@ class GaussianMechanism:
         object.__setattr__(self, "epsilon", eps)
         object.__setattr__(self, "delta", d)
         object.__setattr__(self, "sensitivity", s)
-        object.__setattr__(self, "sigma", s * math.sqrt(2.0 * math.log(1.25 / d)) / eps)
+        sigma = s * math.sqrt(2.0 * _log_ratio(1.25, d)) / eps
+        if not math.isfinite(sigma):
+            raise ValueError(
+                f"the Gaussian mechanism's sigma overflows at epsilon={epsilon!r}, delta={delta!r}, "
+                f"sensitivity={sensitivity!r}: no finite noise gives this privacy"
+            )
+        object.__setattr__(self, "sigma", sigma)
 
     def privatize(self, values, rng: np.random.Generator) -> np.ndarray:
         """``values`` plus independent N(0, σ²) noise on every entry."""
