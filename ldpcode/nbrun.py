@@ -23,9 +23,11 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-#: the execution record, one entry per notebook (keys ``paper`` and ``tiny``), written by :func:`record`
-RECORD = ROOT / "data" / "execution.json"
+from ._paths import repo_root
+
+#: the execution record under the book's top folder, one entry per notebook (keys ``paper`` and ``tiny``),
+#: written by :func:`record`
+RECORD = Path("data") / "execution.json"
 
 
 def run(path: Path, timeout: int = 3600) -> float:
@@ -75,18 +77,20 @@ def _key(path: Path) -> str:
     """``chapters/<chapter>/<name>.ipynb`` for a notebook path given from anywhere."""
     path = path.resolve()
     try:
-        return path.relative_to(ROOT).as_posix()
+        return path.relative_to(repo_root()).as_posix()
     except ValueError:
         return path.as_posix()
 
 
-def record(path: Path, scale: str, seconds: float, record_file: Path = RECORD) -> None:
-    """Store ``seconds`` as the wall time of ``path`` at ``scale`` ('paper' or 'tiny') in the record, with
-    today's date and the core count; the file is replaced whole (written beside it, then renamed)."""
+def record(path: Path, scale: str, seconds: float, record_file: Path | None = None) -> None:
+    """Store ``seconds`` as the wall time of ``path`` at ``scale`` ('paper' or 'tiny') in the record (default:
+    :data:`RECORD` in the book's top folder), with today's date and the core count; the file is replaced whole
+    (written beside it, then renamed)."""
     if scale not in ("paper", "tiny"):
         raise ValueError(f"scale must be 'paper' or 'tiny', got {scale!r}")
     import fcntl
 
+    record_file = repo_root() / RECORD if record_file is None else record_file
     record_file.parent.mkdir(parents=True, exist_ok=True)
     with open(record_file.with_suffix(".lock"), "w") as lock:  # two nbrun processes at once
         fcntl.flock(lock, fcntl.LOCK_EX)

@@ -74,6 +74,12 @@ def _texts(fig):
     return [t for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()]
 
 
+def _floor_pt(width_px: float, *, column_px: float, min_px: float, dpi: float) -> float:
+    """The smallest font, in points, that shows at ``min_px`` CSS px in a figure ``width_px`` pixels wide at ``dpi``,
+    shown at most ``column_px`` wide: s pt are s·dpi/72 image px, scaled by min(1, column_px/width_px)."""
+    return min_px * 72 / dpi / min(1.0, column_px / width_px)
+
+
 def legible(fig, *, column_px: int = COLUMN_PX, min_px: float = MIN_FONT_PX, dpi: float = DPI) -> float:
     """Raise every font of ``fig`` that would show below ``min_px`` CSS pixels when the saved figure (tight
     bounding box, ``dpi``) is shown at most ``column_px`` wide; return the smallest font, in points.
@@ -86,7 +92,7 @@ def legible(fig, *, column_px: int = COLUMN_PX, min_px: float = MIN_FONT_PX, dpi
         fig.canvas.draw()
         renderer = fig.canvas.get_renderer()
         width_in = fig.get_tightbbox(renderer).width + 0.2  # savefig's pad_inches = 0.1 on each side
-        floor = min_px * 72 / dpi / min(1.0, column_px / (width_in * dpi))
+        floor = _floor_pt(width_in * dpi, column_px=column_px, min_px=min_px, dpi=dpi)
         small = [t for t in _texts(fig) if t.get_fontsize() < floor - 1e-9]
         if not small:
             break
@@ -112,7 +118,7 @@ def figure_png(fig, *, dpi: float = DPI, column_px: int = COLUMN_PX, min_px: flo
         meta = {"Software": None, FONT_KEY: f"{smallest:.3f}"}
         fig.savefig(buf, format="png", dpi=dpi, bbox_inches="tight", metadata=meta)
         width = Image.open(io.BytesIO(buf.getvalue())).width
-        floor = min_px * 72 / dpi / min(1.0, column_px / width)
+        floor = _floor_pt(width, column_px=column_px, min_px=min_px, dpi=dpi)
         small = [t for t in _texts(fig) if t.get_fontsize() < floor]
         if not small:
             break

@@ -151,7 +151,11 @@ def check_out(out: Path, name: str) -> None:
     executed = out / f"{name}.ipynb"
     if executed.exists() and not _is_rerun_notebook(executed):
         raise ValueError(f"{executed} exists and was not written by rerun; move it away or choose another --out")
-    book = out / "book"
+    _refuse_foreign_build(out / "book")
+
+
+def _refuse_foreign_build(book: Path) -> None:
+    """A folder ``book`` that exists without rerun's marker is the user's: refuse to replace it."""
     if book.exists() and not (book / MARKER).exists():
         raise ValueError(f"{book} exists and is not a rerun build; move it away or choose another --out")
 
@@ -192,9 +196,8 @@ def render_page(executed: Path, book: Path) -> Path:
     """Build ``executed`` (an executed notebook) as a one-page book in the folder ``book`` with the book's own
     configuration and assets; returns the HTML page. The build is offline (the book's MathJax is bundled)."""
     root = repo_root()
+    _refuse_foreign_build(book)  # never remove a folder this function did not build
     if book.exists():
-        if not (book / MARKER).exists():  # never remove a folder this function did not build
-            raise ValueError(f"{book} exists and is not a rerun build; move it away or choose another --out")
         shutil.rmtree(book)
     book.mkdir(parents=True)
     (book / MARKER).write_text("a one-page build of `python -m ldpcode rerun`; a later re-run replaces it\n")

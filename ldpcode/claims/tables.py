@@ -14,7 +14,7 @@ import numbers
 import re
 from dataclasses import dataclass
 
-_SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
 def format_horizon(t: int) -> str:
@@ -86,9 +86,6 @@ def _fmt(x, digits: int = 4) -> str:
 _SENSE_TEXT = {"=": "", "<=": "≤ ", ">=": "≥ "}
 
 
-_SUPER_MINUS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
-
-
 def _fmt_pm(value, se, sign: bool = False) -> str:
     """``value ± se`` with matching digits: the standard error to 2 significant digits and the value rounded
     to the same decimal place, with thousands separators (``34,480 ± 210``, ``0.959 ± 0.012``); below 10⁻³
@@ -97,7 +94,7 @@ def _fmt_pm(value, se, sign: bool = False) -> str:
         return "-"
     value, plus = float(value), "+" if sign else ""
     if not se or not math.isfinite(value) or not math.isfinite(float(se)) or float(se) < 0:
-        text = _fmt(value) if se is None or not se else f"{_fmt(value)} ± {se}"
+        text = _fmt(value) if not se else f"{_fmt(value)} ± {se}"
         return (plus if value > 0 else "") + text
     se = float(f"{float(se):.2g}")
     last = math.floor(math.log10(se)) - 1  # the decimal place of the standard error's second digit
@@ -108,7 +105,7 @@ def _fmt_pm(value, se, sign: bool = False) -> str:
         return f"{v:{plus},.{d}f} ± {se:,.{d}f}"
     e = math.floor(math.log10(top))
     d = max(0, e - last)
-    power = "·10" + str(e).translate(_SUPER_MINUS)
+    power = "·10" + str(e).translate(_SUPERSCRIPT)
     return f"({value / 10**e:{plus}.{d}f} ± {se / 10**e:.{d}f}){power}"
 
 
@@ -137,18 +134,21 @@ _VERDICT_CLASS = {
 }
 
 
+def _cell(c) -> str:
+    """A cell's HTML: a :class:`Markup` cell as it is, anything else escaped."""
+    return c if isinstance(c, Markup) else html.escape(str(c))
+
+
+def _html_cells(row, classes=None) -> str:
+    """The ``<td>`` cells of one row, each with its CSS class from ``classes`` (None or "" for none)."""
+    classes = classes or [None] * len(row)
+    return "".join(f"<td{f' class={k!r}' if k else ''}>{_cell(c)}</td>" for c, k in zip(row, classes, strict=True))
+
+
 def _html_table(head, body, css: str, classes=None) -> str:
-    th = "".join(f"<th>{h if isinstance(h, Markup) else html.escape(str(h))}</th>" for h in head)
-    rows = []
-    for i, r in enumerate(body):
-        tds = []
-        for j, c in enumerate(r):
-            cls = classes[i][j] if classes and classes[i][j] else ""
-            tds.append(
-                f"<td{f' class={cls!r}' if cls else ''}>{c if isinstance(c, Markup) else html.escape(str(c))}</td>"
-            )
-        rows.append("<tr>" + "".join(tds) + "</tr>")
-    return f"<table class='{css}'><thead><tr>{th}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+    th = "".join(f"<th>{_cell(h)}</th>" for h in head)
+    rows = "".join(f"<tr>{_html_cells(r, classes[i] if classes else None)}</tr>" for i, r in enumerate(body))
+    return f"<table class='{css}'><thead><tr>{th}</tr></thead><tbody>{rows}</tbody></table>"
 
 
 class Markup(str):
@@ -176,16 +176,11 @@ def _html_two_line_table(head, body, details, css: str, classes=None) -> str:
     row's secondary fields, ``details[i]`` as ``(label, cell)`` pairs written ``label cell · label cell``.
     So a check table keeps its verdict on screen at 1280 px without a column for every field."""
     th = "".join(f"<th>{html.escape(str(h))}</th>" for h in head)
-    cell = lambda c: c if isinstance(c, Markup) else html.escape(str(c))  # noqa: E731
     rows = []
     for i, r in enumerate(body):
-        tds = []
-        for j, c in enumerate(r):
-            cls = classes[i][j] if classes and classes[i][j] else ""
-            tds.append(f"<td{f' class={cls!r}' if cls else ''}>{cell(c)}</td>")
-        rows.append("<tr class='ldp-main'>" + "".join(tds) + "</tr>")
+        rows.append(f"<tr class='ldp-main'>{_html_cells(r, classes[i] if classes else None)}</tr>")
         parts = [
-            f"<span class='ldp-field'><span class='ldp-label'>{html.escape(k)}</span> {cell(v)}</span>"
+            f"<span class='ldp-field'><span class='ldp-label'>{html.escape(k)}</span> {_cell(v)}</span>"
             for k, v in details[i]
             if v not in ("", None)
         ]
