@@ -53,6 +53,24 @@ def check_epsilon(value, name: str = "epsilon", *, floor: float = EPSILON_FLOOR)
     return value
 
 
+DELTA_FLOOR = 5e-324
+"""The smallest δ ldpcode computes with (:func:`check_delta`): the smallest positive double (``math.ulp(0.0)``), so
+every δ in (0, 1) is accepted. No floor above it is needed, because every formula of ldpcode that divides by δ
+computes log(a/δ) as log a − log δ where a/δ overflows (``ldpcode.mechanisms.gaussian._log_ratio``). Then
+log(1.25/δ) <= log 1.25 + 744.44 = 744.66 and the Gaussian mechanism's σ = Δ√(2 log(1.25/δ))/ε <= 38.6 Δ/ε
+(3.9e10 Δ at EPSILON_FLOOR). The range of :func:`ldpcode.bco.noisy_range` keeps log(T/δ) <= 781.2 for T <= 2^53.
+A setting whose σ, σ² or range still leaves the doubles (a sensitivity near 1e150) is refused by name. At the top,
+δ → 1 leaves log(1.25/δ) → log 1.25 > 0, so σ stays positive. Before the floor was documented, 1.25/δ overflowed to
+inf for δ below about 1e-308: σ was infinite, and OnePoint-UCB at δ = 5e-324 played arm 0 forever. δ = 0 (the
+Gaussian mechanism has no pure-ε guarantee) and δ >= 1 (no guarantee at all) are refused."""
+
+
+def check_delta(value, name: str = "delta") -> float:
+    """The δ of an (ε, δ) guarantee: a real number in (0, 1), hence >= :data:`DELTA_FLOOR` (the smallest positive
+    double: every δ the interval holds is accepted). The message is :func:`check_probability`'s."""
+    return check_probability(name, value)
+
+
 def check_probability(name: str, value, *, low_closed: bool = False) -> float:
     """A probability such as delta or a confidence level alpha: a real number in (0, 1) (``[0, 1)`` with
     ``low_closed``); a percentage such as 5 or 95 is refused with a message saying so."""

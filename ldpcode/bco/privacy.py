@@ -8,10 +8,11 @@ black box is tuned for (:func:`noisy_range`, Theorem 3), and Algorithm 2's relea
 from __future__ import annotations
 
 import math
+import sys
 
 import numpy as np
 
-from .._validate import check_int, check_real
+from .._validate import check_delta, check_int, check_real
 from ..mechanisms import GaussianMechanism
 from ..mechanisms.gaussian import _log_ratio
 from ..reductions import algorithm1_mechanism
@@ -38,7 +39,9 @@ def two_point_sigma(epsilon, delta, G) -> float:
 def noisy_range(B, sigma, horizon, delta) -> float:
     r"""The range of the virtual loss f_t + Z_t used to tune the black box (Theorem 3 of Zheng et al.):
     :math:`\tilde B = B + \sigma\sqrt{2\ln(T/\delta)}` (with probability >= 1 - δ all ``|Z_t|`` are below
-    the second term). For σ = 0 (no privacy noise) it is B, and δ is not used (a non-private run has none)."""
+    the second term). For σ = 0 (no privacy noise) it is B, and δ is not used (a non-private run has none).
+    Finite for every δ in (0, 1) (down to :data:`~ldpcode._validate.DELTA_FLOOR`) and every horizon; a B or σ so
+    large that the range leaves the doubles is refused by name."""
     B = _check_positive("B", B)
     sigma = check_real("sigma", sigma)
     if sigma < 0:
@@ -46,10 +49,16 @@ def noisy_range(B, sigma, horizon, delta) -> float:
     T = check_int("horizon", horizon, minimum=1)
     if sigma == 0:
         return B
-    d = check_real("delta", delta)
-    if not 0 < d < 1:
-        raise ValueError(f"delta must be in (0, 1), got {delta!r}")
-    return B + sigma * math.sqrt(2.0 * _log_ratio(max(T, 2), d))  # finite for every δ > 0
+    d = check_delta(delta)
+    root = math.sqrt(2.0 * _log_ratio(max(T, 2), d))  # finite for every δ > 0 and every T
+    Bt = B + sigma * root
+    if not math.isfinite(Bt):
+        shown = T if T.bit_length() <= 64 else f"2^{T.bit_length() - 1}+"
+        raise ValueError(
+            f"the noisy range B + sigma*sqrt(2 log(horizon/delta)) leaves the doubles at B={B!r}, sigma={sigma!r}, "
+            f"horizon={shown}, delta={d!r}: sigma must be <= {(sys.float_info.max - B) / root / 2:.3g} there"
+        )
+    return Bt
 
 
 def two_point_release(f1, f2, x1, x2, sigma, rng: np.random.Generator):

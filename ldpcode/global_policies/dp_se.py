@@ -13,6 +13,7 @@ import numpy as np
 
 from .. import mechanisms as mech
 from .._validate import check_epsilon, check_int, check_probability
+from ..mechanisms.gaussian import _log_ratio
 from .episodes import Blocks, _Episodic, epoch_sums
 
 
@@ -34,8 +35,9 @@ def dp_se_epoch_length(n_active: int, epoch: int, epsilon: float, beta: float) -
     beta = check_probability("beta", beta)
     d = 2.0 ** (-epoch)
     r = max(
-        32.0 * math.log(8.0 * n_active * epoch**2 / beta) / d**2,
-        8.0 * math.log(4.0 * n_active * epoch**2 / beta) / (epsilon * d),
+        # log(a/β), finite for every β > 0 (a/β overflows below β ~ 1e-305; there it is log a - log β)
+        32.0 * _log_ratio(8.0 * n_active * epoch**2, beta) / d**2,
+        8.0 * _log_ratio(4.0 * n_active * epoch**2, beta) / (epsilon * d),
     )
     return int(math.ceil(r))
 

@@ -13,6 +13,7 @@ kernel one pull at a time.
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import dataclass
 
 import numpy as np
@@ -51,7 +52,10 @@ def dp_ucb_noise_bound(horizon: int, n_arms: int, epsilon: float, gamma: float) 
     L = mech.tree_depth(horizon)
     b = L / epsilon
     delta = gamma / (n_arms * horizon)
-    lg = math.log(2.0 / delta)
+    if delta >= sys.float_info.min:  # every γ of the book: bit for bit as it always was
+        lg = math.log(2.0 / delta)
+    else:  # δ underflows (γ = 5e-324 divided by 0 before): log(2KT/γ) = log 2KT - log γ, finite
+        lg = math.log(2.0 * n_arms * horizon) - math.log(gamma)
     nu = b * max(math.sqrt(L), math.sqrt(lg))
     return L, b, nu * math.sqrt(8.0 * lg)
 

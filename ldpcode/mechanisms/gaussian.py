@@ -21,11 +21,12 @@ Both mechanisms are members of the family :class:`ldpcode.mechanisms.LocalMechan
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import dataclass
 
 import numpy as np
 
-from .._validate import check_epsilon, check_finite_array, check_probability, check_real, check_rng
+from .._validate import check_delta, check_epsilon, check_finite_array, check_probability, check_real, check_rng
 
 
 def _check_sensitivity(value, name: str = "sensitivity") -> float:
@@ -137,12 +138,36 @@ def gaussian_privacy_loss(outputs, f, f_prime, sigma):
 # ----------------------------------------------------------------------------------------------
 
 
-def _log_ratio(a: float, d: float) -> float:
-    """log(a/d) for d > 0, finite for every positive d: a/d overflows to inf for d below about 1e-308 (δ = 5e-324
-    made σ infinite and the learner deaf to every reward), and there it is log a − log d. Elsewhere it is
-    log(a/d) itself, so that every σ of the book stays bit for bit what it was."""
-    ratio = a / d
+def _log_ratio(a, d: float) -> float:
+    """log(a/d) for a > 0 (a double or an integer of any size, such as a horizon) and d > 0, finite for every
+    positive double d: a/d overflows to inf for d below about 1e-308 (δ = 5e-324 made σ infinite and the learner
+    deaf to every reward), or raises for an integer a beyond the doubles, and there it is log a − log d. Elsewhere
+    it is log(a/d) itself, so that every σ of the book stays bit for bit what it was."""
+    try:
+        ratio = a / d
+    except OverflowError:  # an integer a above 1.8e308: math.log takes it as it is
+        ratio = math.inf
     return math.log(ratio) if math.isfinite(ratio) else math.log(a) - math.log(d)
+
+
+_SQRT_MAX = math.sqrt(sys.float_info.max)  # 1.34e154: the largest σ whose square σ² is still a double
+
+
+def _floor3(x: float) -> str:
+    """x rounded down to three significant digits, for a bound a refusal message offers (never above x)."""
+    step = 10.0 ** (math.floor(math.log10(x)) - 2)
+    return f"{math.floor(x / step) * step:.3g}"
+
+
+def _check_noise(kind: str, sd: float, variance: float, settings: str, largest: float) -> None:
+    """Refuse, in one line naming the parameters, a noise whose scale ``sd`` or ``variance`` is not a finite double
+    (the learners of :mod:`ldpcode.reductions` are tuned to the variance); ``largest`` is the largest sensitivity
+    the other parameters allow."""
+    if not (math.isfinite(sd) and math.isfinite(variance)):
+        raise ValueError(
+            f"the {kind} mechanism at {settings} has a noise variance beyond the doubles (scale {sd:.3g}): "
+            f"sensitivity must be <= {_floor3(largest)} at this epsilon{' and delta' if 'delta' in settings else ''}"
+        )
 
 
 @dataclass(frozen=True, init=False)
@@ -155,6 +180,10 @@ class GaussianMechanism:
     Δ the L2 sensitivity of x. Dwork and Roth prove (ε, δ)-DP for ε < 1; for ε >= 1 the same σ is used
     by the paper, and :meth:`exact_epsilon` (Balle and Wang 2018, Theorem 8) shows what it gives.
     ``privatize(values, rng)`` adds the noise to every entry (scalars or vectors, any shape).
+
+    ``delta`` is any probability in (0, 1), down to :data:`~ldpcode._validate.DELTA_FLOOR` (5e-324, the smallest
+    positive double), where log(1.25/δ) = 744.66 and σ = 38.6 Δ/ε. A sensitivity so large that σ² (the noise
+    variance the learners are tuned to) leaves the doubles, Δ above 1.34e154·ε/√(2 log(1.25/δ)), is refused.
     """
 
     epsilon: float
@@ -164,17 +193,20 @@ class GaussianMechanism:
 
     def __init__(self, epsilon, delta, sensitivity=1.0):
         eps = check_epsilon(epsilon)
-        d = check_probability("delta", delta)
+        d = check_delta(delta)
         s = _check_sensitivity(sensitivity)
         object.__setattr__(self, "epsilon", eps)
         object.__setattr__(self, "delta", d)
         object.__setattr__(self, "sensitivity", s)
-        sigma = s * math.sqrt(2.0 * _log_ratio(1.25, d)) / eps
-        if not math.isfinite(sigma):
-            raise ValueError(
-                f"the Gaussian mechanism's sigma overflows at epsilon={epsilon!r}, delta={delta!r}, "
-                f"sensitivity={sensitivity!r}: no finite noise gives this privacy"
-            )
+        root = math.sqrt(2.0 * _log_ratio(1.25, d))  # <= 38.6 for every delta >= DELTA_FLOOR
+        sigma = s * root / eps
+        _check_noise(
+            "Gaussian",
+            sigma,
+            sigma * sigma,
+            f"epsilon={eps!r}, delta={d!r}, sensitivity={s!r}",
+            _SQRT_MAX * (eps / root),
+        )
         object.__setattr__(self, "sigma", sigma)
 
     def privatize(self, values, rng: np.random.Generator) -> np.ndarray:
@@ -218,7 +250,8 @@ class GaussianMechanism:
 @dataclass(frozen=True, init=False)
 class LaplaceMechanism:
     r"""The ε-DP Laplace mechanism (Dwork and Roth 2014, Theorem 3.6): :math:`x \mapsto x + \mathrm{Lap}(\Delta_1/\epsilon)`
-    entrywise, Δ₁ the L1 sensitivity of x: the pure-ε counterpart of :class:`GaussianMechanism`."""
+    entrywise, Δ₁ the L1 sensitivity of x: the pure-ε counterpart of :class:`GaussianMechanism`. A sensitivity so
+    large that the variance 2(Δ₁/ε)² leaves the doubles (Δ₁ above 9.48e153·ε) is refused."""
 
     epsilon: float
     sensitivity: float
@@ -229,7 +262,9 @@ class LaplaceMechanism:
         s = _check_sensitivity(sensitivity)
         object.__setattr__(self, "epsilon", eps)
         object.__setattr__(self, "sensitivity", s)
-        object.__setattr__(self, "scale", s / eps)
+        b = s / eps
+        _check_noise("Laplace", b, 2.0 * b * b, f"epsilon={eps!r}, sensitivity={s!r}", _SQRT_MAX / math.sqrt(2.0) * eps)
+        object.__setattr__(self, "scale", b)
 
     def privatize(self, values, rng: np.random.Generator) -> np.ndarray:
         """``values`` plus independent Laplace(Δ₁/ε) noise on every entry."""
