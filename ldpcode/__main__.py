@@ -6,12 +6,31 @@ and saves the tidy table (``.parquet`` or ``.csv``); ``rerun`` re-runs a chapter
 renders it to HTML offline (:func:`ldpcode.rerun.rerun`); ``findings`` prints the findings table (statements per paper,
 class and verdict, read from ``data/``) and with ``--write`` rewrites it in README.md and intro.md, between their marker
 lines only. ``python -m ldpcode COMMAND --help`` says more.
+
+Every argument is checked before any work. An ordinary error (a misspelt name, a bad path, a value out of range, a
+call beyond the cost ceilings) prints one line, ``python -m ldpcode COMMAND: error: ...``, and exits with status 2,
+as argparse does; ``--debug`` shows the traceback instead. A notebook that fails while ``rerun`` executes it exits
+with status 1 (one line naming the cell and the error). Ctrl-C exits with status 130.
 """
 
 from __future__ import annotations
 
 import argparse
+import difflib
+import math
 import sys
+
+#: the exit status of an ordinary error (refused input), as argparse's own
+USAGE = 2
+#: the exit status of a notebook that failed while it ran
+FAILED = 1
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with its error on one line: ``prog: error: message (see prog --help)``, exit status 2."""
+
+    def error(self, message):  # noqa: D102 (argparse's hook)
+        self.exit(USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
 def _list(text: str, kind=str) -> list:
@@ -19,26 +38,199 @@ def _list(text: str, kind=str) -> list:
     try:
         return [kind(t) for t in items]
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a comma-separated list of {kind.__name__}s, got {text!r}") from None
+        raise argparse.ArgumentTypeError(
+            f"expected a comma-separated list of {kind.__name__}s, got {text[:80]!r}"
+        ) from None
 
 
 def _floats(text: str) -> list:
     return _list(text, float)
 
 
-def _parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="python -m ldpcode", description=__doc__.splitlines()[0])
-    sub = ap.add_subparsers(dest="command", required=True)
+def whole(text: str) -> int:
+    """An integer from the command line: ``100000``, or a whole number written as a float, ``1e6`` or ``1.0e5``
+    (read exactly; ``1.5e3`` is whole, ``2.5`` and ``1e400`` are refused)."""
+    text = text.strip()
+    try:
+        return int(text.replace("_", ""))
+    except ValueError:
+        pass
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number such as 100000 or 1e6, got {text[:40]!r}") from None
+    if not math.isfinite(value) or value != math.floor(value):
+        raise argparse.ArgumentTypeError(f"expected a whole number such as 100000 or 1e6, got {text[:40]!r}")
+    return int(value)
 
-    sw = sub.add_parser("sweep", help="a grid of policy x epsilon x runs, saved as one tidy table")
-    sw.add_argument("--policies", type=_list, required=True, help="comma-separated names, e.g. UCB1,LDP-UCB-B")
-    sw.add_argument("--epsilons", type=_floats, required=True, help="comma-separated privacy levels, e.g. 0.5,1,2")
-    sw.add_argument("--instance", action="append", required=True, help="an instance name (repeat for several)")
-    sw.add_argument("--horizon", type=int, required=True)
-    sw.add_argument("--runs", type=int, required=True)
-    sw.add_argument("--seed", type=int, default=0)
-    sw.add_argument("--block", type=int, default=5, help="runs per task (default 5)")
-    sw.add_argument("--checkpoints", type=int, default=121, help="number of log-spaced checkpoints (default 121)")
+
+def _choice(kind: str, known):
+    """An argparse type: a name from ``known``, refused with the closest name (did you mean ...?)."""
+
+    def parse(text: str) -> str:
+        name = text.strip()
+        if name not in known:
+            by_case = [k for k in known if k.lower() == name.lower()]  # LDP-UCB-b is LDP-UCB-B, not -L
+            close = by_case or difflib.get_close_matches(name, list(known), n=1, cutoff=0.5)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            raise argparse.ArgumentTypeError(f"unknown {kind} {name[:60]!r}{hint} (known: {', '.join(known)})")
+        return name
+
+    return parse
+
+
+def _policies(text: str) -> list:
+    from .policies import REGISTRY
+
+    check = _choice("policy", sorted(REGISTRY))
+    names = [check(t) for t in text.split(",") if t.strip()]
+    if not names:
+        raise argparse.ArgumentTypeError("expected at least one policy name")
+    return names
+
+
+def _instance(text: str):
+    """``ren2020-bernoulli``, or ``bernoulli:0.9,0.8,0.5`` / ``gaussian:0.9,0.5`` (the arm means)."""
+    from .instances import list_instances, make_instance
+
+    name, _, means = text.partition(":")
+    name = _choice("instance", list_instances())(name)
+    if name in ("bernoulli", "gaussian"):
+        if not means:
+            raise argparse.ArgumentTypeError(f"instance {name!r} needs its arm means, e.g. {name}:0.9,0.8,0.5")
+        try:
+            return make_instance(name, means=_floats(means))
+        except (TypeError, ValueError) as err:
+            raise argparse.ArgumentTypeError(f"instance {text[:80]!r}: {err}") from None
+    if means:
+        raise argparse.ArgumentTypeError(f"instance {name!r} takes no means, got {text[:80]!r}")
+    return make_instance(name)
+
+
+def _levels(text: str) -> tuple:
+    """``--levels``: a privacy-level family of :func:`ldpcode.instances.make_privacy_levels` and its numbers,
+    ``discrete:0.5,1.5`` (equally likely values), ``constant:1``, ``clipped-gaussian:1,1,0,100`` (mean, sd, lo,
+    hi) or ``ren-heldp-discrete``; built once here, so that a bad one is refused before any work."""
+    from .sweep import LEVEL_FAMILIES, cli_levels
+
+    kind, _, numbers = text.partition(":")
+    kind = _choice("privacy-level family", sorted(LEVEL_FAMILIES))(kind)
+    spec = (kind, tuple(_floats(numbers)) if numbers else ())
+    try:
+        cli_levels(spec, 1.0)
+    except (TypeError, ValueError) as err:
+        raise argparse.ArgumentTypeError(f"--levels {text[:80]!r}: {err}") from None
+    return spec
+
+
+_UNITS = {"": 1, "b": 1, "kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12, "kib": 2**10, "mib": 2**20, "gib": 2**30}
+_UNITS["tib"] = 2**40
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"expected a number of core-seconds > 0 (or inf), got {text[:40]!r}")
+    return value
+
+
+def _bytes(text: str) -> float:
+    """``8GiB``, ``500MB``, ``6.4e9`` (bytes) or ``inf``."""
+    body = text.strip().lower()
+    number = body.rstrip("kmgtib")
+    unit = body[len(number) :]
+    try:
+        value = float(number) * _UNITS[unit]
+    except (ValueError, KeyError):
+        value = math.nan
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"expected a memory size > 0 such as 8GiB, 500MB or 6.4e9, got {text[:40]!r}")
+    return value
+
+
+def _listing() -> str:
+    """The names ``sweep`` accepts, for its ``--help``."""
+    import textwrap
+
+    from .instances import list_instances
+    from .policies import REGISTRY
+    from .sweep import LEVEL_FAMILIES
+
+    def block(title, lines):
+        return (
+            title
+            + "\n"
+            + "\n".join(textwrap.fill(x, 100, initial_indent="  ", subsequent_indent="    ") for x in lines)
+        )
+
+    return "\n\n".join(
+        [
+            block("policies (HeLDP-UCB-* need --levels):", [", ".join(sorted(REGISTRY))]),
+            block(
+                "instances (bernoulli and gaussian take their arm means, bernoulli:0.9,0.8,0.5):",
+                [", ".join(list_instances())],
+            ),
+            block("privacy-level families for --levels:", [f"{k}: {v}" for k, v in LEVEL_FAMILIES.items()]),
+        ]
+    )
+
+
+def _parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--debug", action="store_true", help="show the traceback of an error")
+    limits = argparse.ArgumentParser(add_help=False)
+    limits.add_argument(
+        "--cpu-seconds",
+        type=_seconds,
+        default=None,
+        help="the ceiling on the estimated core-seconds of a call (default 3600; inf for none)",
+    )
+    limits.add_argument(
+        "--memory",
+        type=_bytes,
+        default=None,
+        help="the ceiling on the estimated memory, e.g. 8GiB (default 4GiB, or half the machine's memory)",
+    )
+    ap = _Parser(prog="python -m ldpcode", description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    sw = sub.add_parser(
+        "sweep",
+        parents=[common, limits],
+        help="a grid of policy x epsilon x runs, saved as one tidy table",
+        description="Run a grid of policies x epsilons x runs on one or more instances and save the tidy table\n"
+        "(one row per run and checkpoint).\n\n" + _listing(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sw.add_argument("--policies", type=_policies, required=True, help="comma-separated names, e.g. UCB1,LDP-UCB-B")
+    sw.add_argument(
+        "--epsilons",
+        type=_floats,
+        required=True,
+        help="comma-separated privacy levels, e.g. 0.5,1,2 (for HeLDP-UCB-* the agent's epsilon_min)",
+    )
+    sw.add_argument(
+        "--instance",
+        type=_instance,
+        action="append",
+        required=True,
+        help="an instance name (repeat for several), e.g. ren2020-bernoulli or bernoulli:0.9,0.8,0.5",
+    )
+    sw.add_argument("--horizon", type=whole, required=True, help="pulls per run, e.g. 1e6")
+    sw.add_argument("--runs", type=whole, required=True, help="runs per cell")
+    sw.add_argument("--seed", type=whole, default=0, help="the grid's seed (default 0)")
+    sw.add_argument("--block", type=whole, default=5, help="runs per task (default 5)")
+    sw.add_argument("--checkpoints", type=whole, default=121, help="number of log-spaced checkpoints (default 121)")
+    sw.add_argument(
+        "--levels",
+        type=_levels,
+        default=None,
+        help="the users' privacy levels for HeLDP-UCB-*: discrete:0.5,1.5, constant:1, clipped-gaussian:1,1,0,100 "
+        "or ren-heldp-discrete (the cell's epsilon is the agent's epsilon_min)",
+    )
     sw.add_argument(
         "--scheduler",
         default=None,
@@ -46,7 +238,13 @@ def _parser() -> argparse.ArgumentParser:
     )
     sw.add_argument("--out", required=True, help="the table: a .parquet or .csv path")
 
-    rr = sub.add_parser("rerun", help="re-run a chapter notebook with new parameters and render it to HTML")
+    rr = sub.add_parser(
+        "rerun",
+        parents=[common, limits],
+        help="re-run a chapter notebook with new parameters and render it to HTML",
+        description="Re-run a chapter notebook with new parameters and render it to HTML offline.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     rr.add_argument("notebook", help="e.g. chapters/ren2020/figure1.ipynb")
     rr.add_argument(
         "-p",
@@ -57,68 +255,145 @@ def _parser() -> argparse.ArgumentParser:
         metavar=("NAME", "VALUE"),
         help="a parameter and its value, read as YAML (repeat for several)",
     )
-    rr.add_argument("--out", default="rerun", help="output folder (default: rerun/)")
+    rr.add_argument("--tiny", action="store_true", help="run at the notebook's tiny parameters (seconds), then -p")
+    rr.add_argument("--out", default="rerun", help="output folder (default rerun/)")
     rr.add_argument("--no-render", action="store_true", help="only execute the notebook, build no HTML")
 
-    fd = sub.add_parser("findings", help="the findings table of README.md and intro.md, from data/")
+    fd = sub.add_parser("findings", parents=[common], help="the findings table of README.md and intro.md, from data/")
     fd.add_argument("--write", action="store_true", help="rewrite the table in README.md and intro.md")
     return ap
 
 
-def main(argv=None) -> int:
-    args = _parser().parse_args(argv)
-    if args.command == "findings":
-        from .claims.report import findings, write_findings
+def _limits(args):
+    """The ceilings of ``--cpu-seconds`` and ``--memory`` as environment defaults (so a notebook's kernel sees them
+    too), and refusals worded with these flags."""
+    import os
 
-        if args.write:
-            changed = write_findings()
-            print(
-                "rewrote " + ", ".join(p.name for p in changed) if changed else "README.md and intro.md are up to date"
-            )
-        else:
-            print(findings())
-        return 0
-    if args.command == "sweep":
-        from .simulate import log_checkpoints
-        from .sweep import check_table_path, save_table, summary, sweep
+    from . import limits as lim
 
-        try:
-            check_table_path(args.out)  # before the grid runs: a bad --out must not cost the compute
-        except (TypeError, ValueError) as err:
-            raise SystemExit(f"error: {err}") from None
-        table = sweep(
-            args.policies,
-            args.epsilons,
-            args.instance,
-            args.horizon,
-            args.runs,
-            args.seed,
-            checkpoints=log_checkpoints(args.horizon, args.checkpoints),
-            block=args.block,
-            scheduler=args.scheduler,
+    os.environ[lim.ADVICE_ENV] = "cli"
+    if args.cpu_seconds is not None:
+        os.environ[lim.CPU_ENV] = repr(args.cpu_seconds)
+    if args.memory is not None:
+        os.environ[lim.MEMORY_ENV] = repr(args.memory)
+    return lim.Limits()
+
+
+def _findings(args) -> int:
+    from .claims.report import findings, write_findings
+
+    if args.write:
+        changed = write_findings()
+        print("rewrote " + ", ".join(p.name for p in changed) if changed else "README.md and intro.md are up to date")
+    else:
+        print(findings())
+    return 0
+
+
+def _sweep(args) -> int:
+    from .simulate import log_checkpoints
+    from .sweep import check_table_path, cli_heterogeneous, save_table, summary, sweep
+
+    check_table_path(args.out)  # before the grid runs: a bad --out must not cost the compute
+    he = [p for p in args.policies if p.startswith("HeLDP-")]
+    if he and args.levels is None:
+        raise ValueError(
+            f"{', '.join(he)} {'needs' if len(he) == 1 else 'need'} the users' privacy levels: add --levels, "
+            "e.g. --levels discrete:0.5,1.5"
         )
-        path = save_table(table, args.out)
-        if args.runs >= 2:
-            print(summary(table).to_string(index=False))
-        else:  # one run has no standard error: the final regret per cell, said so
-            last = table[table["t"] == table["t"].max()]
-            print(last[["policy", "instance", "epsilon", "regret"]].to_string(index=False))
-            print("one run per cell: no standard error (use --runs 2 or more for one)", file=sys.stderr)
-        seconds = table.attrs["wall_seconds"]
-        print(f"{len(table)} rows -> {path}; {table.attrs['pulls']:.3g} pulls in {seconds:.1f} s", file=sys.stderr)
-        return 0
+    if args.levels is not None and not he:
+        raise ValueError("--levels is for the HeLDP-UCB-* policies, and none is in --policies")
+    table = sweep(
+        args.policies,
+        args.epsilons,
+        args.instance,
+        args.horizon,
+        args.runs,
+        args.seed,
+        checkpoints=log_checkpoints(args.horizon, args.checkpoints),
+        block=args.block,
+        scheduler=args.scheduler,
+        heterogeneous=None if args.levels is None else cli_heterogeneous(args.levels),
+        limits=_limits(args),
+    )
+    path = save_table(table, args.out)
+    if args.runs >= 2:
+        print(summary(table).to_string(index=False))
+    else:  # one run has no standard error: the final regret per cell, said so
+        last = table[table["t"] == table["t"].max()]
+        print(last[["policy", "instance", "epsilon", "regret"]].to_string(index=False))
+        print("one run per cell: no standard error (use --runs 2 or more for one)", file=sys.stderr)
+    seconds = table.attrs["wall_seconds"]
+    print(f"{len(table)} rows -> {path}; {table.attrs['pulls']:.3g} pulls in {seconds:.1f} s", file=sys.stderr)
+    return 0
+
+
+def _rerun(args) -> int:
     from .rerun import parse_value, rerun
 
     names = [name for name, _ in args.parameter]
-    if len(set(names)) != len(names):
-        raise SystemExit(f"a parameter is given twice: {names}")
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise ValueError(f"parameter {twice[0]!r} is given twice")
     values = {name: parse_value(value) for name, value in args.parameter}
-    try:
-        out = rerun(args.notebook, values, args.out, render=not args.no_render, progress=sys.stderr.isatty())
-    except (TypeError, ValueError) as err:
-        raise SystemExit(f"error: {err}") from None
+    _limits(args)
+    out = rerun(
+        args.notebook,
+        values,
+        args.out,
+        render=not args.no_render,
+        progress=sys.stderr.isatty(),
+        tiny=args.tiny,
+        notes=sys.stderr,
+    )
     print(out)
     return 0
+
+
+def _one_line(err: BaseException) -> str:
+    text = " ".join(str(err).split())
+    return text if len(text) <= 2000 else text[:2000] + " ..."
+
+
+def main(argv=None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    prog = f"python -m ldpcode {args.command}"
+    run = {"findings": _findings, "sweep": _sweep, "rerun": _rerun}[args.command]
+    import os
+
+    from . import limits as lim
+
+    saved = {k: os.environ.get(k) for k in (lim.ADVICE_ENV, lim.CPU_ENV, lim.MEMORY_ENV)}
+    try:
+        return run(args)
+    except KeyboardInterrupt:
+        if args.debug:
+            raise
+        print(f"{prog}: interrupted", file=sys.stderr)
+        return 130
+    except (TypeError, ValueError, OSError) as err:  # refused input: one line, as argparse
+        if args.debug:
+            raise
+        print(f"{prog}: error: {_one_line(err)} (--debug shows the traceback)", file=sys.stderr)
+        return USAGE
+    except Exception as err:
+        if args.debug or type(err).__name__ != "PapermillExecutionError":
+            raise
+        # the notebook failed in its kernel: its error's own line, not papermill's 100-line traceback
+        usage = err.ename in ("ValueError", "TypeError")  # a refusal (a rule, a cost ceiling) inside the notebook
+        print(
+            f"{prog}: error: the notebook stopped in cell {err.exec_count}: {err.ename}: {_one_line(err.evalue)} "
+            "(--debug shows the traceback)",
+            file=sys.stderr,
+        )
+        return USAGE if usage else FAILED
+    finally:  # the ceilings of --cpu-seconds and --memory end with the command (main may be called in-process)
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
 
 
 if __name__ == "__main__":

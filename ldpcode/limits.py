@@ -88,22 +88,51 @@ def _default_memory_bytes() -> float:
     return float(min(4 * 2**30, phys // 2)) if phys > 0 else float(4 * 2**30)
 
 
+CPU_ENV = "LDPCODE_CPU_SECONDS"
+"""The environment variable that replaces the default ``Limits().cpu_seconds`` (a number of core-seconds, or inf)."""
+MEMORY_ENV = "LDPCODE_MEMORY_BYTES"
+"""The environment variable that replaces the default ``Limits().memory_bytes`` (a number of bytes, or inf)."""
+ADVICE_ENV = "LDPCODE_LIMITS_ADVICE"
+"""Set to ``cli`` by the command line: a refusal then names its flags ``--cpu-seconds`` and ``--memory``
+instead of the ``limits=`` keyword, which a command-line user cannot pass."""
+
+
+def _from_environment(name: str) -> float:
+    """The default of ``Limits.<name>``: the environment's value if set (:data:`CPU_ENV`, :data:`MEMORY_ENV`),
+    else 3600 core-seconds or :func:`_default_memory_bytes`."""
+    env = CPU_ENV if name == "cpu_seconds" else MEMORY_ENV
+    text = os.environ.get(env)
+    if text is None or not text.strip():
+        return 3600.0 if name == "cpu_seconds" else _default_memory_bytes()
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"the environment variable {env} must be a number > 0 (or inf), got {text[:40]!r}") from None
+    if not value > 0:  # also refuses nan
+        raise ValueError(f"the environment variable {env} must be a number > 0 (or inf), got {text[:40]!r}")
+    return value
+
+
 @dataclass(frozen=True)
 class Limits:
     """Ceilings on the estimated cost of one simulation call (module docstring, "Limits").
 
     ``cpu_seconds``: estimated core-seconds (default 3600, an hour of one core; the same on any number of
     cores); ``memory_bytes``: estimated peak memory of the call's arrays (default 4 GiB, or half the
-    physical memory if less). ``math.inf`` switches a check off. Every simulator takes ``limits=``."""
+    physical memory if less). ``math.inf`` switches a check off. Every simulator takes ``limits=``.
 
-    cpu_seconds: float = 3600.0
+    The defaults can be raised for a whole process (and the notebook kernels it starts) with the environment
+    variables :data:`CPU_ENV` and :data:`MEMORY_ENV`; the command line's ``--cpu-seconds`` and ``--memory``
+    set them (``python -m ldpcode rerun ... --cpu-seconds 7200``), and a value given here wins."""
+
+    cpu_seconds: float | None = None
     memory_bytes: float | None = None
 
     def __post_init__(self):
         for name in ("cpu_seconds", "memory_bytes"):
             v = getattr(self, name)
-            if name == "memory_bytes" and v is None:
-                v = _default_memory_bytes()
+            if v is None:
+                v = _from_environment(name)
             v = check_real(f"limits.{name}", v, allow_inf=True)
             if v <= 0:
                 raise ValueError(f"limits.{name} must be a number > 0 (math.inf for no limit), got {v!r}")
@@ -134,6 +163,9 @@ SCALE_OUT = (
     "on this machine or on several, and concatenate their results along the runs axis; or lower runs or "
     "horizon."
 )
+
+
+_FLAGS = {"time": "--cpu-seconds", "memory": "--memory"}  # the command line's names of the two ceilings
 
 
 def check_limits(
@@ -169,9 +201,18 @@ def check_limits(
     if not over:
         return limits
     what = "; ".join(f"its {kind} is estimated at {est}, beyond the ceiling of {ceil}" for kind, est, ceil, _ in over)
+    if os.environ.get(ADVICE_ENV) == "cli":  # the command line's own flags, which its user can pass
+        for key, flag in (("limits.cpu_seconds", "--cpu-seconds"), ("limits.memory_bytes", "--memory")):
+            what = what.replace(f"({key})", f"({flag})")
+        flags = " ".join(_FLAGS[o[0]] + " " + o[3].split("=")[1] for o in over)
+        advice = f"To run it anyway, add {flags} to the command (inf switches a check off)."
+    else:
+        advice = (
+            f"To run it anyway, pass limits=ldpcode.Limits({', '.join(o[3] for o in over)}) "
+            f"(math.inf switches a check off)."
+        )
     raise ValueError(
-        f"{call}: {work}: {what}. To run it anyway, pass limits=ldpcode.Limits({', '.join(o[3] for o in over)}) "
-        f"(math.inf switches a check off). {scale_out} (The per-core throughputs behind the estimate are "
+        f"{call}: {work}: {what}. {advice} {scale_out} (The per-core throughputs behind the estimate are "
         f"listed in the docstring of the module ldpcode/limits.py.)"
     )
 

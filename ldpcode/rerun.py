@@ -21,11 +21,19 @@ things, each refusing bad input before any work:
    Links to the book's other pages are not part of a one-page build; they render as plain text.
 
 Values on the command line are read as YAML (``-p horizon 100000`` an int, ``-p epsilons "[0.5, 1.0]"`` a list,
-``-p policy LDP-UCB-B`` a string). Integers are strict, as in the book: ``-p horizon 1e6`` is refused.
+``-p policy LDP-UCB-B`` a string). Where the notebook's own default is an integer (or a list of integers), a whole
+number written as a float is read as that integer: ``-p horizon 1e6`` is ``1000000``; ``-p horizon 1.5`` is
+refused by the notebook's rules. A value of more than :data:`MAX_ITEMS` items (YAML aliases can make a
+324-character value describe billions) is refused before anything reads it.
+
+``--tiny`` runs the notebook at its tiny parameters (:attr:`ldpcode.parameters.Notebook.tiny`, the edge values
+that run the whole body in seconds) with the ``-p`` values on top. A re-run that changes some parameters and
+leaves others at the paper's scale says which (``ratio_horizon stays at 10,000,000``), before it starts.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import subprocess
@@ -50,22 +58,73 @@ def _defaults(notebook: Path) -> dict:
     return namespace
 
 
+MAX_ITEMS = 10**5
+"""The most numbers, strings and containers one command-line value may hold, counted as its text would be
+expanded (YAML's aliases repeat a node without repeating its text)."""
+
+
 def parse_value(text: str):
     """A command-line value read as YAML (safe loader): ``100000`` → int, ``0.5`` → float, ``[0.1, 1]`` → list,
-    ``true`` → bool, anything else the string itself."""
+    ``true`` → bool, ``1e6`` (which YAML 1.1 reads as a string) → 1e6 the float, anything else the string
+    itself. A value of more than :data:`MAX_ITEMS` items is refused (ValueError) before it is formatted."""
     import yaml
 
     if not isinstance(text, str):
-        raise TypeError(f"a parameter value from the command line must be a string, got {text!r}")
+        raise TypeError(f"a parameter value from the command line must be a string, got {type(text).__name__}")
     try:
-        return yaml.safe_load(text)
+        value = yaml.safe_load(text)
     except yaml.YAMLError:
         return text
+    if isinstance(value, str):
+        try:
+            number = float(value)
+        except ValueError:
+            return value
+        return number if value.strip().lower() not in ("inf", "nan", "infinity", "-inf") else value
+    _count_items(value, text)
+    return value
+
+
+def _count_items(value, text: str) -> None:
+    """Refuse a value whose expansion holds more than :data:`MAX_ITEMS` items; stops counting at the limit."""
+    stack, seen = [value], 0
+    while stack:
+        item = stack.pop()
+        seen += 1
+        if seen > MAX_ITEMS:
+            raise ValueError(
+                f"the value {text[:40]!r}{'...' if len(text) > 40 else ''} expands to more than {MAX_ITEMS:,} items; "
+                "a notebook parameter is a number, a string or a short list"
+            )
+        if isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+
+
+def _as_default_type(value, default):
+    """``value`` with its whole floats made integers where the notebook's ``default`` is an integer (or a list of
+    them): ``1e6`` for a horizon is 1000000. Anything else is returned unchanged, for the rules to judge."""
+
+    def is_int(x):
+        return isinstance(x, int) and not isinstance(x, bool)
+
+    def whole(x):
+        return isinstance(x, float) and x.is_integer() and abs(x) <= 2**63
+
+    if is_int(default) and whole(value):
+        return int(value)
+    if isinstance(default, (list, tuple)) and default and all(is_int(d) for d in default):
+        if isinstance(value, (list, tuple)) and all(is_int(v) or whole(v) for v in value):
+            return type(value)(int(v) if whole(v) else v for v in value)
+    return value
 
 
 def check_new_parameters(notebook: str, values: dict) -> dict:
     """Refuse a name ``notebook`` does not declare (ValueError listing its parameters, with the closest name), then
-    check the merged values with the notebook's rules. Returns the merged values."""
+    check the merged values with the notebook's rules. Returns the merged values (whole floats given for an
+    integer parameter made integers, :func:`_as_default_type`)."""
     import difflib
 
     from .parameters import check_values, parameter_names
@@ -76,9 +135,30 @@ def check_new_parameters(notebook: str, values: dict) -> dict:
             close = difflib.get_close_matches(name, names, n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
             raise ValueError(f"{notebook} has no parameter {name!r}{hint}; its parameters: {', '.join(names)}")
-    merged = {**{k: v for k, v in _defaults(repo_root() / notebook).items() if k in names}, **values}
+    defaults = {k: v for k, v in _defaults(repo_root() / notebook).items() if k in names}
+    given = {k: _as_default_type(v, defaults.get(k)) for k, v in values.items()}
+    merged = {**defaults, **given}
     check_values(notebook, merged)
     return merged
+
+
+def paper_scale(notebook: str, values: dict) -> list:
+    """The parameters a re-run with ``values`` leaves at a paper-scale default: each numeric default the reader did
+    not set that is larger than its tiny value (:attr:`ldpcode.parameters.Notebook.tiny`), as (name, default,
+    tiny). Empty when ``values`` is empty (the book's own run)."""
+    from .parameters import rules_for
+
+    if not values:
+        return []
+    tiny = rules_for(notebook).tiny
+    out = []
+    for name, default in _defaults(repo_root() / notebook).items():
+        small = tiny.get(name)
+        if name in values or small is None or isinstance(default, bool) or isinstance(small, bool) or "seed" in name:
+            continue
+        if isinstance(default, (int, float)) and isinstance(small, (int, float)) and default > small:
+            out.append((name, default, small))
+    return out
 
 
 def _relative(notebook) -> str:
@@ -94,15 +174,32 @@ def _relative(notebook) -> str:
     return rel.as_posix()
 
 
-def rerun(notebook, values: dict, out, *, render: bool = True, progress: bool = False) -> Path:
+def rerun(
+    notebook, values: dict, out, *, render: bool = True, progress: bool = False, tiny: bool = False, notes=None
+) -> Path:
     """Re-run ``notebook`` (a path to a chapter notebook) with ``values`` (name → value) into the folder ``out``;
-    returns the rendered HTML page (``render=True``) or the executed notebook. See the module docstring."""
+    returns the rendered HTML page (``render=True``) or the executed notebook. ``tiny``: start from the notebook's
+    tiny parameters instead of its defaults. ``progress``: a bar over cells (papermill's). ``notes``: a stream
+    (e.g. ``sys.stderr``) told, before the run, which parameters stay at the paper's scale. See the module
+    docstring."""
     import papermill
+
+    from .parameters import rules_for
 
     rel = _relative(notebook)
     if not isinstance(values, dict):
         raise TypeError(f"values must be a dict of parameter names to values, got {type(values).__name__}")
-    check_new_parameters(rel, values)
+    if tiny:
+        values = {**rules_for(rel).tiny, **values}
+    merged = check_new_parameters(rel, values)
+    values = {k: merged[k] for k in values}  # as checked: 1e6 given for an integer is 1000000
+    if notes is not None:
+        for name, default, small in paper_scale(rel, values):
+            print(
+                f"note: {name} stays at the paper's {default:,} (its tiny value is {small:,}); "
+                f"set it with -p {name} N, or use --tiny",
+                file=notes,
+            )
     root = repo_root()
     out = Path(out).resolve()
     name = Path(rel).stem
@@ -111,6 +208,8 @@ def rerun(notebook, values: dict, out, *, render: bool = True, progress: bool = 
     out.mkdir(parents=True, exist_ok=True)
     # a re-run never stores numbers, whatever the caller's environment says (LDPCODE_WRITE_CLAIMS=1 left set)
     saved = os.environ.pop(WRITE_ENV, None)
+    # papermill warns of every parameters-cell line with a comment it does not parse: noise for a reader
+    logging.getLogger("papermill.translators").setLevel(logging.ERROR)
     try:
         papermill.execute_notebook(
             str(root / rel),
@@ -119,6 +218,8 @@ def rerun(notebook, values: dict, out, *, render: bool = True, progress: bool = 
             cwd=str((root / rel).parent),
             kernel_name="python3",
             progress_bar=progress,
+            # the kernel's "running over TCP without encryption" warning is noise on a reader's terminal
+            extra_arguments=["--IPKernelApp.log_level=ERROR"],
         )
     finally:
         if saved is not None:

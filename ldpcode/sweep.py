@@ -26,19 +26,27 @@ function ε → (ε_min, :class:`ldpcode.instances.PrivacyLevels`) (module level
 
 Cost. Before any work the estimated core-seconds and bytes of the whole grid (each policy's own estimate,
 :func:`ldpcode.simulate.simulate_cost`) are checked against ``limits`` (default :class:`ldpcode.limits.Limits`,
-one core-hour) when running locally, and of each block when running on a cluster (whose purpose is a grid
-larger than one machine's hour; ``limits`` then caps what one task may cost).
+one core-hour) when the grid runs on this machine (threads, or ``"localcluster"``), and of each block when it
+runs on a remote cluster (whose purpose is a grid larger than one machine's hour; ``limits`` then caps what one
+task may cost). A grid of more than :data:`MAX_CELLS` cells or :data:`MAX_BLOCKS` blocks is refused at once,
+before any policy is built, and a scheduler address that does not answer within :data:`PROBE_SECONDS` is refused.
+The policies, instances and ε are taken in the order given; a ``set`` (whose order, and so the table's, would
+depend on the interpreter's hash seed) is refused.
+
+Files: :func:`save_table` and :func:`load_table` (:mod:`ldpcode.table_io`) write a table whole or not at all,
+and refuse to read one that is not whole.
 
 Command line: ``python -m ldpcode sweep --help``.
 """
 
 from __future__ import annotations
 
+import difflib
+import functools
 import math
 import sys
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 
@@ -47,11 +55,7 @@ from .instances import Instance, make_instance
 from .limits import MAX_HORIZON, MAX_RUNS, MAX_WORKERS, Limits, check_limits, default_workers, run_pool
 from .policies import REGISTRY, make_policy
 from .simulate import resolve_checkpoints, simulate_cost
-
-COLUMNS = ("policy", "instance", "epsilon", "run", "t", "regret")
-"""The columns of a sweep's table, in order: the policy's name, the instance's name, the cell's privacy level
-(inf for a non-private policy; for ``HeLDP-UCB-*`` the ε handed to ``heterogeneous``), the run's index r
-(its seed is ``SeedSequence(seed).spawn(runs)[r]``), the checkpoint t and the run's pseudo-regret at t."""
+from .table_io import COLUMNS, ROWS_KEY, check_table_path, load_table, save_table  # noqa: F401 (a sweep's API)
 
 
 @dataclass(frozen=True)
@@ -93,15 +97,38 @@ def run_task(task: Task, cancel=None) -> np.ndarray:
     return out
 
 
+def _ordered(name: str, values, what: str) -> tuple:
+    """``values`` as a tuple, refusing a string, a non-iterable and an unordered set (whose order, and so the
+    table's row order, would depend on the interpreter's hash seed)."""
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+        raise TypeError(f"{name} must be a list of {what}, got {_short(values)}")
+    if isinstance(values, (set, frozenset, dict)):
+        raise TypeError(
+            f"{name} must be a list (ordered) of {what}, not a {type(values).__name__}: the table's rows follow its order"
+        )
+    return tuple(values)
+
+
+def _short(value, limit: int = 80) -> str:
+    """A bounded repr of ``value`` for a message: :mod:`reprlib` cuts long lists and deep nesting before
+    formatting, so a huge or self-similar value costs no time to describe."""
+    import reprlib
+
+    r = reprlib.Repr()
+    r.maxlevel, r.maxlist, r.maxtuple, r.maxdict, r.maxset, r.maxstring, r.maxother = 3, 6, 6, 4, 4, 40, 40
+    text = r.repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def _policies(policies) -> tuple[str, ...]:
-    if isinstance(policies, str) or not hasattr(policies, "__iter__"):
-        raise TypeError(f"policies must be a list of policy names, got {policies!r}")
-    names = tuple(policies)
+    names = _ordered("policies", policies, "policy names")
     if not names:
         raise ValueError("policies must name at least one policy")
     for name in names:
         if not isinstance(name, str) or name not in REGISTRY:
-            raise ValueError(f"unknown policy {name!r}; choose from {sorted(REGISTRY)}")
+            close = difflib.get_close_matches(name, sorted(REGISTRY), n=1) if isinstance(name, str) else []
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise ValueError(f"unknown policy {_short(name)}{hint}; choose from {', '.join(sorted(REGISTRY))}")
     if len(set(names)) != len(names):
         raise ValueError(f"policies must not repeat a name, got {list(names)}")
     return names
@@ -110,7 +137,7 @@ def _policies(policies) -> tuple[str, ...]:
 def _instances(instances) -> tuple[Instance, ...]:
     if isinstance(instances, (str, Instance)):
         instances = [instances]
-    out = tuple(make_instance(i) if isinstance(i, str) else i for i in instances)
+    out = tuple(make_instance(i) if isinstance(i, str) else i for i in _ordered("instances", instances, "instances"))
     if not out:
         raise ValueError("instances must hold at least one instance")
     for i in out:
@@ -122,9 +149,10 @@ def _instances(instances) -> tuple[Instance, ...]:
 
 
 def _epsilons(epsilons) -> tuple[float, ...]:
-    if isinstance(epsilons, (str, bytes)) or not hasattr(epsilons, "__iter__"):
-        raise TypeError(f"epsilons must be a list of privacy levels, got {epsilons!r}")
-    eps = tuple(check_epsilon(e) for e in epsilons)
+    eps = _ordered("epsilons", epsilons, "privacy levels")
+    if len(eps) > MAX_CELLS:  # before checking each: a refusal of a huge grid costs O(1)
+        raise ValueError(f"epsilons holds {len(eps):,} privacy levels; a sweep takes at most {MAX_CELLS:,} cells")
+    eps = tuple(check_epsilon(e) for e in eps)
     if not eps:
         raise ValueError("epsilons must hold at least one privacy level")
     if len(set(eps)) != len(eps):
@@ -154,6 +182,13 @@ def plan(
     seed = check_int("seed", seed, minimum=0)
     block = check_int("block", block, minimum=1, maximum=MAX_RUNS)
     horizon = check_int("horizon", horizon, minimum=max(i.n_arms for i in inst), maximum=MAX_HORIZON)
+    cells = len(names) * len(inst) * len(eps)
+    blocks = cells * -(-runs // block)
+    if cells > MAX_CELLS or blocks > MAX_BLOCKS:  # O(1), before a task or a policy is built
+        raise ValueError(
+            f"a sweep of {cells:,} cells in {blocks:,} blocks of {block} runs is beyond the most a sweep plans "
+            f"({MAX_CELLS:,} cells, {MAX_BLOCKS:,} blocks); use a larger block, or split the grid into several sweeps"
+        )
     cp = resolve_checkpoints(horizon, checkpoints)
     if any(n.startswith("HeLDP-") for n in names) and not callable(heterogeneous):
         raise ValueError(
@@ -181,6 +216,56 @@ def plan(
                         )
                     )
     return tasks
+
+
+MAX_CELLS = 10**4
+"""The most (policy, instance, ε) cells of one sweep: a grid beyond it is refused at once, before any policy
+is built (split it into several sweeps)."""
+MAX_BLOCKS = 10**5
+"""The most blocks (tasks) of one sweep: beyond it the scheduling alone costs more than it saves (use a larger
+``block``)."""
+
+LEVEL_FAMILIES = {
+    "constant": "one level: constant:1",
+    "discrete": "equally likely levels: discrete:0.5,1.5",
+    "clipped-gaussian": "mean, sd, lo, hi: clipped-gaussian:1,1,0,100",
+    "ren-heldp-discrete": "the paper's {0, 0.2, 1, 2, 100}",
+    "ren-heldp-gaussian": "the paper's N(1, 1) clipped to [0, 100]",
+}
+"""The users' privacy-level families a sweep's ``--levels`` may name, with the numbers each takes
+(:func:`ldpcode.instances.make_privacy_levels`)."""
+
+
+def cli_levels(spec: tuple, epsilon: float):
+    """(ε_min, the users' levels) of one HeLDP cell from a command line's ``--levels`` ``spec`` = (family,
+    numbers): the cell's ε is the agent's ε_min, and the levels are the family's
+    (:data:`LEVEL_FAMILIES`). Module level, so that it pickles to a Dask worker with the task."""
+    from .instances import make_privacy_levels
+
+    kind, numbers = spec
+    if kind == "constant":
+        if len(numbers) != 1:
+            raise ValueError(f"constant takes one level, e.g. constant:1, got {len(numbers)} numbers")
+        return epsilon, make_privacy_levels("constant", epsilon=numbers[0])
+    if kind == "discrete":
+        if not numbers:
+            raise ValueError("discrete takes its levels, e.g. discrete:0.5,1.5")
+        return epsilon, make_privacy_levels("discrete", values=list(numbers))
+    if kind == "clipped-gaussian":
+        if len(numbers) != 4:
+            raise ValueError(f"clipped-gaussian takes mean, sd, lo, hi, e.g. clipped-gaussian:1,1,0,100, got {numbers}")
+        mean, sd, lo, hi = numbers
+        return epsilon, make_privacy_levels("clipped-gaussian", mean=mean, sd=sd, lo=lo, hi=hi)
+    if kind not in LEVEL_FAMILIES:
+        raise ValueError(f"unknown privacy-level family {kind!r}; known: {', '.join(LEVEL_FAMILIES)}")
+    if numbers:
+        raise ValueError(f"{kind} takes no numbers, got {numbers}")
+    return epsilon, make_privacy_levels(kind)
+
+
+def cli_heterogeneous(spec: tuple):
+    """The ``heterogeneous`` argument of :func:`sweep` for a command line's ``--levels`` ``spec``."""
+    return functools.partial(cli_levels, spec)
 
 
 def _is_private(name: str) -> bool:
@@ -235,8 +320,18 @@ def _client(scheduler):
         return client, close
     if not (isinstance(scheduler, str) and "://" in scheduler):
         raise _bad_scheduler(scheduler)
-    client = Client(scheduler)
+    try:
+        client = Client(scheduler, timeout=PROBE_SECONDS)
+    except OSError as err:  # distributed's TimeoutError is an OSError
+        raise ValueError(
+            f"no Dask scheduler answered at {scheduler} within {PROBE_SECONDS:g} s ({type(err).__name__}); start one "
+            "(dask scheduler), check the address, or use scheduler='localcluster'"
+        ) from None
     return client, client.close
+
+
+PROBE_SECONDS = 3.0
+"""How long a sweep waits for a scheduler address to answer before refusing it (:func:`_client`)."""
 
 
 def _check_scheduler(scheduler) -> None:
@@ -330,14 +425,16 @@ def sweep(
     if progress is None:
         progress = sys.stderr.isatty()
     start = time.perf_counter()
-    if scheduler is None:
+    if scheduler is None or scheduler == "localcluster":  # this machine: the whole grid within the limits
         seconds, nbytes, work = _cost(tasks, workers)
         check_limits("sweep", work, seconds, nbytes, limits)
-        counts = _local(tasks, workers, progress)
-    else:
-        for task in tasks:  # a cluster runs more than one machine's hour; each block stays within limits
+    else:  # a remote cluster runs more than one machine's hour; each block stays within the limits
+        for task in tasks:
             s, b, w = _cost([task], 1)
             check_limits("sweep (one block)", w, s, b, limits)
+    if scheduler is None:
+        counts = _local(tasks, workers, progress)
+    else:
         client, close = _client(scheduler)
         try:
             counts = _dask(tasks, client, progress)
@@ -401,57 +498,3 @@ def summary(table, t: int | None = None):
     import pandas as pd
 
     return pd.DataFrame(rows, columns=["policy", "instance", "epsilon", "runs", "mean_regret", "se"])
-
-
-def check_table_path(path) -> Path:
-    """The path a sweep's table will be written to, checked before any work: it ends in ``.parquet`` or ``.csv``,
-    is not a folder, and its folder exists and is writable. Returns it as a :class:`~pathlib.Path`."""
-    import os
-
-    if not isinstance(path, (str, os.PathLike)) or not str(path):
-        raise TypeError(f"path must be a file path ending in .parquet or .csv, got {path!r}")
-    path = Path(path)
-    if path.suffix not in (".parquet", ".csv"):
-        raise ValueError(f"path must end in .parquet or .csv, got {str(path)!r}")
-    if path.is_dir():
-        raise ValueError(f"path {str(path)!r} is a folder; give a file name ending in .parquet or .csv")
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise ValueError(f"path {str(path)!r}: its folder {str(folder)!r} does not exist")
-    if not os.access(folder, os.W_OK):
-        raise ValueError(f"path {str(path)!r}: its folder {str(folder)!r} is not writable")
-    return path
-
-
-def save_table(table, path) -> Path:
-    """Write a sweep's table to ``path``: Parquet for ``.parquet`` (through pyarrow), CSV for ``.csv`` (every float
-    written with enough digits to read back bit for bit). Returns the path.
-
-    The table is written beside ``path`` under a temporary name, then renamed over it in one step: a write that
-    is killed half-way leaves the previous file whole (and the temporary one is removed on an error)."""
-    import os
-
-    path = check_table_path(path)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        if path.suffix == ".parquet":
-            table.to_parquet(tmp, index=False)
-        else:
-            table.to_csv(tmp, index=False, float_format="%.17g")
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
-    return path
-
-
-def load_table(path):
-    """Read a table written by :func:`save_table`."""
-    import pandas as pd
-
-    path = Path(path)
-    if path.suffix == ".parquet":
-        return pd.read_parquet(path)
-    if path.suffix == ".csv":
-        table = pd.read_csv(path, dtype={"policy": "string", "instance": "string"})
-        return table
-    raise ValueError(f"path must end in .parquet or .csv, got {str(path)!r}")

@@ -1,0 +1,127 @@
+"""The files of a sweep's table: :func:`save_table` writes it whole or not at all, :func:`load_table` reads it back
+and refuses a file that is not whole, and :func:`check_table_path` checks an output path before any work.
+
+A table (:data:`ldpcode.sweep.COLUMNS`, one row per policy, instance, ε, run and checkpoint) is written as Parquet
+(through pyarrow) or CSV (every float with 17 significant digits, so it reads back bit for bit). The write goes to a
+temporary file beside the target, renamed over it in one step; the row count is stored with the table
+(:data:`ROWS_KEY`), and the grid's shape (every run of every cell holds every checkpoint) is checked on reading. A
+file cut short by a copy, a full disk or a killed process is refused instead of read as a smaller experiment.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+COLUMNS = ("policy", "instance", "epsilon", "run", "t", "regret")
+"""The columns of a sweep's table, in order: the policy's name, the instance's name, the cell's privacy level
+(inf for a non-private policy; for ``HeLDP-UCB-*`` the agent's ε_min), the run's index r (its seed is
+``SeedSequence(seed).spawn(runs)[r]``), the checkpoint t and the run's pseudo-regret at t."""
+
+
+def check_table_path(path) -> Path:
+    """The path a sweep's table will be written to, checked before any work: it ends in ``.parquet`` or ``.csv``,
+    is not a folder, and its folder exists and is writable. Returns it as a :class:`~pathlib.Path`."""
+    import os
+
+    if not isinstance(path, (str, os.PathLike)) or not str(path):
+        raise TypeError(f"path must be a file path ending in .parquet or .csv, got {path!r}")
+    path = Path(path)
+    if path.suffix not in (".parquet", ".csv"):
+        raise ValueError(f"path must end in .parquet or .csv, got {str(path)!r}")
+    if path.is_dir():
+        raise ValueError(f"path {str(path)!r} is a folder; give a file name ending in .parquet or .csv")
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise ValueError(f"path {str(path)!r}: its folder {str(folder)!r} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise ValueError(f"path {str(path)!r}: its folder {str(folder)!r} is not writable")
+    return path
+
+
+ROWS_KEY = "ldpcode.rows"
+"""The key under which :func:`save_table` stores the table's row count: in a Parquet file's schema metadata,
+and in a CSV file's first line, ``# ldpcode.rows: N`` (a comment line, which pandas reads with ``comment="#"``)."""
+
+
+def save_table(table, path) -> Path:
+    """Write a sweep's table to ``path``: Parquet for ``.parquet`` (through pyarrow), CSV for ``.csv`` (every float
+    written with enough digits to read back bit for bit). Returns the path.
+
+    The table is written beside ``path`` under a temporary name, then renamed over it in one step: a write that
+    is killed half-way leaves the previous file whole (and the temporary one is removed on an error). The row
+    count is stored with the table (:data:`ROWS_KEY`), and :func:`load_table` refuses a file that holds fewer."""
+    import os
+
+    path = check_table_path(path)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        if path.suffix == ".parquet":
+            import pyarrow as pa
+            import pyarrow.parquet as pq
+
+            arrow = pa.Table.from_pandas(table, preserve_index=False)
+            meta = {**(arrow.schema.metadata or {}), ROWS_KEY.encode(): str(len(table)).encode()}
+            pq.write_table(arrow.replace_schema_metadata(meta), tmp)
+        else:
+            with open(tmp, "w", encoding="utf-8", newline="") as f:
+                f.write(f"# {ROWS_KEY}: {len(table)}\n")
+                table.to_csv(f, index=False, float_format="%.17g")
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+    return path
+
+
+def load_table(path):
+    """Read a table written by :func:`save_table`, and check that it is whole: the row count stored with it
+    (:data:`ROWS_KEY`) is the number of rows read, and every (policy, instance, ε) cell has every checkpoint of
+    every run. A truncated or hand-cut file is refused (ValueError) instead of read as a smaller experiment."""
+    import pandas as pd
+
+    path = Path(path)
+    if path.suffix not in (".parquet", ".csv"):
+        raise ValueError(f"path must end in .parquet or .csv, got {str(path)!r}")
+    if not path.is_file():
+        raise ValueError(f"no table at {str(path)!r}")
+    stored = None
+    try:
+        if path.suffix == ".parquet":
+            import pyarrow.parquet as pq
+
+            meta = pq.read_schema(path).metadata or {}
+            stored = meta.get(ROWS_KEY.encode())
+            table = pd.read_parquet(path)
+        else:
+            with open(path, encoding="utf-8") as f:
+                first = f.readline()
+            if first.startswith(f"# {ROWS_KEY}:"):
+                stored = first.split(":", 1)[1].strip()
+            table = pd.read_csv(path, comment="#", dtype={"policy": "string", "instance": "string"})
+    except (OSError, ValueError) as err:  # pyarrow's ArrowInvalid is a ValueError
+        raise ValueError(f"{str(path)!r} is not a readable sweep table: {type(err).__name__}: {err}") from None
+    if stored is not None and int(stored) != len(table):
+        raise ValueError(
+            f"{str(path)!r} holds {len(table):,} rows, but {int(stored):,} were written: the file is incomplete "
+            "(a copy or a write cut short); run the sweep again"
+        )
+    _check_whole(table, path)
+    return table
+
+
+def _check_whole(table, path) -> None:
+    """Refuse a table whose columns are not :data:`COLUMNS` or whose grid has a hole: every run of every cell
+    must hold the same checkpoints, and the runs of a cell are numbered 0 .. runs - 1."""
+    if tuple(table.columns) != COLUMNS:
+        raise ValueError(
+            f"{str(path)!r} is not a sweep table: its columns are {list(table.columns)}, not {list(COLUMNS)}"
+        )
+    if table.empty:
+        raise ValueError(f"{str(path)!r} holds no rows")
+    n_cp = table["t"].nunique()
+    per_run = table.groupby(["policy", "instance", "epsilon", "run"], sort=False, dropna=False).size()
+    runs = per_run.groupby(level=[0, 1, 2], sort=False).agg(["size"])["size"]
+    last = per_run.reset_index().groupby(["policy", "instance", "epsilon"], sort=False, dropna=False)["run"].max()
+    if (per_run != n_cp).any() or (last.to_numpy() + 1 != runs.to_numpy()).any():
+        bad = per_run[per_run != n_cp]
+        where = f" (first: {bad.index[0]}, {bad.iloc[0]} of {n_cp} checkpoints)" if len(bad) else ""
+        raise ValueError(f"{str(path)!r} has a hole in its grid{where}: the file is incomplete; run the sweep again")

@@ -1,0 +1,263 @@
+"""Issue 23: the command line checks every argument before any work, says an ordinary error in one line with exit
+status 2 (``--debug`` for the traceback), and the files it writes are whole. Each test names the defect it pins."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import ldpcode as ldp
+from ldpcode import limits as lim
+from ldpcode import rerun as rr
+from ldpcode import sweep as sw
+from ldpcode.__main__ import main, whole
+
+NB = "chapters/ren2020/lemma3_laplace_tail.ipynb"
+SWEEP = ["sweep", "--epsilons", "1", "--instance", "ren2020-bernoulli", "--runs", "2"]
+
+
+def _one_error_line(err: str) -> str:
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    assert err.startswith("python -m ldpcode "), err
+    return err
+
+
+# --- names, numbers and paths -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["--policies", "UCB", "--horizon", "100"], "did you mean 'UCB1'?"),
+        (["--policies", "LDP-UCB-b", "--horizon", "100"], "did you mean 'LDP-UCB-B'?"),
+        (
+            ["--policies", "UCB1", "--horizon", "100", "--instance", "ren2020-bernouli"],
+            "did you mean 'ren2020-bernoulli'?",
+        ),
+        (["--policies", "UCB1", "--horizon", "2.5"], "expected a whole number"),
+        (["--policies", "UCB1", "--horizon", "1e400"], "expected a whole number"),
+        (["--policies", "UCB1", "--horizon", "100", "--memory", "lots"], "expected a memory size"),
+        (["--policies", "UCB1", "--horizon", "100", "--cpu-seconds", "-1"], "core-seconds > 0"),
+        (["--policies", "UCB1", "--horizon", "100", "--instance", "bernoulli"], "needs its arm means"),
+        (["--policies", "HeLDP-UCB-B", "--horizon", "100"], "needs the users' privacy levels"),
+        (["--policies", "UCB1", "--horizon", "100", "--levels", "constant:1"], "--levels is for the HeLDP"),
+        (["--policies", "HeLDP-UCB-B", "--horizon", "100", "--levels", "discrete:-1"], "finite and >= 0"),
+        (["--policies", "HeLDP-UCB-B", "--horizon", "100", "--levels", "discret:1"], "did you mean 'discrete'?"),
+    ],
+)
+def test_an_ordinary_sweep_error_is_one_line_with_exit_status_2(argv, said, tmp_path, monkeypatch, capsys):
+    """Before: a misspelt policy or instance was an 18-line traceback (exit 1); 1e6 was refused as an integer."""
+    monkeypatch.setattr(sw, "sweep", lambda *a, **k: pytest.fail("the grid ran before its arguments were checked"))
+    try:
+        code = main([*SWEEP, *argv, "--out", str(tmp_path / "t.csv")])
+    except SystemExit as e:  # argparse's own refusals exit through SystemExit, with status 2
+        code = e.code
+    assert code == 2
+    assert said in _one_error_line(capsys.readouterr().err)
+    assert not (tmp_path / "t.csv").exists()
+
+
+def test_whole_numbers_may_be_written_as_floats():
+    assert whole("1e6") == 10**6 and whole("1.5e3") == 1500 and whole("100_000") == 100_000
+    assert whole(str(2**62)) == 2**62  # read exactly, not through a float
+    for bad in ("2.5", "1e400", "nan", "inf", "ten", ""):
+        with pytest.raises(Exception, match="expected a whole number"):
+            whole(bad)
+
+
+def test_the_sweep_command_accepts_1e4_and_runs_heldp_with_levels(tmp_path, capsys):
+    """Before: HeLDP-UCB-* were offered but could not run from the command line."""
+    out = tmp_path / "t.parquet"
+    argv = ["sweep", "--policies", "HeLDP-UCB-B,UCB1", "--epsilons", "0.5", "--levels", "discrete:0.5,1.5"]
+    argv += ["--instance", "bernoulli:0.9,0.5", "--horizon", "1e3", "--runs", "3", "--checkpoints", "4"]
+    assert main([*argv, "--out", str(out)]) == 0
+    table = sw.load_table(out)
+    direct = sw.sweep(
+        ["HeLDP-UCB-B", "UCB1"],
+        [0.5],
+        [ldp.make_instance("bernoulli", means=[0.9, 0.5])],
+        1000,
+        3,
+        checkpoints=ldp.log_checkpoints(1000, 4),
+        heterogeneous=sw.cli_heterogeneous(("discrete", (0.5, 1.5))),
+    )
+    np.testing.assert_array_equal(table["regret"].to_numpy(), direct["regret"].to_numpy())
+
+
+def test_debug_shows_the_traceback(tmp_path):
+    with pytest.raises(ValueError, match="needs the users' privacy levels"):
+        main([*SWEEP, "--policies", "HeLDP-UCB-B", "--horizon", "100", "--out", str(tmp_path / "t.csv"), "--debug"])
+
+
+def test_help_lists_the_names_and_defaults(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["sweep", "--help"])
+    assert e.value.code == 0
+    text = capsys.readouterr().out
+    for name in [*ldp.policies.REGISTRY, *ldp.instances.list_instances(), *sw.LEVEL_FAMILIES]:
+        assert name in text, name
+    assert "(default 5)" in text and "(default 121)" in text and "(default 3600" in text
+
+
+# --- the cost ceilings from the command line ----------------------------------------------------------------------
+
+
+def test_a_refusal_names_the_flags_that_raise_the_ceilings(tmp_path, capsys):
+    """Before: the advice was limits=ldp.Limits(...), which a command-line user cannot pass."""
+    argv = [*SWEEP, "--policies", "LDP-UCB-L", "--horizon", "1e5", "--out", str(tmp_path / "t.csv")]
+    assert main([*argv, "--cpu-seconds", "1e-4"]) == 2
+    err = _one_error_line(capsys.readouterr().err)
+    assert "add --cpu-seconds" in err and "limits=" not in err and "(--cpu-seconds)" in err
+    assert main([*argv, "--cpu-seconds", "1e-4", "--cpu-seconds", "inf", "--memory", "1KiB"]) == 2  # the last wins
+    assert "add --memory" in capsys.readouterr().err
+    assert lim.CPU_ENV not in os.environ and lim.ADVICE_ENV not in os.environ  # the flags end with the command
+
+
+def test_limits_read_their_defaults_from_the_environment(monkeypatch):
+    assert lim.Limits().cpu_seconds == 3600.0
+    monkeypatch.setenv(lim.CPU_ENV, "7200")
+    monkeypatch.setenv(lim.MEMORY_ENV, "inf")
+    assert lim.Limits().cpu_seconds == 7200.0 and lim.Limits().memory_bytes == float("inf")
+    assert lim.Limits(cpu_seconds=5).cpu_seconds == 5.0  # a value given wins
+    monkeypatch.setenv(lim.CPU_ENV, "nan")
+    with pytest.raises(ValueError, match="LDPCODE_CPU_SECONDS must be a number > 0"):
+        lim.Limits()
+
+
+# --- the sweep function: order, huge grids, clusters ---------------------------------------------------------------
+
+
+def test_a_set_of_policies_is_refused_because_its_order_depends_on_the_hash_seed():
+    with pytest.raises(TypeError, match="not a set"):
+        sw.plan({"UCB1", "KL-UCB"}, [1.0], "ren2020-bernoulli", 100, 2)
+    with pytest.raises(ValueError, match="did you mean 'KL-UCB'"):
+        sw.plan(["KLUCB"], [1.0], "ren2020-bernoulli", 100, 2)
+
+
+def test_a_huge_grid_is_refused_at_once():
+    """Before: a grid of 10^6 ε values took 50 s to be refused."""
+    start = time.perf_counter()
+    with pytest.raises(ValueError, match="at most 10,000 cells"):
+        sw.plan(["LDP-UCB-B"], np.linspace(0.1, 1, 10**6), "ren2020-bernoulli", 10**4, 2)
+    with pytest.raises(ValueError, match="blocks"):
+        sw.plan(["UCB1"], [1.0], "ren2020-bernoulli", 100, 10**6, block=1)
+    assert time.perf_counter() - start < 1.0
+
+
+def test_a_localcluster_checks_the_whole_grid_before_it_starts(monkeypatch):
+    """Before: scheduler='localcluster' checked each block only, so a 4-core-hour grid on this machine ran."""
+    monkeypatch.setattr(sw, "_client", lambda s: pytest.fail("the cluster started before the limits were checked"))
+    with pytest.raises(ValueError, match="sweep: .* beyond the ceiling"):
+        sw.sweep(["UCB1"], [1.0], "ren2020-bernoulli", 10**7, 100, scheduler="localcluster", limits=ldp.Limits(1.0))
+
+
+def test_a_dead_scheduler_is_refused_within_the_probe(monkeypatch):
+    """Before: a dead address waited 30 s before its error."""
+    pytest.importorskip("distributed")
+    monkeypatch.setattr(sw, "PROBE_SECONDS", 0.5)
+    start = time.perf_counter()
+    with pytest.raises(ValueError, match="no Dask scheduler answered at tcp://127.0.0.1:9"):
+        sw.sweep(["UCB1"], [1.0], "ren2020-bernoulli", 100, 2, scheduler="tcp://127.0.0.1:9")
+    assert time.perf_counter() - start < 5.0
+
+
+# --- tables are whole ---------------------------------------------------------------------------------------------
+
+
+def _table():
+    return sw.sweep(["UCB1", "LDP-UCB-B"], [1.0], "ren2020-bernoulli", 300, 3, checkpoints=ldp.log_checkpoints(300, 5))
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".parquet"])
+def test_a_table_reads_back_bit_for_bit_with_its_row_count(suffix, tmp_path):
+    table = _table()
+    back = sw.load_table(sw.save_table(table, tmp_path / f"t{suffix}"))
+    assert len(back) == len(table)
+    np.testing.assert_array_equal(back["regret"].to_numpy(), table["regret"].to_numpy())
+    assert list(back["policy"]) == list(table["policy"])
+
+
+def test_a_truncated_csv_is_refused(tmp_path):
+    """Before: load_table read back 266,538 of 3,000,000 rows of a cut file without a word."""
+    path = sw.save_table(_table(), tmp_path / "t.csv")
+    lines = path.read_text().splitlines(keepends=True)
+    path.write_text("".join(lines[: len(lines) // 2]))  # cut at a line's end: a valid, smaller CSV
+    with pytest.raises(ValueError, match=r"holds \d+ rows, but 30 were written"):
+        sw.load_table(path)
+    path.write_text("".join(lines[1:16]))  # no row count, and the last run of a cell lacks checkpoints
+    with pytest.raises(ValueError, match="has a hole in its grid"):
+        sw.load_table(path)
+
+
+def test_a_truncated_parquet_is_refused(tmp_path):
+    path = sw.save_table(_table(), tmp_path / "t.parquet")
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+    with pytest.raises(ValueError, match="not a readable sweep table"):
+        sw.load_table(path)
+
+
+# --- rerun --------------------------------------------------------------------------------------------------------
+
+
+def test_a_yaml_bomb_is_refused_at_once():
+    """Before: a 324-character YAML bomb in rerun -p ran past 100 s (the message repr()'d the whole value)."""
+    bomb = '[&a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'
+    for i in range(1, 9):
+        bomb += f",&{chr(97 + i)} [*{chr(96 + i)},*{chr(96 + i)},*{chr(96 + i)},*{chr(96 + i)},*{chr(96 + i)}]"
+    bomb += "]"
+    start = time.perf_counter()
+    with pytest.raises(ValueError, match="expands to more than 100,000 items"):
+        rr.parse_value(bomb)
+    assert time.perf_counter() - start < 1.0
+
+
+def test_a_whole_float_is_an_integer_where_the_default_is_one():
+    merged = rr.check_new_parameters(NB, {"samples": rr.parse_value("2e4"), "n_values": rr.parse_value("[1, 4.0]")})
+    assert merged["samples"] == 20_000 and type(merged["samples"]) is int
+    assert merged["n_values"] == [1, 4] and all(type(v) is int for v in merged["n_values"])
+    with pytest.raises(TypeError, match="samples must be an integer"):
+        rr.check_new_parameters(NB, {"samples": 2.5e4 + 0.5})
+    assert rr.check_new_parameters(NB, {"b": 2.0})["b"] == 2.0  # a float parameter stays a float
+
+
+def _fake_papermill(monkeypatch, seen):
+    import papermill
+
+    def fake(src, dst, **kw):
+        seen.update(kw)
+        Path(dst).write_text(Path(src).read_text())
+
+    monkeypatch.setattr(papermill, "execute_notebook", fake)
+
+
+def test_rerun_says_what_stays_at_paper_scale_and_runs_tiny(tmp_path, monkeypatch, capsys):
+    """Before: -p samples 20000 left grid_points and min_count at the paper's, and nothing said so."""
+    seen: dict = {}
+    _fake_papermill(monkeypatch, seen)
+    assert main(["rerun", NB, "-p", "samples", "2e4", "--no-render", "--out", str(tmp_path)]) == 0
+    err = capsys.readouterr().err
+    assert "note: grid_points stays at the paper's 200" in err and "--tiny" in err
+    assert seen["parameters"] == {"samples": 20_000}
+    assert "--IPKernelApp.log_level=ERROR" in seen["extra_arguments"]  # no "running over TCP" warning
+    assert main(["rerun", NB, "--tiny", "--no-render", "--out", str(tmp_path)]) == 0
+    assert "note:" not in capsys.readouterr().err
+    assert seen["parameters"] == ldp.parameters.rules_for(NB).tiny
+
+
+def test_a_notebook_failing_in_its_kernel_is_one_line(tmp_path, monkeypatch, capsys):
+    """Before: the cost-limit refusal through rerun was a 99-line papermill traceback."""
+    import papermill
+    from papermill.exceptions import PapermillExecutionError
+
+    def refuses(src, dst, **kw):
+        raise PapermillExecutionError(4, 5, "x", "ValueError", "simulate: beyond the ceiling; add --cpu-seconds 90", [])
+
+    monkeypatch.setattr(papermill, "execute_notebook", refuses)
+    assert main(["rerun", NB, "-p", "samples", "20000", "--no-render", "--out", str(tmp_path)]) == 2
+    err = _one_error_line(capsys.readouterr().err.splitlines(keepends=True)[-1])  # after the paper-scale notes
+    assert "stopped in cell 5: ValueError: simulate: beyond the ceiling; add --cpu-seconds 90" in err
