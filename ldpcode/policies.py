@@ -27,6 +27,7 @@ lowest-numbered arm, like ``numpy.argmax``. The first n steps pull arms 1..n onc
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -325,6 +326,11 @@ def index_policy_chunk(
 # ---------------------------------------------------------------------------------------------------
 
 
+class UniformPlayWarning(UserWarning):
+    """HeLDP-UCB-L / -LS would spend the whole horizon in forced pulls, playing the arms in turn: the users' levels
+    are far above epsilon_min, or most users are discarded (:class:`HeterogeneousPolicy`, "Uniform play")."""
+
+
 @dataclass(frozen=True)
 class HeterogeneousPolicy(ArmedPolicy):
     r"""HeLDP-UCB-L / -B (and -LS / -BS): UCB on responses (eps_t, x_t) kept only when eps_t >= eps_min.
@@ -341,6 +347,23 @@ class HeterogeneousPolicy(ArmedPolicy):
       pulls an arm, and whichever arm came first absorbed it. (LDP-UCB-L's forced phase, 4 log t pulls an arm
       whatever eps, is short; it keeps the paper's "an arm" read as the lowest-numbered.)
     * HeLDP-UCB-B (Agent 4, Line 11): :math:`s_a/N_a + \sqrt{B_a\log t^4/(2N_a^2)}`;
+
+    **Uniform play.** A pull adds :math:`\epsilon_t^{-2}` to :math:`A_a` only if :math:`\epsilon_t \ge
+    \epsilon_{\min}`: :math:`m = E[\epsilon_t^{-2} 1\{\epsilon_t \ge \epsilon_{\min}\}] = p_0\alpha_0` a pull on
+    average, :math:`\rho = \epsilon_{\min}^{-2}/m \ge 1` times less than if every user were at
+    :math:`\epsilon_{\min}` (:math:`\rho = 1/(p_0\,\epsilon_{\min}^2\alpha_0)`: the discarded users times the kept
+    levels above :math:`\epsilon_{\min}`; :math:`(\epsilon/\epsilon_{\min})^2` for a constant level). Forcing the
+    smallest :math:`A_a` keeps the arms level, :math:`A_a \approx tm/n` after t forced rounds, so round T is still
+    forced when :math:`(T-1)m/n \le 4\epsilon_{\min}^{-2}\log T`; as :math:`t/\log(t+1)` increases, every round
+    is then forced: the arms are played in turn, with linear regret. HeLDP-UCB-L and -LS warn
+    (:class:`UniformPlayWarning`; once a call, in run 0 before its first pull) when
+
+    .. math:: 4n\log T \;<\; T - 1 \;\le\; 4n\rho\log T,
+
+    the whole horizon forced (:meth:`forced_rounds`: :math:`4n\rho\log T`), which it would not be with every user
+    at :math:`\epsilon_{\min}` (left: a horizon too short even for LDP-UCB-L's forced phase is not the levels'
+    doing). At T = 10^6 and 20 arms it takes :math:`\rho \gtrsim 900`, levels some 30 times :math:`\epsilon_{\min}`;
+    the book's settings have :math:`\rho \le 14`.
 
     :math:`u_a = \infty` while :math:`N_a = 0`. As for the homogeneous policies the index is evaluated
     as :math:`\hat\mu_a + \sqrt{\log t}\,w_a`, with t the number of pulls so far, and the forced-pull test
@@ -393,8 +416,35 @@ class HeterogeneousPolicy(ArmedPolicy):
         K = instance.n_arms
         return pulls_cost("pulls of a heterogeneous policy", 100 + 3 * K, K, horizon, runs, n_checkpoints, workers)
 
+    def forced_rounds(self, n_arms: int, privacy_levels, horizon: int) -> float:
+        """The expected number of forced pulls a run of ``horizon`` rounds needs, :math:`4n\\rho\\log T` (class
+        docstring, "Uniform play"); 0 for the agents without forced pulls (HeLDP-UCB-B, -BS)."""
+        if not self.forced_exploration:
+            return 0.0
+        m = privacy_levels.expect(lambda e: np.asarray(e, dtype=float) ** -2.0, self.epsilon_min)
+        return 4.0 * n_arms * math.log(horizon) * (self.epsilon_min**-2.0 / m if m > 0 else math.inf)
+
+    def _warn_if_uniform(self, n_arms: int, privacy_levels, horizon: int) -> None:
+        forced, base = self.forced_rounds(n_arms, privacy_levels, horizon), 4.0 * n_arms * math.log(max(horizon, 2))
+        if base < horizon - 1 <= forced:
+            p0 = privacy_levels.p_at_least(self.epsilon_min)
+            warnings.warn(
+                f"{self.name} with epsilon_min={self.epsilon_min:g} on levels {privacy_levels.name!r} plays the "
+                f"{n_arms} arms in turn for the whole horizon T={horizon:,}: its forced pulls (Agent 2, Line 4: while "
+                f"some A_a <= eps_min^-2 log t^4) last about {forced:.3g} rounds, as A_a grows {forced / base:.3g} "
+                f"times slower than if every user were at epsilon_min (a factor {1 / p0:.3g} from the users discarded "
+                f"below it, times {forced / base * p0:.3g} from the kept users' levels above it). Raise epsilon_min "
+                "towards the users' levels, or use HeLDP-UCB-B (no forced pulls)",
+                UniformPlayWarning,
+                stacklevel=3,
+            )
+
     def run_one(self, instance, horizon: int, seed_seq, checkpoints, *, privacy_levels=None, cancel=None):
-        """One run; the users' levels come from a third stream. Returns (counts (C, arms), None)."""
+        """One run; the users' levels come from a third stream. Returns (counts (C, arms), None). Run 0 of a call
+        (spawn key ending in 0, as :func:`ldpcode.engine.run` and :mod:`ldpcode.sweep` number the runs) first
+        warns if the forced pulls would make the whole run uniform (class docstring)."""
+        if self.forced_exploration and tuple(seed_seq.spawn_key[-1:]) in ((), (0,)):
+            self._warn_if_uniform(instance.n_arms, privacy_levels, horizon)
         reward_rng, noise_rng, level_rng = run_streams(seed_seq, 3)
         n = instance.n_arms
         counts = np.zeros(n, dtype=np.int64)
