@@ -47,6 +47,33 @@ privacy loss over given inputs (``exact_loss``, which :func:`ldpcode.audit.curat
 * :class:`VettedCTLS`, :class:`VettedCTBS` (Curators 5 and 6, Lemmas 8 and 9): the same after the Sigmoid
   (a deterministic map into [0, 1], so the guarantee holds for every real reward).
 
+**Range of the outputs, and where each source's law holds.** n + Y is an integer with no bound: every
+integer has positive probability, and :math:`|Y| \ge 50\tau` has probability :math:`2q^{50\tau}/(1+q) < 2e^{-50}
+\approx 3.9\cdot 10^{-22}` (:data:`TAIL_SCALES` = 50), so CTL's responses lie in :math:`[-50/\epsilon,
+1 + 50/\epsilon]` (τγ = 1/ε) but for that probability: up to ±5e10 at ε = 1e-9.
+
+* *The double.* The response is ``ldexp(float(n + Y), -k)``, exactly γ(n + Y) while :math:`|n + Y| \le 2^{53}`,
+  i.e. for responses :math:`|x| \le 2^{53-k}` (8.6e9 at k = 20, 8192 at k = 40). Beyond, ``float`` rounds n + Y
+  to the nearest double (ties to even: a multiple of :math:`2^{j-52}` when :math:`2^j \le |n + Y| < 2^{j+1}`).
+  That is post-processing, so the guarantee holds; the mean and the standard deviation move by at most
+  :math:`2^{-53}\sqrt{E(n+Y)^2}` grid steps, 1.1e-16 of the noise's own scale; ``reachable`` and ``privacy_loss``
+  are unchanged (every integer that rounds to a double lies beyond the rounding points a, a + 1, where the
+  log-ratio of two inputs is constant); and ``pmf``/``log_pmf`` give the probability of the double itself, summed
+  over the integers that round to it, so no number is silently wrong. Such responses have probability above
+  :math:`e^{-50}` only when :math:`2^k + 50\tau > 2^{53}`, i.e. ε < 50·2^k/(2^53 - 2^k): 5.8e-9 at k = 20,
+  6.1e-3 at k = 40. At ε = 1e-9 and k = 40 (τ = 1.1e21) nearly every response is rounded.
+* ``"exact"`` works on Python integers, which have no bound: its law holds at every accepted ε and ``grid_bits``.
+* ``"opendp"`` adds the noise in big integers and casts the sum back to ``i64`` with saturation (OpenDP's
+  ``then_saturating_cast``, ``rust/src/measurements/noise/nature/integer``), so n + Y is clamped to
+  :math:`[-2^{63}, 2^{63} - 1]`. The clamp is post-processing (the guarantee holds), but the law is no longer the
+  discrete Laplace one once it bites: at ε = 1e-7 and k = 40, 44 % of the outputs sat at ±2^23, with variance 4.1e13
+  against the law's 2.0e14. With n <= 2^k it bites with probability :math:`P\{Y \ge 2^{63} - n\} +
+  P\{Y \le -2^{63} - 1 - n\} < 2e^{-(2^{63} - 2^k)/\tau'}`, τ' >= τ the scale OpenDP is given, so the curator
+  refuses at construction every setting with :math:`2^k + 50\tau' > 2^{63}` (where that bound passes
+  :math:`2e^{-50}`): ε below 50·2^k/(2^63 - 2^k), 5.96e-6 at k = 40, 1.8e-10 at k = 25 (never at the default
+  k = 20, where it is 5.7e-12, below the floor 1e-9). The message names the smallest ε at that ``grid_bits``,
+  the largest ``grid_bits`` at that ε, and ``source="exact"``, which has no clamp.
+
 Every guarantee assumes uniform random bits. The samplers are not constant-time (the loops run a random
 number of times, and the rounding draws as many bits as r has binary digits); a curator running on the
 user's own device, as local DP intends, shows its timing to no one.
@@ -57,228 +84,69 @@ The snapping mechanism (Mironov 2012, Section 5.2) is the other known fix: clamp
 :math:`(1/\lambda + 2^{-49}B/\lambda)`-DP for sensitivity 1 and :math:`\lambda < B < 2^{46}\lambda`
 (Theorem 1 there), slightly more than ε, so the book uses the discrete sampler, which reaches ε exactly
 at no cost in accuracy.
+
+**Layout.** The integer noise (the random bits :class:`Bits` and :func:`make_bits`; the exact samplers
+:func:`bernoulli_dyadic`, :func:`bernoulli_exp`, :func:`discrete_laplace`, :func:`discrete_laplace_log_pmf` and
+:func:`discrete_laplace_variance`; the sources :class:`ExactDiscreteLaplace`, :class:`OpenDPDiscreteLaplace`,
+:data:`SOURCES` and :func:`make_source`, with :data:`TAIL_SCALES` and :data:`OPENDP_INT_LIMIT`) is written in the
+private module ``ldpcode._vetted_noise`` and is part of this module's interface (imported here, in ``__all__``);
+this module holds the curators. The curators look those names up here, so a test that monkeypatches
+``ldpcode.vetted.<name>`` changes what the curators call; what the samplers and sources call among themselves is
+patched in ``ldpcode._vetted_noise``.
 """
 
 from __future__ import annotations
 
 import math
-import numbers
-import secrets
 from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
 
 from ._validate import check_choice, check_epsilon, check_finite_array, check_int, check_unit_interval
+from ._vetted_noise import (
+    OPENDP_INT_LIMIT,
+    SOURCES,
+    TAIL_SCALES,
+    Bits,
+    ExactDiscreteLaplace,
+    OpenDPDiscreteLaplace,
+    bernoulli_dyadic,
+    bernoulli_exp,
+    discrete_laplace,
+    discrete_laplace_log_pmf,
+    discrete_laplace_variance,
+    make_bits,
+    make_source,
+)
 
 DEFAULT_GRID_BITS = 20  # grid 2^-20 ≈ 1e-6 for the Laplace curators
-MAX_GRID_BITS = 40  # n + Y stays far below 2^53, so every output is a double exactly
-_WORDS = 512  # 64-bit words drawn at a time from the generator
+MAX_GRID_BITS = 40  # grid 2^-40 ≈ 9.1e-13; n + Y may pass 2^53 at small eps (module docstring, "Range")
 
-
-# ---------------------------------------------------------------------------------------------------
-# Random bits
-# ---------------------------------------------------------------------------------------------------
-
-
-class Bits:
-    """Uniform random bits, 64 at a time, from ``draw(nbytes) -> bytes``: a NumPy ``Generator``'s
-    ``bytes`` (reproducible) or :func:`secrets.token_bytes` (the operating system's CSPRNG)."""
-
-    def __init__(self, draw):
-        self._draw = draw
-        self._words: list = []
-
-    def _word(self) -> int:
-        if not self._words:
-            self._words = np.frombuffer(self._draw(8 * _WORDS), dtype="<u8").tolist()
-            self._words.reverse()
-        return self._words.pop()
-
-    def randbits(self, k: int) -> int:
-        """A uniform integer in [0, 2^k)."""
-        if k <= 0:
-            return 0
-        x, got = 0, 0
-        while got < k:
-            x = (x << 64) | self._word()
-            got += 64
-        return x >> (got - k)
-
-    def randbelow(self, n: int) -> int:
-        """A uniform integer in [0, n), n >= 1 (rejection from the next power of two: exact)."""
-        if n == 1:
-            return 0
-        k = (n - 1).bit_length()
-        while True:
-            x = self.randbits(k)
-            if x < n:
-                return x
-
-
-def make_bits(rng) -> Bits:
-    """Random bits for ``rng``: ``None`` (the operating system's, via :mod:`secrets`: for real data), a
-    ``numpy.random.Generator``, a ``numpy.random.SeedSequence`` or an integer seed >= 0 (reproducible)."""
-    if rng is None:
-        return Bits(secrets.token_bytes)
-    if isinstance(rng, np.random.Generator):
-        return Bits(rng.bytes)
-    if isinstance(rng, np.random.SeedSequence) or (isinstance(rng, numbers.Integral) and not isinstance(rng, bool)):
-        if not isinstance(rng, np.random.SeedSequence) and int(rng) < 0:
-            raise ValueError(f"rng must be None, a numpy.random.Generator or a seed >= 0, got {rng!r}")
-        return Bits(np.random.default_rng(rng).bytes)
-    raise TypeError(
-        f"rng must be None (the operating system's random bits), a numpy.random.Generator or an "
-        f"integer seed >= 0, got {rng!r} of type {type(rng).__name__}"
-    )
-
-
-# ---------------------------------------------------------------------------------------------------
-# Exact coins and the discrete Laplace sampler (Canonne, Kamath and Steinke 2020)
-# ---------------------------------------------------------------------------------------------------
-
-
-def bernoulli_dyadic(x: float, bits: Bits) -> int:
-    """An exact Bernoulli(x) draw for a double x in [0, 1] (a dyadic rational num / 2^j: 1 when j random
-    bits, read as an integer, fall below num)."""
-    num, den = float(x).as_integer_ratio()
-    return int(bits.randbits(den.bit_length() - 1) < num)
-
-
-def _bernoulli_exp_unit(num: int, den: int, bits: Bits) -> int:
-    """Bernoulli(exp(-num/den)) for 0 <= num/den <= 1: Algorithm 1 of Canonne, Kamath and Steinke (2020),
-    first case. K = 1; while a Bernoulli(γ/K) coin shows 1, K += 1; answer 1 when the final K is odd
-    (P{K > k} = γ^k/k!, so P{K odd} = Σ_k (-γ)^k/k! = e^{-γ})."""
-    k = 1
-    while bits.randbelow(den * k) < num:
-        k += 1
-    return k & 1
-
-
-def bernoulli_exp(gamma, bits: Bits) -> int:
-    r"""An exact Bernoulli(:math:`e^{-\gamma}`) draw for a rational γ >= 0 (a ``Fraction``, an int or a
-    double, taken as the rational it is): Algorithm 1 of Canonne, Kamath and Steinke (2020). For γ > 1,
-    ⌊γ⌋ coins Bernoulli(1/e) (stopping at the first 0) and one Bernoulli(exp(-(γ - ⌊γ⌋)))."""
-    g = Fraction(gamma)
-    if g < 0:
-        raise ValueError(f"gamma must be >= 0, got {gamma!r}")
-    whole = g.numerator // g.denominator
-    for _ in range(whole):
-        if not _bernoulli_exp_unit(1, 1, bits):
-            return 0
-    rest = g - whole
-    return _bernoulli_exp_unit(rest.numerator, rest.denominator, bits)
-
-
-def discrete_laplace(scale, bits: Bits) -> int:
-    r"""One exact draw of :math:`Y\sim\mathrm{DLap}(\tau)`, :math:`P\{Y = y\} = \frac{1-q}{1+q}q^{|y|}`,
-    :math:`q = e^{-1/\tau}`, for a rational scale τ > 0 (``scale``, a ``Fraction`` or a double taken as the
-    rational it is).
-
-    Algorithm 2 of Canonne, Kamath and Steinke (2020), with τ = t/s: U uniform on {0, ..., t-1} kept with
-    probability :math:`e^{-U/t}` (so that X = U + tV, V the number of Bernoulli(1/e) successes before a
-    failure, is geometric: :math:`P\{X = x\} \propto e^{-x/t}`), Y = ⌊X/s⌋ (geometric with ratio
-    :math:`e^{-s/t}`), a fair sign, and a restart on "-0" so that 0 is not counted twice.
-    """
-    tau = Fraction(scale)
-    if tau <= 0:
-        raise ValueError(f"scale must be > 0, got {scale!r}")
-    t, s = tau.numerator, tau.denominator
-    while True:
-        u = bits.randbelow(t)
-        if not _bernoulli_exp_unit(u, t, bits):
-            continue
-        v = 0
-        while _bernoulli_exp_unit(1, 1, bits):
-            v += 1
-        y = (u + t * v) // s
-        negative = bits.randbits(1)
-        if negative and y == 0:
-            continue
-        return -y if negative else y
-
-
-def discrete_laplace_log_pmf(y, scale):
-    r""":math:`\log P\{Y = y\}` for :math:`Y\sim\mathrm{DLap}(\tau)`: :math:`\log\tanh(1/(2\tau)) - |y|/\tau`
-    (:math:`\frac{1-q}{1+q} = \tanh\frac{1}{2\tau}`, q = e^{-1/τ}), for integers y (arrays broadcast)."""
-    c = 1.0 / float(scale)
-    return math.log(math.tanh(0.5 * c)) - np.abs(np.asarray(y, dtype=float)) * c
-
-
-def discrete_laplace_variance(scale) -> float:
-    r""":math:`\mathrm{Var}\,Y = 2q/(1-q)^2 = 1/(2\sinh^2(1/(2\tau)))` for :math:`Y\sim\mathrm{DLap}(\tau)`."""
-    return 0.5 / math.sinh(0.5 / float(scale)) ** 2
-
-
-# ---------------------------------------------------------------------------------------------------
-# Noise sources: n -> n + DLap(scale) for integers n
-# ---------------------------------------------------------------------------------------------------
-
-
-class ExactDiscreteLaplace:
-    """The book's exact sampler (:func:`discrete_laplace`) on the caller's bits: seedable."""
-
-    name = "exact"
-    seedable = True
-
-    def release(self, values, scale: Fraction, bits: Bits) -> list:
-        return [n + discrete_laplace(scale, bits) for n in values]
-
-    def __repr__(self):
-        return "ExactDiscreteLaplace()"
-
-
-class OpenDPDiscreteLaplace:
-    """OpenDP's ``make_laplace`` on a vector of 64-bit integers (OpenDP 0.16; the sampler of Canonne, Kamath
-    and Steinke in Rust, drawing from the operating system). It cannot be seeded: ``bits`` is not used.
-
-    The scale given to OpenDP is the smallest double >= τ, so that its privacy map, ``map(d_in)`` for an
-    L1 distance d_in, never exceeds ``d_in / τ``; :meth:`epsilon_for` returns OpenDP's own figure."""
-
-    name = "opendp"
-    seedable = False
-
-    def __init__(self):
-        try:
-            import opendp.prelude as dp
-        except ImportError as exc:  # pragma: no cover - opendp is in requirements.txt
-            raise ImportError(
-                "source 'opendp' needs the opendp package (pip install opendp==0.16.0); source 'exact' needs nothing"
-            ) from exc
-        dp.enable_features("contrib")  # make_laplace is a 'contrib' component in OpenDP 0.16
-        self._dp = dp
-        self._cache: dict = {}
-
-    def _measurement(self, scale: Fraction):
-        if scale not in self._cache:
-            dp = self._dp
-            f = float(scale)
-            if Fraction(f) < scale:
-                f = math.nextafter(f, math.inf)
-            space = dp.vector_domain(dp.atom_domain(T="i64")), dp.l1_distance(T="i64")
-            self._cache[scale] = dp.m.make_laplace(*space, scale=f)
-        return self._cache[scale]
-
-    def epsilon_for(self, scale: Fraction, d_in: int) -> float:
-        """OpenDP's privacy map: the ε it certifies for inputs at L1 distance ``d_in``."""
-        return float(self._measurement(scale).map(int(d_in)))
-
-    def release(self, values, scale: Fraction, bits: Bits) -> list:
-        values = [int(v) for v in values]
-        return [int(v) for v in self._measurement(scale)(values)] if values else []
-
-    def __repr__(self):
-        return "OpenDPDiscreteLaplace()"
-
-
-SOURCES = {"exact": ExactDiscreteLaplace, "opendp": OpenDPDiscreteLaplace}
-
-
-def make_source(source):
-    """A noise source by name (``"exact"`` or ``"opendp"``), or a source object as is."""
-    if isinstance(source, (ExactDiscreteLaplace, OpenDPDiscreteLaplace)):
-        return source
-    return SOURCES[check_choice("source", source, SOURCES)]()
+# The interface, in the order of the API page: the noise of ldpcode._vetted_noise, then the curators.
+__all__ = [
+    "DEFAULT_GRID_BITS",
+    "MAX_GRID_BITS",
+    "TAIL_SCALES",
+    "OPENDP_INT_LIMIT",
+    "Bits",
+    "make_bits",
+    "bernoulli_dyadic",
+    "bernoulli_exp",
+    "discrete_laplace",
+    "discrete_laplace_log_pmf",
+    "discrete_laplace_variance",
+    "ExactDiscreteLaplace",
+    "OpenDPDiscreteLaplace",
+    "SOURCES",
+    "make_source",
+    "VettedCTL",
+    "VettedCTLS",
+    "VettedCTB",
+    "VettedCTBS",
+    "VETTED_CURATORS",
+    "make_curator",
+]
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -305,7 +173,13 @@ class VettedCTL:
     :math:`2^{-k}`, ``k = grid_bits``: ε-LDP on [0, 1] exactly (see the module's docstring for the proof,
     the guarantee and the price). ``privatize(rewards, rng=None)``: ``rng`` None draws the operating
     system's bits (for real data), a ``Generator`` or a seed reproducible ones; the source ``"opendp"``
-    draws its own and refuses a seed. Rewards outside [0, 1] are refused, as CTL refuses them."""
+    draws its own and refuses a seed. Rewards outside [0, 1] are refused, as CTL refuses them.
+
+    Every ε >= 1e-9 and ``grid_bits`` in [0, 40] is accepted with the source ``"exact"``; ``"opendp"`` refuses
+    the settings where its clamp to ``i64`` would change the law, :math:`2^k + 50\tau' > 2^{63}` (ε below
+    5.96e-6 at k = 40). The responses lie in :math:`[-50/\epsilon, 1 + 50/\epsilon]` but for a probability
+    below :math:`2e^{-50}`, and are the exact γ(n + Y) while :math:`|x| \le 2^{53-k}`; beyond, the nearest
+    double to it, which :meth:`log_pmf` accounts for (module docstring, "Range")."""
 
     epsilon: float
     grid_bits: int
@@ -320,6 +194,7 @@ class VettedCTL:
         object.__setattr__(self, "epsilon", eps)
         object.__setattr__(self, "grid_bits", k)
         object.__setattr__(self, "source", src)
+        src.check_range(eps, k)
         if isinstance(src, OpenDPDiscreteLaplace) and src.epsilon_for(self.scale, 2**k) > eps:
             raise ValueError(
                 f"epsilon {eps!r}: OpenDP certifies {src.epsilon_for(self.scale, 2**k)!r} at "
@@ -353,7 +228,8 @@ class VettedCTL:
         return make_bits(rng)
 
     def privatize(self, rewards, rng=None) -> np.ndarray:
-        """Private responses γ(n + Y), one independent draw per reward (an array of the rewards' shape)."""
+        """Private responses γ(n + Y), one independent draw per reward (an array of the rewards' shape): exact
+        while |n + Y| <= 2^53, the nearest double beyond (module docstring, "Range")."""
         u = self._inputs(rewards)
         bits = self._bits(rng)
         k = self.grid_bits
@@ -393,8 +269,18 @@ class VettedCTL:
     def log_pmf(self, x, r):
         r"""Exact :math:`\log P\{\text{output} = x \mid r\}` (``-inf`` off the grid), arrays broadcast:
         :math:`\log[(1-p)\,P\{Y = m - a\} + p\,P\{Y = m - a - 1\}]`, m = x/γ, a and p the rounding's,
-        with :func:`discrete_laplace_log_pmf`'s law."""
-        return float(discrete_laplace_log_pmf(0, self.scale)) + self._log_weight(x, r)
+        with :func:`discrete_laplace_log_pmf`'s law. Where :math:`|m| \ge 2^{53}` the double x is the response of
+        every integer that rounds to it (:func:`_rounding_interval`), and the probabilities of those integers are
+        summed (:func:`_log_rounding_mass`); below, x stands for m alone."""
+        lw = self._log_weight(x, r)
+        m = np.ldexp(np.asarray(x, dtype=float), self.grid_bits)
+        c = math.ldexp(self.epsilon, -self.grid_bits)
+        extra = np.zeros(m.shape)
+        for i in map(tuple, np.argwhere(np.isfinite(m) & (np.abs(m) >= 2.0**53))):
+            extra[i] = _log_rounding_mass(abs(int(m[i])), c)
+        if extra.any():
+            lw = np.where(np.isneginf(lw), -np.inf, lw + extra)
+        return float(discrete_laplace_log_pmf(0, self.scale)) + lw
 
     def pmf(self, x, r):
         """Exact P{output = x | r} (see :meth:`log_pmf`)."""
@@ -433,6 +319,28 @@ class VettedCTL:
 
     def __repr__(self) -> str:
         return f"{self.name}(epsilon={self.epsilon:g}, grid_bits={self.grid_bits}, source={self.source.name!r})"
+
+
+def _rounding_interval(m: int) -> tuple[int, int]:
+    """The integers z with ``float(z) == m``, for an integer m >= 2^53 that is a double: the interval [z0, z1]
+    between the midpoints to m's neighbours (round to nearest, ties to even, as Python's int-to-float; a midpoint
+    is m's when m's significand is even). Below 2^53 it is {m}."""
+    ulp = int(math.ulp(float(m)))
+    below = m - (ulp // 2 if m & (m - 1) == 0 else ulp)  # a power of two has the finer binade below it
+    even = (m // ulp) % 2 == 0
+    lo2, hi2 = m + below, 2 * m + ulp  # twice the two midpoints
+    z0 = lo2 // 2 + (0 if lo2 % 2 == 0 and even else 1)
+    z1 = hi2 // 2 - (1 if hi2 % 2 == 0 and not even else 0)
+    return z0, z1
+
+
+def _log_rounding_mass(m: int, c: float) -> float:
+    r"""log of :math:`\sum_z P\{n + Y = \pm z\}/P\{n + Y = \pm m\}` over the integers z that round to the double
+    m >= 2^53 (:func:`_rounding_interval`), for the law of a vetted CTL with 1/τ = c. Those z lie beyond a + 1, where
+    the log-probability falls by c a step, so the sum is :math:`e^{c(m - z_0)}(1 - e^{-cL})/(1 - e^{-c})`, L the
+    number of z: log L when cL is small."""
+    z0, z1 = _rounding_interval(m)
+    return float(m - z0) * c + math.log(-math.expm1(-float(z1 - z0 + 1) * c)) - math.log(-math.expm1(-c))
 
 
 class _SigmoidInputs:
@@ -571,7 +479,9 @@ VETTED_CURATORS = {"CTL": VettedCTL, "CTB": VettedCTB, "CTL-S": VettedCTLS, "CTB
 def make_curator(name: str, epsilon, *, source="exact", grid_bits=None):
     """A vetted curator by the paper's name (``CTL``, ``CTB``, ``CTL-S``, ``CTB-S``) at ``epsilon``, drawing
     from ``source`` (``"exact"``, the default, or ``"opendp"`` for CTL and CTL-S); ``grid_bits`` (default
-    20) sets the output grid 2^-grid_bits of CTL and CTL-S and is refused for CTB and CTB-S."""
+    20) sets the output grid 2^-grid_bits of CTL and CTL-S and is refused for CTB and CTB-S. ``"opendp"`` refuses,
+    in one line naming what would do, the small ε at which its int64 clamp would change the law
+    (:meth:`OpenDPDiscreteLaplace.check_range`)."""
     cls = VETTED_CURATORS[check_choice("curator", name, VETTED_CURATORS)]
     if issubclass(cls, VettedCTB):
         if grid_bits is not None:
