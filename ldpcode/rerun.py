@@ -208,8 +208,10 @@ def rerun(
     out.mkdir(parents=True, exist_ok=True)
     # a re-run never stores numbers, whatever the caller's environment says (LDPCODE_WRITE_CLAIMS=1 left set)
     saved = os.environ.pop(WRITE_ENV, None)
-    # papermill warns of every parameters-cell line with a comment it does not parse: noise for a reader
-    logging.getLogger("papermill.translators").setLevel(logging.ERROR)
+    # papermill warns of every parameters-cell line with a comment it does not parse, and then of the parameter on
+    # that line as "unknown": noise for a reader, as the names were checked above against the cell itself
+    for logger in ("papermill.translators", "papermill"):
+        logging.getLogger(logger).setLevel(logging.ERROR)
     try:
         papermill.execute_notebook(
             str(root / rel),
@@ -218,8 +220,9 @@ def rerun(
             cwd=str((root / rel).parent),
             kernel_name="python3",
             progress_bar=progress,
-            # the kernel's "running over TCP without encryption" warning is noise on a reader's terminal
-            extra_arguments=["--IPKernelApp.log_level=ERROR"],
+            # the kernel's "running over TCP without encryption" warning, and its log of the interrupt papermill sends
+            # at shutdown, are noise on a reader's terminal (an error in a cell is reported as the cell's error)
+            extra_arguments=["--IPKernelApp.log_level=CRITICAL"],
         )
     finally:
         if saved is not None:
@@ -227,6 +230,8 @@ def rerun(
     _note_parameters(executed, values)
     if not render:
         return executed
+    if notes is not None:
+        print("rendering the page (a one-page Jupyter Book build, about 15 s) ...", file=notes)
     return render_page(executed, out / "book")
 
 

@@ -243,7 +243,7 @@ def test_rerun_says_what_stays_at_paper_scale_and_runs_tiny(tmp_path, monkeypatc
     err = capsys.readouterr().err
     assert "note: grid_points stays at the paper's 200" in err and "--tiny" in err
     assert seen["parameters"] == {"samples": 20_000}
-    assert "--IPKernelApp.log_level=ERROR" in seen["extra_arguments"]  # no "running over TCP" warning
+    assert "--IPKernelApp.log_level=CRITICAL" in seen["extra_arguments"]  # no "running over TCP" warning
     assert main(["rerun", NB, "--tiny", "--no-render", "--out", str(tmp_path)]) == 0
     assert "note:" not in capsys.readouterr().err
     assert seen["parameters"] == ldp.parameters.rules_for(NB).tiny
