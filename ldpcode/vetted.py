@@ -228,8 +228,8 @@ class VettedCTL:
         return make_bits(rng)
 
     def privatize(self, rewards, rng=None) -> np.ndarray:
-        """Private responses γ(n + Y), one independent draw per reward (an array of the rewards' shape): exact
-        while |n + Y| <= 2^53, the nearest double beyond (module docstring, "Range")."""
+        r"""Private responses γ(n + Y), one independent draw per reward (an array of the rewards' shape): exact
+        while :math:`|n + Y| \le 2^{53}`, the nearest double beyond (module docstring, "Range")."""
         u = self._inputs(rewards)
         bits = self._bits(rng)
         k = self.grid_bits
