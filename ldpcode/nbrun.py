@@ -5,6 +5,10 @@ under ``data/``, then normally, so that the outputs kept in the notebook (which 
 every CI run) show the check passing against the stored file. Readers who want to re-run a notebook
 with their own parameters use papermill instead (see the README).
 
+Without ``--write`` (and without ``--tiny``) a notebook whose parameters cell differs from the params stored in
+its ``data/`` file is refused before any run (:func:`ldpcode.claims.check_stored_params`): its own check would
+compare nothing with data/ and pass, while data/ describes another experiment.
+
 Each run is timed into ``data/execution.json`` (:data:`RECORD`), the record from which the book's
 execution-statistics page is built: the wall time of the last run at the paper's scale (the notebook as
 committed), and with ``--tiny`` the wall time at the notebook's ``tiny`` parameters
@@ -82,6 +86,21 @@ def _key(path: Path) -> str:
         return path.as_posix()
 
 
+def _stale_params(path: Path) -> str | None:
+    """Why ``path`` must not run without ``--write`` (its parameters cell differs from the params stored in its
+    data/ file: the run would compare nothing and pass, :func:`ldpcode.claims.check_stored_params`), or None."""
+    from .claims import check_stored_params
+
+    key = _key(path)
+    if not (key.startswith("chapters/") and key.count("/") == 2):
+        return None  # not a chapter notebook of this book: it has no data/ file
+    try:
+        check_stored_params(key)
+    except ValueError as exc:
+        return str(exc)
+    return None
+
+
 def record(path: Path, scale: str, seconds: float, record_file: Path | None = None) -> None:
     """Store ``seconds`` as the wall time of ``path`` at ``scale`` ('paper' or 'tiny') in the record (default:
     :data:`RECORD` in the book's top folder), with today's date and the core count; the file is replaced whole
@@ -116,6 +135,10 @@ def main(argv=None) -> int:
     missing = [str(nb) for nb in args.notebooks if not nb.is_file() or nb.suffix != ".ipynb"]
     if missing:
         ap.error(f"not a notebook file: {', '.join(missing)}")
+    if not args.write and not args.tiny:
+        stale = [message for message in map(_stale_params, args.notebooks) if message]
+        if stale:
+            ap.error("\n".join(stale))
     for nb in args.notebooks:
         if args.tiny:
             seconds = run_tiny(nb)

@@ -17,7 +17,8 @@ decides its verdict. The package is split by role:
     numbers whose horizon the paper does not state.
 :mod:`~ldpcode.claims.store`
     Parameters, paths and files: :func:`check_parameters`, :func:`data_path`, :func:`load`,
-    :func:`write_atomic`, ``WRITE_ENV`` and :func:`env_flag`.
+    :func:`write_atomic`, ``WRITE_ENV``, :func:`env_flag`, and :func:`check_stored_params` (the parameters cell
+    against the params stored in data/).
 :mod:`~ldpcode.claims.tables`
     Formatting (:func:`format_horizon`, ``_fmt``) and the one table renderer (:class:`Markup`,
     :class:`Table`).
@@ -63,7 +64,18 @@ from .report import (
     statement_verdict,
     stored_files,
 )
-from .store import WRITE_ENV, _normalise, check_parameters, data_path, env_flag, load, write_atomic
+from .store import (
+    WRITE_ENV,
+    _normalise,
+    check_parameters,
+    check_stored_params,
+    data_path,
+    env_flag,
+    load,
+    params_differences,
+    stale_params_message,
+    write_atomic,
+)
 from .tables import Markup, Table, _fmt, approx_horizon, format_horizon, horizon_tag, policy_tag, span_text
 
 __all__ = [
@@ -100,6 +112,7 @@ __all__ = [
     "bound",
     "check",
     "check_parameters",
+    "check_stored_params",
     "collect",
     "data_path",
     "env_flag",
@@ -110,8 +123,10 @@ __all__ = [
     "load",
     "paper_section",
     "paper_unit",
+    "params_differences",
     "reproducible",
     "statistical",
+    "stale_params_message",
     "stored_files",
     "write_atomic",
 ]

@@ -5,17 +5,25 @@
 reads that file back; :func:`write_atomic` writes it through a temporary file and a rename. Writing
 happens only when asked: :func:`env_flag` reads the environment variable ``WRITE_ENV``
 (``LDPCODE_WRITE_CLAIMS``).
+
+:func:`check_stored_params` refuses a notebook whose parameters cell no longer holds the params stored in its
+data/ file (a default moved without ``nbrun --write``: the notebook's own check would then compare nothing and
+pass); ``tests/book/test_stored_params.py`` runs it on every notebook, and ``python -m ldpcode.nbrun`` (without
+``--write``) before any run.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
+import reprlib
 import tempfile
 from pathlib import Path
 
 from .._paths import repo_root
 from ..parameters import check as _check_parameters
+from ..parameters import parameter_defaults
 
 WRITE_ENV = "LDPCODE_WRITE_CLAIMS"
 _TRUE, _FALSE = ("1", "true", "yes"), ("", "0", "false", "no")
@@ -78,6 +86,67 @@ def load(notebook: str, root: Path | None = None) -> dict | None:
     if not path.exists():
         return None
     return _read_json(path)
+
+
+def _same(a, b) -> bool:
+    """``a == b`` with the types JSON keeps: an int is not a float (``1`` is not ``1.0``), a bool not an int; a
+    list and a tuple are the same (a tuple comes back from JSON as a list); NaN equals NaN."""
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, float) and math.isnan(a) and math.isnan(b):
+        return True
+    return a == b
+
+
+_SHORT = reprlib.Repr()  # a value cut short before it is formatted (a list of 10**6 items is not printed whole)
+_SHORT.maxlevel, _SHORT.maxlist, _SHORT.maxtuple, _SHORT.maxdict = 3, 8, 8, 8
+_SHORT.maxstring, _SHORT.maxother, _SHORT.maxlong = 60, 60, 40
+
+
+def params_differences(notebook: str, cell: dict, stored: dict) -> list[str]:
+    """One line per parameter whose value in the notebook's parameters cell (``cell``, as
+    :func:`ldpcode.parameters.parameter_defaults` reads it) is not the one in its data/ file's ``"params"``
+    (``stored``), compared by :func:`_same`; a parameter in one and not the other is a difference too (the
+    notebooks store exactly the parameters their cell declares, no derived value). Empty when they agree."""
+    where = data_path(notebook, Path(".")).as_posix()  # data/<chapter>/<name>.json
+    lines = []
+    for name in [*cell, *(n for n in stored if n not in cell)]:
+        if name not in stored:
+            lines.append(f"parameter {name} is {_SHORT.repr(cell[name])} in the parameters cell, absent from {where}")
+        elif name not in cell:
+            lines.append(f"parameter {name} is {_SHORT.repr(stored[name])} in {where}, absent from the parameters cell")
+        elif not _same(cell[name], stored[name]):
+            lines.append(
+                f"parameter {name} is {_SHORT.repr(cell[name])} in the parameters cell "
+                f"but {_SHORT.repr(stored[name])} in {where}"
+            )
+    return lines
+
+
+def stale_params_message(notebook: str, differences: list[str]) -> str:
+    """The refusal for a notebook whose parameters cell and stored params differ (:func:`params_differences`)."""
+    return (
+        f"the stored numbers of {notebook} describe another experiment than its parameters cell:\n  "
+        + "\n  ".join(differences)
+        + f"\nre-run `python -m ldpcode.nbrun --write {notebook}` and review the diff of data/"
+    )
+
+
+def check_stored_params(notebook: str, root: Path | None = None) -> None:
+    """Refuse (ValueError, :func:`stale_params_message`) a notebook whose parameters cell no longer holds the
+    ``"params"`` of its data/ file: a default changed without ``python -m ldpcode.nbrun --write``. The notebook's
+    own :func:`~ldpcode.claims.check` cannot see this: at params other than the stored ones it compares nothing
+    and passes. A notebook with no data/ file passes here (its check already says to run ``--write``)."""
+    stored = load(notebook, root)
+    if stored is None:
+        return
+    differences = params_differences(notebook, parameter_defaults(notebook, root), stored.get("params") or {})
+    if differences:
+        raise ValueError(stale_params_message(notebook, differences))
 
 
 def write_atomic(path: Path, payload: dict) -> None:
