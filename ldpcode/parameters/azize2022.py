@@ -5,16 +5,17 @@ from __future__ import annotations
 
 import numpy as np
 
+from .library import accepted_by, printed, simulations, within_limits
 from .rules import (
     ADAP,
     ALPHA_CONF,
     ALPHA_INDEX,
+    ALPHA_THEOREMS,
     EPS,
     EPSILONS,
     GDP_POWER,
     HORIZON,
     LEMMA1_BINS,
-    MAX_COUNT,
     MEANS,
     POINTS,
     POS,
@@ -28,9 +29,11 @@ from .rules import (
     Optional,
     Real,
     Seq,
+    measured,
     at_least_arms,
     below,
     custom,
+    horizon_rule,
     less,
 )
 
@@ -69,6 +72,13 @@ def _eps_grid_spans_switches(p) -> bool:
 SAME_RUNS = "at T = K each arm is pulled once: every run has the same regret, and its standard error is 0"
 
 
+def _first_checkpoint_fits_arms(p) -> bool:
+    from ..simulate import log_checkpoints
+
+    cps = log_checkpoints(p["horizon"], p["checkpoint_points"])
+    return int(cps[cps >= 10][0]) >= max(p["n_arms_list"]) - 1
+
+
 def _minimax_bound_fails_early(p) -> bool:
     from ..bounds import gdp_minimax_lower_bound
     from ..simulate import log_checkpoints
@@ -104,18 +114,109 @@ def _noise_free_model_fits(horizon: str, policies: tuple[str, ...]):
         fits,
         f"{horizon} must outlast the exploration of the noise-free model at eps_min (the notebook "
         f"draws it for {', '.join(policies)}): the model predicts more pulls of the suboptimal arms "
-        f"than the horizon, got {horizon} = {{{horizon}}}, eps_min = {{eps_min}}",
+        f"than the horizon, got {horizon} = {{{horizon}}}, eps_min = {{eps_min}}, alpha = {{alpha}}, means = {{means}}",
     )
+
+
+def _first_decisions(p) -> None:
+    """lemma1_theorem6_privacy reads the exact log-ratio of the first decision (ldp.audit.first_decision_log_ratio)
+    at every audited (policy, eps), and at twice broken_halved_epsilon for the noise-halved AdaP-UCB."""
+    from ..audit import first_decision_log_ratio
+
+    for name in p["audit_policies"]:
+        for eps in p["audit_epsilons"]:
+            first_decision_log_ratio(name, eps, p["alpha"])
+    first_decision_log_ratio("AdaP-UCB", 2 * p["broken_halved_epsilon"], p["alpha"])
+
+
+def _linear_sets(p) -> dict:
+    """theorems4_5_linear's three linear instances (actions, theta), as its body builds them."""
+    ang = np.deg2rad(np.asarray(p["angles_deg"], dtype=float))
+    x, g = p["eoo_x"], p["eoo_gamma"]
+    return {
+        "basis": (np.eye(3), np.asarray(p["theta_basis"], dtype=float)),
+        "angles": (np.c_[np.cos(ang), np.sin(ang)], np.array([1.0, 0.0])),
+        "end of optimism": (np.array([[1.0, 0.0], [0.0, 1.0], [1 - x, g * x]]), np.array([1.0, 0.0])),
+    }
+
+
+LINEAR_GAP = 1e-3  # the smallest relative gap at which the convex programs of ldp.bounds certify their value
+
+
+def _linear_sets_solvable(p) -> bool:
+    """Each instance passes the library's own check (ldp.bounds.linear: at least 2 actions spanning R^d, a unique
+    optimal action), and its smallest gap is at least LINEAR_GAP of the largest value: measured, with the end of
+    optimism at gamma 2 and 10, the solver's value agrees with the closed form within 1e-6 down to x = 1e-3, and
+    below it (x = 1e-4) the duality gap reaches 0.75 (at gamma 100, x = 3e-3, no point has a certificate)."""
+    from ..bounds.linear import _check_linear_instance
+
+    for actions, theta in _linear_sets(p).values():
+        _, _, _, gaps = _check_linear_instance(actions, theta)
+        scale = float(np.abs(actions @ theta).max())
+        if float(gaps[gaps > 0].min()) < LINEAR_GAP * scale:
+            return False
+    return True
+
+
+def _bounds_accept(horizon: str, epsilon: str):
+    """A rule for notebooks that draw Theorems 7 and 8's upper bounds (azize2022/figure2, figure3,
+    theorems7_8_upper_bounds): the bounds sum over the suboptimal arms, so ``means`` needs one. The rule asks
+    the bound functions themselves, at ``horizon`` and ``epsilon`` (the other parameters have passed their
+    rules: what the bounds refuse then is the means)."""
+
+    def call(p):
+        from ..bounds import adap_klucb_regret_bound, adap_ucb_regret_bound
+
+        adap_ucb_regret_bound(p["means"], p[horizon], p[epsilon], p["alpha"])
+        adap_klucb_regret_bound(p["means"], p[horizon], p[epsilon], c1=1.0, c2=1.0, alpha=p["alpha"])
+
+    return accepted_by(
+        call,
+        "means",
+        "a list of means with a suboptimal arm (the notebook draws the upper bounds of Theorems 7 and 8, sums "
+        "over the arms with a gap Delta_a > 0)",
+        library="ldp.bounds.adap_ucb_regret_bound, adap_klucb_regret_bound",
+    )
+
+
+def _simulated(
+    policies, sizes=(("horizon", "runs"),), *, means: str = "means", arms: str | None = None, checkpoints=None
+):
+    """:func:`within_limits` of the notebook's simulations: each policy of ``policies`` (names, or the parameter
+    that lists them) on the Bernoulli instance of ``means`` (or on ``max(p[arms])`` arms), at each (horizon, runs) of
+    ``sizes`` (parameter names), as the library estimates them; ``checkpoints(p)`` their number where the body
+    gives them."""
+
+    def estimate(p):
+        from ..instances import make_instance
+
+        names = p[policies] if isinstance(policies, str) else policies
+        if arms is not None:
+            k = max(p[arms])
+            inst = make_instance("bernoulli", means=[0.5] + [0.25] * (k - 1))
+        else:
+            inst = make_instance("bernoulli", means=p[means])
+        n = None if checkpoints is None else checkpoints(p)
+        return [c for h, r in sizes for c in simulations(names, inst, p[h], p[r], n)]
+
+    names = tuple(dict.fromkeys(n for pair in sizes for n in pair))
+    return within_limits(estimate, names, "each simulation")
+
+
+def _growth_simulated(p) -> list:
+    """table1's growth of the private means: each policy at each T of growth_horizons, growth_runs runs."""
+    from ..instances import make_instance
+
+    inst = make_instance("bernoulli", means=p["means"])
+    return [c for t in p["growth_horizons"] for c in simulations(TABLE1_POLICIES, inst, t, p["growth_runs"])]
+
+
+TABLE1_POLICIES = ("DP-UCB", "DP-SE", "AdaP-UCB", "AdaP-KLUCB")  # table1 and figure2 run these four
 
 
 def _pair_within_sensitivity(p) -> bool:
     f, g = np.asarray(p["f_d"], dtype=float), np.asarray(p["f_d_prime"], dtype=float)
-    return f.shape == g.shape and 0 < float(np.abs(f - g).sum()) <= p["sensitivity"] * (1 + 1e-12)
-
-
-def _unique_best(values) -> bool:
-    v = np.asarray(values, dtype=float)
-    return v.size >= 2 and int((v == v.max()).sum()) == 1
+    return f.shape == g.shape and abs(float(np.abs(f - g).sum()) - p["sensitivity"]) <= 1e-12 * p["sensitivity"]
 
 
 THEOREM1_TABLE2 = Notebook(
@@ -141,9 +242,10 @@ THEOREM1_TABLE2 = Notebook(
     (
         custom(
             _pair_within_sensitivity,
-            "f_d and f_d_prime must be two different vectors of one length at L1 distance at most sensitivity "
-            "(neighbouring inputs of a function of that sensitivity), got f_d = {f_d}, f_d_prime = {f_d_prime}, "
-            "sensitivity = {sensitivity}",
+            "f_d and f_d_prime must be two vectors of one length at L1 distance exactly sensitivity (a worst-case "
+            "pair of neighbouring inputs: at a smaller distance the loss the audit measures is below eps, and "
+            "the broken mechanism is missed, measured at distance 1 and sensitivity 2), got f_d = {f_d}, "
+            "f_d_prime = {f_d_prime}, sensitivity = {sensitivity}",
         ),
         custom(
             lambda p: p["table_horizon"] >= p["table_arms"] - 1,
@@ -159,7 +261,7 @@ THEOREM1_TABLE2 = Notebook(
             "gaussian_means must have a suboptimal arm, got {gaussian_means}",
         ),
         custom(
-            lambda p: _unique_best(p["linear_theta"]),
+            lambda p: int(np.sum((t := np.asarray(p["linear_theta"], float)) == t.max())) == 1 <= t.size - 1,
             "linear_theta must have a unique largest entry (Theorem 5: a unique optimal action), got {linear_theta}",
         ),
     ),
@@ -183,7 +285,13 @@ NOTEBOOKS: dict[str, Notebook] = {
     # ---------------------------------------------------------------- Azize and Basu (2022)
     "chapters/azize2022/figure1_episodes.ipynb": Notebook(
         dict(
-            alpha=ALPHA_INDEX,
+            alpha=Real(
+                0,
+                5,
+                lo_open=True,
+                why="measured: the bounded search of Example 2's run finds the default pattern for alpha in [0.01, "
+                "5], and none from 10 on, where the exploration bonus decides every episode",
+            ),
             example_means=MEANS,
             example_pattern=Seq(Int(0), 4, 4),
             example_horizon=Int(2, 10**6),
@@ -203,37 +311,46 @@ NOTEBOOKS: dict[str, Notebook] = {
             less("example_horizon", "trace_horizon", strict=False),
             at_least_arms("small_horizon", "means"),
             at_least_arms("horizon", "means", extra=1, why=AFTER_START),
+            _simulated("policies", checkpoints=lambda p: 1),
         ),
         tiny=dict(example_horizon=10, trace_horizon=10, small_horizon=5, horizon=6, runs=2, policies=["AdaP-KLUCB"]),
     ),
     "chapters/azize2022/figure2.ipynb": Notebook(
         dict(
-            horizon=Int(10, MAX_COUNT, "the log-log panel starts at t = 10"),
-            alpha=ALPHA_INDEX,
+            horizon=horizon_rule(10, "the log-log panel starts at t = 10"),
+            alpha=ALPHA_THEOREMS,
             gamma=PROB,
             beta=Optional(PROB),
             linear_points=POINTS,
-            n_sd=Real(0),
+            n_sd=Real(
+                0,
+                100,
+                why="a band of mean +- n_sd standard deviations: beyond 100 it covers every panel, and "
+                "near the largest doubles its limits overflow",
+            ),
         ),
         (
             at_least_arms("horizon", "means"),
+            _bounds_accept("horizon", "epsilon"),
             less(
                 "linear_points",
                 "horizon",
                 strict=False,
                 why="the linear panel's checkpoints are T/points apart, at least one step",
             ),
+            _simulated(TABLE1_POLICIES, checkpoints=lambda p: p["linear_points"] + 200),
         ),
         tiny=dict(horizon=10, runs=2, linear_points=2),
     ),
     "chapters/azize2022/figure3.ipynb": Notebook(
         dict(
             n_eps=Int(4, 10**4, "the two-regime (hinge) fit needs at least 4 values of eps"),
-            alpha=ALPHA_INDEX,
+            alpha=ALPHA_THEOREMS,
             boot_seed=SEED,
         ),
         (
             at_least_arms("horizon", "means"),
+            _bounds_accept("horizon", "eps_min"),
             less("eps_min", "eps_max"),
             custom(
                 lambda p: (np.geomspace(p["eps_min"], p["eps_max"], p["n_eps"]) > 0.3).sum() >= 2,
@@ -242,6 +359,7 @@ NOTEBOOKS: dict[str, Notebook] = {
                 "eps_min = {eps_min}, eps_max = {eps_max}",
             ),
             _noise_free_model_fits("horizon", ("AdaP-KLUCB",)),
+            _simulated(("AdaP-KLUCB",), checkpoints=lambda p: 1),
         ),
         tiny=dict(horizon=20_000, runs=2, n_eps=4, n_boot=2),
     ),
@@ -258,10 +376,28 @@ NOTEBOOKS: dict[str, Notebook] = {
             audit_runs=Int(2000, 10**8, GDP_POWER),
             audit_epsilons=EPSILONS,
             audit_policies=Seq(ADAP),
-            alpha=ALPHA_INDEX,
-            confidence_alpha=ALPHA_CONF,
-            broken_halved_epsilon=EPS,
-            broken_stale_epsilon=EPS,
+            alpha=Real(
+                2,
+                4,
+                why="measured at the fewest runs the rules accept: the audits refute both broken variants and see "
+                "their events for alpha in [2, 4] (the paper's 3.1); at 1 one is missed, at 5 and 10 an event is "
+                "never seen",
+            ),
+            confidence_alpha=Real(
+                1e-4,
+                1,
+                hi_open=True,
+                why="measured: at 1e-6 the audit's intervals are too wide to refute the noise-halved AdaP-UCB",
+            ),
+            broken_halved_epsilon=measured(
+                0.5,
+                2,
+                "the audit refutes the noise-halved AdaP-UCB",
+                "at 0.1 it is missed, and from 3 on the refuting event is never seen under the neighbour",
+            ),
+            broken_stale_epsilon=measured(
+                1, 5, "the audit refutes the non-forgetting AdaP-UCB", "at 0.5 and 7 it is missed"
+            ),
             broken_stale_runs=Int(25_000, 10**8, STALE_POWER),
         ),
         (
@@ -274,6 +410,13 @@ NOTEBOOKS: dict[str, Notebook] = {
             custom(
                 lambda p: p["audit_table_entry"][1] < p["audit_horizon"],
                 "audit_table_entry[1] (pull) must be < audit_horizon = {audit_horizon}, got {audit_table_entry}",
+            ),
+            accepted_by(
+                _first_decisions,
+                "alpha",
+                "large enough for the exact log-ratio of the first decision at every audited (policy, eps) (AdaP-KLUCB "
+                "needs eps < alpha log 3)",
+                library="ldp.audit.first_decision_log_ratio",
             ),
         ),
         tiny=dict(
@@ -298,12 +441,17 @@ NOTEBOOKS: dict[str, Notebook] = {
             ),
             growth_runs=Int(2, 10**6, SE_RUNS),
         ),
-        (at_least_arms("horizon", "means"), at_least_arms("growth_horizons", "means", each=True)),
+        (
+            at_least_arms("horizon", "means"),
+            at_least_arms("growth_horizons", "means", each=True),
+            _simulated(TABLE1_POLICIES),
+            within_limits(_growth_simulated, ("growth_horizons", "growth_runs"), "each simulation"),
+        ),
         tiny=dict(horizon=5, runs=2, growth_horizons=[5, 6, 7], growth_runs=2),
     ),
     "chapters/azize2022/theorem2_minimax.ipynb": Notebook(
         dict(
-            horizon=Int(10, MAX_COUNT, "the check reads the worst case at the first checkpoint t >= 10"),
+            horizon=horizon_rule(10, "the check reads the worst case at the first checkpoint t >= 10"),
             policies=Seq(ADAP),
             alpha=ALPHA_INDEX,
             n_arms_list=Seq(Int(2, 10**5)),
@@ -311,7 +459,7 @@ NOTEBOOKS: dict[str, Notebook] = {
             base_mean=Real(0, 1, hi_open=True),
             checkpoint_points=Int(2, 10**4),
             example=Fields((("T", HORIZON), ("K", Int(2, 10**9)))),
-            example_paper_threshold=POS,
+            example_paper_threshold=EPS,
             curves_kt=Seq(Fields((("T", HORIZON), ("K", Int(2, 10**9))))),
             curves_eps=EPSILONS,
         ),
@@ -321,15 +469,23 @@ NOTEBOOKS: dict[str, Notebook] = {
                 "gap_grid[1] (max) must be <= 1 - base_mean (a mean in [0, 1]), got gap_grid = {gap_grid}, "
                 "base_mean = {base_mean}",
             ),
+            printed("example_paper_threshold"),
             custom(
                 lambda p: p["horizon"] >= max(p["n_arms_list"]),
                 "horizon must be >= max(n_arms_list) = {n_arms_list}, got {horizon}",
             ),
             custom(
+                _first_checkpoint_fits_arms,
+                "n_arms_list must hold no K above t + 1 for the first checkpoint t >= 10 of the run (Theorem 2 needs "
+                "T >= K - 1 where the check reads it), got n_arms_list = {n_arms_list}, horizon = {horizon}, "
+                "checkpoint_points = {checkpoint_points}",
+            ),
+            custom(
                 _minimax_bound_fails_early,
                 "epsilons must hold an eps so small that bound (3) exceeds t(K-1)/K, the regret of uniform play, at "
                 "the first checkpoint t >= 10 for every K of n_arms_list (the check asserts that (3) fails there: "
-                "eps < K/(131 t)), got epsilons = {epsilons}, n_arms_list = {n_arms_list}",
+                "eps < K/(131 t)), got epsilons = {epsilons}, n_arms_list = {n_arms_list}, horizon = {horizon}, "
+                "checkpoint_points = {checkpoint_points}",
             ),
             custom(
                 _minimax_bound_reachable,
@@ -337,6 +493,7 @@ NOTEBOOKS: dict[str, Notebook] = {
                 "every K of n_arms_list (the check asserts that the worst case reaches (3) at T: eps >= K/(131 T)), "
                 "got epsilons = {epsilons}, n_arms_list = {n_arms_list}, horizon = {horizon}",
             ),
+            _simulated("policies", arms="n_arms_list", checkpoints=lambda p: p["checkpoint_points"]),
         ),
         tiny=dict(
             horizon=1000,
@@ -381,14 +538,22 @@ NOTEBOOKS: dict[str, Notebook] = {
             t4_eps=EPSILONS,
             claim_horizon=HORIZON,
             theta_basis=Seq(Real(-1e6, 1e6), 3, 3),
-            angles_deg=Seq(Real(-360, 360)),
+            angles_deg=Seq(Real(-360, 360), min_len=2, why="the instance needs at least 2 actions"),
             eoo_x=Real(0, 1, True, True),
-            eoo_gamma=POS,
+            eoo_gamma=Real(0, 10, lo_open=True, why="measured: at gamma = 100 the solver certifies no point"),
             eps_rho_grid=Grid(),
             table_eps_rho=Seq(EPS),
             rho_pairs=Seq(Fields((("eps", EPS), ("rho", POS)))),
         ),
-        (),
+        (
+            custom(
+                _linear_sets_solvable,
+                "theta_basis, angles_deg, eoo_x must make three linear instances with a unique optimal action and "
+                f"every gap at least {LINEAR_GAP:g} of the largest <a, theta> (below, the convex programs of "
+                "ldp.bounds no longer certify their value: measured), got theta_basis = {theta_basis}, angles_deg = "
+                "{angles_deg}, eoo_x = {eoo_x}, eoo_gamma = {eoo_gamma}",
+            ),
+        ),
         tiny=dict(
             dims=[2],
             horizons=[2],
@@ -402,8 +567,8 @@ NOTEBOOKS: dict[str, Notebook] = {
     ),
     "chapters/azize2022/theorems7_8_upper_bounds.ipynb": Notebook(
         dict(
-            horizon=Int(20, MAX_COUNT, "the regret panel starts at t = 20"),
-            alpha=ALPHA_INDEX,
+            horizon=horizon_rule(20, "the regret panel starts at t = 20"),
+            alpha=ALPHA_THEOREMS,
             horizon_np=HORIZON,
             horizon_eps=HORIZON,
             n_eps=Int(2, 10**4),
@@ -413,6 +578,7 @@ NOTEBOOKS: dict[str, Notebook] = {
         ),
         (
             at_least_arms("horizon", "means"),
+            _bounds_accept("horizon", "epsilon"),
             at_least_arms("horizon_np", "means"),
             less("horizon_np", "horizon", strict=False, why="the privacy cost reads the private runs at horizon_np"),
             at_least_arms("horizon_eps", "means", extra=1, why=SAME_RUNS),
@@ -422,6 +588,8 @@ NOTEBOOKS: dict[str, Notebook] = {
                 "eps_max must be > 1 (the check compares the regret at eps_max with that at eps = 1), got {eps_max}",
             ),
             _noise_free_model_fits("horizon_eps", ("AdaP-UCB", "AdaP-KLUCB")),
+            _simulated(("AdaP-UCB", "AdaP-KLUCB"), (("horizon", "runs"), ("horizon_eps", "runs"))),
+            _simulated(("KL-UCB", "UCB1"), (("horizon_np", "runs"),)),
         ),
         tiny=dict(horizon=20, runs=2, horizon_np=5, horizon_eps=40_000, eps_max=1.5, n_eps=2),
     ),

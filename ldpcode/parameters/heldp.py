@@ -3,19 +3,20 @@ HeLDP), with their private messages."""
 
 from __future__ import annotations
 
+from .library import LAPLACE_DRAW_SECONDS, SORT_SECONDS, SORTED_SUM_BYTES, policies_accept, simulations, within_limits
 from .rules import (
+    DISTINCT_IDS,
     EPS,
     EPSILONS,
     HELDP_LAW,
     HORIZON,
-    POS,
     RATIO_LONGER,
-    UNIT,
     Grid,
     Int,
     Choice,
     Notebook,
     REN_ARMS,
+    Real,
     Seq,
     _ren_horizon,
     custom,
@@ -37,6 +38,66 @@ def _some_users_kept(p) -> bool:
     return make_privacy_levels(p["level_law"]).p_at_least(p["eps_min"]) > 0
 
 
+EXACT_TAIL_SCALES = 64  # above, ldpcode.laplace_tails.laplace_mixed_sum_sf takes seconds (5 s at 500 scales)
+
+
+def _lemma6_tails_estimated(p) -> bool:
+    """lemma6_laplace_tail reads the last grid point where samples x P(Y_m > lambda) >= min_count, for each m: there
+    must be one, so at least the first. The scale vectors are the body's (the same draws from seed, before any
+    other), the tail the library's exact one; for m above EXACT_TAIL_SCALES (too slow to compute here) nothing is
+    checked."""
+    import math
+
+    import numpy as np
+
+    from ..instances import make_privacy_levels
+    from ..laplace_tails import kept_scales, laplace_mixed_sum_sf
+
+    rng = np.random.default_rng(p["seed"])
+    levels = make_privacy_levels(p["level_law"])
+    for m in p["m_values"]:
+        b = kept_scales(levels, p["eps_min"], rng, count=m)
+        if m > EXACT_TAIL_SCALES:
+            continue
+        first = 2 * math.sqrt(2) * float(np.sum(b * b)) / float(b.max()) / (p["grid_points"] - 1)
+        if float(laplace_mixed_sum_sf(np.array([first]), b)[0]) * p["samples"] < p["min_count"]:
+            return False
+    return True
+
+
+def _lemma6_cost(p) -> list:
+    """The Monte Carlo of lemma6_laplace_tail: ``samples`` sums of m Laplace draws (ldpcode.laplace_tails.
+    laplace_mixed_sums, which has no limits of its own), sorted, for each m of ``m_values``."""
+    n, draws = p["samples"], sum(p["m_values"])
+    seconds = n * (draws * LAPLACE_DRAW_SECONDS + len(p["m_values"]) * SORT_SECONDS)
+    work = f"samples={n} sums, {draws} Laplace draws each in all, {len(p['m_values'])} sorts"
+    return [("the notebook's Monte Carlo of Lemma 6", work, seconds, SORTED_SUM_BYTES * n)]
+
+
+def _simulated(policies: tuple, instance: str | None = None, sizes=(("horizon", "runs"),)):
+    """:func:`within_limits` of the notebook's simulations: each policy of ``policies`` on ``instance`` (default: the
+    notebook's parameter ``instance``; every Ren et al. instance has 20 arms) at each (horizon, runs) of ``sizes``,
+    as the library estimates them (a heterogeneous policy's cost does not depend on the users' levels)."""
+
+    def estimate(p):
+        from ..instances import make_instance
+
+        inst = make_instance(instance or p["instance"])
+        return [c for h, r in sizes for c in simulations(policies, inst, p[h], p[r])]
+
+    names = tuple(dict.fromkeys(n for pair in sizes for n in pair))
+    return within_limits(estimate, names, "each simulation")
+
+
+def _instance(name: str):
+    from ..instances import make_instance
+
+    return make_instance(name)
+
+
+HELDP = ("HeLDP-UCB-L", "HeLDP-UCB-B")
+
+
 NOTEBOOKS: dict[str, Notebook] = {
     # ---------------------------------------------------------------- heterogeneous LDP (Ren et al. 2020, HeLDP)
     "chapters/heldp/choosing_epsilon_min.ipynb": Notebook(
@@ -44,10 +105,15 @@ NOTEBOOKS: dict[str, Notebook] = {
             grid_discrete=Seq(EPS, min_len=2, increasing=True, why=OTHER_EPS_MIN),
             grid_gaussian=Seq(EPS, min_len=2, increasing=True, why=OTHER_EPS_MIN),
             grid_exponential=Seq(EPS, min_len=2, increasing=True, why=OTHER_EPS_MIN),
-            exponential_mean=POS,
+            exponential_mean=Real(
+                1e-3,
+                1e3,
+                why="measured: the heuristic's eps_min follows the mean, and at 1e-300 every candidate's V is infinite "
+                "and its eps_min falls below ldpcode's EPSILON_FLOOR",
+            ),
             bound_grid=Grid(),
         ),
-        (_ren_horizon,),
+        (_ren_horizon, _simulated(HELDP, "ren2020-bernoulli")),
         tiny=dict(
             horizon=1000,
             runs=2,
@@ -59,21 +125,21 @@ NOTEBOOKS: dict[str, Notebook] = {
     ),
     "chapters/heldp/corollary13_sigmoid.ipynb": Notebook(
         dict(reduction_epsilon=EPS),
-        (_ren_horizon,),
+        (_ren_horizon, _simulated(("HeLDP-UCB-LS", "HeLDP-UCB-BS", "LDP-UCB-BS"), "ren2020-gaussian")),
         tiny=dict(horizon=20, runs=2, settings=[["ren-heldp-discrete", 1.0]]),
     ),
     "chapters/heldp/figure1.ipynb": Notebook(
         dict(
             eps_compare=Seq(EPS, 2, 2),
-            eps_min_discrete=Seq(EPS, min_len=2, why=WORST_OF_PANEL),
-            eps_min_gaussian=Seq(EPS, min_len=2, why=WORST_OF_PANEL),
+            eps_min_discrete=Seq(EPS, min_len=2, why=WORST_OF_PANEL, distinct=True),
+            eps_min_gaussian=Seq(EPS, min_len=2, why=WORST_OF_PANEL, distinct=True),
         ),
         (
             _ren_horizon,
             less("horizon", "ratio_horizon", why=RATIO_LONGER),
             custom(
-                lambda p: all(e in (0.2, 2.0) for e in p["eps_compare"]),
-                "eps_compare must hold the paper's levels 0.2 and 2.0 (panels (c), (d) and the ratio panel are drawn "
+                lambda p: sorted(p["eps_compare"]) == [0.2, 2.0],
+                "eps_compare must hold the paper's levels 0.2 and 2.0, each once (panels (c), (d) and the ratio panel are drawn "
                 "and checked against the paper's ratios at these levels), got {eps_compare}",
             ),
             custom(
@@ -81,6 +147,7 @@ NOTEBOOKS: dict[str, Notebook] = {
                 "eps_min_discrete must hold 0.2 and eps_min_gaussian 2.0 (the check compares the paper's worst "
                 "threshold of each panel with the others), got {eps_min_discrete}, {eps_min_gaussian}",
             ),
+            _simulated(HELDP, "ren2020-bernoulli", (("horizon", "runs"), ("ratio_horizon", "runs"))),
         ),
         tiny=dict(
             horizon=1000,
@@ -93,21 +160,31 @@ NOTEBOOKS: dict[str, Notebook] = {
     ),
     "chapters/heldp/figure2.ipynb": Notebook(
         dict(
-            eps_min_discrete=Seq(EPS, min_len=3, why=FIT_PER_LAW),
-            eps_min_gaussian=Seq(EPS, min_len=3, why=FIT_PER_LAW),
-            r2_paper=UNIT,
+            eps_min_discrete=Seq(EPS, min_len=3, why=FIT_PER_LAW, distinct=True),
+            eps_min_gaussian=Seq(EPS, min_len=3, why=FIT_PER_LAW, distinct=True),
+            r2_paper=Real(
+                0, 1, True, True, why="the claims compare it as a printed decimal: 0 and 1 would be exact integers"
+            ),
         ),
-        (_ren_horizon,),
+        (_ren_horizon, _simulated(HELDP, "ren2020-bernoulli")),
         tiny=dict(horizon=1000, runs=2, eps_min_discrete=[0.2, 1.0, 2.0], eps_min_gaussian=[0.5, 1.0, 2.0]),
     ),
     "chapters/heldp/theorem10_corollary11.ipynb": Notebook(
         dict(constant_epsilons=EPSILONS),
-        (_ren_horizon,),
+        (
+            _ren_horizon,
+            policies_accept(("HeLDP-UCB-B", "LDP-UCB-B"), lambda p: _instance(p["instance"])),
+            _simulated(("HeLDP-UCB-B", "LDP-UCB-B")),
+        ),
         tiny=dict(horizon=20, runs=2, settings=[["ren-heldp-discrete", 1.0]], constant_epsilons=[1.0]),
     ),
     "chapters/heldp/theorem7_corollary8.ipynb": Notebook(
         dict(constant_epsilons=EPSILONS),
-        (_ren_horizon,),
+        (
+            _ren_horizon,
+            policies_accept(("HeLDP-UCB-L", "LDP-UCB-L"), lambda p: _instance(p["instance"])),
+            _simulated(("HeLDP-UCB-L", "LDP-UCB-L")),
+        ),
         tiny=dict(horizon=20, runs=2, settings=[["ren-heldp-discrete", 1.0]], constant_epsilons=[1.0]),
     ),
     "chapters/heldp/lemma6_laplace_tail.ipynb": Notebook(
@@ -119,7 +196,7 @@ NOTEBOOKS: dict[str, Notebook] = {
             min_count=Int(
                 10, why="with fewer expected exceedances the Monte Carlo tail is often 0, whose log is undefined"
             ),
-            usage_times=Seq(HORIZON),
+            usage_times=Seq(HORIZON, distinct=True, why=DISTINCT_IDS),
             sweep_points=Int(2, 10**3),
         ),
         (
@@ -128,6 +205,13 @@ NOTEBOOKS: dict[str, Notebook] = {
                 "eps_min must be a level some users of level_law reach (else no response is kept), got "
                 "eps_min = {eps_min} for {level_law}",
             ),
+            within_limits(_lemma6_cost, "samples", "the Monte Carlo of the Laplace sums"),
+            custom(
+                _lemma6_tails_estimated,
+                "min_count must be at most samples x P(Y_m > lambda) at the first lambda of the grid for every m "
+                "(the check reads the last lambda where the Monte Carlo tail counts as well estimated), got "
+                "min_count = {min_count}, samples = {samples}, m_values = {m_values}, grid_points = {grid_points}",
+            ),
         ),
         tiny=dict(m_values=[2], samples=20_000, grid_points=5, min_count=10, usage_times=[2], sweep_points=2),
     ),
@@ -135,7 +219,7 @@ NOTEBOOKS: dict[str, Notebook] = {
         dict(
             instance=Choice(("ren2020-bernoulli", "ren2020-mixed")),
             arms=Seq(Int(0, REN_ARMS - 1), min_len=1),
-            epsilons=Seq(EPS, min_len=1),
+            epsilons=Seq(EPS, min_len=1, distinct=True, why=DISTINCT_IDS),
             samples=Int(2, 10**8, "a standard error needs at least 2 samples"),
         ),
         (),

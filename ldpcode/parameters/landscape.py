@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .library import simulations, within_limits
 from .rules import EPS, RUNS, SEED, Choice, Int, Notebook, Real, Seq, at_least_arms, custom
 
 LOCAL = ("LDP-UCB-L", "LDP-UCB-B", "LDP-UCB-LS", "LDP-UCB-BS", "HeLDP-UCB-B", "OnePoint-UCB")
@@ -23,6 +24,25 @@ def _window_holds_three(window: str):
         f"{window} must hold at least 3 of epsilons (the exponent is a log-log fit), got {window} = "
         f"{{{window}}}, epsilons = {{epsilons}}",
     )
+
+
+def _sweeps_cost(p) -> list:
+    """The notebook's two sweeps on this machine (``ldp.sweep.sweep`` checks the whole grid at once): every policy at
+    every eps, ``runs`` runs (KL-UCB ``baseline_runs``), each cell estimated by the library (simulate_cost), the
+    times added up, the memory of the largest cell."""
+    from ..instances import make_instance
+
+    inst = make_instance(p["instance"])
+    out = []
+    for policies, runs in (
+        (["UCB1", *p["local_policies"], *p["global_policies"]], p["runs"]),
+        (["KL-UCB"], p["baseline_runs"]),
+    ):
+        cells = simulations(policies, inst, p["horizon"], runs, 1)
+        seconds = sum(c[2] for c in cells) * len(p["epsilons"])
+        work = f"{len(policies)} policies x {len(p['epsilons'])} eps, runs={runs} x horizon={p['horizon']}"
+        out.append(("sweep", work, seconds, max(c[3] for c in cells)))
+    return out
 
 
 NOTEBOOKS: dict[str, Notebook] = {
@@ -53,6 +73,7 @@ NOTEBOOKS: dict[str, Notebook] = {
             ),
             _window_holds_three("local_window"),
             _window_holds_three("global_window"),
+            within_limits(_sweeps_cost, ("horizon", "runs", "baseline_runs"), "the sweeps"),
         ),
         tiny=dict(
             horizon=10**6, runs=2, baseline_runs=2, n_boot=20

@@ -5,12 +5,24 @@ from __future__ import annotations
 
 import math
 
+from .._validate import EPSILON_FLOOR
+from .library import (
+    LAPLACE_DRAW_SECONDS,
+    RESPONSE_BYTES,
+    RESPONSE_SECONDS,
+    SORT_SECONDS,
+    SORTED_SUM_BYTES,
+    policies_accept,
+    printed,
+    simulations,
+    within_limits,
+)
 from .rules import (
     ALPHA_CONF,
+    DISTINCT_IDS,
     EPS,
     EPSILONS,
     HORIZON,
-    MAX_COUNT,
     POINTS,
     POS,
     RATIO_LONGER,
@@ -24,6 +36,7 @@ from .rules import (
     Seq,
     _ren_horizon,
     custom,
+    horizon_rule,
     less,
 )
 
@@ -38,19 +51,92 @@ def _tail_well_estimated(p) -> bool:
     return True
 
 
+def _crossings_in_grid(p) -> bool:
+    """theorem1_lower_bound finds, by bisection on [eps_min, eps_max], the eps where Theorem 1's constant (and its
+    tightened form) meets the non-private Lai-Robbins constant: the bounds of the library must lie on both sides."""
+    from ..bounds import lai_robbins_constant, lower_bound_constant, lower_bound_constant_tightened
+    from ..instances import make_instance
+
+    means = make_instance(p["instance"]).means
+    lr = lai_robbins_constant(means)
+    return all(
+        fn(means, p["eps_min"]) > lr > fn(means, p["eps_max"])
+        for fn in (lower_bound_constant, lower_bound_constant_tightened)
+    )
+
+
+def _lemma3_cost(p) -> list:
+    """The Monte Carlo of lemma3_laplace_tail (the notebook's own ``laplace_sums``): each of ``samples`` sums takes
+    one Laplace draw per term, for each n of ``n_values`` (then sorted) and each k of ``thm4_cases``."""
+    n, draws = p["samples"], sum(p["n_values"]) + sum(k for k, _ in p["thm4_cases"])
+    seconds = n * (draws * LAPLACE_DRAW_SECONDS + len(p["n_values"]) * SORT_SECONDS)
+    work = f"samples={n} sums, {draws} Laplace draws each in all, {len(p['n_values'])} sorts"
+    return [("the notebook's Monte Carlo of Lemma 3", work, seconds, SORTED_SUM_BYTES * n)]
+
+
+def _sigmoid_responses_cost(p) -> list:
+    """The Monte Carlo of corollaries10_11_sigmoid (Lemmas 8 and 9): ``samples`` responses of CTL-S and CTB-S at
+    each eps of ``epsilons`` to each distinct mean of the ren2020-gaussian instance."""
+    from ..instances import make_instance
+
+    means = len(set(make_instance("ren2020-gaussian").means.tolist()))
+    n, calls = p["samples"], 2 * len(p["epsilons"]) * means
+    work = f"samples={n} responses for each of {calls} (curator, eps, mean)"
+    return [("the notebook's Monte Carlo of Lemmas 8 and 9", work, calls * n * RESPONSE_SECONDS, RESPONSE_BYTES * n)]
+
+
+def _simulated(policies: tuple, instance: str | None = None, sizes=(("horizon", "runs"),)):
+    """:func:`within_limits` of the notebook's simulations: each policy of ``policies`` on ``instance`` (default: the
+    notebook's parameter ``instance``; every Ren et al. instance has 20 arms) at each (horizon, runs) of ``sizes``
+    (pairs of parameter names), as the library estimates them."""
+
+    def estimate(p):
+        from ..instances import make_instance
+
+        inst = make_instance(instance or p["instance"])
+        return [c for h, r in sizes for c in simulations(policies, inst, p[h], p[r])]
+
+    names = tuple(dict.fromkeys(n for pair in sizes for n in pair))
+    return within_limits(estimate, names, "each simulation")
+
+
+def _instance(name: str):
+    from ..instances import make_instance
+
+    return make_instance(name)
+
+
+LDP_UCB = ("UCB1", "LDP-UCB-L", "LDP-UCB-B")
+SIGMOID = ("LDP-UCB-LS", "LDP-UCB-BS")
+
+
 NOTEBOOKS: dict[str, Notebook] = {
     # ---------------------------------------------------------------- Ren et al. (2020)
     "chapters/ren2020/corollaries10_11_sigmoid.ipynb": Notebook(
         dict(
-            samples=Int(2, 10**9, "a standard error needs at least 2 responses"),
+            samples=Int(
+                100,
+                10**9,
+                "each Monte Carlo gap is checked within 4 standard errors estimated from the sample: with fewer "
+                "responses that estimate is unreliable (measured: at 2 responses the check fails at every eps but 1)",
+            ),
+            epsilons=Seq(EPS, distinct=True, why=DISTINCT_IDS),
             grid_points=Int(12, 10**6, "the picture of all pairs takes every 10th mean: at least 2 of them"),
         ),
-        (_ren_horizon,),
-        tiny=dict(horizon=20, runs=2, epsilons=[1.0], samples=2, grid_points=12),
+        (
+            _ren_horizon,
+            within_limits(_sigmoid_responses_cost, "samples", "the curators' Monte Carlo"),
+            _simulated(SIGMOID, "ren2020-gaussian"),
+        ),
+        tiny=dict(horizon=20, runs=2, epsilons=[1.0], samples=100, grid_points=12),
     ),
     "chapters/ren2020/figure1.ipynb": Notebook(
-        dict(eps_compare=Seq(EPS, 2, 2)),
-        (_ren_horizon, less("horizon", "ratio_horizon", why=RATIO_LONGER)),
+        dict(eps_compare=Seq(EPS, 2, 2, distinct=True, why=DISTINCT_IDS)),
+        (
+            _ren_horizon,
+            less("horizon", "ratio_horizon", why=RATIO_LONGER),
+            _simulated(LDP_UCB, "ren2020-bernoulli", (("horizon", "runs"), ("ratio_horizon", "runs"))),
+        ),
         tiny=dict(horizon=100, ratio_horizon=200, runs=2, epsilons=[1.0]),
     ),
     "chapters/ren2020/lemma3_laplace_tail.ipynb": Notebook(
@@ -77,6 +163,7 @@ NOTEBOOKS: dict[str, Notebook] = {
                 "got samples = {samples}, min_count = {min_count}, n_values = {n_values}, grid_points = "
                 "{grid_points}",
             ),
+            within_limits(_lemma3_cost, "samples", "the Monte Carlo of the Laplace sums"),
         ),
         tiny=dict(n_values=[1, 2], samples=200, grid_points=3, min_count=10, thm4_cases=[[5, 3]], thm4_times=[2]),
     ),
@@ -87,11 +174,12 @@ NOTEBOOKS: dict[str, Notebook] = {
             t_points=Int(2, 10**3),
             lp_z_max=Real(0, 100, True),
             lp_step=POS,
-            paper_a=Real(),
+            paper_a=Real(0, 0.25, True, True, why="Lemma 7 maximizes its objective over a in (0, 1/4)"),
             paper_sup=Real(),
             paper_gauss=Real(),
         ),
         (
+            printed("paper_sup", "paper_gauss"),
             custom(
                 lambda p: p["lp_z_max"] / p["lp_step"] <= 10**5,
                 "lp_step must be >= lp_z_max / 10**5 (at most 10**5 support points per side), got "
@@ -107,6 +195,12 @@ NOTEBOOKS: dict[str, Notebook] = {
     ),
     "chapters/ren2020/lemmas2_5_curators.ipynb": Notebook(
         dict(
+            eps_max=Real(
+                EPSILON_FLOOR,
+                12,
+                why="measured: the check compares the exact losses with eps to 1e-12, and from eps = 13 on, 1 - P{CTB "
+                "= 1} = 1/(1 + e^eps) is computed with a larger relative error",
+            ),
             eps_points=POINTS,
             r_points=POINTS,
             x_min=Real(),
@@ -126,17 +220,25 @@ NOTEBOOKS: dict[str, Notebook] = {
                 "sample: fewer rewards make that estimate unusable",
             ),
             sim_epsilon=EPS,
-            sim_horizon=Int(REN_ARMS, MAX_COUNT),
+            sim_horizon=horizon_rule(REN_ARMS),
             sim_runs=Int(2, 10**6, SE_RUNS),
         ),
         (
             less("eps_min", "eps_max"),
             less("x_min", "x_max"),
             custom(
+                lambda p: p["eps_max"] * max(abs(p["x_min"]), abs(p["x_max"]), abs(p["x_min"] - 1), abs(p["x_max"] - 1))
+                <= 700,
+                "x_min, x_max must keep eps_max |x - r| <= 700 for r in [0, 1] (CTL's density e^(-eps |x - r|) eps/2 "
+                "underflows to 0 beyond about 745, and the loss of a zero density is undefined), got x_min = {x_min}, "
+                "x_max = {x_max}, eps_max = {eps_max}",
+            ),
+            custom(
                 lambda p: p["audit_edges"][0] < p["audit_edges"][1]
                 and (p["audit_edges"][1] - p["audit_edges"][0]) / p["audit_edges"][2] <= 10**5,
                 "audit_edges must be [lo, hi, width] with lo < hi and at most 10**5 bins, got {audit_edges}",
             ),
+            _simulated(("LDP-UCB-B",), "ren2020-mixed", (("sim_horizon", "sim_runs"),)),
         ),
         tiny=dict(
             eps_points=2,
@@ -151,8 +253,18 @@ NOTEBOOKS: dict[str, Notebook] = {
         ),
     ),
     "chapters/ren2020/supplement_figure2.ipynb": Notebook(
-        dict(eps_main=EPS),
-        (_ren_horizon, less("horizon", "ratio_horizon", why=RATIO_LONGER)),
+        dict(
+            eps_main=Real(
+                1e-6,
+                why="the check compares the library's ratio bound with the paper's formula transcribed, whose e^eps - 1 "
+                "loses the precision of the comparison (1e-9) below about 1e-7",
+            ),
+        ),
+        (
+            _ren_horizon,
+            less("horizon", "ratio_horizon", why=RATIO_LONGER),
+            _simulated(SIGMOID, "ren2020-gaussian", (("horizon", "runs"), ("ratio_horizon", "runs"))),
+        ),
         tiny=dict(horizon=20, ratio_horizon=21, runs=2, epsilons=[1.0]),
     ),
     "chapters/ren2020/theorem1_lower_bound.ipynb": Notebook(
@@ -163,8 +275,22 @@ NOTEBOOKS: dict[str, Notebook] = {
             grid_eps=Grid(),
             random_pairs=Int(2, 10**8, "a standard error needs at least 2 pairs"),
             k_max=Int(2, 10**4),
+            eps_max=Real(
+                EPSILON_FLOOR,
+                300,
+                why="measured: from eps = 400 the library's constants lose their order in double precision (Theorem 1's "
+                "falls below Basu et al.'s), and at 700 e^eps overflows",
+            ),
         ),
-        (less("eps_min", "eps_max"),),
+        (
+            less("eps_min", "eps_max"),
+            custom(
+                _crossings_in_grid,
+                "eps_min, eps_max must bracket the eps where Theorem 1's constant (and its tightened form) meets the "
+                "non-private Lai-Robbins constant of the instance (the body finds it by bisection on [eps_min, "
+                "eps_max]), got eps_min = {eps_min}, eps_max = {eps_max}",
+            ),
+        ),
         tiny=dict(eps_points=2, claim_eps=[1.0], grid_pq=2, grid_eps=[0.5, 1.0, 2], random_pairs=2, k_max=2),
     ),
     "chapters/ren2020/theorem4_ldp_ucb_l.ipynb": Notebook(
@@ -176,12 +302,18 @@ NOTEBOOKS: dict[str, Notebook] = {
                 "horizon must be at least 21: the slope over the last decade [T/10, T] needs 2 checkpoints t >= 20 "
                 "(each arm pulled once), got horizon = {horizon}",
             ),
+            policies_accept(("LDP-UCB-L",), lambda p: _instance(p["instance"])),
+            _simulated(("LDP-UCB-L",)),
         ),
         tiny=dict(horizon=21, runs=2, epsilons=[1.0]),
     ),
     "chapters/ren2020/theorem6_ldp_ucb_b.ipynb": Notebook(
-        dict(horizon=Int(100, MAX_COUNT, "the ratio panel starts at t = 100")),
-        (_ren_horizon,),
+        dict(horizon=horizon_rule(100, "the ratio panel starts at t = 100")),
+        (
+            _ren_horizon,
+            policies_accept(("LDP-UCB-B",), lambda p: _instance(p["instance"])),
+            _simulated(("UCB1", "LDP-UCB-B")),
+        ),
         tiny=dict(horizon=100, runs=2, epsilons=[1.0]),
     ),
 }

@@ -1,8 +1,10 @@
 """The rule classes of the notebooks' parameter check (:class:`Int`, :class:`Real`, :class:`Choice`,
 :class:`Text`, :class:`Optional`, :class:`Seq`, :class:`Fields`, :class:`Grid`), the consistency checks
 between parameters (:func:`less`, :func:`at_least_arms`, :func:`below`, :func:`fit_window`, :func:`custom`),
-the shared rule constants (``POS``, ``EPS``, ``PROB``, ``HORIZON``, ``RUNS``, ..., :data:`COMMON`), the
-:class:`Notebook` entry, and the few predicates and messages that more than one chapter's table uses."""
+the checks that ask the library (:func:`accepted_by`: a library function's own validation; :func:`within_limits`:
+the cost of the body's largest call against ldpcode's :class:`~ldpcode.limits.Limits`, the ceiling every library
+call checks), the shared rule constants (``POS``, ``EPS``, ``PROB``, ``HORIZON``, ``RUNS``, ..., :data:`COMMON`),
+the :class:`Notebook` entry, and the few predicates and messages that more than one chapter's table uses."""
 
 from __future__ import annotations
 
@@ -14,10 +16,21 @@ from typing import Callable
 import numpy as np
 
 from .._validate import EPSILON_FLOOR
+from ..limits import MAX_HORIZON
 
 
 def _show(value) -> str:
-    text = repr(value)
+    """A value as a message shows it, cut before it is formatted: :mod:`reprlib` stops at a few items a level
+    and a few levels (a self-similar list of 2^60 leaves costs no time), and an integer of more than 30 digits
+    is shown by its size (``repr`` of a 10^5-digit integer raises, and would fill the message)."""
+    import reprlib
+
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 100:
+        return f"an integer of about 2**{value.bit_length() - 1}"
+    r = reprlib.Repr()
+    r.maxlevel, r.maxlist, r.maxtuple, r.maxdict, r.maxset, r.maxstring, r.maxother = 3, 8, 8, 4, 4, 60, 60
+    r.maxlong = 30
+    text = r.repr(value)
     return text if len(text) <= 80 else text[:77] + "..."
 
 
@@ -31,6 +44,18 @@ def _is_int(v) -> bool:
 
 def _is_real(v) -> bool:
     return isinstance(v, (numbers.Real, np.floating, np.integer)) and not isinstance(v, (bool, np.bool_))
+
+
+def _int_text(v: int) -> str:
+    """An integer bound as the message shows it: a large power of two as ``2**53``, others in full."""
+    v = int(v)
+    return f"2**{v.bit_length() - 1}" if v >= 2**32 and v & (v - 1) == 0 else str(v)
+
+
+def _one_line(text: str, width: int = 400) -> str:
+    """``text`` on one line (whitespace runs collapsed), cut to ``width`` characters."""
+    text = " ".join(str(text).split())
+    return text if len(text) <= width else text[: width - 3] + "..."
 
 
 # --- rules ---------------------------------------------------------------------------------------------
@@ -49,7 +74,8 @@ class Rule:
 
 @dataclass(frozen=True)
 class Int(Rule):
-    """An integer (``bool`` and floats refused) in ``[lo, hi]``.
+    """An integer (``bool`` and floats refused) in ``[lo, hi]``. ``why`` says what needs the bounds (shown in every
+    message); ``hi_why`` what needs the upper bound (shown when the value is above it), such as ``MAX_HORIZON``.
 
     Stricter than the API's :func:`ldpcode._validate.check_int`, which accepts a whole float such as 1e6, on
     purpose: ``check_int`` converts the value it returns, so a function never sees the float, but this rule only
@@ -59,16 +85,21 @@ class Int(Rule):
     lo: int | None = None
     hi: int | None = None
     why: str = ""
+    hi_why: str = ""
 
     @property
     def allowed(self) -> str:
+        return self._allowed()
+
+    def _allowed(self, above: bool = False) -> str:
         if self.lo is not None and self.hi is not None:
-            text = f"an integer in [{self.lo}, {self.hi}]"
+            text = f"an integer in [{_int_text(self.lo)}, {_int_text(self.hi)}]"
         elif self.lo is not None:
             text = f"an integer >= {self.lo}"
         else:
             text = "an integer"
-        return f"{text} ({self.why})" if self.why else text
+        why = "; ".join(w for w in (self.why, self.hi_why if above else "") if w)
+        return f"{text} ({why})" if why else text
 
     def __call__(self, name, value):
         if not _is_int(value):
@@ -80,27 +111,31 @@ class Int(Rule):
             )
         v = int(value)
         if (self.lo is not None and v < self.lo) or (self.hi is not None and v > self.hi):
-            _fail(name, self.allowed, value)
+            _fail(name, self._allowed(above=self.hi is not None and v > self.hi), value)
 
 
 @dataclass(frozen=True)
 class Real(Rule):
-    """A finite real number (ints accepted, ``bool`` refused) in the given interval."""
+    """A finite real number (ints accepted, ``bool`` refused) in the given interval; ``why`` (shown in parentheses)
+    says what needs the bounds where the body does (Theorems 7 and 8 need alpha > 3)."""
 
     lo: float | None = None
     hi: float | None = None
     lo_open: bool = False
     hi_open: bool = False
+    why: str = ""
 
     @property
     def allowed(self) -> str:
         if self.lo is None and self.hi is None:
-            return "a finite number"
-        if self.hi is None:
-            return f"a finite number {'>' if self.lo_open else '>='} {self.lo:g}"
-        if self.lo is None:
-            return f"a finite number {'<' if self.hi_open else '<='} {self.hi:g}"
-        return f"a number in {'(' if self.lo_open else '['}{self.lo:g}, {self.hi:g}{')' if self.hi_open else ']'}"
+            text = "a finite number"
+        elif self.hi is None:
+            text = f"a finite number {'>' if self.lo_open else '>='} {self.lo:g}"
+        elif self.lo is None:
+            text = f"a finite number {'<' if self.hi_open else '<='} {self.hi:g}"
+        else:
+            text = f"a number in {'(' if self.lo_open else '['}{self.lo:g}, {self.hi:g}{')' if self.hi_open else ']'}"
+        return f"{text} ({self.why})" if self.why else text
 
     def __call__(self, name, value):
         if not _is_real(value):
@@ -168,20 +203,22 @@ def _as_sequence(name, value, allowed):
 @dataclass(frozen=True)
 class Seq(Rule):
     """A list (or tuple) of ``min_len`` to ``max_len`` items, each passing ``item``; optionally strictly
-    increasing."""
+    increasing, or ``distinct`` (no item twice, in any order: where the body keys a table or a claim id by the
+    item, :data:`DISTINCT_IDS`)."""
 
     item: Rule
     min_len: int = 1
     max_len: int = 10_000
     increasing: bool = False
     why: str = ""
+    distinct: bool = False
 
     @property
     def allowed(self) -> str:
         size = f"exactly {self.min_len}" if self.min_len == self.max_len else f"{self.min_len} to {self.max_len}"
-        inc = ", strictly increasing" if self.increasing else ""
+        order = ", strictly increasing" if self.increasing else ", all different" if self.distinct else ""
         why = f" ({self.why})" if self.why else ""
-        return f"a list of {size} items{why}, each {self.item.allowed}{inc}"
+        return f"a list of {size} items{why}, each {self.item.allowed}{order}"
 
     def __call__(self, name, value):
         items = _as_sequence(name, value, self.allowed)
@@ -191,6 +228,13 @@ class Seq(Rule):
             self.item(f"{name}[{i}]", v)
         if self.increasing and any(b <= a for a, b in zip(items, items[1:])):
             _fail(name, self.allowed, value)
+        if self.distinct and len({_key_of(v) for v in items}) < len(items):
+            _fail(name, self.allowed, value)
+
+
+def _key_of(v):
+    """A hashable stand-in of a list item (a number compares by value: 1 and 1.0 are the same item)."""
+    return tuple(_key_of(x) for x in v) if isinstance(v, (list, tuple)) else v
 
 
 @dataclass(frozen=True)
@@ -325,26 +369,42 @@ def fit_window(start: str, horizon: str, points: int, *, minimum: int = 3) -> Ch
 
 
 def custom(test: Callable[[dict], bool], message: str) -> Check:
-    """A check written inline: ``message`` is formatted with the parameters (``{horizon}``)."""
+    """A check written inline: ``message`` is formatted with the parameters (``{horizon}``). A test that asks the
+    library (a bound, a model) and is refused by it fails the same way, with the library's words appended."""
 
     def check(p):
-        if not test(p):
-            raise ValueError("parameter " + message.format(**{k: _show(v) for k, v in p.items()}))
+        try:
+            ok, why = test(p), ""
+        except (TypeError, ValueError) as exc:
+            ok, why = False, f" ({_one_line(exc)})"
+        if not ok:
+            raise ValueError("parameter " + message.format(**{k: _show(v) for k, v in p.items()}) + why)
 
     return check
 
 
 # --- the rule table ---------------------------------------------------------------------------------------
 
-MAX_COUNT = 2**62  # horizons and sample counts: int64 counters in the engine
+MAX_COUNT = MAX_HORIZON  # horizons and step counts: 2**53, every engine's largest horizon
+MAX_HORIZON_WHY = (
+    "2**53 is ldpcode.limits.MAX_HORIZON, the largest horizon of every engine: rounds are exact in float64"
+)
 POS = Real(0, lo_open=True)  # finite, > 0
 EPS = Real(EPSILON_FLOOR)  # a privacy level: >= ldpcode's EPSILON_FLOOR (1e-9), as ldpcode checks it
 PROB = Real(0, 1, lo_open=True, hi_open=True)  # delta, failure probabilities: in (0, 1)
 UNIT = Real(0, 1)  # Bernoulli means: in [0, 1]
-HORIZON = Int(2, MAX_COUNT)
+
+
+def horizon_rule(lo: int = 2, why: str = "") -> Int:
+    """A horizon (or a step of a run): an integer in [``lo``, :data:`MAX_HORIZON`], ``why`` saying what needs
+    ``lo``; above MAX_HORIZON the message says why that is the ceiling."""
+    return Int(lo, MAX_COUNT, why, hi_why=MAX_HORIZON_WHY)
+
+
+HORIZON = horizon_rule()
 SE_RUNS = "a standard error over runs needs at least 2 runs"
 RUNS = Int(2, 10**6, SE_RUNS)
-COUNT = Int(1, MAX_COUNT)
+COUNT = horizon_rule(1)
 POINTS = Int(2, 10**6)
 SEED = Int(0, 2**128)
 MEANS = Seq(UNIT, min_len=2)
@@ -372,7 +432,20 @@ COMMON: dict[str, Rule] = {
 }
 
 ALPHA_INDEX = POS  # Azize and Basu's exploration parameter alpha (3.1 in the paper)
+ALPHA_THEOREMS = Real(
+    3,
+    lo_open=True,
+    why="Theorems 7 and 8 of Azize and Basu need alpha > 3; the notebook draws their bounds, "
+    "as ldp.bounds.adap_ucb_regret_bound, which refuses alpha <= 3",
+)  # alpha where the body draws Theorem 7's or 8's bound (the paper's Section 5: 3.1 "to comply with" them)
 ALPHA_CONF = PROB  # a failure probability / confidence level alpha
+ALPHA_RADIUS = Real(
+    1e-100,
+    1,
+    hi_open=True,
+    why="ldpcode.contextual's confidence radii take log(2T/alpha) and 1/alpha^2, which overflow to inf below about "
+    "1e-154",
+)  # the failure probability of a contextual learner's confidence sets (zheng2020's linear and GLM notebooks)
 
 
 @dataclass(frozen=True)
@@ -382,7 +455,9 @@ class Notebook:
     ``tiny`` the values (over the parameters cell's) of the notebook's smallest run: each at the edge the
     rules accept (fewest runs, shortest horizon, shortest lists), so that the whole body runs in seconds.
     ``tests/book/test_notebook_edges_*.py`` runs every notebook at its ``tiny`` values with papermill: a value
-    the rules accept but the body cannot run fails there, not in a reader's last cell. Where a statistical
+    the rules accept but the body cannot run fails there, not in a reader's last cell; ``tests/book/rules_fuzz.py``
+    draws values for one or two parameters over the ``tiny`` set, around and beyond the rules' edges, and reports
+    every accepted value whose body fails (``python tests/book/rules_fuzz.py [notebooks] --examples N``). Where a statistical
     claim needs runs that differ (at T = K every run pulls each arm once and has the same regret; the claims
     module refuses a statistical claim whose standard error is 0), ``tiny`` takes the smallest horizon measured
     to give them rather than the rule's minimum: that is a property of the random runs, not a rule.
@@ -426,4 +501,15 @@ GDP_POWER = (
 )
 
 
+# The notebooks' own Monte Carlo (a loop in a cell, not a library call, so no library estimate exists): per-unit
+def measured(lo: float, hi: float, what: str, outside: str) -> Real:
+    """A privacy level where an audit of the body has power, or its arithmetic holds, measured: ``what`` is refuted
+    or computed for eps in [lo, hi] at the fewest outputs or runs the rules accept (more only add power), and
+    ``outside`` says what happens beyond."""
+    return Real(
+        lo, hi, why=f"measured at the fewest outputs the rules accept: {what} for eps in [{lo:g}, {hi:g}]; {outside}"
+    )
+
+
+DISTINCT_IDS = "the body keys its results and claim ids by the value: a value given twice collides"
 RATIO_LONGER = "the ratio panel continues the runs past horizon; its claims are read at both horizons"

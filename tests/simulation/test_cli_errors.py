@@ -261,3 +261,17 @@ def test_a_notebook_failing_in_its_kernel_is_one_line(tmp_path, monkeypatch, cap
     assert main(["rerun", NB, "-p", "samples", "20000", "--no-render", "--out", str(tmp_path)]) == 2
     err = _one_error_line(capsys.readouterr().err.splitlines(keepends=True)[-1])  # after the paper-scale notes
     assert "stopped in cell 5: ValueError: simulate: beyond the ceiling; add --cpu-seconds 90" in err
+
+
+def test_a_rule_cuts_a_huge_value_before_formatting_it():
+    """Before: a rule's message called repr() on the whole value; a self-similar list of 2^60 leaves (what a YAML
+    alias bomb builds) never finished, and a 10^5-digit integer raised inside the message."""
+    bomb = [0.5]
+    for _ in range(60):
+        bomb = [bomb, bomb]
+    start = time.perf_counter()
+    with pytest.raises(TypeError, match="n_values"):
+        rr.check_new_parameters(NB, {"n_values": bomb})
+    with pytest.raises(ValueError, match=r"samples must .* got an integer of about 2\*\*332192"):
+        rr.check_new_parameters(NB, {"samples": 10**100_000})
+    assert time.perf_counter() - start < 1.0
