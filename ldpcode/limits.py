@@ -47,6 +47,10 @@ side (the README's quieter benchmark gives 1.1-2·10^7 pulls/s for the index pol
   measured 75-485 and 167-2470 ns at K = 2-50), 20 µs + 50K ns in the Python loop; ``ucb_adversary``:
   20 + 20K ns a step.
 
+The audits (:mod:`ldpcode.audit`), the fits and bootstraps (:mod:`ldpcode.stats`) and the reference runs
+(:mod:`ldpcode.reference`) take the same ``limits=`` and check it the same way; their per-unit costs are listed
+in their own module docstrings.
+
 **Interrupts.** Ctrl-C (KeyboardInterrupt) stops a simulation within a fraction of a second: the runs on
 worker threads (:func:`run_pool`) check a :class:`CancelFlag` between chunks of :data:`CHUNK` pulls
 (between episodes for the episodic engine), queued runs are cancelled, the executor is shut down without

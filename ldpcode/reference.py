@@ -10,6 +10,19 @@ and re-implements rewards and curators without the compiled helpers. With the sa
 the same arms. They are about 100 times slower; use them only on small horizons. The curators' formulas are
 written with e^{-eps} instead of e^eps (numerator and denominator divided by e^eps), the same quantities, so
 that no level overflows: at eps = 1e4 the reference must still pull the arms of the engine.
+
+**Limits.** Each function takes ``limits`` (:class:`ldpcode.limits.Limits`, default ``Limits()``) and refuses,
+before it draws anything, a call whose estimated core-seconds or bytes exceed it (:func:`reference_cost`,
+:func:`ldpcode.limits.check_limits`). The costs a step, in µs, with K arms, measured on the 2-core machine of the
+README with other jobs running (runs of 2·10^4 steps at K = 2, 20, 100, best of three) and rounded up:
+:func:`run_reference` 20 + 0.1K (measured 5-16, 5-19, 13-22), :func:`run_reference_heterogeneous` 30 + 0.1K
+(15-24, 10-19, 9-26); :func:`run_reference_global` 6 + 0.4K a pull for the episodic policies (``AdaP-*``, DP-SE;
+measured 4, 7-14, 35-37), plus 10K (AdaP-UCB, DP-SE) or 80K (AdaP-KLUCB) an episode, at most K(floor(log2 T) + 1)
++ 1 of them (AdaP-KLUCB measured 190 a step at K = 100); DP-UCB 10 + 6K (20, 102, 600), KL-UCB 20 + 80K (102,
+1436, 7812). Memory: the streams drawn up front, 32 bytes a step (measured 16-24; heterogeneous 64, measured 32);
+DP-UCB's trees of noise, 256 bytes a step (measured 160-195); 16 bytes per checkpoint and arm; and 0.5 s for the
+compiled noise kernels a first call loads (0.2 s measured). The tests' largest runs (4·10^4 steps) are estimated
+at a few core-seconds.
 """
 
 from __future__ import annotations
@@ -20,7 +33,57 @@ import numpy as np
 
 from . import instances as ins
 from . import mechanisms as mech
+from ._validate import check_int
+from .limits import MAX_HORIZON, Limits, check_limits
 from .rng import run_streams
+
+
+def _episodes(n_arms: int, horizon: int) -> int:
+    """At most K(floor(log2 T) + 1) + 1 episodes (or epochs) a run of Algorithm 1 or DP-SE."""
+    return n_arms * horizon.bit_length() + 1
+
+
+def reference_cost(kind: str, policy, n_arms: int, horizon: int, n_checkpoints: int) -> tuple[float, float, str]:
+    """Estimated (core-seconds, bytes, description) of one run of the plain reference ``kind`` (``"index"``:
+    :func:`run_reference`, ``"heterogeneous"``, ``"global"``) of ``policy`` on ``n_arms`` arms for ``horizon``
+    steps with ``n_checkpoints`` checkpoints, from the per-step costs of the module docstring ("Limits")."""
+    K, T = n_arms, horizon
+    nbytes = 16.0 * n_checkpoints * K + 200.0 * n_checkpoints + 1000.0 * K + 65536
+    name = getattr(policy, "name", type(policy).__name__)
+    if kind == "index":
+        us, nbytes = 20 + 0.1 * K, nbytes + 32.0 * T
+    elif kind == "heterogeneous":
+        us, nbytes = 30 + 0.1 * K, nbytes + 64.0 * T
+    elif name == "DP-UCB":
+        us, nbytes = 10 + 6 * K, nbytes + 256.0 * T
+    elif name in ("AdaP-UCB", "AdaP-KLUCB", "DP-SE"):
+        per_episode = (80 if name == "AdaP-KLUCB" else 10) * K
+        seconds = (T * (6 + 0.4 * K) + _episodes(K, T) * per_episode) * 1e-6
+        work = (
+            f"horizon={T} pulls of the plain {name} on {K} arms at {6 + 0.4 * K:g} µs a pull and at most "
+            f"{_episodes(K, T)} episodes at {per_episode} µs"
+        )
+        return seconds, nbytes, work
+    else:  # KL-UCB, and any other name (run_reference_global plays KL-UCB)
+        us = 20 + 80 * K
+    return T * us * 1e-6, nbytes, f"horizon={T} steps of the plain {name} on {K} arms at {us:g} µs a step"
+
+
+def _check_cost(call: str, kind: str, policy, instance, horizon, checkpoints, limits) -> int:
+    """The checked horizon of a reference call, once its estimated cost is within ``limits``."""
+    horizon = check_int("horizon", horizon, minimum=0, maximum=MAX_HORIZON)
+    seconds, nbytes, work = reference_cost(kind, policy, instance.n_arms, horizon, len(checkpoints))
+    check_limits(
+        call,
+        work,
+        seconds + 0.5,  # a first call loads the compiled noise kernels (0.2 s measured)
+        nbytes,
+        limits,
+        scale_out="The plain reference runs in Python, one step at a time, about 100 times slower than the "
+        "engine: lower horizon, or use ldpcode.simulate (which it exists to check). Its per-step costs are "
+        "listed in the docstring of the module ldpcode/reference.py.",
+    )
+    return horizon
 
 
 def _reward(arm: ins.Arm, draw: float) -> float:
@@ -67,9 +130,17 @@ def _respond(policy, r: float, noise: float) -> float:
 
 
 def run_reference(
-    policy, instance, horizon: int, seed_seq: np.random.SeedSequence, checkpoints: np.ndarray
+    policy,
+    instance,
+    horizon: int,
+    seed_seq: np.random.SeedSequence,
+    checkpoints: np.ndarray,
+    *,
+    limits: Limits | None = None,
 ) -> np.ndarray:
-    """One run, step by step; returns the pull counts at ``checkpoints``, shape (C, arms)."""
+    """One run, step by step; returns the pull counts at ``checkpoints``, shape (C, arms). ``limits`` caps the
+    estimated cost (:func:`reference_cost`), checked before anything is drawn."""
+    horizon = _check_cost("run_reference", "index", policy, instance, horizon, checkpoints, limits)
     reward_rng, noise_rng = run_streams(seed_seq)
     reward_draws = instance.draw_stream(reward_rng, horizon)
     noise_draws = policy.draw_noise(noise_rng, horizon)
@@ -100,7 +171,14 @@ def run_reference(
 
 
 def run_reference_heterogeneous(
-    policy, instance, levels, horizon: int, seed_seq: np.random.SeedSequence, checkpoints: np.ndarray
+    policy,
+    instance,
+    levels,
+    horizon: int,
+    seed_seq: np.random.SeedSequence,
+    checkpoints: np.ndarray,
+    *,
+    limits: Limits | None = None,
 ) -> np.ndarray:
     r"""One run of HeLDP-UCB-L / -B (extended version of Ren et al., Agents 2 and 4), step by step, on the
     three streams of ``HeterogeneousPolicy.run_one`` (rewards, curator noise, users' levels).
@@ -111,7 +189,11 @@ def run_reference_heterogeneous(
     forced, ties to the lowest-numbered); Agent 4, Line 11,
     :math:`s_a/N_a + \sqrt{B_a\log t^4/(2N_a^2)}`; :math:`u_a = \infty` while :math:`N_a = 0`. Responses of
     users with :math:`\epsilon_t < \epsilon_{\min}` are discarded. Returns pull counts, shape (C, arms).
+    ``limits`` caps the estimated cost (:func:`reference_cost`), checked before anything is drawn.
     """
+    horizon = _check_cost(
+        "run_reference_heterogeneous", "heterogeneous", policy, instance, horizon, checkpoints, limits
+    )
     reward_rng, noise_rng, level_rng = run_streams(seed_seq, 3)
     reward_draws = instance.draw_stream(reward_rng, horizon)
     noise_draws = policy.draw_noise(noise_rng, horizon)
@@ -196,11 +278,19 @@ def _adap_index(name, mu, m, t_l, eps, alpha):
 
 
 def run_reference_global(
-    policy, instance, horizon: int, seed_seq: np.random.SeedSequence, checkpoints: np.ndarray
+    policy,
+    instance,
+    horizon: int,
+    seed_seq: np.random.SeedSequence,
+    checkpoints: np.ndarray,
+    *,
+    limits: Limits | None = None,
 ) -> np.ndarray:
     """One run of AdaP-UCB, AdaP-KLUCB, DP-SE, DP-UCB or KL-UCB, one pull at a time, consuming the reward
     stream one draw per pull and the noise stream one Laplace draw per private release (per pull for
-    DP-UCB). Returns the pull counts at ``checkpoints``, shape (C, arms)."""
+    DP-UCB). Returns the pull counts at ``checkpoints``, shape (C, arms). ``limits`` caps the estimated cost
+    (:func:`reference_cost`), checked before anything is drawn."""
+    horizon = _check_cost("run_reference_global", "global", policy, instance, horizon, checkpoints, limits)
     reward_rng, noise_rng = run_streams(seed_seq)
     K = instance.n_arms
     N = np.zeros(K, dtype=np.int64)

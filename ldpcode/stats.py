@@ -13,6 +13,14 @@ Every number the book reads off simulated regrets goes through here; nothing her
   (:func:`log_growth`, Theorem 6) and the growth of a regret ratio in 1/ε (:func:`ratio_exponent`), each with
   a bootstrap over runs (:func:`bootstrap_indices`, :class:`SlopeFit`), and what the choice of fit window does to
   them (:func:`window_spread`, :func:`consecutive_windows`): the systematic spread a verdict states beside z.
+
+**Limits.** Each function whose work grows with a size argument takes ``limits`` (:class:`ldpcode.limits.Limits`)
+and refuses, before any work, a call estimated beyond it. Costs (``_COSTS``), measured on the README's 2-core
+machine with other jobs running, rounded up about twofold: a :func:`hinge_fit` candidate 40 + 0.04n µs (17-19 µs
+at n <= 100 points, 35 at 1000); :func:`hinge_bootstrap`'s refit 3 ns a grid x replicate x (n + 10) (0.7-2.7 ns
+per grid x replicate x n); an index 10 ns (3-5); a replicate 5 µs + 8 ns a run x point (slope fits: 1-41 µs) or
+10 µs + 2 ns a value (:func:`bootstrap_se`, 6-26 µs; the statistic's time is the caller's); a window 1 µs, 128
+bytes (0.14-0.8 µs, 74-97 bytes). Figure 3's bootstrap, the book's largest, is estimated at 0.3 s and 70 MiB.
 """
 
 from __future__ import annotations
@@ -23,6 +31,34 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._validate import as_float_array, check_int, check_real
+from .limits import Limits, check_limits
+
+_UNLIMITED = Limits(cpu_seconds=math.inf, memory_bytes=math.inf)  # inner calls: the outer call was checked
+_COSTS = {  # call -> (core-seconds, bytes) at the sizes named in its message; module docstring, "Limits"
+    "hinge_fit": lambda grid, points: (grid * (40 + 0.04 * points) * 1e-6, 16.0 * grid + 256 * points),
+    "hinge_bootstrap": lambda grid, n_boot, runs, points: (
+        grid * (40 + 0.04 * points) * 1e-6 + n_boot * (runs * (10 + 5 * points) + 3 * grid * (points + 10)) * 1e-9,
+        8.0 * n_boot * (runs * (points + 1) + 2 * points + 4 * grid) + 24.0 * grid * points,
+    ),
+    "bootstrap_indices": lambda n_boot, runs: (n_boot * runs * 10e-9, 8.0 * n_boot * runs),
+    "bootstrap_se": lambda n_boot, runs, values: (
+        n_boot * (1e-5 + (values + 5 * runs) * 2e-9),
+        64.0 * values + 8.0 * n_boot * (runs + 8),
+    ),
+    "slope": lambda n_boot, runs, points, den_runs=0: (
+        n_boot * (5e-6 + (runs * (points + 1) + den_runs) * 8e-9),
+        8.0 * n_boot * (runs * (points + 1) + 2 * den_runs + 4 * points),
+    ),
+    "consecutive_windows": lambda n, windows: (windows * 1e-6, 128.0 * windows),
+}
+
+
+def _check_cost(call: str, limits, kind: str | None = None, lower: str = "n_boot", **sizes) -> None:
+    """Refuse ``call`` if its cost, ``_COSTS[kind or call](**sizes)`` + 1 ms, 64 KiB, is beyond ``limits``."""
+    seconds, nbytes = _COSTS[kind or call](**sizes)
+    work = ", ".join(f"{k}={v}" for k, v in sizes.items())
+    advice = f"Or lower {lower}. The per-unit costs are listed in the docstring of the module ldpcode/stats.py."
+    check_limits(call, work, seconds + 1e-3, nbytes + 65536, limits, scale_out=advice)
 
 
 def mean_and_half_width(values, level: float = 0.95):
@@ -145,14 +181,14 @@ class HingeFit:
         return self.plateau * np.minimum(x / self.breakpoint, 1.0) ** self.slope
 
 
-def hinge_fit(x, y, *, grid: int = 2001) -> HingeFit:
+def hinge_fit(x, y, *, grid: int = 2001, limits: Limits | None = None) -> HingeFit:
     r"""Two regimes in log-log coordinates: :math:`\log y \approx a + b\,\min(\log x - \log x^*, 0)`, a power
     law of slope b below the breakpoint x* and a plateau :math:`e^a` above it, fitted by least squares.
 
     This is how the book locates a regime change such as Figure 3 of Azize and Basu (2022), where the
     regret of AdaP-KLUCB depends on ε below some ε* and not above it: for each candidate x* on a log grid
     of ``grid`` points strictly inside the range of x, a and b are ordinary least squares, and x* is the
-    candidate of least squared error. Needs at least 4 points, x > 0 and y > 0, all finite.
+    candidate of least squared error. Needs at least 4 points, x > 0 and y > 0, all finite. ``limits`` caps grid.
     """
     xs = as_float_array("x", x)
     ys = as_float_array("y", y)
@@ -162,6 +198,7 @@ def hinge_fit(x, y, *, grid: int = 2001) -> HingeFit:
     if xs.size != ys.size:
         raise ValueError(f"x and y must have the same length, got {xs.size} and {ys.size}")
     grid = check_int("grid", grid, minimum=3)
+    _check_cost("hinge_fit", limits, lower="grid", grid=grid, points=xs.size)
     lx, ly = np.log(xs), np.log(ys)
     if lx.max() == lx.min():
         raise ValueError("x must not be constant")
@@ -211,7 +248,9 @@ class HingeBootstrap:
         return float(np.std(self.slopes, ddof=1))
 
 
-def hinge_bootstrap(x, values, *, n_boot: int = 1000, seed: int = 0, grid: int = 2001) -> HingeBootstrap:
+def hinge_bootstrap(
+    x, values, *, n_boot: int = 1000, seed: int = 0, grid: int = 2001, limits: Limits | None = None
+) -> HingeBootstrap:
     r"""Bootstrap over runs of :func:`hinge_fit`, for the standard error of a regime change such as the
     breakpoint ε* of Figure 3 of Azize and Basu (2022).
 
@@ -224,7 +263,7 @@ def hinge_bootstrap(x, values, *, n_boot: int = 1000, seed: int = 0, grid: int =
     (centred sums), the same minimisation :func:`hinge_fit` solves one replicate at a time.
 
     Raises ValueError unless ``values`` is a (runs, len(x)) array of finite numbers > 0 with runs >= 2, and
-    x is as :func:`hinge_fit` requires.
+    x is as :func:`hinge_fit` requires. The fit and the refit are checked against ``limits`` before any work.
     """
     xs = as_float_array("x", x)
     v = as_float_array("values", values)
@@ -236,8 +275,10 @@ def hinge_bootstrap(x, values, *, n_boot: int = 1000, seed: int = 0, grid: int =
         raise ValueError("values must be finite and > 0 (their means are fitted on log axes)")
     n_boot = check_int("n_boot", n_boot, minimum=2)
     seed = check_int("seed", seed, minimum=0)
-    fit = hinge_fit(xs, v.mean(axis=0), grid=grid)  # also validates x and grid
-    idx = bootstrap_indices(v.shape[0], n_boot, seed)
+    grid = check_int("grid", grid, minimum=3)
+    _check_cost("hinge_bootstrap", limits, lower="grid, n_boot", grid=grid, n_boot=n_boot, runs=len(v), points=len(xs))
+    fit = hinge_fit(xs, v.mean(axis=0), grid=grid, limits=_UNLIMITED)  # also validates x
+    idx = bootstrap_indices(v.shape[0], n_boot, seed, limits=_UNLIMITED)
     ly = np.log(v[idx].mean(axis=1))  # (n_boot, n)
     lx = np.log(xs)
     cands = np.linspace(lx.min(), lx.max(), grid + 2)[1:-1]
@@ -261,13 +302,14 @@ def hinge_bootstrap(x, values, *, n_boot: int = 1000, seed: int = 0, grid: int =
 # ----------------------------------------------------------------------------------------------
 
 
-def bootstrap_indices(runs: int, n_boot: int, seed: int) -> np.ndarray:
+def bootstrap_indices(runs: int, n_boot: int, seed: int, *, limits: Limits | None = None) -> np.ndarray:
     """Run indices of ``n_boot`` bootstrap replicates, drawn with replacement in one
     ``np.random.default_rng(seed).integers(0, runs, size=(n_boot, runs))`` call: the resampling of every
-    bootstrap over runs in this module (:func:`hinge_bootstrap`, :func:`loglog_slope`, ...)."""
+    bootstrap over runs in this module (:func:`hinge_bootstrap`, :func:`loglog_slope`, ...); ``limits`` caps it."""
     runs = check_int("runs", runs, minimum=1)
     n_boot = check_int("n_boot", n_boot, minimum=1)
     seed = check_int("seed", seed, minimum=0)
+    _check_cost("bootstrap_indices", limits, n_boot=n_boot, runs=runs)
     return np.random.default_rng(seed).integers(0, runs, size=(n_boot, runs))
 
 
@@ -293,14 +335,14 @@ def se_or_zero(se, value) -> float:
     return float(se) if se > 1e-12 * abs(value) else 0.0
 
 
-def bootstrap_se(statistic, *arrays, n_boot: int = 1000, seed: int = 0) -> float:
+def bootstrap_se(statistic, *arrays, n_boot: int = 1000, seed: int = 0, limits: Limits | None = None) -> float:
     """Bootstrap standard error over runs of ``statistic(*arrays)``, a number computed from per-run arrays.
 
     Each array holds one row per run (axis 0, the same number of runs: paired, common random numbers);
     each replicate resamples the runs with replacement, the same rows in every array
     (:func:`bootstrap_indices`), and recomputes the statistic. Returns the standard deviation (ddof = 1)
     of the replicates: the ``se`` of a claim such as an R^2 or a difference of fitted values, which has no
-    closed-form standard error."""
+    closed-form standard error. ``limits`` caps the resampling (the statistic's own time is the caller's)."""
     if not callable(statistic):
         raise TypeError(f"statistic must be a function of the arrays, got {statistic!r}")
     if not arrays:
@@ -312,7 +354,8 @@ def bootstrap_se(statistic, *arrays, n_boot: int = 1000, seed: int = 0) -> float
             f"every array needs the same number of runs (>= 2) along axis 0, got shapes {[a.shape for a in arrs]}"
         )
     n_boot = check_int("n_boot", n_boot, minimum=2)
-    idx = bootstrap_indices(runs, n_boot, seed)
+    _check_cost("bootstrap_se", limits, n_boot=n_boot, runs=runs, values=sum(a.size for a in arrs))
+    idx = bootstrap_indices(runs, n_boot, seed, limits=_UNLIMITED)
     reps = np.array([float(statistic(*(a[i] for a in arrs))) for i in idx])
     if not np.isfinite(reps).all():
         raise ValueError("statistic gave a non-finite value on a bootstrap replicate")
@@ -428,7 +471,9 @@ def _slope_fit(x, y, lx, boot_y, level, *, log_y: bool) -> SlopeFit:
     )
 
 
-def loglog_slope(t, regret_runs, *, t_min=None, n_boot: int = 1000, seed: int = 0, level: float = 0.95) -> SlopeFit:
+def loglog_slope(
+    t, regret_runs, *, t_min=None, n_boot: int = 1000, seed: int = 0, level: float = 0.95, limits: Limits | None = None
+) -> SlopeFit:
     r"""Measured exponent a of :math:`\bar R(t) \approx C t^a`: the least-squares slope (:func:`linear_fit`)
     of :math:`\log \bar R(t)` against :math:`\log t` over the points :math:`t \ge` ``t_min`` (all if None),
     :math:`\bar R` the mean over runs of ``regret_runs`` (runs, len(t)). This is how every rate of Table 1
@@ -443,7 +488,7 @@ def loglog_slope(t, regret_runs, *, t_min=None, n_boot: int = 1000, seed: int = 
 
     ``SlopeFit.y`` holds the mean regret at the fitted points. Raises ValueError (naming the parameter) if
     t is not positive, ``regret_runs`` has the wrong shape (>= 2 runs), ``t_min`` leaves fewer than 3 points,
-    or the mean regret is <= 0 at a fitted point.
+    or the mean regret is <= 0 at a fitted point. ``limits`` caps the bootstrap.
     """
     ts, keep = _fit_range(t, t_min)
     v = _check_runs_matrix("regret_runs", regret_runs, ts.size)[:, keep]
@@ -451,28 +496,32 @@ def loglog_slope(t, regret_runs, *, t_min=None, n_boot: int = 1000, seed: int = 
     m = v.mean(axis=0)
     if (m <= 0).any():
         raise ValueError("regret_runs must have a mean > 0 at every fitted point (its log is fitted)")
-    idx = bootstrap_indices(v.shape[0], n_boot, seed)
+    _check_cost("loglog_slope", limits, "slope", n_boot=n_boot, runs=v.shape[0], points=v.shape[1])
+    idx = bootstrap_indices(v.shape[0], n_boot, seed, limits=_UNLIMITED)
     return _slope_fit(ts[keep], m, np.log(ts[keep]), v[idx].mean(axis=1), level, log_y=True)
 
 
-def log_growth(t, regret_runs, *, t_min=None, n_boot: int = 1000, seed: int = 0, level: float = 0.95) -> SlopeFit:
+def log_growth(
+    t, regret_runs, *, t_min=None, n_boot: int = 1000, seed: int = 0, level: float = 0.95, limits: Limits | None = None
+) -> SlopeFit:
     r"""Growth against log t, for O(log T) rates (Theorem 6 of Zheng et al. 2020, strongly convex two-point
     BCO): the least-squares slope b and :math:`R^2` of :math:`\bar R(t) \approx a + b\log t` over the points
     :math:`t \ge` ``t_min`` (all if None), :math:`\bar R` the mean over runs of ``regret_runs`` (runs,
     len(t)). A logarithmic rate shows as :math:`R^2` near 1 (a power law would curve on these axes); b is
     the constant in front of log T. ``se`` and the interval come from resampling runs, as in
     :func:`loglog_slope` (no replicate is left out: nothing is logged but t). ``SlopeFit.y`` is the mean
-    regret. Raises ValueError on bad shapes, t <= 0, or a ``t_min`` that leaves fewer than 3 points.
+    regret. Raises ValueError on bad shapes, t <= 0, or a ``t_min`` that leaves fewer than 3 points (``limits``).
     """
     ts, keep = _fit_range(t, t_min)
     v = _check_runs_matrix("regret_runs", regret_runs, ts.size)[:, keep]
     n_boot, seed, level = _check_boot(n_boot, seed, level)
-    idx = bootstrap_indices(v.shape[0], n_boot, seed)
+    _check_cost("log_growth", limits, "slope", n_boot=n_boot, runs=v.shape[0], points=v.shape[1])
+    idx = bootstrap_indices(v.shape[0], n_boot, seed, limits=_UNLIMITED)
     return _slope_fit(ts[keep], v.mean(axis=0), np.log(ts[keep]), v[idx].mean(axis=1), level, log_y=False)
 
 
 def ratio_exponent(
-    x, num_runs, den_runs, *, paired: bool = True, n_boot: int = 1000, seed: int = 0, level: float = 0.95
+    x, num_runs, den_runs, *, paired=True, n_boot: int = 1000, seed=0, level=0.95, limits: Limits | None = None
 ) -> SlopeFit:
     r"""Slope of :math:`\log(\bar X_j/\bar Y)` against :math:`\log x_j`: how the private / non-private regret
     ratio grows with x, e.g. x = 1/ε (Table 1 of Zheng et al. 2020 states ratio ∝ 1/ε, slope 1, for one-point
@@ -484,7 +533,7 @@ def ratio_exponent(
     numerator and denominator and needs equal run counts, ``paired=False`` draws the denominator's
     indices separately (after the numerator's, from the same generator). Replicates with a ratio <= 0 are
     left out. ``SlopeFit.y`` holds the ratios of means. Raises ValueError on bad shapes, x <= 0, or a
-    ratio of means <= 0.
+    ratio of means <= 0. ``limits`` caps the bootstrap.
     """
     xs = _check_abscissa("x", x, positive=True)
     num = _check_runs_matrix("num_runs", num_runs, xs.size)
@@ -499,6 +548,7 @@ def ratio_exponent(
     r = num.mean(axis=0) / den.mean()
     if not (r > 0).all():
         raise ValueError("every ratio of mean regrets num_runs / den_runs must be > 0 (its log is fitted)")
+    _check_cost("ratio_exponent", limits, "slope", n_boot=n_boot, runs=len(num), points=len(r), den_runs=len(den))
     rng = np.random.default_rng(seed)
     idx = rng.integers(0, num.shape[0], size=(n_boot, num.shape[0]))
     jdx = idx if paired else rng.integers(0, den.size, size=(n_boot, den.size))
@@ -515,11 +565,12 @@ class WindowSpread:
     slopes: dict
 
 
-def consecutive_windows(n: int, min_points: int = 3) -> list:
+def consecutive_windows(n: int, min_points: int = 3, *, limits: Limits | None = None) -> list:
     """Every run of at least ``min_points`` consecutive indices of ``n`` points, as slices (the fit windows of an
-    exponent measured on a few horizons)."""
+    exponent measured on a few horizons): about n^2/2 of them, checked against ``limits`` before any work."""
     n = check_int("n", n, minimum=1)
     k = check_int("min_points", min_points, minimum=2)
+    _check_cost("consecutive_windows", limits, lower="n", n=n, windows=(n - k + 1) * (n - k + 2) // 2 if n >= k else 0)
     return [slice(i, j) for i in range(n) for j in range(i + k, n + 1)]
 
 

@@ -42,6 +42,41 @@ work as before the split):
                                    :func:`laplace_float_output`, :func:`laplace_float_reachable`,
                                    :func:`ctb_float_probability_one`, :func:`consecutive_doubles`
 =================================  ===================================================================
+
+**Limits.** Every audit whose work grows with a size argument (``samples``, ``runs``, ``size``, ``bins``,
+``points``, ``k``, ``window``, ``count``, ``horizon``) takes ``limits`` (:class:`ldpcode.limits.Limits`, default
+``Limits()``: an hour of one core, 4 GiB) and refuses, before any work, a call whose estimated core-seconds or
+bytes exceed it, with the one ValueError of :func:`ldpcode.limits.check_limits` (estimate, ceiling, override).
+Functions whose work is linear in arrays the caller already holds (:func:`max_log_ratio`,
+:func:`transcript_log_ratio`, :func:`laplace_float_output`, ...) take none. The per-unit costs, measured on the
+2-core machine of the README with other jobs running (best of two or three, at and around the book's sizes), and
+rounded up about twofold so that the estimate stays above the time and memory seen:
+
+* a curator's output, :data:`~ldpcode.audit.ratios.CURATOR_OUTPUT_SECONDS` = 20 µs whatever the curator (an
+  output of :func:`curator_audit` cost 0.04-0.3 µs for CTL, CTB and the mechanisms, 0.5-0.8 µs for
+  :class:`HeterogeneousCurator`, 1.8-7 µs for the vetted curators); 8 bytes kept an output, the pilot's 24,
+  and :data:`~ldpcode.audit.ratios.CURATOR_OUTPUT_BYTES` = 320 bytes of temporaries (the vetted CTL-S: 276);
+* binning (:func:`binned_log_ratio`): 60 ns and 40 bytes a sample (measured 26-30 ns, 24.5 bytes), 1 µs and
+  160 bytes a bin (0.4 µs, 120 bytes); thresholds (:func:`delta_log_ratio`): 2 ns and 2 bytes a sample x
+  threshold (0.5-0.6 ns, 0.5-0.9 bytes); :func:`privacy_loss_matrix` 5 ns a pair of inputs x output (1.8-2.2);
+* :func:`random_dp_pair` 60 ns and 64 bytes a point (14-31 ns, 26-40 bytes); Lemma 1's release 50 ns and 32
+  bytes a value (21-24 ns, 24 bytes), its audit 250 ns a value (110) and 2 µs a bin; the Laplace mechanism's
+  release 40 ns and 24 bytes a value (19-20 ns, 16 bytes), its audit 300 ns and 48 bytes a value (53-82 ns, 32-35
+  bytes); a grid point of :func:`laplace_privacy_loss_grid` 20 ns and 48 bytes (6-16 ns, 32-40 bytes) plus 30 µs
+  a coordinate (60 µs a grid in :func:`transcript_loss_by_composition`, measured 26-29 µs);
+* :func:`follow_the_leader_transcripts` 30 µs a step plus (60 + 5K) ns and 24 bytes a step and run (48-82 ns,
+  16.5-21 bytes); :func:`laplace_float_reachable` 50 µs + 30 ns an output an evaluation (20 µs + 11-14 ns),
+  53 + 2 ``window`` + 1 evaluations; :func:`consecutive_doubles` 5 ns and 16 bytes a double (0.5-1.8 ns, 8);
+* the runs of Algorithm 1 (:func:`action_sequence_audit`, :func:`traced_run`): at most K(floor(log2 T) + 1) + 1
+  episodes at (20 + 4K) µs, the episodic policies' cost of :mod:`ldpcode.limits` (measured 41-580 µs a run of
+  the audit at T = 12 to 10^5), 4 bytes an action of their strings; :func:`algorithm1_action_sequences` counts
+  its sequences first (memoised on the arms' counts) and costs T + 64 bytes and depth x 1 µs + 2 ns x T each;
+* 1 ms and 64 KiB more for every call.
+
+The book's largest calls are estimated at 21 core-seconds at most (a curator audit of 9 inputs at 10^5 samples;
+they take 0.03-0.35 s) and 0.4 GiB (Lemma 1's audit at 10^6 samples; it takes 0.15 GiB);
+tests/audit/test_audit_costs.py checks every one of them against a tenth of the default time and a quarter of its
+memory.
 """
 
 # The private helpers are re-exported as well (``X as X``, outside __all__): ldpcode.audit._clopper_pearson

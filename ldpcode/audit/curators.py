@@ -26,7 +26,18 @@ import numpy as np
 
 from .. import mechanisms as _mech
 from .._validate import as_float_array, check_array, check_int, check_probability, check_real
-from .ratios import _seed_sequence, binned_log_ratio, delta_log_ratio
+from ..limits import Limits
+from .ratios import (
+    _UNLIMITED,
+    CURATOR_OUTPUT_BYTES,
+    CURATOR_OUTPUT_SECONDS,
+    _binned_cost,
+    _check_cost,
+    _delta_cost,
+    _seed_sequence,
+    binned_log_ratio,
+    delta_log_ratio,
+)
 
 
 AUDIT_INPUTS = (0.0, 0.25, 0.5, 0.75, 1.0)  # the domain [0, 1] of Ren et al.'s rewards, extremes included
@@ -117,6 +128,7 @@ def curator_audit(
     bins: int = 10,
     pilot=None,
     alpha: float = 0.05,
+    limits: Limits | None = None,
 ) -> CuratorAudit:
     r"""Black-box privacy audit of a curator: a lower confidence bound on the privacy loss it realises.
 
@@ -152,6 +164,11 @@ def curator_audit(
     SeedSequence) gives every input its own stream, ``numpy.random.SeedSequence(seed).spawn``. The
     result's ``refuted`` is True when ``lower`` exceeds the claimed ε. An audit that does not refute
     proves nothing: it is a lower bound.
+
+    ``limits`` (:class:`ldpcode.limits.Limits`) caps the estimated cost: every output at
+    :data:`~ldpcode.audit.ratios.CURATOR_OUTPUT_SECONDS` (the slowest curators'), and the pairwise comparisons.
+    It is checked before any output is drawn, with ``bins`` + 13 events, and again after the pilot, once the
+    events are known (a discrete curator may have many).
     """
     eps = getattr(curator, "epsilon", None) if epsilon is None else epsilon
     if eps is None:
@@ -174,6 +191,8 @@ def curator_audit(
                 grid.append(x)
     if len(grid) < 2:
         raise ValueError(f"inputs and probes must hold at least two values together, got {grid}")
+    tail = d > 0
+    _check_audit_cost(len(grid), n, n_pilot, k + 13, tail, limits)
     streams = [np.random.default_rng(s) for s in _seed_sequence(seed).spawn(len(grid))]
     accepted, rejected, pilots, rngs = [], [], [], []
     for r, g in zip(grid, streams):
@@ -191,8 +210,8 @@ def curator_audit(
             f"the curator accepted fewer than two of the inputs {grid} (rejected {rejected}); "
             "an audit compares at least two"
         )
-    tail = d > 0
     edges, discrete = _audit_edges(np.concatenate(pilots), k, tail)
+    _check_audit_cost(m, n, 0, edges.size - (2 if tail else 1), tail, limits)
     outs = [_check_outputs(curator, r, curator.privatize(np.full(n, r), g), n) for r, g in zip(accepted, rngs)]
     pair_alpha = 2 * alpha / m
     pair = np.full((m, m), -np.inf)
@@ -204,10 +223,10 @@ def curator_audit(
             if tail:
                 if thresholds.size == 0:
                     continue
-                res = delta_log_ratio(outs[i], outs[j], thresholds, d, pair_alpha)
+                res = delta_log_ratio(outs[i], outs[j], thresholds, d, pair_alpha, limits=_UNLIMITED)
                 lo, pe, sd = res.max_lower, res.estimate, res.se
             else:
-                res = binned_log_ratio(outs[i], outs[j], edges, alpha=pair_alpha)
+                res = binned_log_ratio(outs[i], outs[j], edges, alpha=pair_alpha, limits=_UNLIMITED)
                 lo, sd = res.max_lower, float(res.se[res.argmax])
                 seen = (res.counts_a > 0) | (res.counts_b > 0)
                 pe = float(np.max(np.abs(res.log_ratio[seen]))) if seen.any() else 0.0
@@ -234,6 +253,21 @@ def curator_audit(
         exact,
         float(pair_se[i, j]),
     )
+
+
+def _check_audit_cost(m: int, n: int, n_pilot: int, events: int, tail: bool, limits) -> None:
+    """The cost of :func:`curator_audit`: ``n + n_pilot`` outputs of each of m inputs (8 bytes each kept, the
+    pilot 3 times, and the curator's temporaries), then each of the m(m - 1)/2 pairs compared on ``events`` bins
+    or thresholds."""
+    pairs = m * (m - 1) // 2
+    if tail:
+        _, seconds, nbytes = _delta_cost(n, n, events)
+    else:
+        seconds, nbytes = _binned_cost(n, n, events)
+    work = f"samples={n} outputs (and a pilot of {n_pilot}) from each of {m} inputs, {pairs} pairs on {events} events"
+    seconds = m * (n + n_pilot) * CURATOR_OUTPUT_SECONDS + pairs * seconds
+    nbytes += 8.0 * m * n + 24.0 * m * n_pilot + CURATOR_OUTPUT_BYTES * max(n, n_pilot)
+    _check_cost("curator_audit", work, seconds, nbytes, limits, "samples")
 
 
 def _check_outputs(curator, r, out, n) -> np.ndarray:
@@ -350,7 +384,13 @@ class OutputMeanAudit:
 
 
 def output_mean_audit(
-    curator, rewards=(0.0, 0.25, 0.5, 0.75, 1.0), samples: int = 100_000, seed=0, alpha: float = 0.05
+    curator,
+    rewards=(0.0, 0.25, 0.5, 0.75, 1.0),
+    samples: int = 100_000,
+    seed=0,
+    alpha: float = 0.05,
+    *,
+    limits: Limits | None = None,
 ) -> OutputMeanAudit:
     r"""Does the curator's response have the mean it claims (``curator.output_mean(r)``, e.g. Lemma 5 for
     CTB: :math:`\tfrac12 + (2r - 1)\frac{e^\epsilon - 1}{2(e^\epsilon + 1)}`)? A check of correctness, not
@@ -358,7 +398,8 @@ def output_mean_audit(
     misread (:class:`SwappedCTB`). For each reward, ``samples`` responses, the z-score of their mean
     against the claim with the sample standard error; Bonferroni over the rewards: refuted when some
     :math:`|z| > \Phi^{-1}(1 - \alpha/(2m))` (asymptotic: the central limit theorem, accurate at this n for
-    responses with finite variance)."""
+    responses with finite variance). ``limits`` caps the estimated cost (every output at
+    :data:`~ldpcode.audit.ratios.CURATOR_OUTPUT_SECONDS`, 8 bytes kept), checked before any output is drawn."""
     from scipy.stats import norm
 
     if not callable(getattr(curator, "output_mean", None)) or not callable(getattr(curator, "privatize", None)):
@@ -366,6 +407,9 @@ def output_mean_audit(
     r = check_array("rewards", rewards, ndim=1, min_size=1)
     n = check_int("samples", samples, minimum=2)
     alpha = check_probability("alpha", alpha)
+    work = f"samples={n} outputs for each of {r.size} rewards"
+    nbytes = 8.0 * n * (r.size + 4) + CURATOR_OUTPUT_BYTES * n
+    _check_cost("output_mean_audit", work, r.size * n * CURATOR_OUTPUT_SECONDS, nbytes, limits, "samples")
     rngs = [np.random.default_rng(s) for s in _seed_sequence(seed).spawn(r.size)]
     claimed = np.array([float(curator.output_mean(x)) for x in r])
     outs = [np.asarray(curator.privatize(np.full(n, x), g), dtype=float) for x, g in zip(r, rngs)]

@@ -22,7 +22,8 @@ import numpy as np
 from .. import global_policies as _gp
 from .. import mechanisms as _mech
 from .._validate import as_float_array, check_array, check_epsilon, check_int, check_probability
-from .ratios import BinnedLogRatio, _check_rng, _seed_sequence, binned_log_ratio
+from ..limits import Limits
+from .ratios import _UNLIMITED, BinnedLogRatio, _binned_cost, _check_cost, _check_rng, _seed_sequence, binned_log_ratio
 
 
 REWARD_MODELS = ("step", "table")
@@ -58,7 +59,7 @@ def _episode_means(rewards, starts):
     return sums, lengths
 
 
-def lemma1_release(rewards, starts, epsilon, size: int, rng) -> np.ndarray:
+def lemma1_release(rewards, starts, epsilon, size: int, rng, *, limits: Limits | None = None) -> np.ndarray:
     r"""``size`` independent outputs of the mechanism :math:`g^\epsilon` of Lemma 1 (Azize and Basu 2022).
 
     The rewards :math:`r_1, \dots, r_T \in [0, 1]` are cut at the 1-based steps
@@ -66,13 +67,16 @@ def lemma1_release(rewards, starts, epsilon, size: int, rng) -> np.ndarray:
     :math:`[1, t_1 - 1], [t_1, t_2 - 1], \dots, [t_\ell, T]`, and each releases its private mean
     :math:`\frac1m\sum r_t + \mathrm{Lap}(\frac{1}{\epsilon m})`, m its length
     (:func:`ldpcode.mechanisms.laplace_mean`; the paper's display divides by j - i for the j - i + 1
-    rewards r_i..r_j, we divide by their number m). Returns shape ``(size, l + 1)``.
+    rewards r_i..r_j, we divide by their number m). Returns shape ``(size, l + 1)``, whose cost ``limits`` caps.
     """
     r = _check_rewards("rewards", rewards, 1)
     eps = check_epsilon(epsilon)
     size = check_int("size", size, minimum=1)
     rng = _check_rng(rng)
     sums, lengths = _episode_means(r, starts)
+    values = size * lengths.size
+    work = f"size={size} releases of {lengths.size} private means"
+    _check_cost("lemma1_release", work, 50e-9 * values, 32.0 * values, limits, "size")
     return _mech.laplace_mean(sums[None, :], lengths[None, :], eps, rng.laplace(size=(size, lengths.size)))
 
 
@@ -134,7 +138,16 @@ class Lemma1Audit:
 
 
 def lemma1_audit(
-    rewards, neighbour, starts, epsilon, samples: int, rng, *, bins_per_scale: int = 4, alpha: float = 0.05
+    rewards,
+    neighbour,
+    starts,
+    epsilon,
+    samples: int,
+    rng,
+    *,
+    bins_per_scale: int = 4,
+    alpha: float = 0.05,
+    limits: Limits | None = None,
 ) -> Lemma1Audit:
     r"""Sample Lemma 1's release :math:`g^\epsilon` (:func:`lemma1_release`) under two neighbouring reward
     sequences and compare the affected coordinate's law with the exact one.
@@ -145,6 +158,7 @@ def lemma1_audit(
     locations are edges), and the half-line above. On the two half-lines the density ratio is constant,
     :math:`e^{\pm\epsilon m_i|\bar r_i - \bar r'_i|}`, so there the bin probability ratio equals the
     privacy loss exactly. The other coordinates are binned in ``bins_per_scale`` x 12 equal bins each.
+    ``limits`` caps the estimated cost of the samples and the bins, checked before any release is drawn.
     """
     from scipy.stats import laplace
 
@@ -162,11 +176,17 @@ def lemma1_audit(
     s, m = _episode_means(r, starts)
     sp, _ = _episode_means(rp, starts)
     i = int(np.flatnonzero(s != sp)[0])
-    x = lemma1_release(r, starts, eps, samples, rng)
-    xp = lemma1_release(rp, starts, eps, samples, rng)
     b = 1.0 / (eps * m[i])
     mu, mup = s[i] / m[i], sp[i] / m[i]
     lo, hi = min(mu, mup), max(mu, mup)
+    bins = 2 * (3 * k + 2) + max(2, int(math.ceil((hi - lo) / b * k)) + 1) + (m.size - 1) * 12 * k
+    work = f"samples={samples} releases of {m.size} private means under each input, binned in {bins} bins"
+    seconds = 250e-9 * samples * m.size + 2e-6 * bins
+    _check_cost(
+        "lemma1_audit", work, seconds, 48.0 * samples * m.size + 64.0 * samples + 200.0 * bins, limits, "samples"
+    )
+    x = lemma1_release(r, starts, eps, samples, rng, limits=_UNLIMITED)
+    xp = lemma1_release(rp, starts, eps, samples, rng, limits=_UNLIMITED)
     inner = np.unique(
         np.round(
             np.concatenate(
@@ -180,10 +200,14 @@ def lemma1_audit(
         )
     )
     edges = np.concatenate([[-np.inf], inner, [np.inf]])
-    binned = binned_log_ratio(x[:, i], xp[:, i], edges, alpha=alpha)
+    binned = binned_log_ratio(x[:, i], xp[:, i], edges, alpha=alpha, limits=_UNLIMITED)
     cdf = laplace.cdf(edges, loc=mu, scale=b), laplace.cdf(edges, loc=mup, scale=b)
     exact = np.log(np.diff(cdf[0])) - np.log(np.diff(cdf[1]))
-    others = [binned_log_ratio(x[:, c], xp[:, c], 12 * k, alpha=alpha).max_lower for c in range(m.size) if c != i]
+    others = [
+        binned_log_ratio(x[:, c], xp[:, c], 12 * k, alpha=alpha, limits=_UNLIMITED).max_lower
+        for c in range(m.size)
+        if c != i
+    ]
     return Lemma1Audit(
         i, (float(mu), float(mup)), float(b), loss, binned, exact, float(max(others)) if others else -math.inf
     )
@@ -234,9 +258,19 @@ class FixedRewardSampler:
         return prefix[b + length] - prefix[b]
 
 
-def action_sequence(blocks) -> str:
+def action_sequence(blocks, *, limits: Limits | None = None) -> str:
     """The action sequence a^T of a run (:class:`ldpcode.global_policies.Blocks`) as a string of arm
-    numbers (0-based; arms >= 10 are written in brackets); blocks of several arms are round-robin."""
+    numbers (0-based; arms >= 10 are written in brackets); blocks of several arms are round-robin. The string
+    (T characters or more) is checked against ``limits`` before it is built."""
+    steps = sum(blocks.length)
+    mixed = sum(n for arms, n in zip(blocks.arms, blocks.length) if len(arms) > 1)
+    work = f"a string of the {steps} actions of a run ({mixed} of them in round-robin blocks)"
+    seconds, nbytes = 1e-5 + 4e-9 * steps + 200e-9 * mixed, 4.0 * steps + 16.0 * mixed
+    _check_cost("action_sequence", work, seconds, nbytes, limits, "the horizon of the run")
+    return _action_sequence(blocks)
+
+
+def _action_sequence(blocks) -> str:
     out = []
     for arms, n in zip(blocks.arms, blocks.length):
         k = len(arms)
@@ -247,17 +281,28 @@ def action_sequence(blocks) -> str:
     return "".join(out)
 
 
-def algorithm1_action_sequences(n_arms: int, horizon: int, limit: int = 100_000) -> list:
+def algorithm1_action_sequences(
+    n_arms: int, horizon: int, limit: int = 100_000, *, limits: Limits | None = None
+) -> list:
     """Every action sequence Algorithm 1 of Azize and Basu can output (the output space of Theorem 6).
 
     Each arm is pulled once (round-robin), then every episode plays one arm until its count doubles
     (cut at the horizon). With Laplace noise of full support every choice of arms has positive
     probability, so all of these sequences occur. Sorted; raises ``ValueError`` beyond ``limit`` of them.
+    ``limits`` caps the estimated cost (the sequences are counted first, :func:`_count_action_sequences`:
+    strings of ``horizon`` characters), checked before any is built.
     """
     K = check_int("n_arms", n_arms, minimum=1)
     T = check_int("horizon", horizon, minimum=K)
+    limit = check_int("limit", limit, minimum=0)
+    count = _count_action_sequences(K, T, limit + 1)
+    depth = K * T.bit_length() + 1  # episodes of a run: the levels of the recursion below
+    work = f"{count if count <= limit else f'more than limit={limit}'} sequence(s) of horizon={T} actions"
+    seconds = 1e-3 + count * (depth * 1e-6 + T * 2e-9)
+    nbytes = count * (T + 64.0) + (2 if K == 1 else depth) * float(T)
+    _check_cost("algorithm1_action_sequences", work, seconds, nbytes, limits, "horizon")
     out = []
-    head = action_sequence(_gp.Blocks(K, [0], [tuple(range(K))], [K]))
+    head = _action_sequence(_gp.Blocks(K, [0], [tuple(range(K))], [K]))
 
     def grow(t, counts, prefix):
         if len(out) > limit:
@@ -273,6 +318,37 @@ def algorithm1_action_sequences(n_arms: int, horizon: int, limit: int = 100_000)
 
     grow(K, [1] * K, head)
     return sorted(out)
+
+
+def _count_action_sequences(n_arms: int, horizon: int, cap: int) -> int:
+    """How many sequences :func:`algorithm1_action_sequences` makes, or ``cap`` if at least that many: the
+    same recursion on the arms' counts alone, memoised on their multiset, a tuple of (count, arms with that count)
+    (the completions do not depend on which arm holds which count; the counts are powers of two but for the last
+    episode's, so the tuple is short whatever K). Deeper than 400 episodes it answers ``cap`` (an upper bound)."""
+    memo = {}
+
+    def count(state, t, depth):
+        if depth > 400:
+            return cap
+        if state in memo:
+            return memo[state]
+        total = 0
+        for c, arms in reversed(state):  # the largest count first: the shallowest branch
+            n = min(c, horizon - t)
+            if t + n >= horizon:
+                sub = 1
+            else:
+                child = dict(state)
+                child[c] -= 1
+                child[c + n] = child.get(c + n, 0) + 1
+                sub = count(tuple(sorted((k, v) for k, v in child.items() if v)), t + n, depth + 1)
+            total = min(cap, total + arms * sub)
+            if total == cap:
+                break
+        memo[state] = total
+        return total
+
+    return 1 if n_arms >= horizon else count(((1, n_arms),), n_arms, 0)
 
 
 @dataclass(frozen=True)
@@ -328,6 +404,7 @@ def action_sequence_audit(
     alpha: float = 0.05,
     outputs=None,
     epsilon=None,
+    limits: Limits | None = None,
 ) -> ActionSequenceAudit:
     r"""Estimate :math:`\pi(a^T \mid r^T)` and :math:`\pi(a^T \mid r'^T)` for every action sequence and
     bound their log-ratios (Definition 2 and Theorem 6 of Azize and Basu 2022).
@@ -341,7 +418,9 @@ def action_sequence_audit(
 
     ``outputs``: the action sequences to test, fixed before sampling (e.g.
     :func:`algorithm1_action_sequences`); None takes those observed. A run outside ``outputs`` raises
-    ``ValueError``. ``epsilon`` is the level to test (default ``policy.epsilon``).
+    ``ValueError``. ``epsilon`` is the level to test (default ``policy.epsilon``). ``limits`` caps the estimated
+    cost: 2 x ``runs`` runs of at most K(floor(log2 T) + 1) + 1 episodes at (20 + 4K) µs each (the episodic
+    policies' cost, :mod:`ldpcode.limits`) and their action strings of T characters, checked before any run.
     """
     if model not in REWARD_MODELS:
         raise ValueError(f"model must be one of {REWARD_MODELS}, got {model!r}")
@@ -365,6 +444,19 @@ def action_sequence_audit(
     runs = check_int("runs", runs, minimum=1)
     eps = check_epsilon(policy.epsilon if epsilon is None else epsilon)
     check_probability("alpha", alpha)
+    if outputs is not None:
+        outputs = list(outputs)
+    bins = 2 * runs if outputs is None else len(outputs)  # at most 2 x runs sequences are seen
+    K = instance.n_arms
+    episodes = K * T.bit_length() + 1
+    work = (
+        f"2 x runs={runs} runs of horizon={T} on {K} arms (at most {episodes} episodes at {20 + 4 * K} µs each), "
+        f"counted on {'at most ' if outputs is None else ''}{bins} action sequences"
+    )
+    seconds, nbytes = _binned_cost(runs, runs, bins)
+    seconds += 2 * runs * (episodes * (20 + 4 * K) * 1e-6 + 4e-9 * T + 10e-6)
+    nbytes += 2 * runs * (T + 100.0) + 80.0 * r.size + 400.0 * episodes
+    _check_cost("action_sequence_audit", work, seconds, nbytes, limits, "runs or horizon")
     seqs = []
     for ss, table in zip(_seed_sequence(seed).spawn(2), (r, rp)):
         noise = np.random.default_rng(ss)
@@ -372,12 +464,10 @@ def action_sequence_audit(
         side = []
         for _ in range(runs):
             sampler.reset()
-            side.append(action_sequence(policy.run(instance, T, None, noise, sampler=sampler)))
+            side.append(_action_sequence(policy.run(instance, T, None, noise, sampler=sampler)))
         seqs.append(side)
     if outputs is None:
         outputs = sorted(set(seqs[0]) | set(seqs[1]))
-    else:
-        outputs = list(outputs)
     code = {s: i for i, s in enumerate(outputs)}
     if len(code) != len(outputs):
         raise ValueError("outputs must not repeat an action sequence")
@@ -385,7 +475,7 @@ def action_sequence_audit(
         codes = [np.array([code[s] for s in side], dtype=float) for side in seqs]
     except KeyError as exc:
         raise ValueError(f"the policy output the action sequence {exc.args[0]!r}, which is not in outputs") from None
-    res = binned_log_ratio(codes[0], codes[1], np.arange(len(outputs) + 1) - 0.5, alpha=alpha)
+    res = binned_log_ratio(codes[0], codes[1], np.arange(len(outputs) + 1) - 0.5, alpha=alpha, limits=_UNLIMITED)
     return ActionSequenceAudit(
         outputs,
         res.counts_a,

@@ -27,7 +27,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._validate import check_finite_array, check_int, check_probability, check_real
-from .ratios import BinnedLogRatio, _check_rng, binned_log_ratio
+from ..limits import Limits
+from .ratios import _UNLIMITED, BinnedLogRatio, _binned_cost, _check_cost, _check_rng, binned_log_ratio
 
 ATOM_RTOL = 1e-9  # the atoms of L at +-||f - f'||_1 / b are found up to this relative rounding
 
@@ -62,14 +63,17 @@ def laplace_privacy_loss(f, f_prime, scale) -> float:
     return float(np.sum(np.abs(a - b)) / s)
 
 
-def laplace_privacy_loss_grid(f, f_prime, scale, points: int = 2001) -> float:
+def laplace_privacy_loss_grid(f, f_prime, scale, points: int = 2001, *, limits: Limits | None = None) -> float:
     r"""The same supremum as :func:`laplace_privacy_loss`, found numerically: L is a sum of one term per
     coordinate, each depending on :math:`x_i` only, so :math:`\sup_x L = \sum_i \sup_{x_i} \ell_i(x_i)` and
     :math:`\inf_x L = \sum_i \inf_{x_i}\ell_i(x_i)`; each one-dimensional term is evaluated on ``points``
     equally spaced values spanning :math:`[\min(f_i, f'_i) - 3b, \max(f_i, f'_i) + 3b]` (its extremes are
-    reached outside the two locations, which the grid covers). Returns :math:`\max(\sup L, -\inf L)`."""
+    reached outside the two locations, which the grid covers). Returns :math:`\max(\sup L, -\inf L)`.
+    ``limits`` caps the estimated cost (30 µs + 20 ns a point and coordinate), checked before any grid is made."""
     a, b, s = _check_pair(f, f_prime, scale)
     n = check_int("points", points, minimum=3)
+    work = f"points={n} on each of d={a.size} coordinates"
+    _check_cost("laplace_privacy_loss_grid", work, a.size * (30e-6 + 20e-9 * n), 48.0 * n, limits, "points")
     hi_sum = lo_sum = 0.0
     for fi, gi in zip(a, b):
         grid = np.linspace(min(fi, gi) - 3 * s, max(fi, gi) + 3 * s, n)
@@ -79,21 +83,31 @@ def laplace_privacy_loss_grid(f, f_prime, scale, points: int = 2001) -> float:
     return max(hi_sum, -lo_sum)
 
 
-def laplace_release(f, scale, size: int, rng) -> np.ndarray:
+def laplace_release(f, scale, size: int, rng, *, limits: Limits | None = None) -> np.ndarray:
     r"""``size`` releases :math:`f + (N_1, \dots, N_d)`, :math:`N_i \sim \mathrm{Lap}(b)` i.i.d. (Theorem 1),
-    shape (size, d)."""
+    shape (size, d); ``limits`` caps the estimated cost (40 ns and 24 bytes a value), checked before any draw."""
     a = np.atleast_1d(check_finite_array("f", f)).astype(float)
     s = check_real("scale", scale)
     if not s > 0:
         raise ValueError(f"scale must be a finite number > 0, got {scale!r}")
     n = check_int("size", size, minimum=1)
+    _check_cost(
+        "laplace_release",
+        f"size={n} releases of d={a.size} values",
+        40e-9 * n * a.size,
+        24.0 * n * a.size,
+        limits,
+        "size",
+    )
     return a + _check_rng(rng).laplace(0.0, s, (n, a.size))
 
 
-def atom_edges(loss: float, bins: int) -> np.ndarray:
+def atom_edges(loss: float, bins: int, *, limits: Limits | None = None) -> np.ndarray:
     r"""Bin edges for the law of a Laplace privacy loss random variable L with atoms at :math:`\pm` ``loss``:
     the half-lines :math:`(-\infty, -\text{loss}]` and :math:`[\text{loss}, \infty)` (up to a relative rounding
-    of :data:`ATOM_RTOL`) and ``bins`` equal bins between them."""
+    of :data:`ATOM_RTOL`) and ``bins`` equal bins between them (an integer >= 1; 24 bytes a bin, ``limits``)."""
+    bins = check_int("bins", bins, minimum=1)
+    _check_cost("atom_edges", f"bins={bins} edges", 1e-5 + 5e-9 * bins, 24.0 * bins, limits, "bins")
     edge = float(loss) * (1 - ATOM_RTOL)
     return np.concatenate([[-math.inf], np.linspace(-edge, edge, int(bins) + 1), [math.inf]])
 
@@ -117,7 +131,7 @@ class LaplaceAudit:
 
 
 def laplace_mechanism_audit(
-    f, f_prime, scale, samples: int, rng, *, claimed, bins: int = 10, alpha: float = 0.05
+    f, f_prime, scale, samples: int, rng, *, claimed, bins: int = 10, alpha: float = 0.05, limits: Limits | None = None
 ) -> LaplaceAudit:
     r"""A black-box audit of the d-dimensional Laplace mechanism of Theorem 1 (Azize and Basu 2022).
 
@@ -129,7 +143,8 @@ def laplace_mechanism_audit(
     and ``bins`` equal bins between them. :func:`~ldpcode.audit.ratios.binned_log_ratio` gives simultaneous
     (1 - ``alpha``) confidence bounds and a lower confidence bound on the loss; the audit refutes the
     ``claimed`` ε when that bound exceeds it. The scale is an argument so that a mis-calibrated mechanism
-    (half the scale the theorem asks for) can be audited against the ε it claims.
+    (half the scale the theorem asks for) can be audited against the ε it claims. ``limits`` caps the estimated
+    cost (150 ns and 48 bytes a value, then the binning), checked before any release is drawn.
     """
     a, b, s = _check_pair(f, f_prime, scale)
     eps = check_real("claimed", claimed)
@@ -142,6 +157,12 @@ def laplace_mechanism_audit(
     if exact == 0:
         raise ValueError("f and f_prime are equal: their releases have the same law and nothing is audited")
     rng = _check_rng(rng)
-    la = laplace_log_density_ratio(laplace_release(a, s, n, rng), a, b, s)
-    lb = laplace_log_density_ratio(laplace_release(b, s, n, rng), a, b, s)
-    return LaplaceAudit(eps, s, exact, n, binned_log_ratio(la, lb, atom_edges(exact, k), alpha=alpha))
+    seconds, nbytes = _binned_cost(n, n, k + 2)
+    seconds, nbytes = seconds + 300e-9 * n * a.size, nbytes + n * (48.0 * a.size + 64)
+    _check_cost(
+        "laplace_mechanism_audit", f"samples={n} releases of d={a.size} values", seconds, nbytes, limits, "samples"
+    )
+    la = laplace_log_density_ratio(laplace_release(a, s, n, rng, limits=_UNLIMITED), a, b, s)
+    lb = laplace_log_density_ratio(laplace_release(b, s, n, rng, limits=_UNLIMITED), a, b, s)
+    edges = atom_edges(exact, k, limits=_UNLIMITED)
+    return LaplaceAudit(eps, s, exact, n, binned_log_ratio(la, lb, edges, alpha=alpha, limits=_UNLIMITED))

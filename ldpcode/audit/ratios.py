@@ -14,6 +14,8 @@ private outputs alone, with confidence bounds (Lemmas 2 and 5 of Ren et al. 2020
 Clopper-Pearson intervals (:func:`_clopper_pearson`, also used by :mod:`ldpcode.vetted`).
 :func:`delta_log_ratio` does the same at a given δ over threshold events (Dwork and Roth 2014,
 Definition 2.4; the estimator of Jagielski et al. 2020 and Nasr et al. 2021).
+
+:func:`_check_cost` is the check of every audit's ``limits`` (the costs: :mod:`ldpcode.audit`, "Limits").
 """
 
 from __future__ import annotations
@@ -24,6 +26,23 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._validate import as_float_array, check_epsilon, check_int, check_probability, check_real, check_rng
+from ..limits import Limits, check_limits
+
+CURATOR_OUTPUT_SECONDS = 20e-6
+"""The time an audit counts for one output of a curator it knows nothing of: the slowest of ldpcode's, the vetted
+exact samplers (:mod:`ldpcode.vetted`), take 3-7 µs an output with the audit's binning (the others 0.04-0.8 µs)."""
+CURATOR_OUTPUT_BYTES = 320.0
+"""The memory an audit counts for the temporaries of one output while a curator makes it (``privatize``): the
+vetted CTL-S makes 276 bytes of them an output, the other curators of ldpcode 24-136."""
+
+_UNLIMITED = Limits(cpu_seconds=math.inf, memory_bytes=math.inf)  # inner calls: the outer call was checked
+
+
+def _check_cost(call: str, work: str, seconds: float, nbytes: float, limits, lower: str) -> None:
+    """:func:`ldpcode.limits.check_limits` of an audit (1 ms and 64 KiB of overhead added), advising to lower
+    ``lower``."""
+    advice = f"Or lower {lower}. The per-unit costs are listed in the docstring of ldpcode/audit/__init__.py."
+    check_limits(call, work, seconds + 1e-3, nbytes + 65536.0, limits, scale_out=advice)
 
 
 PAIR_MODES = ("interior", "extreme")
@@ -38,7 +57,9 @@ r"""The largest ε :func:`random_dp_pair` accepts: a pair with ratio :math:`e^{\
 of order :math:`e^{-\epsilon}`, which leave the normal doubles (below 2.2e-308) beyond ε = 708."""
 
 
-def random_dp_pair(epsilon, k, rng, *, mode: str = "interior", concentration: float = 1.0):
+def random_dp_pair(
+    epsilon, k, rng, *, mode: str = "interior", concentration: float = 1.0, limits: Limits | None = None
+):
     r"""A random pair (f, g) of probability vectors on k points with :math:`|\log f_i/g_i| \le \epsilon`.
 
     The output laws of any ε-DP mechanism on two inputs, restricted to a finite output set, form such a
@@ -59,7 +80,7 @@ def random_dp_pair(epsilon, k, rng, *, mode: str = "interior", concentration: fl
       :math:`g\cdot w = 1`), split at random inside A and inside its complement.
 
     Returns ``(f, g)``, two float arrays of shape ``(k,)`` with positive entries summing to 1 (up to
-    rounding, about 1e-15). ε at most :data:`RANDOM_DP_PAIR_MAX_EPSILON` (700).
+    rounding, about 1e-15). ε at most :data:`RANDOM_DP_PAIR_MAX_EPSILON` (700). ``limits`` caps k.
     """
     eps = check_epsilon(epsilon)
     k = check_int("k", k, minimum=2)
@@ -75,6 +96,7 @@ def random_dp_pair(epsilon, k, rng, *, mode: str = "interior", concentration: fl
             f"whose ratio reaches e^epsilon needs probabilities near e^-epsilon, below the smallest "
             f"normal double"
         )
+    _check_cost("random_dp_pair", f"a pair on k={k} points", 50e-6 + 60e-9 * k, 64.0 * k, limits, "k")
     # The ratio box [e^-eps, e^eps] of Definition 1, for an arbitrary eps-DP pair (no mechanism of the family):
     # a construction of its own, on purpose, so that statements about every eps-DP mechanism are probed
     # beyond the family's members.
@@ -129,7 +151,7 @@ def max_log_ratio(f, g) -> float:
     return float(np.max(np.abs(np.log(f[both] / g[both])))) if both.any() else 0.0
 
 
-def privacy_loss_matrix(table) -> np.ndarray:
+def privacy_loss_matrix(table, *, limits: Limits | None = None) -> np.ndarray:
     r"""Pairwise privacy losses of a mechanism given as a table of output laws.
 
     ``table[i, k]`` is the probability (or density) of output ``k`` given input ``i``: for CTB,
@@ -141,7 +163,8 @@ def privacy_loss_matrix(table) -> np.ndarray:
 
     so the mechanism restricted to these inputs and outputs is ε-DP (Definition 1) exactly when
     :math:`\max_{ij} M_{ij} \le \epsilon`. Columns where both entries are 0 are ignored; an output with
-    positive mass under input i and none under j gives ``inf``.
+    positive mass under input i and none under j gives ``inf``. The work, m^2 x outputs for m inputs, is
+    checked against ``limits`` first.
     """
     t = as_float_array("table", table, bools=False)
     if t.ndim != 2 or t.shape[0] < 1 or t.shape[1] < 1:
@@ -150,6 +173,9 @@ def privacy_loss_matrix(table) -> np.ndarray:
         raise ValueError("table must hold finite non-negative probabilities or densities")
     if (t.sum(axis=1) == 0).any():
         raise ValueError("every row of table must have some positive entry (an output law)")
+    m, k = t.shape
+    work = f"{m} x {m} pairs of inputs on {k} outputs"
+    _check_cost("privacy_loss_matrix", work, 1e-3 + 5e-9 * m * m * k, 8.0 * m * m + 48.0 * m * k, limits, "the inputs")
     with np.errstate(divide="ignore", invalid="ignore"):
         logs = np.log(t)
         out = np.empty((t.shape[0], t.shape[0]))
@@ -175,7 +201,9 @@ class BinnedLogRatio:
     argmax: int  # the bin where max_lower is attained
 
 
-def binned_log_ratio(samples_a, samples_b, bins, alpha: float = 0.05) -> BinnedLogRatio:
+def binned_log_ratio(
+    samples_a, samples_b, bins, alpha: float = 0.05, *, limits: Limits | None = None
+) -> BinnedLogRatio:
     r"""Estimate the privacy loss between two inputs from samples of a mechanism's outputs.
 
     ``samples_a`` are outputs :math:`M(r)`, ``samples_b`` outputs :math:`M(r')` (e.g. CTL responses to
@@ -198,7 +226,8 @@ def binned_log_ratio(samples_a, samples_b, bins, alpha: float = 0.05) -> BinnedL
     maximum of absolute values is never negative, but each bin's one-sided bounds are, whenever its
     interval for the signed log-ratio contains 0; with many bins and few samples (``bins`` >> samples)
     every bin is so wide, at level alpha/(2K), that all are, and the bare maximum was a negative "lower
-    bound on a privacy loss". ``argmax`` is the bin of the bare maximum.
+    bound on a privacy loss". ``argmax`` is the bin of the bare maximum. ``limits`` caps the work (the bins, two
+    Clopper-Pearson intervals each, and the samples), checked before any bin is made.
     """
 
     a = _check_samples("samples_a", samples_a)
@@ -206,6 +235,7 @@ def binned_log_ratio(samples_a, samples_b, bins, alpha: float = 0.05) -> BinnedL
     alpha = check_probability("alpha", alpha)
     if isinstance(bins, (int, np.integer)) and not isinstance(bins, bool):
         k = check_int("bins", bins, minimum=1)
+        _check_binned_cost(a.size, b.size, k, limits)
         both = np.concatenate([a, b])
         lo, hi = both.min(), both.max()
         edges = np.linspace(lo, hi, k + 1) if hi > lo else lo + np.linspace(-0.5, 0.5, k + 1)
@@ -216,6 +246,7 @@ def binned_log_ratio(samples_a, samples_b, bins, alpha: float = 0.05) -> BinnedL
                 f"bins must be an integer >= 1 or a strictly increasing 1-d array of at least 2 "
                 f"edges (outer edges may be infinite), got {bins!r}"
             )
+        _check_binned_cost(a.size, b.size, edges.size - 1, limits)
     k = edges.size - 1
     counts_a, counts_b = (_bin_counts(x, edges) for x in (a, b))
     n_a, n_b = a.size, b.size
@@ -233,6 +264,16 @@ def binned_log_ratio(samples_a, samples_b, bins, alpha: float = 0.05) -> BinnedL
     return BinnedLogRatio(
         edges, counts_a, counts_b, log_ratio, se, lower, upper, alpha, max(0.0, float(both_sides[j])), j
     )
+
+
+def _binned_cost(n_a: int, n_b: int, bins: int) -> tuple[float, float]:
+    """(core-seconds, bytes) of :func:`binned_log_ratio`: 60 ns and 40 bytes a sample, 1 µs and 160 bytes a bin."""
+    return 1e-3 + 60e-9 * (n_a + n_b) + 1e-6 * bins, 40.0 * (n_a + n_b) + 160.0 * bins
+
+
+def _check_binned_cost(n_a: int, n_b: int, bins: int, limits) -> None:
+    work = f"{n_a} and {n_b} samples in bins={bins}"
+    _check_cost("binned_log_ratio", work, *_binned_cost(n_a, n_b, bins), limits, "bins or the samples")
 
 
 def _check_samples(name, x) -> np.ndarray:
@@ -279,7 +320,9 @@ class DeltaLogRatio:
     order: str
 
 
-def delta_log_ratio(samples_a, samples_b, thresholds, delta=0.0, alpha: float = 0.05) -> DeltaLogRatio:
+def delta_log_ratio(
+    samples_a, samples_b, thresholds, delta=0.0, alpha: float = 0.05, *, limits: Limits | None = None
+) -> DeltaLogRatio:
     r"""Lower confidence bound on the ε that two output laws need at a given δ, from threshold events.
 
     A mechanism is (ε, δ)-DP when :math:`P_a(S) \le e^\epsilon P_b(S) + \delta` for every event S and every
@@ -298,7 +341,8 @@ def delta_log_ratio(samples_a, samples_b, thresholds, delta=0.0, alpha: float = 
     every definition, so 0 is always a valid lower bound; the bare maximum is negative or -inf when no event
     has :math:`P_a(S) > \delta` by a clear margin). With ``delta`` = 0 this is
     a pure-ε audit on threshold events. For Gaussian outputs the likelihood ratio is monotone, so threshold
-    events are the optimal ones and the supremum over c of the exact quantity is the exact ε(δ).
+    events are the optimal ones and the supremum over c of the exact quantity is the exact ε(δ). ``limits``
+    caps the work (a sample compared with every threshold: J bytes a sample), checked before any comparison.
     """
     a = _check_samples("samples_a", samples_a)
     b = _check_samples("samples_b", samples_b)
@@ -311,6 +355,7 @@ def delta_log_ratio(samples_a, samples_b, thresholds, delta=0.0, alpha: float = 
     alpha = check_probability("alpha", alpha)
     level = alpha / (2 * c.size)
     na, nb = a.size, b.size
+    _check_cost("delta_log_ratio", *_delta_cost(na, nb, c.size), limits, "the thresholds or the samples")
     ka = (a[None, :] >= c[:, None]).sum(axis=1)
     kb = (b[None, :] >= c[:, None]).sum(axis=1)
     lo_a, hi_a = _clopper_pearson(ka, na, level)
@@ -351,6 +396,14 @@ def delta_log_ratio(samples_a, samples_b, thresholds, delta=0.0, alpha: float = 
         best_key[0],
         best_key[1],
     )
+
+
+def _delta_cost(n_a: int, n_b: int, thresholds: int) -> tuple[str, float, float]:
+    """(what, core-seconds, bytes) of :func:`delta_log_ratio`: 60 ns and 24 bytes a sample, 2 ns and 2 bytes a
+    sample x threshold (the comparisons), 160 bytes a threshold."""
+    n, j = n_a + n_b, thresholds
+    what = f"{n_a} and {n_b} samples against {j} thresholds"
+    return what, 1e-3 + (60e-9 + 2e-9 * j) * n, 2.0 * j * max(n_a, n_b) + 24.0 * n + 160.0 * j
 
 
 # ---- checks shared by the audits of the other rooms

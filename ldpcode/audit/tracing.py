@@ -13,9 +13,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import global_policies as _gp
+from .. import instances as _ins
 from .. import mechanisms as _mech
 from .._validate import check_int
-from .ratios import _check_rng
+from ..limits import Limits
+from .ratios import _check_cost, _check_rng
 
 
 class _RecordingLaplace:
@@ -50,12 +52,27 @@ class TracedRun:
     releases: list
 
 
-def traced_run(policy, instance, horizon: int, reward_rng, noise_rng, sampler="exact") -> TracedRun:
-    """Run an Algorithm 1 policy once with ``trace=True``, recording every episode sum and noise draw."""
+def traced_run(
+    policy, instance, horizon: int, reward_rng, noise_rng, sampler="exact", *, limits: Limits | None = None
+) -> TracedRun:
+    """Run an Algorithm 1 policy once with ``trace=True``, recording every episode sum and noise draw. ``limits``
+    caps the estimated cost, checked before the run: at most K(floor(log2 T) + 1) + 1 episodes at (20 + 4K) µs
+    (the episodic policies' cost, :mod:`ldpcode.limits`), and 20 ns a pull when the rewards are drawn one by one
+    (``sampler="stepwise"``, or an arm neither Bernoulli nor Gaussian)."""
     T = check_int("horizon", horizon, minimum=instance.n_arms)
     _check_rng(noise_rng, "noise_rng")
     if not callable(sampler):  # a fixed-reward sampler needs no reward stream
         _check_rng(reward_rng, "reward_rng")
+    K = instance.n_arms
+    episodes = K * T.bit_length() + 1
+    exact = sampler == "exact" and all(a.family in (_ins.Family.BERNOULLI, _ins.Family.GAUSSIAN) for a in instance.arms)
+    stepwise = not callable(sampler) and not exact
+    work = f"one traced run of horizon={T} on {K} arms: at most {episodes} episodes at {20 + 4 * K} µs" + (
+        ", and every pull's reward drawn at 20 ns" if stepwise else ""
+    )
+    seconds = episodes * (20 + 4 * K) * 1e-6 + (20e-9 * T if stepwise else 0.0)
+    nbytes = episodes * (100.0 * K + 1000) + (24.0 * 2**20 if stepwise else 0.0)
+    _check_cost("traced_run", work, seconds, nbytes, limits, "horizon")
     rec_s = _RecordingSampler(instance, reward_rng, sampler)
     rec_n = _RecordingLaplace(noise_rng)
     blocks = policy.run(instance, T, reward_rng, rec_n, sampler=rec_s, trace=True)

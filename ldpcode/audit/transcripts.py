@@ -29,8 +29,9 @@ import numpy as np
 
 from .. import mechanisms as _mech
 from .._validate import check_array, check_int
+from ..limits import Limits
 from .laplace import laplace_privacy_loss_grid
-from .ratios import _check_rng
+from .ratios import _UNLIMITED, _check_cost, _check_rng
 
 
 def _check_stream(name, losses) -> np.ndarray:
@@ -46,14 +47,18 @@ def _check_mechanism(mechanism):
     return mechanism
 
 
-def follow_the_leader_transcripts(losses, mechanism, runs: int, rng):
+def follow_the_leader_transcripts(losses, mechanism, runs: int, rng, *, limits: Limits | None = None):
     r"""``runs`` independent transcripts of the protocol above on the stream ``losses`` (shape (T, K)):
-    returns ``(actions, responses)``, each of shape (runs, T). Only the mechanism's noise is random."""
+    returns ``(actions, responses)``, each of shape (runs, T). Only the mechanism's noise is random. ``limits``
+    caps the estimated cost (30 µs a step, and (60 + 5K) ns and 24 bytes a step and run), checked first."""
     x = _check_stream("losses", losses)
     mech = _check_mechanism(mechanism)
     n = check_int("runs", runs, minimum=1)
     rng = _check_rng(rng)
     t_len, k = x.shape
+    work = f"runs={n} transcripts of {t_len} users on {k} arms"
+    seconds = t_len * (30e-6 + n * (60 + 5 * k) * 1e-9)
+    _check_cost("follow_the_leader_transcripts", work, seconds, n * (24.0 * t_len + 48.0 * k + 64), limits, "runs")
     sums, counts = np.zeros((n, k)), np.zeros((n, k))
     actions = np.empty((n, t_len), dtype=np.int64)
     responses = np.empty((n, t_len))
@@ -92,13 +97,16 @@ def transcript_log_ratio(actions, responses, losses, neighbour, mechanism) -> np
     return np.sum(_pointwise(z, x[cols, a], mech) - _pointwise(z, y[cols, a], mech), axis=1)
 
 
-def transcript_loss_by_composition(losses, neighbour, mechanism, points: int = 2001) -> float:
+def transcript_loss_by_composition(
+    losses, neighbour, mechanism, points: int = 2001, *, limits: Limits | None = None
+) -> float:
     r"""An upper bound on :math:`\sup_z |\log p_x(z_{1:T})/p_{x'}(z_{1:T})|` for the Laplace mechanism, user by
     user: :math:`\sum_t \max_{a \in R_t}\sup_{z}|\ell_{t,a}(z)|`, each one-dimensional supremum found on a grid
     (:func:`~ldpcode.audit.laplace.laplace_privacy_loss_grid`), :math:`R_t` the actions user t can be asked
     about (arm t for t < K, every arm after: the Laplace noise has full support, so follow-the-leader can
     reach any arm). It is the whole transcript's loss computed without using that only one user differs: the
-    terms of the users that agree come out 0, and the sum is the differing user's loss."""
+    terms of the users that agree come out 0, and the sum is the differing user's loss. ``limits`` caps the
+    estimated cost (60 µs + 20 ns a point a grid), checked first."""
     x, y = _check_stream("losses", losses), _check_stream("neighbour", neighbour)
     if x.shape != y.shape:
         raise ValueError(f"losses and neighbour must have one shape, got {x.shape} and {y.shape}")
@@ -106,8 +114,12 @@ def transcript_loss_by_composition(losses, neighbour, mechanism, points: int = 2
     if not isinstance(mech, _mech.LaplaceMechanism):
         raise TypeError("transcript_loss_by_composition is for the Laplace mechanism (pure epsilon)")
     k = x.shape[1]
+    n = check_int("points", points, minimum=3)
+    grids = min(x.shape[0], k) + max(x.shape[0] - k, 0) * k
+    work = f"{grids} grids of points={n}"
+    _check_cost("transcript_loss_by_composition", work, grids * (60e-6 + 20e-9 * n), 48.0 * n, limits, "points")
     total = 0.0
     for t in range(x.shape[0]):
         arms = [t] if t < k else range(k)
-        total += max(laplace_privacy_loss_grid([x[t, a]], [y[t, a]], mech.scale, points) for a in arms)
+        total += max(laplace_privacy_loss_grid([x[t, a]], [y[t, a]], mech.scale, n, limits=_UNLIMITED) for a in arms)
     return total
