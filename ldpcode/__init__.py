@@ -8,9 +8,11 @@
 4
 """
 
-from . import audit, bounds, claims, divergences, experiments, landscape, mechanisms, plotting, sweep, vetted  # noqa: F401
+import importlib as _importlib
+import typing as _typing
+
+from . import divergences, mechanisms  # noqa: F401
 from ._validate import EPSILON_FLOOR
-from .bounds import choose_epsilon_min
 from .instances import Instance, PrivacyLevels, list_instances, list_privacy_levels, make_instance, make_privacy_levels
 from .mechanisms import CTB, CTBS, CTL, CTLS, make_curator
 from .policies import list_policies, make_policy
@@ -89,3 +91,62 @@ __all__ = [
     "make_privacy_levels",
 ]
 __version__ = "0.1.0"
+
+# Lazy loading (PEP 562). ``import ldpcode`` loads only the simulation core (instances, mechanisms, policies,
+# simulate, stats and what they import: numba and scipy); the rooms below load on first use, so that pyplot
+# (through ``plotting``) and the audits cost nothing to a script or worker that never touches them (issue 24).
+# ``ldp.audit.X``, ``from ldpcode import audit`` and ``import ldpcode.audit`` work as before, and a room that the
+# core already loaded is a plain attribute, never seen by __getattr__. tests/simulation/test_import_time.py checks
+# that pyplot and the audits stay unloaded and that every name of dir(ldpcode) resolves.
+
+#: the submodules reachable as ``ldpcode.<name>`` without an import of their own: the public rooms, and those a
+#: room imported under the eager ``__init__`` (a notebook may use ``ldp.stats`` or ``ldp.global_policies``)
+_LAZY_SUBMODULES = frozenset(
+    {
+        "_paths",
+        "_validate",
+        "_vetted_noise",
+        "audit",
+        "bounds",
+        "claims",
+        "divergences",
+        "engine",
+        "experiments",
+        "global_policies",
+        "instances",
+        "landscape",
+        "limits",
+        "mechanisms",
+        "parameters",
+        "plotting",
+        "policies",
+        "reductions",
+        "results",
+        "rng",
+        "stats",
+        "sweep",
+        "table_io",
+        "vetted",
+    }
+)
+#: top-level names that live in a lazily loaded room: name -> room
+_LAZY_ATTRIBUTES = {"choose_epsilon_min": "bounds"}
+
+if _typing.TYPE_CHECKING:  # for type checkers and editors only; at run time __getattr__ provides these
+    from . import audit, bounds, claims, experiments, landscape, plotting, sweep, vetted  # noqa: F401
+    from .bounds import choose_epsilon_min  # noqa: F401
+
+
+def __getattr__(name: str):
+    """Load a room (or a name that lives in one) on first access; see the comment above."""
+    if name in _LAZY_ATTRIBUTES:
+        value = getattr(_importlib.import_module(f".{_LAZY_ATTRIBUTES[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    if name in _LAZY_SUBMODULES:
+        return _importlib.import_module(f".{name}", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | _LAZY_SUBMODULES | set(_LAZY_ATTRIBUTES))
