@@ -49,11 +49,14 @@ def run_refused(setup: str, calls: dict, timeout: float = 300) -> dict:
 
 
 def check_refusals(got: dict, calls: dict) -> None:
-    """Every call was refused in under a second by a one-line ValueError that gives the estimate, the ceiling and
+    """Every call was refused at once (under 5 s on a loaded machine; typically 0.00-0.3 s) by a one-line ValueError that gives the estimate, the ceiling and
     the override, and names ``calls[name][1]`` (the size that drives the cost)."""
     for name, (kind, msg, seconds) in got.items():
         assert kind == "ValueError", (name, kind, msg)
         for part in (calls[name][1], "is estimated at about", "beyond the ceiling of", "limits=ldpcode.Limits("):
             assert part in msg, (name, part, msg)
         assert "\n" not in msg, (name, msg)
-        assert seconds < 1.0, (name, seconds)
+        assert seconds < 5.0, (
+            name,
+            seconds,
+        )  # at once: before the fix, a MemoryError or minutes (a loaded CI: generous)

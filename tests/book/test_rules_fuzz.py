@@ -5,7 +5,7 @@ The rule side needs no body: for every notebook, hypothesis draws values for one
 and beyond the edges of their rules (rules_fuzz.draws: integers at and past the bounds, floats with inf, nan, huge,
 tiny and negative, lists of every short length, wrong types), with the other parameters at the tiny set. Every draw
 is either accepted or refused with a one-line TypeError or ValueError that starts ``parameter`` and names a drawn
-parameter, never another exception, in less than 0.1 s. The body side (an accepted value must run the tiny body) runs
+parameter, never another exception, in less than a second (RULE_SECONDS). The body side (an accepted value must run the tiny body) runs
 the notebooks' code and costs seconds a draw: ``python tests/book/rules_fuzz.py`` runs it; here, a few bodies only,
 marked slow."""
 
@@ -55,7 +55,7 @@ def test_the_rule_side_property_catches_what_it_should():
     assert F.rule_problem(path, {"runs": 1}, {**ok, "runs": 1}) is None  # refused by name
     assert F.rule_problem(path, {"runs": 3}, {**ok, "runs": 3}) is None  # accepted
     spec = P.NOTEBOOKS[path]
-    slow = P.Notebook(spec.rules, (lambda p: time.sleep(0.15),), spec.tiny)
+    slow = P.Notebook(spec.rules, (lambda p: time.sleep(F.RULE_SECONDS + 0.1),), spec.tiny)
     broken = P.Notebook(spec.rules, (lambda p: 1 / 0,), spec.tiny)
     nameless = P.Notebook(spec.rules, (lambda p: (_ for _ in ()).throw(ValueError("bad")),), spec.tiny)
     try:

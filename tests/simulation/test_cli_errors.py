@@ -145,7 +145,7 @@ def test_a_huge_grid_is_refused_at_once():
         sw.plan(["LDP-UCB-B"], np.linspace(0.1, 1, 10**6), "ren2020-bernoulli", 10**4, 2)
     with pytest.raises(ValueError, match="blocks"):
         sw.plan(["UCB1"], [1.0], "ren2020-bernoulli", 100, 10**6, block=1)
-    assert time.perf_counter() - start < 1.0
+    assert time.perf_counter() - start < 5.0  # at once (before: 46 s, or never); generous on a loaded CI
 
 
 def test_a_localcluster_checks_the_whole_grid_before_it_starts(monkeypatch):
@@ -213,7 +213,7 @@ def test_a_yaml_bomb_is_refused_at_once():
     start = time.perf_counter()
     with pytest.raises(ValueError, match="expands to more than 100,000 items"):
         rr.parse_value(bomb)
-    assert time.perf_counter() - start < 1.0
+    assert time.perf_counter() - start < 5.0  # at once (before: 46 s, or never); generous on a loaded CI
 
 
 def test_a_whole_float_is_an_integer_where_the_default_is_one():
@@ -274,4 +274,4 @@ def test_a_rule_cuts_a_huge_value_before_formatting_it():
         rr.check_new_parameters(NB, {"n_values": bomb})
     with pytest.raises(ValueError, match=r"samples must .* got an integer of about 2\*\*332192"):
         rr.check_new_parameters(NB, {"samples": 10**100_000})
-    assert time.perf_counter() - start < 1.0
+    assert time.perf_counter() - start < 5.0  # at once (before: 46 s, or never); generous on a loaded CI
