@@ -22,6 +22,7 @@ import pytest
 
 from ldpcode import claims
 from ldpcode import parameters as P
+from ldpcode.claims.store import _normalise
 
 ROOT = Path(__file__).resolve().parent.parent
 NOT_COMPARED = "parameters differ from the stored ones: nothing compared with data/, nothing overwritten"
@@ -54,7 +55,7 @@ def run_tiny(path: str, tmp_path: Path, monkeypatch) -> None:
 
     spec = P.rules_for(path)
     stored = claims.load(path)
-    assert stored is None or stored["params"] != claims._normalise({**stored["params"], **spec.tiny}), (
+    assert stored is None or stored["params"] != _normalise({**stored["params"], **spec.tiny}), (
         f"{path}: tiny must differ from the stored parameters"
     )
     monkeypatch.delenv(claims.WRITE_ENV, raising=False)  # never store numbers from a tiny run

@@ -79,8 +79,6 @@ tests/audit/test_audit_costs.py checks every one of them against a tenth of the 
 memory.
 """
 
-# The private helpers are re-exported as well (``X as X``, outside __all__): ldpcode.audit._clopper_pearson
-# and the others stay where they were.
 from .broken import BROKEN_CURATOR_FLAWS, HalfScaleCTL, LeakyCTL, SwappedCTB, UnclippedCTB, broken_curator
 from .curators import (
     AUDIT_INPUTS,
@@ -88,23 +86,12 @@ from .curators import (
     CuratorAudit,
     HeterogeneousCurator,
     OutputMeanAudit,
-    _audit_edges as _audit_edges,
-    _check_outputs as _check_outputs,
-    _ctb_exact as _ctb_exact,
-    _ctb_rows as _ctb_rows,
-    _curator_name as _curator_name,
     curator_audit,
     exact_curator_loss,
     gaussian_epsilon_at_delta,
     output_mean_audit,
 )
-from .floating import (
-    _FLOAT_UNIFORM_STEP as _FLOAT_UNIFORM_STEP,
-    consecutive_doubles,
-    ctb_float_probability_one,
-    laplace_float_output,
-    laplace_float_reachable,
-)
+from .floating import consecutive_doubles, ctb_float_probability_one, laplace_float_output, laplace_float_reachable
 from .gdp import (
     BROKEN_FLAWS,
     REWARD_MODELS,
@@ -113,12 +100,6 @@ from .gdp import (
     Lemma1Audit,
     NonForgettingEpisodes,
     ScaledNoiseEpisodes,
-    _check_rewards as _check_rewards,
-    _episode_bounds as _episode_bounds,
-    _episode_means as _episode_means,
-    _neighbour_sums as _neighbour_sums,
-    _RunningMeanSampler as _RunningMeanSampler,
-    _ScaledLaplace as _ScaledLaplace,
     action_sequence,
     action_sequence_audit,
     algorithm1_action_sequences,
@@ -144,13 +125,6 @@ from .ratios import (
     RANDOM_DP_PAIR_MAX_EPSILON,
     BinnedLogRatio,
     DeltaLogRatio,
-    _bin_counts as _bin_counts,
-    _check_rng as _check_rng,
-    _check_samples as _check_samples,
-    _clopper_pearson as _clopper_pearson,
-    _finite as _finite,
-    _positive_dirichlet as _positive_dirichlet,
-    _seed_sequence as _seed_sequence,
     binned_log_ratio,
     delta_log_ratio,
     max_log_ratio,
@@ -164,8 +138,6 @@ from .transcripts import (
 )
 from .tracing import (
     TracedRun,
-    _RecordingLaplace as _RecordingLaplace,
-    _RecordingSampler as _RecordingSampler,
     algorithm1_episode_bound,
     arm_episode_lengths,
     decision_table,

@@ -15,6 +15,7 @@ import numpy as np
 from .. import mechanisms as _mech
 from .._validate import as_float_array, check_array, check_int, check_real
 from ..limits import Limits
+from ..mechanisms.curators import _laplace_from_uniform
 from .ratios import _check_cost, _finite
 
 
@@ -37,7 +38,7 @@ def laplace_float_output(k, r, scale):
     if b <= 0:
         raise ValueError(f"scale must be > 0, got {scale!r}")
     u = k.astype(np.float64) * _FLOAT_UNIFORM_STEP
-    noise = _mech._laplace_from_uniform(u.ravel()).reshape(u.shape)  # the engine's own copy of numpy's formula
+    noise = _laplace_from_uniform(u.ravel()).reshape(u.shape)  # the engine's own copy of numpy's formula
     return check_array("r", r) + noise * b
 
 

@@ -45,8 +45,8 @@ second for the curator's Gaussian noise, so results do not depend on threads):
   :func:`ball_barrier`, :func:`ftrl_barrier_step`, :func:`ellipsoid_point`. Same streams per run as the
   sphere learner (first: u_t and q_t, second: Z_t).
 
-The rooms (every name below is re-exported here, so ``ldpcode.bco.X`` and ``from ldpcode.bco import X``
-work as before the split):
+The rooms (every public name below is re-exported here, so ``ldpcode.bco.X`` and
+``from ldpcode.bco import X`` work as before the split; import the private ones, ``_x``, from their room):
 
 ===================================  =================================================================
 :mod:`ldpcode.bco.environments`      the losses and their constants (:class:`Environment`,
@@ -73,40 +73,17 @@ work as before the split):
 ===================================  =================================================================
 """
 
-# The private helpers are re-exported as well (``X as X``, outside __all__): ldpcode.bco._comparator and the
-# others stay where they were. BCO_CHUNK and run_in_chunks are read in ldpcode.bco.runs: to change or patch
-# them, do it there (setting ldpcode.bco.BCO_CHUNK changes nothing); the pool is the engine's (ldpcode.engine).
-from .environments import (
-    ENVIRONMENTS,
-    PERIOD,
-    QUAD_SCALE,
-    STOCH_NOISE_SD,
-    Environment,
-    _ENV_CODE as _ENV_CODE,
-    _accumulate as _accumulate,
-    _check_positive as _check_positive,
-    _comparator as _comparator,
-    _loss as _loss,
-    make_environment,
-)
+# BCO_CHUNK and run_in_chunks are read in ldpcode.bco.runs: to change or patch them, do it there (setting
+# ldpcode.bco.BCO_CHUNK changes nothing); the pool is the engine's (ldpcode.engine).
+from .environments import ENVIRONMENTS, PERIOD, QUAD_SCALE, STOCH_NOISE_SD, Environment, make_environment
 from .geometry import (
     BARRIER_NU,
-    _draw_direction as _draw_direction,
-    _ellipsoid as _ellipsoid,
-    _ellipsoid_rows as _ellipsoid_rows,
-    _ftrl_step as _ftrl_step,
-    _step_and_project as _step_and_project,
     ball_barrier,
     ellipsoid_gradient_estimate,
     ellipsoid_point,
     ftrl_barrier_step,
     project_ball,
     sphere_gradient_estimate,
-)
-from .kernels import (
-    _barrier_chunk as _barrier_chunk,
-    _one_point_chunk as _one_point_chunk,
-    _two_point_chunk as _two_point_chunk,
 )
 from .privacy import noisy_range, one_point_sigma, two_point_release, two_point_sigma
 from .runs import (

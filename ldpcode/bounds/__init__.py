@@ -185,45 +185,6 @@ from .ren2020 import (
     ucb1_regret_bound,
 )
 
-# Private helpers, re-exported (redundant aliases mark a re-export) for code that reaches them as
-# ``ldpcode.bounds._name``; not part of ``__all__``.
-from ._common import (
-    _gaps as _gaps,
-    _inv_two_sinh_squared as _inv_two_sinh_squared,
-    _log_horizon as _log_horizon,
-    _regret_bound as _regret_bound,
-    _square as _square,
-)
-from .azize2022 import (
-    _GDP_FAMILIES as _GDP_FAMILIES,
-    _check_alpha_gdp as _check_alpha_gdp,
-    _gdp_log_horizon as _gdp_log_horizon,
-    _gdp_suboptimal as _gdp_suboptimal,
-)
-from .heldp import (
-    _MECHANISMS as _MECHANISMS,
-    _check_kappa as _check_kappa,
-    _check_levels as _check_levels,
-    _default_candidates as _default_candidates,
-    _heldp_b_value as _heldp_b_value,
-    _heldp_l_value as _heldp_l_value,
-    _heldp_terms as _heldp_terms,
-    _inf_over_kappa as _inf_over_kappa,
-    _kept_share as _kept_share,
-    _v_value as _v_value,
-)
-from .lemma7 import (
-    _v as _v,
-)
-from .linear import (
-    _c_eps_dual as _c_eps_dual,
-    _c_eps_norms as _c_eps_norms,
-    _c_eps_solve as _c_eps_solve,
-    _c_eps_to_boundary as _c_eps_to_boundary,
-    _check_epsilon_or_inf as _check_epsilon_or_inf,
-    _check_linear_instance as _check_linear_instance,
-)
-
 __all__ = [
     # ren2020
     "lower_bound_constant",

@@ -66,7 +66,6 @@ from .report import (
 )
 from .store import (
     WRITE_ENV,
-    _normalise,
     check_parameters,
     check_stored_params,
     data_path,
@@ -76,7 +75,7 @@ from .store import (
     stale_params_message,
     write_atomic,
 )
-from .tables import Markup, Table, _fmt, approx_horizon, format_horizon, horizon_tag, policy_tag, span_text
+from .tables import Markup, Table, approx_horizon, format_horizon, horizon_tag, policy_tag, span_text
 
 __all__ = [
     "AGREE_Z",
@@ -107,8 +106,6 @@ __all__ = [
     "statement_verdict",
     "Summary",
     "Table",
-    "_fmt",
-    "_normalise",
     "bound",
     "check",
     "check_parameters",

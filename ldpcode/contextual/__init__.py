@@ -52,8 +52,8 @@ vectorised across runs with batched (R, d, d) linear algebra (the noisy update i
 inverted by ``np.linalg.inv`` each round, not by Sherman–Morrison). The default engine compiles the
 same loop with numba, one run at a time (tested to make the same choices). Deterministic for a seed.
 
-The rooms (every name below is re-exported here, so ``ldpcode.contextual.X`` and
-``from ldpcode.contextual import X`` work as before the split):
+The rooms (every public name below is re-exported here, so ``ldpcode.contextual.X`` and
+``from ldpcode.contextual import X`` work as before the split; import the private ones, ``_x``, from their room):
 
 =====================================  ===============================================================
 :mod:`ldpcode.contextual.link`         the logistic link μ, μ' and the loss gradient (Section 4.2),
@@ -77,26 +77,10 @@ The rooms (every name below is re-exported here, so ``ldpcode.contextual.X`` and
 :mod:`ldpcode.contextual.runs`: patch them there (the pool is the engine's, ``ldpcode.engine.run_pool``).
 """
 
-# The private helpers are re-exported as well (``X as X``, outside __all__): ldpcode.contextual._run_chunk
-# and the others stay where they were.
 from .instance import CONTEXTS, LINKS, ContextualInstance, make_contextual_instance
-from .kernels import (
-    _CODES as _CODES,
-    CHUNK,
-    _gloc_a_nb as _gloc_a_nb,
-    _run_chunk as _run_chunk,
-    _width_nb as _width_nb,
-)
+from .kernels import CHUNK
 from .link import logistic, logistic_derivative, logistic_loss_gradient, sample_unit_ball
-from .privacy import (
-    _server_update as _server_update,
-    gloc_a,
-    gloc_mechanisms,
-    linucb_mechanisms,
-    symmetric_from_upper,
-    upsilon,
-    user_release,
-)
+from .privacy import gloc_a, gloc_mechanisms, linucb_mechanisms, symmetric_from_upper, upsilon, user_release
 from .runs import (
     POLICIES,
     ContextualLearner,

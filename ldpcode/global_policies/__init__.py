@@ -34,9 +34,9 @@ consumes one reward draw per pull instead, exactly as the plain step-by-step ver
 :mod:`ldpcode.reference` does, so that both pull the same arms with the same seed (tests check it, and check
 the exact sampler against it in distribution).
 
-**The rooms.** Every name below is re-exported here, so ``ldpcode.global_policies.X`` and
-``from ldpcode.global_policies import X`` work as before the split (private names too, for the audits and
-the tests). Submodules import from one another directly, never from this ``__init__``.
+**The rooms.** Every public name below is re-exported here, so ``ldpcode.global_policies.X`` and
+``from ldpcode.global_policies import X`` work as before the split (import the private helpers from their
+room). Submodules import from one another directly, never from this ``__init__``.
 
 ========================================  ==========================================================================
 :mod:`~ldpcode.global_policies.indexes`   the indexes on one private mean: :class:`PrivateIndex`,
@@ -71,23 +71,13 @@ from .episodes import (
     AdaptiveEpisodes,
     Blocks,
     HorizonTooShort,
+    _check_alpha,
     episode_sum,
     epoch_sums,
     noise_free_pulls,
 )
 from .indexes import KLUCBIndex, PrivateIndex, UCBIndex
 from .per_step import DEFAULT_GAMMA, DPUCB, KLUCB, dp_ucb_chunk, dp_ucb_noise_bound, klucb_chunk
-
-# Private helpers, re-exported (redundant aliases mark a re-export) for code that reaches them as
-# ``ldpcode.global_policies._name``; not part of ``__all__``.
-from .episodes import (
-    _check_alpha as _check_alpha,
-    _Episodic as _Episodic,
-    _episodes_bound as _episodes_bound,
-    _run_takes_cancel as _run_takes_cancel,
-)
-from .per_step import _record as _record
-from .protocol import _GlobalPolicy as _GlobalPolicy
 
 __all__ = [
     # indexes

@@ -30,9 +30,6 @@ from .curators import (
     LAPLACE_SUM_MAX_N,
     Curator,
     Mechanism,
-    _laplace_from_uniform as _laplace_from_uniform,
-    _laplace_sum_upper as _laplace_sum_upper,
-    _respond_array as _respond_array,
     bernoulli_scale,
     ctb_output_mean,
     ctb_privacy_loss,
@@ -52,7 +49,6 @@ from .family import MECHANISM_FAMILY, LocalMechanism
 from .gaussian import (
     GaussianMechanism,
     LaplaceMechanism,
-    _check_sensitivity as _check_sensitivity,
     gaussian_epsilon_at_delta,
     gaussian_exact_delta,
     gaussian_loss_tail,

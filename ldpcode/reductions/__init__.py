@@ -73,21 +73,13 @@ The rooms (every name below is re-exported here, so ``ldpcode.reductions.X`` and
                                       :func:`elimination_radius`, :func:`elimination_samples_prediction`
 ====================================  ================================================================
 
-``CHUNK`` and ``_ucb_adversary_table`` are looked up in the room whose code uses them
-(:mod:`~ldpcode.reductions.runs` for the simulation loop, :mod:`~ldpcode.reductions.losses` for the
-adversary's table): patch them there, not here. :func:`simulate_mab` runs through the one engine
-(:func:`ldpcode.engine.run`, its pool ``ldpcode.engine.run_pool``): its agents are :class:`AgentPolicy`.
+``CHUNK`` is looked up in the room whose code uses it (:mod:`~ldpcode.reductions.runs` for the
+simulation loop, :mod:`~ldpcode.reductions.losses` for the adversary's table): patch it there, not here.
+:func:`simulate_mab` runs through the one engine (:func:`ldpcode.engine.run`, its pool
+``ldpcode.engine.run_pool``): its agents are :class:`AgentPolicy`.
 """
 
-# The private helpers are re-exported as well (``X as X``, outside __all__): ldpcode.reductions._chunk
-# and the others stay where they were.
-from .kernels import (
-    CHUNK,
-    _chunk as _chunk,
-    _sample as _sample,
-    _ucb_select as _ucb_select,
-    tsallis_weights,
-)
+from .kernels import CHUNK, tsallis_weights
 from .learners import (
     LEARNERS,
     TSALLIS,
@@ -96,20 +88,11 @@ from .learners import (
     OnePointReduction,
     SubGaussianUCB,
     TsallisINF,
-    _check_variance as _check_variance,
-    _reset_common as _reset_common,
     make_agent,
     make_learner,
 )
-from .losses import (
-    LossSchedule,
-    _ucb_adversary_rows as _ucb_adversary_rows,
-    _ucb_adversary_table as _ucb_adversary_table,
-    bernoulli_losses,
-    ucb_adversary,
-)
+from .losses import LossSchedule, bernoulli_losses, ucb_adversary
 from .privacy import (
-    _check_loss_bound as _check_loss_bound,
     algorithm1_mechanism,
     gaussian_exact_delta,
     gaussian_loss_tail,
@@ -125,15 +108,7 @@ from .best_arm import (
     successive_elimination,
     successive_elimination_reference,
 )
-from .runs import (
-    AgentPolicy,
-    MABResult,
-    _run_kernel as _run_kernel,
-    _run_python as _run_python,
-    _unwrap as _unwrap,
-    mab_cost,
-    simulate_mab,
-)
+from .runs import AgentPolicy, MABResult, mab_cost, simulate_mab
 
 __all__ = [
     # privacy

@@ -101,7 +101,7 @@ def test_two_point_first_round_by_hand():
 
 
 def test_comparator_quadratic_by_hand():
-    from ldpcode.bco import _comparator
+    from ldpcode.bco.environments import _comparator
 
     S = np.zeros(5)
     Q = np.zeros(1)

@@ -7,6 +7,7 @@ import pytest
 
 from ldpcode import contextual as C
 from ldpcode.contextual import runs as C_runs
+from ldpcode.contextual.privacy import _server_update
 
 
 @pytest.fixture
@@ -43,7 +44,7 @@ def test_release_noise_has_calibrated_sd(lin, glm, monkeypatch):
         return rel
 
     received = []
-    orig_server = C._server_update
+    orig_server = _server_update
 
     def spy_server(state, released):
         received.append(released)
