@@ -3,7 +3,8 @@ HeLDP), with their private messages."""
 
 from __future__ import annotations
 
-from .library import LAPLACE_DRAW_SECONDS, SORT_SECONDS, SORTED_SUM_BYTES, policies_accept, simulations, within_limits
+from ..instances import make_instance
+from .library import simulated, LAPLACE_DRAW_SECONDS, SORT_SECONDS, SORTED_SUM_BYTES, policies_accept, within_limits
 from .rules import (
     DISTINCT_IDS,
     EPS,
@@ -74,27 +75,6 @@ def _lemma6_cost(p) -> list:
     return [("the notebook's Monte Carlo of Lemma 6", work, seconds, SORTED_SUM_BYTES * n)]
 
 
-def _simulated(policies: tuple, instance: str | None = None, sizes=(("horizon", "runs"),)):
-    """:func:`within_limits` of the notebook's simulations: each policy of ``policies`` on ``instance`` (default: the
-    notebook's parameter ``instance``; every Ren et al. instance has 20 arms) at each (horizon, runs) of ``sizes``,
-    as the library estimates them (a heterogeneous policy's cost does not depend on the users' levels)."""
-
-    def estimate(p):
-        from ..instances import make_instance
-
-        inst = make_instance(instance or p["instance"])
-        return [c for h, r in sizes for c in simulations(policies, inst, p[h], p[r])]
-
-    names = tuple(dict.fromkeys(n for pair in sizes for n in pair))
-    return within_limits(estimate, names, "each simulation")
-
-
-def _instance(name: str):
-    from ..instances import make_instance
-
-    return make_instance(name)
-
-
 HELDP = ("HeLDP-UCB-L", "HeLDP-UCB-B")
 
 
@@ -113,7 +93,7 @@ NOTEBOOKS: dict[str, Notebook] = {
             ),
             bound_grid=Grid(),
         ),
-        (_ren_horizon, _simulated(HELDP, "ren2020-bernoulli")),
+        (_ren_horizon, simulated(HELDP, "ren2020-bernoulli")),
         tiny=dict(
             horizon=1000,
             runs=2,
@@ -125,7 +105,7 @@ NOTEBOOKS: dict[str, Notebook] = {
     ),
     "chapters/heldp/corollary13_sigmoid.ipynb": Notebook(
         dict(reduction_epsilon=EPS),
-        (_ren_horizon, _simulated(("HeLDP-UCB-LS", "HeLDP-UCB-BS", "LDP-UCB-BS"), "ren2020-gaussian")),
+        (_ren_horizon, simulated(("HeLDP-UCB-LS", "HeLDP-UCB-BS", "LDP-UCB-BS"), "ren2020-gaussian")),
         tiny=dict(horizon=20, runs=2, settings=[["ren-heldp-discrete", 1.0]]),
     ),
     "chapters/heldp/figure1.ipynb": Notebook(
@@ -147,7 +127,7 @@ NOTEBOOKS: dict[str, Notebook] = {
                 "eps_min_discrete must hold 0.2 and eps_min_gaussian 2.0 (the check compares the paper's worst "
                 "threshold of each panel with the others), got {eps_min_discrete}, {eps_min_gaussian}",
             ),
-            _simulated(HELDP, "ren2020-bernoulli", (("horizon", "runs"), ("ratio_horizon", "runs"))),
+            simulated(HELDP, "ren2020-bernoulli", (("horizon", "runs"), ("ratio_horizon", "runs"))),
         ),
         tiny=dict(
             horizon=1000,
@@ -166,15 +146,15 @@ NOTEBOOKS: dict[str, Notebook] = {
                 0, 1, True, True, why="the claims compare it as a printed decimal: 0 and 1 would be exact integers"
             ),
         ),
-        (_ren_horizon, _simulated(HELDP, "ren2020-bernoulli")),
+        (_ren_horizon, simulated(HELDP, "ren2020-bernoulli")),
         tiny=dict(horizon=1000, runs=2, eps_min_discrete=[0.2, 1.0, 2.0], eps_min_gaussian=[0.5, 1.0, 2.0]),
     ),
     "chapters/heldp/theorem10_corollary11.ipynb": Notebook(
         dict(constant_epsilons=EPSILONS),
         (
             _ren_horizon,
-            policies_accept(("HeLDP-UCB-B", "LDP-UCB-B"), lambda p: _instance(p["instance"])),
-            _simulated(("HeLDP-UCB-B", "LDP-UCB-B")),
+            policies_accept(("HeLDP-UCB-B", "LDP-UCB-B"), lambda p: make_instance(p["instance"])),
+            simulated(("HeLDP-UCB-B", "LDP-UCB-B")),
         ),
         tiny=dict(horizon=20, runs=2, settings=[["ren-heldp-discrete", 1.0]], constant_epsilons=[1.0]),
     ),
@@ -182,8 +162,8 @@ NOTEBOOKS: dict[str, Notebook] = {
         dict(constant_epsilons=EPSILONS),
         (
             _ren_horizon,
-            policies_accept(("HeLDP-UCB-L", "LDP-UCB-L"), lambda p: _instance(p["instance"])),
-            _simulated(("HeLDP-UCB-L", "LDP-UCB-L")),
+            policies_accept(("HeLDP-UCB-L", "LDP-UCB-L"), lambda p: make_instance(p["instance"])),
+            simulated(("HeLDP-UCB-L", "LDP-UCB-L")),
         ),
         tiny=dict(horizon=20, runs=2, settings=[["ren-heldp-discrete", 1.0]], constant_epsilons=[1.0]),
     ),

@@ -157,3 +157,19 @@ SORT_SECONDS = 200e-9  # an element of np.sort
 SORTED_SUM_BYTES = 32.0  # a sample of a sorted Monte Carlo sum: the sums, their sorted copy, the previous sums
 RESPONSE_SECONDS = 100e-9  # a curator's response to a N(mu, 1) reward, with its mean and standard deviation
 RESPONSE_BYTES = 64.0  # a response: the rewards, the shifted rewards, the outputs and the curator's temporaries
+
+
+def simulated(policies: tuple, instance: str | None = None, sizes=(("horizon", "runs"),)):
+    """:func:`within_limits` of the notebook's simulations: each policy of ``policies`` on ``instance`` (default: the
+    notebook's parameter ``instance``; every Ren et al. instance has 20 arms) at each (horizon, runs) of ``sizes``
+    (pairs of parameter names), as the library estimates them (a heterogeneous policy's cost does not depend on the
+    users' levels)."""
+
+    def estimate(p):
+        from ..instances import make_instance
+
+        inst = make_instance(instance or p["instance"])
+        return [c for h, r in sizes for c in simulations(policies, inst, p[h], p[r])]
+
+    names = tuple(dict.fromkeys(n for pair in sizes for n in pair))
+    return within_limits(estimate, names, "each simulation")

@@ -6,7 +6,9 @@ from __future__ import annotations
 import math
 
 from .._validate import EPSILON_FLOOR
+from ..instances import make_instance
 from .library import (
+    simulated,
     LAPLACE_DRAW_SECONDS,
     RESPONSE_BYTES,
     RESPONSE_SECONDS,
@@ -14,7 +16,6 @@ from .library import (
     SORTED_SUM_BYTES,
     policies_accept,
     printed,
-    simulations,
     within_limits,
 )
 from .rules import (
@@ -85,27 +86,6 @@ def _sigmoid_responses_cost(p) -> list:
     return [("the notebook's Monte Carlo of Lemmas 8 and 9", work, calls * n * RESPONSE_SECONDS, RESPONSE_BYTES * n)]
 
 
-def _simulated(policies: tuple, instance: str | None = None, sizes=(("horizon", "runs"),)):
-    """:func:`within_limits` of the notebook's simulations: each policy of ``policies`` on ``instance`` (default: the
-    notebook's parameter ``instance``; every Ren et al. instance has 20 arms) at each (horizon, runs) of ``sizes``
-    (pairs of parameter names), as the library estimates them."""
-
-    def estimate(p):
-        from ..instances import make_instance
-
-        inst = make_instance(instance or p["instance"])
-        return [c for h, r in sizes for c in simulations(policies, inst, p[h], p[r])]
-
-    names = tuple(dict.fromkeys(n for pair in sizes for n in pair))
-    return within_limits(estimate, names, "each simulation")
-
-
-def _instance(name: str):
-    from ..instances import make_instance
-
-    return make_instance(name)
-
-
 LDP_UCB = ("UCB1", "LDP-UCB-L", "LDP-UCB-B")
 SIGMOID = ("LDP-UCB-LS", "LDP-UCB-BS")
 
@@ -126,7 +106,7 @@ NOTEBOOKS: dict[str, Notebook] = {
         (
             _ren_horizon,
             within_limits(_sigmoid_responses_cost, "samples", "the curators' Monte Carlo"),
-            _simulated(SIGMOID, "ren2020-gaussian"),
+            simulated(SIGMOID, "ren2020-gaussian"),
         ),
         tiny=dict(horizon=20, runs=2, epsilons=[1.0], samples=100, grid_points=12),
     ),
@@ -135,7 +115,7 @@ NOTEBOOKS: dict[str, Notebook] = {
         (
             _ren_horizon,
             less("horizon", "ratio_horizon", why=RATIO_LONGER),
-            _simulated(LDP_UCB, "ren2020-bernoulli", (("horizon", "runs"), ("ratio_horizon", "runs"))),
+            simulated(LDP_UCB, "ren2020-bernoulli", (("horizon", "runs"), ("ratio_horizon", "runs"))),
         ),
         tiny=dict(horizon=100, ratio_horizon=200, runs=2, epsilons=[1.0]),
     ),
@@ -238,7 +218,7 @@ NOTEBOOKS: dict[str, Notebook] = {
                 and (p["audit_edges"][1] - p["audit_edges"][0]) / p["audit_edges"][2] <= 10**5,
                 "audit_edges must be [lo, hi, width] with lo < hi and at most 10**5 bins, got {audit_edges}",
             ),
-            _simulated(("LDP-UCB-B",), "ren2020-mixed", (("sim_horizon", "sim_runs"),)),
+            simulated(("LDP-UCB-B",), "ren2020-mixed", (("sim_horizon", "sim_runs"),)),
         ),
         tiny=dict(
             eps_points=2,
@@ -263,7 +243,7 @@ NOTEBOOKS: dict[str, Notebook] = {
         (
             _ren_horizon,
             less("horizon", "ratio_horizon", why=RATIO_LONGER),
-            _simulated(SIGMOID, "ren2020-gaussian", (("horizon", "runs"), ("ratio_horizon", "runs"))),
+            simulated(SIGMOID, "ren2020-gaussian", (("horizon", "runs"), ("ratio_horizon", "runs"))),
         ),
         tiny=dict(horizon=20, ratio_horizon=21, runs=2, epsilons=[1.0]),
     ),
@@ -302,8 +282,8 @@ NOTEBOOKS: dict[str, Notebook] = {
                 "horizon must be at least 21: the slope over the last decade [T/10, T] needs 2 checkpoints t >= 20 "
                 "(each arm pulled once), got horizon = {horizon}",
             ),
-            policies_accept(("LDP-UCB-L",), lambda p: _instance(p["instance"])),
-            _simulated(("LDP-UCB-L",)),
+            policies_accept(("LDP-UCB-L",), lambda p: make_instance(p["instance"])),
+            simulated(("LDP-UCB-L",)),
         ),
         tiny=dict(horizon=21, runs=2, epsilons=[1.0]),
     ),
@@ -311,8 +291,8 @@ NOTEBOOKS: dict[str, Notebook] = {
         dict(horizon=horizon_rule(100, "the ratio panel starts at t = 100")),
         (
             _ren_horizon,
-            policies_accept(("LDP-UCB-B",), lambda p: _instance(p["instance"])),
-            _simulated(("UCB1", "LDP-UCB-B")),
+            policies_accept(("LDP-UCB-B",), lambda p: make_instance(p["instance"])),
+            simulated(("UCB1", "LDP-UCB-B")),
         ),
         tiny=dict(horizon=100, runs=2, epsilons=[1.0]),
     ),
