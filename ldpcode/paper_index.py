@@ -8,6 +8,10 @@ through Sphinx's viewcode, to its highlighted source), and of the tests that kee
 every function named here imports). The tests column of the appendix is not stored: it is the test files
 that name one of the item's functions, found when the book is built (:func:`tests_calling`).
 
+The four papers themselves are one table, :data:`PAPERS_BY_CITES` (bibliography key -> :class:`Paper`: its
+chapter and the name each page gives it); :data:`PAPERS` (this index's groups, by chapter) and
+:data:`ldpcode.claims.PAPERS` (the report's names, by bibliography key) are views of it.
+
 Names are the public paths a reader types (``ldpcode.bounds.ldp_ucb_l_regret_bound``), not the module a
 function is defined in: the appendix resolves each to where it lives, so moving code between modules
 does not touch this table.
@@ -22,13 +26,48 @@ from pathlib import Path
 
 from ._paths import repo_root
 
-PAPERS = {
-    "ren2020": "Ren et al. (2020a): ε-LDP bandits",
-    "heldp": "Ren et al. (2020b): heterogeneous LDP",
-    "azize2022": "Azize and Basu (2022): ε-global DP",
-    "zheng2020": "Zheng et al. (2020): (ε, δ)-LDP reductions and contextual bandits",
-    "book": "The book's own chapters",
+
+@dataclass(frozen=True)
+class Paper:
+    """One of the four papers the book reproduces, under each name the book gives it: its ``chapter``
+    (``chapters/<chapter>/``, and its key in this index), its ``title`` in the API appendix, its ``report_title``
+    in the reproduction report (:data:`ldpcode.claims.PAPERS`) and its ``short`` name in the scorecard."""
+
+    chapter: str
+    title: str
+    report_title: str
+    short: str
+
+
+#: the one table of the papers, by bibliography key (the ``cites`` of a claim); the views below derive from it
+PAPERS_BY_CITES = {
+    "ren2020ldp": Paper(
+        "ren2020",
+        "Ren et al. (2020a): ε-LDP bandits",
+        "Ren et al. (2020a): ε-local differential privacy",
+        "Ren et al. 2020a (ε-LDP)",
+    ),
+    "ren2020heldp": Paper(
+        "heldp",
+        "Ren et al. (2020b): heterogeneous LDP",
+        "Ren et al. (2020b, extended version): heterogeneous privacy levels",
+        "Ren et al. 2020b (heterogeneous)",
+    ),
+    "azize2022privacy": Paper(
+        "azize2022",
+        "Azize and Basu (2022): ε-global DP",
+        "Azize and Basu (2022): ε-global differential privacy",
+        "Azize and Basu 2022 (global DP)",
+    ),
+    "zheng2020locally": Paper(
+        "zheng2020",
+        "Zheng et al. (2020): (ε, δ)-LDP reductions and contextual bandits",
+        "Zheng et al. (2020): (ε, δ)-LDP reductions and contextual bandits",
+        "Zheng et al. 2020 ((ε, δ)-LDP)",
+    ),
 }
+#: the index's groups: each paper's chapter -> its title, then the book's own chapters
+PAPERS = {p.chapter: p.title for p in PAPERS_BY_CITES.values()} | {"book": "The book's own chapters"}
 
 
 @dataclass(frozen=True)

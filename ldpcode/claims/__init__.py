@@ -4,8 +4,12 @@ A claim is one number the book stands for; its *kind* (statistical, exact, bound
 decides its verdict. The package is split by role:
 
 :mod:`~ldpcode.claims.core`
-    :class:`Claim` and its verdict rules (the kinds and tolerances are documented there), the constants
-    ``KINDS``, ``SENSES``, ``PAPERS``, ``AGREE_Z``, ``NEAR_Z``, ``VERDICTS`` and :func:`paper_unit`.
+    :class:`Claim`, the frozen base of every claim, and its stored form (the kinds and tolerances are documented
+    there), the constants ``KINDS``, ``SENSES``, ``PAPERS``, ``AGREE_Z``, ``NEAR_Z``, ``VERDICTS``, ``FIELDS`` and
+    :func:`paper_unit`.
+:mod:`~ldpcode.claims.kinds`
+    One class per kind, each with its own fields, checks and verdict rules: :class:`StatisticalClaim`,
+    :class:`ExactClaim`, :class:`BoundClaim`, :class:`ReproducibleClaim`, :class:`PredictionClaim`.
 :mod:`~ldpcode.claims.constructors`
     The constructors :func:`statistical`, :func:`exact`, :func:`bound`, :func:`reproducible` and
     :func:`prediction` (a number against the book's own prediction, never under a paper's name).
@@ -41,6 +45,7 @@ from .constructors import bound, exact, prediction, reproducible, statistical
 from .core import (
     AGREE_Z,
     CATEGORIES,
+    FIELDS,
     KINDS,
     NEAR_Z,
     PAPERS,
@@ -49,6 +54,7 @@ from .core import (
     Claim,
     paper_unit,
 )
+from .kinds import BoundClaim, ExactClaim, PredictionClaim, ReproducibleClaim, StatisticalClaim
 from .horizons import HorizonRange, consistent_horizons, joint_horizons
 from .report import (
     REPORT_CHAPTER,
@@ -75,11 +81,26 @@ from .store import (
     stale_params_message,
     write_atomic,
 )
-from .tables import Markup, Table, approx_horizon, format_horizon, horizon_tag, policy_tag, span_text
+from .tables import (
+    Markup,
+    Table,
+    approx_horizon,
+    format_horizon,
+    heldp_setting_name,
+    horizon_tag,
+    policy_tag,
+    span_text,
+)
 
 __all__ = [
     "AGREE_Z",
+    "BoundClaim",
     "CATEGORIES",
+    "ExactClaim",
+    "FIELDS",
+    "PredictionClaim",
+    "ReproducibleClaim",
+    "StatisticalClaim",
     "HorizonRange",
     "approx_horizon",
     "consistent_horizons",
@@ -115,6 +136,7 @@ __all__ = [
     "env_flag",
     "exact",
     "format_horizon",
+    "heldp_setting_name",
     "horizon_tag",
     "policy_tag",
     "load",

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import html
 import math
-from dataclasses import MISSING, dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .._paths import repo_root
@@ -59,8 +59,7 @@ def evidence_changes(claim: Claim, stored: dict) -> list[str]:
     it counts as changed."""
     out = []
     fresh = claim.to_dict()
-    defaults = {f.name: f.default for f in fields(Claim) if f.default is not MISSING}
-    stored = {**defaults, **stored}  # a field an older file lacks reads as its default
+    stored = {**type(claim).defaults(), **stored}  # a field an older file lacks reads as its default
     for name in GUARDED:
         a, b = fresh.get(name), stored.get(name)
         if isinstance(a, float) and isinstance(b, (int, float)) and not isinstance(b, bool):

@@ -1,13 +1,13 @@
 """The constructors of claims: :func:`statistical`, :func:`exact`, :func:`bound`, :func:`reproducible` and
 :func:`prediction`. Each derives the claim's tolerance (a Monte Carlo claim: ``k`` standard errors; a deterministic
 one: ``max(atol, rtol |value|)``) and, for a paper number, copies the evidence of its paper statement (quote,
-locator, category, the paper's horizon and runs) from :mod:`ldpcode.claims.statements`; :class:`~.core.Claim`
-checks the result."""
+locator, category, the paper's horizon and runs) from :mod:`ldpcode.claims.statements`; the claim's class (one
+kind of :class:`~.core.Claim`) checks the result."""
 
 from __future__ import annotations
 
 from .._validate import check_real
-from .core import Claim
+from .kinds import BoundClaim, ExactClaim, PredictionClaim, ReproducibleClaim, StatisticalClaim
 from .horizons import HorizonRange
 from .statements import get as _statement
 
@@ -82,7 +82,7 @@ def statistical(
     k: float = 4.0,
     note: str = "",
     tolerance_reason: str = "",
-) -> Claim:
+) -> StatisticalClaim:
     """A Monte Carlo reproduction of a number stated in the paper ``cites``.
 
     ``reproduced`` is the book's estimate and ``se`` its standard error (over independent runs, by the
@@ -100,7 +100,7 @@ def statistical(
     ``horizons`` the range of t where the reproduced curve is within the paper's interval
     (:func:`~ldpcode.claims.consistent_horizons`), for a number whose horizon the paper does not state."""
     se, tol = _mc_tolerance(se, k, id)
-    return Claim(
+    return StatisticalClaim(
         **_evidence(id, statement, cites),
         **_horizon_fields(id, horizons),
         runs=runs,
@@ -108,7 +108,6 @@ def statistical(
         systematic=systematic,
         systematic_how=systematic_how,
         id=id,
-        kind="statistical",
         source=source,
         reproduced=reproduced,
         se=se,
@@ -142,7 +141,7 @@ def exact(
     atol: float = 0.0,
     note: str = "",
     tolerance_reason: str = "",
-) -> Claim:
+) -> ExactClaim:
     """A value without sampling error, computed two independent ways: ``reproduced`` and ``second``, with
     ``how = "<first way> vs <second way>"`` (closed form vs quadrature, a formula vs a count over a trace,
     a module function vs a literal transcription of the paper's equation). They must agree within
@@ -150,10 +149,9 @@ def exact(
     number, ``statement`` names what the paper prints (see :func:`statistical`)."""
     tol = _det_tolerance(reproduced, rtol, atol, id)
     evidence = _evidence(id, statement, cites) if paper is not None else {"cites": cites}
-    return Claim(
+    return ExactClaim(
         **evidence,
         id=id,
-        kind="exact",
         source=source,
         reproduced=reproduced,
         second=second,
@@ -184,14 +182,13 @@ def prediction(
     k: float = 4.0,
     note: str = "",
     tolerance_reason: str = "",
-) -> Claim:
+) -> PredictionClaim:
     """A Monte Carlo number against the book's own prediction ``predicted``, derived in the notebook
     ``derived_in`` by ``how`` (never filed under a paper's name). Judged like a statistical claim: agrees
     within 2 standard errors, near within 4, disagrees beyond."""
     se, tol = _mc_tolerance(se, k, id)
-    return Claim(
+    return PredictionClaim(
         id=id,
-        kind="prediction",
         source=source,
         reproduced=reproduced,
         se=se,
@@ -226,16 +223,15 @@ def bound(
     reason: str = "",
     note: str = "",
     tolerance_reason: str = "",
-) -> Claim:
+) -> BoundClaim:
     """An inequality the notebook asserts: ``reproduced <= bound`` (or ``>=`` with ``sense=">="``), where
     ``how`` names the bound ("Theorem 4 at T"). With ``se > 0`` (a Monte Carlo mean) a failure within 2
     standard errors is "holds within noise"; beyond, the check fails at every run."""
     se, tol = _mc_tolerance(se, k, id)
     if tol is None:
         tol = _det_tolerance(reproduced, rtol, atol, id)
-    return Claim(
+    return BoundClaim(
         id=id,
-        kind="bound",
         source=source,
         reproduced=reproduced,
         bound=bound,
@@ -265,15 +261,14 @@ def reproducible(
     atol: float = 0.0,
     note: str = "",
     tolerance_reason: str = "",
-) -> Claim:
+) -> ReproducibleClaim:
     """A number the book stands for with no paper number to compare: checked against its stored value
     only (within ``k`` standard errors when ``se > 0``, else within ``max(atol, rtol |reproduced|)``)."""
     se, tol = _mc_tolerance(se, k, id)
     if tol is None:
         tol = _det_tolerance(reproduced, rtol, atol, id)
-    return Claim(
+    return ReproducibleClaim(
         id=id,
-        kind="reproducible",
         source=source,
         reproduced=reproduced,
         se=se,

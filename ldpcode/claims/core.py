@@ -25,41 +25,83 @@ Every claim says what *kind* of check it is, and the kind decides its verdict:
 ``reproducible``
     A number the book computes and stands for, with no paper number and nothing to compare it with but
     its stored value.
+``prediction``
+    A Monte Carlo number against the book's own prediction ``predicted``, derived in the notebook
+    ``derived_in`` by ``how``; never filed under a paper's name. z is the distance from the prediction in
+    standard errors (no rounding): **agrees** if z <= 2, **near** if z <= 4, **disagrees** beyond.
 
 Tolerances are derived, never chosen: a Monte Carlo claim (``se > 0``) must land within ``k`` standard
 errors (``k = 4`` unless the notebook says otherwise) of its stored value; a deterministic one (``se =
 0``) within ``max(atol, rtol |value|)`` (``rtol = 1e-9`` unless the notebook says otherwise). A
 tolerance wider than the quantity it guards is refused by the tests unless ``tolerance_reason`` says why.
 
+Each kind is a frozen dataclass of :mod:`ldpcode.claims.kinds` on the base :class:`Claim` of this module:
+:class:`~ldpcode.claims.kinds.StatisticalClaim`, :class:`~ldpcode.claims.kinds.ExactClaim`,
+:class:`~ldpcode.claims.kinds.BoundClaim`, :class:`~ldpcode.claims.kinds.ReproducibleClaim` and
+:class:`~ldpcode.claims.kinds.PredictionClaim` (the two that may carry a paper number share
+:class:`~ldpcode.claims.kinds.PaperClaim`). The base holds the fields every kind has and checks the type of every
+field; each kind holds its own fields, checks what it needs and decides its verdict. A claim is stored as
+one dict of every field of :data:`FIELDS`, in that order, a field its kind does not have at its default
+(it reads so too: a bound's ``paper`` is None), so that data/ keeps one schema; :meth:`Claim.from_dict`
+reads the dict back as its kind's class.
+
 Build claims with the constructors of :mod:`ldpcode.claims.constructors` (:func:`statistical`, :func:`exact`,
 :func:`bound`, :func:`reproducible`, :func:`prediction`), which derive the tolerance. This module holds the
 constants the verdicts use
-(``KINDS``, ``SENSES``, ``PAPERS``, ``AGREE_Z``, ``NEAR_Z``, ``VERDICTS``) and :func:`paper_unit`.
+(``KINDS``, ``SENSES``, ``PAPERS``, ``AGREE_Z``, ``NEAR_Z``, ``VERDICTS``), :func:`paper_unit`, the stored
+fields (``FIELDS``) and the class of each kind by name (``KIND_CLASSES``).
 """
 
 from __future__ import annotations
 
+import copy
+import functools
 import math
-from dataclasses import asdict, dataclass, fields
+from dataclasses import MISSING, dataclass, fields
 from decimal import Decimal
+from typing import ClassVar
 
 from .._validate import check_real
-from .statements import CATEGORIES
-from .tables import _SENSE_TEXT, _fmt, approx_horizon, format_horizon, span_text
+from ..paper_index import PAPERS_BY_CITES
+from .statements import CATEGORIES  # noqa: F401 (ldpcode.claims re-exports it from here)
+from .tables import format_horizon
 
 KINDS = ("statistical", "exact", "bound", "reproducible", "prediction")
 SENSES = ("=", "<=", ">=")
-#: the papers whose numbers the book reproduces: bibliography key -> the name the report uses
-PAPERS = {
-    "ren2020ldp": "Ren et al. (2020a): ε-local differential privacy",
-    "ren2020heldp": "Ren et al. (2020b, extended version): heterogeneous privacy levels",
-    "azize2022privacy": "Azize and Basu (2022): ε-global differential privacy",
-    "zheng2020locally": "Zheng et al. (2020): (ε, δ)-LDP reductions and contextual bandits",
-}
+#: the papers whose numbers the book reproduces: bibliography key -> the name the report uses (a view of
+#: :data:`ldpcode.paper_index.PAPERS_BY_CITES`)
+PAPERS = {cites: paper.report_title for cites, paper in PAPERS_BY_CITES.items()}
 AGREE_Z = 2.0  # a statistical claim agrees within 2 standard errors (of the paper's rounded number)
 NEAR_Z = 4.0  # ... is near within 4, disagrees beyond
-#: the verdicts on a paper's number, from the best to the worst (see :meth:`Claim.verdict`)
+#: the verdicts on a paper's number, from the best to the worst
+#: (see :meth:`~ldpcode.claims.kinds.StatisticalClaim.verdict`)
 VERDICTS = ("agrees", "consistent at some t", "inconclusive", "underdetermined", "near", "disagrees", "not judged")
+#: the fields of a stored claim, in the order of its dict in data/ (:meth:`Claim.to_dict`)
+FIELDS = (
+    *("id", "kind", "source", "reproduced", "tolerance", "se", "k", "paper", "paper_unit", "sense", "cites"),
+    *("bound", "second", "how", "horizon", "scale", "reason", "note", "tolerance_reason", "statement", "category"),
+    *("locator", "quote", "paper_horizon", "paper_runs", "runs", "margin", "systematic", "systematic_how"),
+    *("t_consistent", "t_searched", "predicted", "derived_in"),
+)
+# the fields checked the same way whatever kind holds them, in the order the checks run
+_TEXT = ("source", "how", "scale", "reason", "note", "tolerance_reason", "category", "locator", "quote")
+_TEXT += ("systematic_how", "derived_in")
+_OPTIONAL_REALS = ("paper", "bound", "second", "paper_unit", "k")
+_COUNTS = ("horizon", "paper_horizon", "runs", "paper_runs")
+#: the class of each kind, by its name (filled as :mod:`ldpcode.claims.kinds` defines them; :meth:`Claim.from_dict`)
+KIND_CLASSES: dict[str, type] = {}
+#: why a stored field that another kind holds cannot be set on this one (:meth:`Claim.from_dict`)
+_NOT_HERE = {
+    "paper": "only statistical and exact claims carry a paper number (a {kind} claim has none; "
+    "a number the book derives is a prediction)",
+    "bound": "only a bound claim has a bound",
+    "second": "only an exact claim has a second computation",
+    **dict.fromkeys(
+        ("statement", "category", "locator", "quote"), "only a claim with a paper number names a paper statement"
+    ),
+    **dict.fromkeys(("t_consistent", "t_searched"), "a horizon range belongs to a statistical claim with sense '='"),
+    **dict.fromkeys(("predicted", "derived_in"), "only a prediction has predicted and derived_in"),
+}
 
 
 def paper_unit(value: float) -> float:
@@ -79,201 +121,91 @@ def paper_error_factor(runs: int, paper_runs: int) -> float:
     return math.sqrt(1.0 + runs / paper_runs)
 
 
-@dataclass
+@functools.cache
+def _field_names(cls) -> frozenset:
+    """The fields a kind of claim holds (its own and the base's)."""
+    return frozenset(f.name for f in fields(cls))
+
+
+def _check_id(claim_id) -> None:
+    if not isinstance(claim_id, str) or not claim_id or any(ch.isspace() for ch in claim_id):
+        raise ValueError(f"claim id must be a non-empty string without spaces, got {claim_id!r}")
+
+
+@dataclass(frozen=True, kw_only=True)
 class Claim:
-    """One checked number. Build claims with :func:`statistical`, :func:`exact`, :func:`bound` or
-    :func:`reproducible`, which derive the tolerance; the fields are documented there."""
+    """One checked number: the base of the five kinds of :mod:`ldpcode.claims.kinds`, with the fields every kind
+    has; ``kind`` names the kind (one of ``KINDS``), and a field of another kind reads as its default.
+    Build claims with :func:`~ldpcode.claims.statistical`, :func:`~ldpcode.claims.exact`,
+    :func:`~ldpcode.claims.bound`, :func:`~ldpcode.claims.reproducible` or :func:`~ldpcode.claims.prediction`,
+    which derive the tolerance (the fields are documented there), or read one back with :meth:`from_dict`."""
+
+    kind: ClassVar[str]  # each kind's name, one of KINDS
 
     id: str
-    kind: str
     source: str
     reproduced: float
     tolerance: float
     se: float = 0.0
     k: float | None = None
-    paper: float | None = None
-    paper_unit: float | None = None
-    sense: str = "="
-    cites: str | None = None
-    bound: float | None = None
-    second: float | None = None
-    how: str = ""
-    horizon: int | None = None
-    scale: str = ""
-    reason: str = ""
     note: str = ""
     tolerance_reason: str = ""
-    # --- the evidence of a paper number (copied from its Statement), and what moves the number --------------
-    statement: str | None = None
-    category: str = ""
-    locator: str = ""
-    quote: str = ""
-    paper_horizon: int | None = None
-    paper_runs: int | None = None
-    runs: int | None = None
-    margin: float = 0.0
-    systematic: float = 0.0
-    systematic_how: str = ""
-    t_consistent: list | None = None
-    t_searched: list | None = None
-    # --- the book's own prediction (kind "prediction") ----------------------------------------------------
-    predicted: float | None = None
-    derived_in: str = ""
+
+    # --- the fields of the other kinds, as a claim without them reads them (see FIELDS) ---------------------
+    paper = paper_unit = cites = bound = second = horizon = statement = paper_horizon = paper_runs = runs = None
+    t_consistent = t_searched = predicted = None
+    how = scale = reason = category = locator = quote = systematic_how = derived_in = ""
+    sense = "="
+    margin = systematic = 0.0
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "kind" in cls.__dict__:  # a kind, not a class of shared fields (PaperClaim)
+            KIND_CLASSES[cls.kind] = cls
 
     def __post_init__(self):
-        if not isinstance(self.id, str) or not self.id or any(ch.isspace() for ch in self.id):
-            raise ValueError(f"claim id must be a non-empty string without spaces, got {self.id!r}")
-        name = self.id
-        if self.kind not in KINDS:
-            raise ValueError(f"{name}: kind must be one of {', '.join(KINDS)}, got {self.kind!r}")
-        for text in (
-            "source",
-            "how",
-            "scale",
-            "reason",
-            "note",
-            "tolerance_reason",
-            "category",
-            "locator",
-            "quote",
-            "systematic_how",
-            "derived_in",
-        ):
+        """Each field on its own (its type and range, in one order whatever the kind, so that a claim with several
+        faults names the same one first; a field the kind does not have reads as its default, which passes), then
+        the tolerance of a Monte Carlo claim. Each kind's ``__post_init__`` then checks what the kind needs."""
+        if not hasattr(type(self), "kind"):
+            raise TypeError(
+                "Claim is the base of the kinds of claims: build one with statistical, exact, bound, reproducible "
+                "or prediction (ldpcode.claims), or read a stored one with Claim.from_dict"
+            )
+        _check_id(self.id)
+        name, mine = self.id, _field_names(type(self))
+        for text in (t for t in _TEXT if t in mine):
             if not isinstance(getattr(self, text), str):
                 raise TypeError(f"{name}: {text} must be a string, got {getattr(self, text)!r}")
         if not self.source:
             raise ValueError(f"{name}: source must say where the number comes from")
         if "\n" in self.reason:
             raise ValueError(f"{name}: reason must be one line, got {self.reason!r}")
-        self.reproduced = check_real(f"{name}: reproduced", self.reproduced)
-        self.tolerance = check_real(f"{name}: tolerance", self.tolerance)
-        self.se = check_real(f"{name}: se", self.se)
+        for real in ("reproduced", "tolerance", "se"):
+            self._set(real, check_real(f"{name}: {real}", getattr(self, real)))
         if self.tolerance < 0 or self.se < 0:
             raise ValueError(f"{name}: tolerance and se must be >= 0, got {self.tolerance!r} and {self.se!r}")
         if self.sense not in SENSES:
             raise ValueError(f"{name}: sense must be one of {', '.join(SENSES)}, got {self.sense!r}")
-        for opt in ("paper", "bound", "second", "paper_unit", "k"):
+        for opt in (o for o in _OPTIONAL_REALS if o in mine):
             v = getattr(self, opt)
             if v is not None:
-                setattr(self, opt, check_real(f"{name}: {opt}", v, allow_inf=opt == "bound"))
-        for count in ("horizon", "paper_horizon", "runs", "paper_runs"):
+                self._set(opt, check_real(f"{name}: {opt}", v, allow_inf=opt == "bound"))
+        for count in (c for c in _COUNTS if c in mine):
             v = getattr(self, count)
             if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 1):
                 raise ValueError(f"{name}: {count} must be a positive integer or None, got {v!r}")
-        self.margin = check_real(f"{name}: margin", self.margin)
-        self.systematic = check_real(f"{name}: systematic", self.systematic)
-        if self.margin < 0 or self.systematic < 0:
-            raise ValueError(f"{name}: margin and systematic must be >= 0, got {self.margin!r}, {self.systematic!r}")
-        if self.systematic > 0 and not self.systematic_how:
-            raise ValueError(f"{name}: a systematic spread says what moves the number (systematic_how)")
-        # --- what each kind needs, and the tolerance it derives ---------------------------------------------
         if self.se > 0:
             if self.k is None or not 1 <= self.k <= 10:
                 raise ValueError(f"{name}: a Monte Carlo claim needs k in [1, 10] standard errors, got {self.k!r}")
             if not math.isclose(self.tolerance, self.k * self.se, rel_tol=1e-12, abs_tol=0.0):
                 raise ValueError(f"{name}: tolerance {self.tolerance!r} is not k x se = {self.k * self.se!r}")
-        if self.paper is not None:
-            if self.kind not in ("statistical", "exact"):
-                raise ValueError(
-                    f"{name}: only statistical and exact claims carry a paper number (a {self.kind} claim has none; "
-                    "a number the book derives is a prediction)"
-                )
-            if self.cites not in PAPERS:
-                raise ValueError(
-                    f"{name}: cites must name the paper stating the number, one of "
-                    f"{', '.join(PAPERS)}; got {self.cites!r}"
-                )
-            if not self.reason:
-                raise ValueError(f"{name}: a claim with a paper number needs a one-line reason for its verdict")
-            if self.paper_unit is None:
-                if self.paper in (0.0, 1.0):
-                    # 0 and 1 are most often implied values ("A below B", "independent of eps"), which are exact;
-                    # read as printed integers they would silently allow +-0.5
-                    raise ValueError(
-                        f"{name}: state paper_unit for paper = {self.paper:g}: 1 if the paper printed "
-                        "this integer, 0 if it is an exact implied value (a difference >= 0, a ratio "
-                        "of 1)"
-                    )
-                self.paper_unit = paper_unit(self.paper)
-            if self.paper_unit < 0:
-                raise ValueError(f"{name}: paper_unit must be >= 0 (0: an exact value), got {self.paper_unit!r}")
-        if self.kind == "statistical":
-            if self.paper is None:
-                raise ValueError(
-                    f"{name}: a statistical claim reproduces a paper number; without one it is reproducible"
-                )
-            if not self.se >= 0:
-                raise ValueError(f"{name}: a statistical claim needs its standard error se >= 0, got {self.se!r}")
-            if self.horizon is None and not self.scale:
-                raise ValueError(
-                    f"{name}: a statistical claim states its horizon (or, for a non-regret quantity, its scale)"
-                )
-        elif self.kind == "exact":
-            if self.se != 0:
-                raise ValueError(f"{name}: an exact claim has no standard error, got se = {self.se!r}")
-            if self.second is None or " vs " not in self.how:
-                raise ValueError(
-                    f"{name}: an exact claim gives its second, independent computation (second) "
-                    f"and how = '<first way> vs <second way>'; got second={self.second!r}, "
-                    f"how={self.how!r}"
-                )
-        elif self.kind == "bound":
-            if self.bound is None or not self.how:
-                raise ValueError(
-                    f"{name}: a bound claim gives the bound and how (which bound), got "
-                    f"bound={self.bound!r}, how={self.how!r}"
-                )
-            if self.sense == "=":
-                raise ValueError(f"{name}: a bound is an inequality: sense must be '<=' or '>='")
-        elif self.kind == "prediction":
-            if self.predicted is None or not self.derived_in.endswith(".ipynb") or not self.how or not self.reason:
-                raise ValueError(
-                    f"{name}: a prediction gives the predicted value, derived_in (the notebook that derives it), "
-                    f"how (the derivation) and a one-line reason; got predicted={self.predicted!r}, "
-                    f"derived_in={self.derived_in!r}"
-                )
-            if self.horizon is None and not self.scale:
-                raise ValueError(f"{name}: a prediction states its horizon (or scale)")
-        if self.kind != "prediction" and (self.predicted is not None or self.derived_in):
-            raise ValueError(f"{name}: only a prediction has predicted and derived_in")
-        if self.kind != "bound" and self.bound is not None:
-            raise ValueError(f"{name}: only a bound claim has a bound")
-        if self.kind != "exact" and self.second is not None:
-            raise ValueError(f"{name}: only an exact claim has a second computation")
-        self._check_horizons()
-        self._check_evidence()
 
-    def _check_horizons(self):
-        name = self.id
-        if (self.t_consistent is None) != (self.t_searched is None):
-            raise ValueError(f"{name}: t_consistent and t_searched come together")
-        if self.t_searched is None:
-            return
-        if self.kind != "statistical" or self.sense != "=":
-            raise ValueError(f"{name}: a horizon range belongs to a statistical claim with sense '='")
-        for field_name, n in (("t_searched", 2), ("t_consistent", (0, 2))):
-            v = getattr(self, field_name)
-            ok = isinstance(v, list) and len(v) in ((n,) if isinstance(n, int) else n)
-            if not ok or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 1 for x in v):
-                raise ValueError(f"{name}: {field_name} must be a list of positive integers, got {v!r}")
-        lo, hi = self.t_searched
-        if not lo <= hi or (self.t_consistent and not lo <= self.t_consistent[0] <= self.t_consistent[1] <= hi):
-            raise ValueError(f"{name}: t_consistent {self.t_consistent} must lie in t_searched {self.t_searched}")
+    def _set(self, name: str, value) -> None:
+        """Set a field while the claim is built (its checks normalise values); a built claim never changes."""
+        object.__setattr__(self, name, value)
 
-    def _check_evidence(self):
-        """A paper number carries its statement: key, category, locator and quote (copied from the registry)."""
-        name = self.id
-        if self.paper is None:
-            if self.statement or self.category or self.quote or self.locator:
-                raise ValueError(f"{name}: only a claim with a paper number names a paper statement")
-            return
-        if not self.statement or self.category not in CATEGORIES or not self.locator or not self.quote:
-            raise ValueError(
-                f"{name}: a paper number names the statement it is judged against (statement=, a key of "
-                "ldpcode.claims.statements), with its category, locator and verbatim quote"
-            )
-
-    # --- judging -------------------------------------------------------------------------------------------
+    # --- judging: what every kind answers (a kind overrides what it decides) ------------------------------
     def total_se(self) -> float:
         """The standard error of the difference from the paper: ours, and, where the paper says how many runs it
         averaged (``paper_runs``) and we know ours (``runs``), the paper's own Monte Carlo error, taken as ours
@@ -283,37 +215,18 @@ class Claim:
         return self.se
 
     def z(self) -> float | None:
-        """Statistical claims: the paper's distance in standard errors of the difference (see :meth:`total_se`)."""
-        if self.kind == "prediction":
-            excess = abs(self.reproduced - self.predicted)
-        elif self.kind == "statistical":
-            excess = self._excess()
-        else:
-            return None
-        if self.se == 0:  # every run gave the same value: the rounding alone decides
-            return 0.0 if excess == 0 else math.inf
-        return excess / self.total_se()
-
-    def _excess(self) -> float:
-        """Distance from the paper's number beyond its rounding (0 when within it), in the claim's sense."""
-        diff = self.reproduced - self.paper
-        signed = {"=": abs(diff), "<=": diff, ">=": -diff}[self.sense]
-        return max(0.0, signed - self.paper_unit / 2)
+        """The distance in standard errors from what the claim is judged against; None for a kind not judged so."""
+        return None
 
     def inside(self) -> float | None:
         """One-sided statistical claims: how far inside its side of the paper's number the value lies, in
-        standard errors (the margin by which it could have failed); None for '=' claims."""
-        if self.kind != "statistical" or self.sense == "=" or self.se == 0:
-            return None
-        diff = self.reproduced - self.paper
-        return (-diff if self.sense == "<=" else diff) / self.total_se()
+        standard errors (the margin by which it could have failed); None for the others."""
+        return None
 
     def resolution(self) -> float | None:
-        """The smallest difference from the paper that the runs could detect: ``AGREE_Z`` standard errors of the
-        difference (absolute; None without Monte Carlo noise)."""
-        if self.kind not in ("statistical", "prediction") or self.se == 0:
-            return None
-        return AGREE_Z * self.total_se()
+        """The smallest difference that the runs could detect (None without Monte Carlo noise, or for a kind not
+        judged in standard errors)."""
+        return None
 
     def target(self) -> float:
         """The precision a statistical '=' verdict must resolve: half a unit of the paper's last printed digit, or
@@ -330,106 +243,26 @@ class Claim:
         room = (self.target() / AGREE_Z) ** 2 - paper_part
         return 0 if room <= 0 else math.ceil(own / room)
 
-    def _inconclusive(self) -> bool:
-        res = self.resolution()
-        return self.sense == "=" and res is not None and self.target() > 0 and res > self.target()
-
     def bound_excess(self) -> float | None:
-        """Bound claims: by how much ``reproduced`` passes the bound (<= 0 when it holds)."""
-        if self.kind != "bound":
-            return None
-        if math.isinf(self.bound):
-            return -math.inf if (self.bound > 0) == (self.sense == "<=") else math.inf
-        return self.reproduced - self.bound if self.sense == "<=" else self.bound - self.reproduced
+        """Bound claims: by how much ``reproduced`` passes the bound (<= 0 when it holds); None for the others."""
+        return None
 
     def problem(self) -> str | None:
         """Why this claim fails at any parameters (two computations apart, a bound violated), or None."""
-        if self.kind == "exact" and abs(self.reproduced - self.second) > self.tolerance:
-            return (
-                f"the two computations ({self.how}) differ by {abs(self.reproduced - self.second):.3g}, "
-                f"more than the tolerance {self.tolerance:.3g}"
-            )
-        if self.kind == "bound":
-            ex = self.bound_excess()
-            limit = AGREE_Z * self.se if self.se > 0 else self.tolerance
-            if ex > limit:
-                return (
-                    f"the bound is violated: {_fmt(self.reproduced)} {self.sense} {_fmt(self.bound)} "
-                    f"({self.how}) fails by {ex:.3g}" + (f" = {ex / self.se:.1f} standard errors" if self.se else "")
-                )
         return None
 
     def verdict(self) -> str:
-        """The claim's verdict. Paper numbers (statistical): **not judged** for a ``scope`` statement (about
-        bounds or the worst case); with an unstated horizon and a searched range, **consistent at some t** when
-        some horizon puts the curve within the paper's interval (**inconclusive** when the standard error at the
-        claim's horizon cannot resolve the paper's digits), else **disagrees**; otherwise, with z in
-        standard errors of the difference beyond the paper's rounding: z <= 2 **agrees**, or **inconclusive**
-        when the resolution is coarser than the paper's printed precision (or the stated margin); beyond,
-        **underdetermined** when the systematic spread covers the difference, else **near** (z <= 4) or
-        **disagrees**. Predictions: agrees / near / disagrees with the book's own prediction. Bounds: holds /
-        holds within noise / VIOLATED; exact without a paper number: two ways agree / TWO WAYS DIFFER."""
-        if self.kind == "statistical" and self.category == "scope":
-            return "not judged"
-        if self.kind == "statistical" and self.t_searched is not None:  # resolution read at the claim's horizon
-            if not self.t_consistent:
-                return "disagrees"
-            return "inconclusive" if self._inconclusive() else "consistent at some t"
-        if self.kind in ("statistical", "prediction"):
-            z = self.z()
-            if z <= AGREE_Z:
-                return "inconclusive" if self.kind == "statistical" and self._inconclusive() else "agrees"
-            if self.systematic > 0 and self.kind == "statistical":
-                if self._excess() <= self.systematic + AGREE_Z * self.total_se():
-                    return "underdetermined"
-            return "near" if z <= NEAR_Z else "disagrees"
-        if self.kind == "exact":
-            if self.problem():
-                return "TWO WAYS DIFFER"
-            if self.paper is None:
-                return "two ways agree"
-            ex = self._excess()
-            return "agrees" if ex <= self.tolerance else "near" if ex <= 1.5 * self.paper_unit else "disagrees"
-        if self.kind == "bound":
-            if self.problem():
-                return "VIOLATED"
-            return "holds" if self.bound_excess() <= (self.tolerance if self.se == 0 else 0) else "holds within noise"
-        return "reproducible"
+        """The claim's verdict, which its kind decides."""
+        raise NotImplementedError
 
-    def measure(self) -> str:
-        """What a statistical verdict rests on, in a few words: z, the relative difference, the horizon range,
-        the resolution and the margin."""
-        if self.kind == "statistical" and self.category == "scope":
-            return "a statement about bounds, not an empirical number"
-        if self.kind == "statistical" and self.t_searched is not None:
-            lo, hi = self.t_searched
-            if not self.t_consistent:
-                return f"no horizon in [{approx_horizon(lo)}, {approx_horizon(hi)}] reaches it"
-            where = f"within the paper's interval at {span_text(self.t_consistent, self.t_searched)} only"
-            return where + ("; " + self._resolution_text() if self._inconclusive() else "")
-        z = self.z()
-        ref = self.predicted if self.kind == "prediction" else self.paper
-        parts = [f"z = {z:.1f}" if math.isfinite(z) else "z = ∞: every run gave the same value"]
-        if ref and math.isfinite(z) and z > 0:  # the effect size, beside z
-            rel = 100 * (self.reproduced - ref) / abs(ref)
-            parts.append(f"{rel:+.2f}%" if abs(rel) < 1 else f"{rel:+.1f}%")
-        inside = self.inside()
-        if inside is not None and inside > 0:
-            parts.append(f"inside by {inside:.1f} se")
-        if self.systematic > 0:
-            parts.append(f"systematic ±{_fmt(self.systematic, 2)}")
-        elif self.systematic_how:
-            parts.append("no systematic spread found")
-        if self.verdict() == "inconclusive":
-            parts.append(self._resolution_text())
-        return ", ".join(parts)
+    def verdict_text(self) -> str:
+        """The verdict with what decides it (a kind adds its measure)."""
+        return self.verdict()
 
-    def _resolution_text(self) -> str:
-        need = self.runs_needed()
-        res = f"resolution ±{_fmt(self.resolution(), 2)} against the paper's ±{_fmt(self.target(), 2)}"
-        if need == 0:
-            return res + "; no number of runs suffices: the paper's own runs are coarser than its digits"
-        return res + ("" if need is None else f"; needs ≥ {need} runs")
+    def reference(self) -> str:
+        """What the claim is judged against: the paper's number, the bound, the prediction or the second
+        computation ("" for a reproducible number)."""
+        return ""
 
     def at(self) -> str:
         """The horizon or scale the number was measured at, for tables."""
@@ -437,43 +270,40 @@ class Claim:
             return f"T = {format_horizon(self.horizon)}"
         return self.scale
 
-    def verdict_text(self) -> str:
-        """The verdict with its measure: z, the relative difference and what else decides it (statistical
-        claims and predictions), the ratio to the bound (bounds)."""
-        v = self.verdict()
-        if self.kind == "reproducible":
-            return "-"
-        if self.kind in ("statistical", "prediction"):
-            return f"{v} ({self.measure()})"
-        if self.kind == "bound" and self.bound > 0 and math.isfinite(self.bound) and self.reproduced >= 0:
-            ratio = self.reproduced / self.bound
-            pct = 100 * ratio
-            share = f"{pct:.0f}%" if pct >= 10 else f"{pct:.2g}%"
-            return f"{v} ({share} of it)" if self.sense == "<=" else f"{v} ({ratio:.3g}× it)"
-        return v
-
-    def reference(self) -> str:
-        """What the claim is judged against: the paper's number, the bound, or the second computation."""
-        if self.paper is not None:
-            return f"paper {_SENSE_TEXT[self.sense]}{_fmt(self.paper)}"
-        if self.kind == "prediction":
-            return f"book's prediction {_fmt(self.predicted)}"
-        if self.kind == "bound":
-            return f"{_SENSE_TEXT[self.sense]}{_fmt(self.bound)}"
-        if self.kind == "exact":
-            return f"2nd way {_fmt(self.second)}"
-        return ""
-
+    # --- the stored form ---------------------------------------------------------------------------------
     def to_dict(self) -> dict:
-        return asdict(self)
+        """The claim as data/ stores it: every field of :data:`FIELDS`, in that order, a field its kind does not
+        have at its default."""
+        return {name: copy.deepcopy(getattr(self, name)) for name in FIELDS}
 
     @classmethod
-    def from_dict(cls, d: dict, where: str = "") -> "Claim":
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(d) - known)
+    def defaults(cls) -> dict:
+        """The stored fields a claim of this kind may lack (a file written before the field existed), with the
+        value each then reads as."""
+        required = {"kind"} | {f.name for f in fields(cls) if f.default is MISSING}
+        return {name: getattr(cls, name) for name in FIELDS if name not in required}
+
+    @classmethod
+    def from_dict(cls, d: dict, where: str = "") -> Claim:
+        """The claim a stored dict describes, as the class of its ``kind``. A field the kind does not have must
+        be absent or at its default."""
+        unknown = sorted(set(d) - set(FIELDS))
         if unknown:
             raise ValueError(
                 f"{where}: stored claim {d.get('id')!r} has unknown fields {unknown} (stored by an "
                 "older version of ldpcode? re-run its notebook with --write)"
             )
-        return cls(**d)
+        kind = d.get("kind")
+        if kind not in KIND_CLASSES:
+            _check_id(d.get("id"))
+            raise ValueError(f"{d['id']}: kind must be one of {', '.join(KINDS)}, got {kind!r}")
+        kind_cls = KIND_CLASSES[kind]
+        if not issubclass(kind_cls, cls):
+            raise ValueError(f"{where}: stored claim {d.get('id')!r} is a {kind} claim, not a {cls.__name__}")
+        mine = _field_names(kind_cls)
+        claim = kind_cls(**{key: v for key, v in d.items() if key in mine})
+        for key in (f for f in FIELDS if f in d and f not in mine and f != "kind"):
+            if d[key] != getattr(kind_cls, key):
+                why = _NOT_HERE[key].format(kind=kind) if key in _NOT_HERE else f"{kind} claims have no {key}"
+                raise ValueError(f"{claim.id}: {why}" + ("" if key in _NOT_HERE else f", got {d[key]!r}"))
+        return claim

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .._paths import repo_root
+from ..paper_index import PAPERS_BY_CITES
 from .core import PAPERS, VERDICTS, Claim
 from .statements import CATEGORIES
 from .store import _read_json
@@ -104,13 +105,8 @@ def _link(notebook: str, text: str, base: str = "..") -> Markup:
 
 #: the least favourable verdict first: a statement takes the first of its numbers' verdicts in this order
 SEVERITY = ("disagrees", "near", "underdetermined", "inconclusive", "consistent at some t", "agrees", "not judged")
-#: short names of the papers for the scorecard
-SHORT = {
-    "ren2020ldp": "Ren et al. 2020a (ε-LDP)",
-    "ren2020heldp": "Ren et al. 2020b (heterogeneous)",
-    "azize2022privacy": "Azize and Basu 2022 (global DP)",
-    "zheng2020locally": "Zheng et al. 2020 ((ε, δ)-LDP)",
-}
+#: short names of the papers for the scorecard (a view of :data:`ldpcode.paper_index.PAPERS_BY_CITES`)
+SHORT = {cites: paper.short for cites, paper in PAPERS_BY_CITES.items()}
 
 
 def statement_verdict(claims: list) -> str:

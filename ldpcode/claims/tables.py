@@ -1,6 +1,7 @@
 """Formatting for the claim tables: numbers and horizons as the book prints them, and the one table renderer.
 
-:func:`format_horizon`, :func:`_fmt` and :func:`_fmt_pm` (value ± se) write numbers for a table;
+:func:`format_horizon` writes a horizon (for text and tables; ``mathtext=True`` for a figure: the plotting code
+and the notebooks' figures call it too), :func:`_fmt` and :func:`_fmt_pm` (value ± se) write numbers for a table;
 ``_text_table`` and ``_html_table`` render one as aligned text (for nbval and the terminal) and as HTML
 (for the rendered book); :class:`Markup` marks a cell that is already HTML; :class:`Table` is a plain
 table that prints both ways. ``_VERDICT_CLASS`` gives each verdict its CSS class.
@@ -17,8 +18,15 @@ from dataclasses import dataclass
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
-def format_horizon(t: int) -> str:
-    """10**6 -> '10⁶', 2*10**5 -> '2·10⁵', 16000 -> '16,000'."""
+def format_horizon(t: int, *, mathtext: bool = False) -> str:
+    """A horizon as the book writes it, the one formatter for text, tables and figures.
+
+    For text and tables (the default), in unicode: 10**6 -> '10⁶', 2*10**5 -> '2·10⁵', 16000 -> '16,000'.
+    For a figure's text (``mathtext=True``), typeset by matplotlib's mathtext: a power of ten -> '$10^{6}$'
+    (shown 10⁶), any other number with thousands separators ('16,000', 2*10**5 -> '200,000')."""
+    if mathtext:
+        k = math.log10(t)
+        return f"$10^{{{round(k)}}}$" if abs(k - round(k)) < 1e-12 else f"{t:,}"
     t = int(t)
     e = len(str(t)) - 1
     mant = t / 10**e
@@ -55,6 +63,13 @@ def horizon_tag(t: int) -> str:
     """A horizon in a claim id: ``T1e6`` for 10^6; any other horizon written out (``T3000000``)."""
     k = round(math.log10(t))
     return f"T1e{k}" if t == 10**k else f"T{t}"
+
+
+def heldp_setting_name(law: str, epsilon_min: float) -> str:
+    """A setting (law of the users' levels, ε_min) of Ren et al. (2020b) as a title: ``'discrete, ε_min = 1'``."""
+    if not isinstance(law, str):
+        raise TypeError(f"law must be the name of a law of privacy levels, got {type(law).__name__}")
+    return f"{law.removeprefix('ren-heldp-')}, ε_min = {epsilon_min:g}"
 
 
 def policy_tag(name: str) -> str:

@@ -135,7 +135,7 @@ def test_exact_claims_need_two_ways_and_judge_the_papers_digits():
     apart = C.exact("a", "s", reproduced=2.0, second=2.1, how="x vs y")
     assert apart.verdict() == "TWO WAYS DIFFER" and "differ" in apart.problem()
     with pytest.raises(ValueError, match="second, independent computation"):
-        C.Claim(id="a", kind="exact", source="s", reproduced=1.0, tolerance=0.0, how="x vs y")
+        C.Claim.from_dict(dict(id="a", kind="exact", source="s", reproduced=1.0, tolerance=0.0, how="x vs y"))
     with pytest.raises(ValueError, match="second, independent computation"):
         C.exact("a", "s", reproduced=1.0, second=1.0, how="the formula")  # no "<one> vs <other>"
 
@@ -174,18 +174,18 @@ def test_tolerances_are_derived():
     assert C.reproducible("a", "s", reproduced=1e6).tolerance == pytest.approx(1e-3)
     assert C.reproducible("a", "s", reproduced=5.0, se=0.5).tolerance == 2.0
     with pytest.raises(ValueError, match="not k x se"):
-        C.Claim(id="a", kind="reproducible", source="s", reproduced=1.0, se=0.1, k=4, tolerance=1.0)
+        C.Claim.from_dict(dict(id="a", kind="reproducible", source="s", reproduced=1.0, se=0.1, k=4, tolerance=1.0))
     with pytest.raises(ValueError, match=r"k \(standard errors of tolerance\) must be in \[1, 10\]"):
         _stat(se=0.1, k=40)
 
 
 def test_claim_validation_names_what_is_wrong():
     with pytest.raises(ValueError, match="kind must be one of"):
-        C.Claim(id="a", kind="guess", source="s", reproduced=1.0, tolerance=0.0)
+        C.Claim.from_dict(dict(id="a", kind="guess", source="s", reproduced=1.0, tolerance=0.0))
     with pytest.raises(ValueError, match="finite"):
         C.reproducible("a", "s", reproduced=float("nan"))
     with pytest.raises(ValueError, match="without one it is reproducible"):
-        C.Claim(id="a", kind="statistical", source="s", reproduced=1.0, se=0.1, k=4, tolerance=0.4)
+        C.Claim.from_dict(dict(id="a", kind="statistical", source="s", reproduced=1.0, se=0.1, k=4, tolerance=0.4))
     with pytest.raises(ValueError, match="se must be >= 0"):
         _stat(se=-0.1)
     with pytest.raises(ValueError, match="horizon"):
@@ -210,21 +210,25 @@ def test_claim_validation_names_what_is_wrong():
             horizon=5,
         )
     with pytest.raises(ValueError, match="names the statement it is judged against"):
-        C.Claim(
-            id="a",
-            kind="exact",
-            source="s",
-            reproduced=1.0,
-            tolerance=0.0,
-            second=1.0,
-            how="a vs b",
-            paper=1.0,
-            paper_unit=1.0,
-            cites="ren2020ldp",
-            reason="r",
+        C.Claim.from_dict(
+            dict(
+                id="a",
+                kind="exact",
+                source="s",
+                reproduced=1.0,
+                tolerance=0.0,
+                second=1.0,
+                how="a vs b",
+                paper=1.0,
+                paper_unit=1.0,
+                cites="ren2020ldp",
+                reason="r",
+            )
         )
     with pytest.raises(ValueError, match="only a claim with a paper number names"):
-        C.Claim(id="a", kind="reproducible", source="s", reproduced=1.0, tolerance=0.0, statement="ren2020ldp.test")
+        C.Claim.from_dict(
+            dict(id="a", kind="reproducible", source="s", reproduced=1.0, tolerance=0.0, statement="ren2020ldp.test")
+        )
     with pytest.raises(ValueError, match="systematic_how"):
         _stat(systematic=0.1)
     with pytest.raises(ValueError, match="margin and systematic must be >= 0"):
@@ -234,7 +238,7 @@ def test_claim_validation_names_what_is_wrong():
     with pytest.raises(ValueError, match="one-line reason"):
         C.statistical("a", "s", reproduced=1.0, se=0.1, paper=1.5, statement="ren2020ldp.test", reason="", horizon=5)
     with pytest.raises(ValueError, match="only statistical and exact"):
-        C.Claim(id="a", kind="reproducible", source="s", reproduced=1.0, tolerance=0.0, paper=1.5)
+        C.Claim.from_dict(dict(id="a", kind="reproducible", source="s", reproduced=1.0, tolerance=0.0, paper=1.5))
     with pytest.raises(ValueError, match="without spaces"):
         C.reproducible("a b", "s", reproduced=1.0)
     with pytest.raises(ValueError, match="source"):

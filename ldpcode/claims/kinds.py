@@ -1,0 +1,415 @@
+"""The five kinds of claims, each a frozen dataclass on the base :class:`~ldpcode.claims.core.Claim` with its own
+fields, its own checks and its own verdict: :class:`StatisticalClaim`, :class:`ExactClaim`, :class:`BoundClaim`,
+:class:`ReproducibleClaim` and :class:`PredictionClaim` (what each kind means is in :mod:`ldpcode.claims.core`).
+The two kinds that may judge a paper's number share the fields of :class:`PaperClaim`; the two judged in
+standard errors (statistical claims and predictions) share the methods of ``_JudgedInStandardErrors``. The
+constructors of :mod:`ldpcode.claims.constructors` build them."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from .._validate import check_real
+from .core import AGREE_Z, NEAR_Z, PAPERS, Claim, paper_unit
+from .statements import CATEGORIES
+from .tables import _SENSE_TEXT, _fmt, approx_horizon, span_text
+
+
+@dataclass(frozen=True, kw_only=True)
+class PaperClaim(Claim):
+    """The fields of a claim that may judge a paper's number (statistical and exact claims): the number
+    (``paper``, its last printed digit ``paper_unit``, the ``sense`` of the statement), the paper ``cites``, the
+    one-line ``reason`` for the verdict, and the evidence copied from the paper statement it is judged against
+    (``statement``, ``category``, ``locator``, ``quote``, ``paper_horizon``, ``paper_runs``)."""
+
+    paper: float | None = None
+    paper_unit: float | None = None
+    sense: str = "="
+    cites: str | None = None
+    reason: str = ""
+    statement: str | None = None
+    category: str = ""
+    locator: str = ""
+    quote: str = ""
+    paper_horizon: int | None = None
+    paper_runs: int | None = None
+
+    def _check_paper(self):
+        """A paper number names its paper and a reason, and the unit of its last printed digit."""
+        name = self.id
+        if self.paper is None:
+            return
+        if self.cites not in PAPERS:
+            raise ValueError(
+                f"{name}: cites must name the paper stating the number, one of {', '.join(PAPERS)}; got {self.cites!r}"
+            )
+        if not self.reason:
+            raise ValueError(f"{name}: a claim with a paper number needs a one-line reason for its verdict")
+        if self.paper_unit is None:
+            if self.paper in (0.0, 1.0):
+                # 0 and 1 are most often implied values ("A below B", "independent of eps"), which are exact;
+                # read as printed integers they would silently allow +-0.5
+                raise ValueError(
+                    f"{name}: state paper_unit for paper = {self.paper:g}: 1 if the paper printed "
+                    "this integer, 0 if it is an exact implied value (a difference >= 0, a ratio "
+                    "of 1)"
+                )
+            self._set("paper_unit", paper_unit(self.paper))
+        if self.paper_unit < 0:
+            raise ValueError(f"{name}: paper_unit must be >= 0 (0: an exact value), got {self.paper_unit!r}")
+
+    def _check_evidence(self):
+        """A paper number carries its statement: key, category, locator and quote (copied from the registry)."""
+        name = self.id
+        if self.paper is None:
+            if self.statement or self.category or self.quote or self.locator:
+                raise ValueError(f"{name}: only a claim with a paper number names a paper statement")
+            return
+        if not self.statement or self.category not in CATEGORIES or not self.locator or not self.quote:
+            raise ValueError(
+                f"{name}: a paper number names the statement it is judged against (statement=, a key of "
+                "ldpcode.claims.statements), with its category, locator and verbatim quote"
+            )
+
+    def _excess(self) -> float:
+        """Distance from the paper's number beyond its rounding (0 when within it), in the claim's sense."""
+        diff = self.reproduced - self.paper
+        signed = {"=": abs(diff), "<=": diff, ">=": -diff}[self.sense]
+        return max(0.0, signed - self.paper_unit / 2)
+
+    def reference(self) -> str:
+        if self.paper is not None:
+            return f"paper {_SENSE_TEXT[self.sense]}{_fmt(self.paper)}"
+        return super().reference()
+
+
+class _JudgedInStandardErrors:
+    """What statistical claims and predictions share: a Monte Carlo number judged by its distance, in standard
+    errors of the difference (:meth:`z`), from the number it is judged against (:meth:`_distance`,
+    :meth:`_against`)."""
+
+    def _distance(self) -> float:
+        raise NotImplementedError
+
+    def _against(self) -> float:
+        raise NotImplementedError
+
+    def z(self) -> float:
+        """The distance in standard errors of the difference (see :meth:`~ldpcode.claims.core.Claim.total_se`)."""
+        excess = self._distance()
+        if self.se == 0:  # every run gave the same value: the rounding alone decides
+            return 0.0 if excess == 0 else math.inf
+        return excess / self.total_se()
+
+    def resolution(self) -> float | None:
+        """The smallest difference from the paper that the runs could detect: ``AGREE_Z`` standard errors of the
+        difference (absolute; None without Monte Carlo noise)."""
+        return None if self.se == 0 else AGREE_Z * self.total_se()
+
+    def _z_verdict(self, z: float) -> str:
+        return "near" if z <= NEAR_Z else "disagrees"
+
+    def measure(self) -> str:
+        """What the verdict rests on, in a few words: z, the relative difference, the resolution and the margin."""
+        z = self.z()
+        ref = self._against()
+        parts = [f"z = {z:.1f}" if math.isfinite(z) else "z = ∞: every run gave the same value"]
+        if ref and math.isfinite(z) and z > 0:  # the effect size, beside z
+            rel = 100 * (self.reproduced - ref) / abs(ref)
+            parts.append(f"{rel:+.2f}%" if abs(rel) < 1 else f"{rel:+.1f}%")
+        inside = self.inside()
+        if inside is not None and inside > 0:
+            parts.append(f"inside by {inside:.1f} se")
+        if self.systematic > 0:
+            parts.append(f"systematic ±{_fmt(self.systematic, 2)}")
+        elif self.systematic_how:
+            parts.append("no systematic spread found")
+        if self.verdict() == "inconclusive":
+            parts.append(self._resolution_text())
+        return ", ".join(parts)
+
+    def _resolution_text(self) -> str:
+        need = self.runs_needed()
+        res = f"resolution ±{_fmt(self.resolution(), 2)} against the paper's ±{_fmt(self.target(), 2)}"
+        if need == 0:
+            return res + "; no number of runs suffices: the paper's own runs are coarser than its digits"
+        return res + ("" if need is None else f"; needs ≥ {need} runs")
+
+    def verdict_text(self) -> str:
+        """The verdict with its measure: z, the relative difference and what else decides it."""
+        return f"{self.verdict()} ({self.measure()})"
+
+
+@dataclass(frozen=True, kw_only=True)
+class StatisticalClaim(_JudgedInStandardErrors, PaperClaim):
+    """A Monte Carlo reproduction of a number the paper states (see :mod:`ldpcode.claims.core`): its ``horizon`` (or
+    ``scale``), our ``runs``, a practical ``margin``, the ``systematic`` spread under what the paper leaves open
+    (``systematic_how``), and, for a number whose horizon the paper does not state, the range of t where the
+    curve is within the paper's interval (``t_consistent`` within ``t_searched``)."""
+
+    kind = "statistical"
+
+    horizon: int | None = None
+    scale: str = ""
+    runs: int | None = None
+    margin: float = 0.0
+    systematic: float = 0.0
+    systematic_how: str = ""
+    t_consistent: list | None = None
+    t_searched: list | None = None
+
+    def __post_init__(self):
+        super().__post_init__()
+        name = self.id
+        self._set("margin", check_real(f"{name}: margin", self.margin))
+        self._set("systematic", check_real(f"{name}: systematic", self.systematic))
+        if self.margin < 0 or self.systematic < 0:
+            raise ValueError(f"{name}: margin and systematic must be >= 0, got {self.margin!r}, {self.systematic!r}")
+        if self.systematic > 0 and not self.systematic_how:
+            raise ValueError(f"{name}: a systematic spread says what moves the number (systematic_how)")
+        self._check_paper()
+        if self.paper is None:
+            raise ValueError(f"{name}: a statistical claim reproduces a paper number; without one it is reproducible")
+        if self.horizon is None and not self.scale:
+            raise ValueError(
+                f"{name}: a statistical claim states its horizon (or, for a non-regret quantity, its scale)"
+            )
+        self._check_horizons()
+        self._check_evidence()
+
+    def _check_horizons(self):
+        name = self.id
+        if (self.t_consistent is None) != (self.t_searched is None):
+            raise ValueError(f"{name}: t_consistent and t_searched come together")
+        if self.t_searched is None:
+            return
+        if self.sense != "=":
+            raise ValueError(f"{name}: a horizon range belongs to a statistical claim with sense '='")
+        for field_name, n in (("t_searched", 2), ("t_consistent", (0, 2))):
+            v = getattr(self, field_name)
+            ok = isinstance(v, list) and len(v) in ((n,) if isinstance(n, int) else n)
+            if not ok or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 1 for x in v):
+                raise ValueError(f"{name}: {field_name} must be a list of positive integers, got {v!r}")
+        lo, hi = self.t_searched
+        if not lo <= hi or (self.t_consistent and not lo <= self.t_consistent[0] <= self.t_consistent[1] <= hi):
+            raise ValueError(f"{name}: t_consistent {self.t_consistent} must lie in t_searched {self.t_searched}")
+
+    def _distance(self) -> float:
+        return self._excess()
+
+    def _against(self) -> float:
+        return self.paper
+
+    def inside(self) -> float | None:
+        if self.sense == "=" or self.se == 0:
+            return None
+        diff = self.reproduced - self.paper
+        return (-diff if self.sense == "<=" else diff) / self.total_se()
+
+    def _inconclusive(self) -> bool:
+        res = self.resolution()
+        return self.sense == "=" and res is not None and self.target() > 0 and res > self.target()
+
+    def verdict(self) -> str:
+        """**not judged** for a ``scope`` statement (about bounds or the worst case); with an unstated horizon and
+        a searched range, **consistent at some t** when some horizon puts the curve within the paper's interval
+        (**inconclusive** when the standard error at the claim's horizon cannot resolve the paper's digits), else
+        **disagrees**; otherwise, with z in standard errors of the difference beyond the paper's rounding: z <= 2
+        **agrees**, or **inconclusive** when the resolution is coarser than the paper's printed precision (or the
+        stated margin); beyond, **underdetermined** when the systematic spread covers the difference, else
+        **near** (z <= 4) or **disagrees**."""
+        if self.category == "scope":
+            return "not judged"
+        if self.t_searched is not None:  # resolution read at the claim's horizon
+            if not self.t_consistent:
+                return "disagrees"
+            return "inconclusive" if self._inconclusive() else "consistent at some t"
+        z = self.z()
+        if z <= AGREE_Z:
+            return "inconclusive" if self._inconclusive() else "agrees"
+        if self.systematic > 0 and self._excess() <= self.systematic + AGREE_Z * self.total_se():
+            return "underdetermined"
+        return self._z_verdict(z)
+
+    def measure(self) -> str:
+        """What the verdict rests on, in a few words: z, the relative difference, the horizon range, the
+        resolution and the margin."""
+        if self.category == "scope":
+            return "a statement about bounds, not an empirical number"
+        if self.t_searched is not None:
+            lo, hi = self.t_searched
+            if not self.t_consistent:
+                return f"no horizon in [{approx_horizon(lo)}, {approx_horizon(hi)}] reaches it"
+            where = f"within the paper's interval at {span_text(self.t_consistent, self.t_searched)} only"
+            return where + ("; " + self._resolution_text() if self._inconclusive() else "")
+        return super().measure()
+
+
+@dataclass(frozen=True, kw_only=True)
+class ExactClaim(PaperClaim):
+    """A value without sampling error computed two independent ways: ``reproduced`` and ``second``, with ``how =
+    "<first way> vs <second way>"``; with a paper number, judged by the paper's digits (see
+    :mod:`ldpcode.claims.core`)."""
+
+    kind = "exact"
+
+    second: float | None = None
+    how: str = ""
+
+    def __post_init__(self):
+        super().__post_init__()
+        name = self.id
+        self._check_paper()
+        if self.se != 0:
+            raise ValueError(f"{name}: an exact claim has no standard error, got se = {self.se!r}")
+        if self.second is None or " vs " not in self.how:
+            raise ValueError(
+                f"{name}: an exact claim gives its second, independent computation (second) "
+                f"and how = '<first way> vs <second way>'; got second={self.second!r}, "
+                f"how={self.how!r}"
+            )
+        self._check_evidence()
+
+    def problem(self) -> str | None:
+        if abs(self.reproduced - self.second) > self.tolerance:
+            return (
+                f"the two computations ({self.how}) differ by {abs(self.reproduced - self.second):.3g}, "
+                f"more than the tolerance {self.tolerance:.3g}"
+            )
+        return None
+
+    def verdict(self) -> str:
+        """**TWO WAYS DIFFER** when the two computations are apart; without a paper number **two ways agree**;
+        with one, **agrees** within the tolerance of the paper's number beyond its rounding, **near** within
+        two units of its last digit, **disagrees** beyond."""
+        if self.problem():
+            return "TWO WAYS DIFFER"
+        if self.paper is None:
+            return "two ways agree"
+        ex = self._excess()
+        return "agrees" if ex <= self.tolerance else "near" if ex <= 1.5 * self.paper_unit else "disagrees"
+
+    def reference(self) -> str:
+        if self.paper is None:
+            return f"2nd way {_fmt(self.second)}"
+        return super().reference()
+
+
+@dataclass(frozen=True, kw_only=True)
+class BoundClaim(Claim):
+    """An inequality the notebook asserts: ``reproduced`` ``sense`` (``"<="`` or ``">="``) ``bound``, where
+    ``how`` names the bound ("Theorem 4 at T"), measured at ``horizon`` (or ``scale``)."""
+
+    kind = "bound"
+
+    bound: float | None = None
+    sense: str = "="
+    how: str = ""
+    horizon: int | None = None
+    scale: str = ""
+    reason: str = ""
+
+    def __post_init__(self):
+        super().__post_init__()
+        name = self.id
+        if self.bound is None or not self.how:
+            raise ValueError(
+                f"{name}: a bound claim gives the bound and how (which bound), got "
+                f"bound={self.bound!r}, how={self.how!r}"
+            )
+        if self.sense == "=":
+            raise ValueError(f"{name}: a bound is an inequality: sense must be '<=' or '>='")
+
+    def bound_excess(self) -> float:
+        if math.isinf(self.bound):
+            return -math.inf if (self.bound > 0) == (self.sense == "<=") else math.inf
+        return self.reproduced - self.bound if self.sense == "<=" else self.bound - self.reproduced
+
+    def problem(self) -> str | None:
+        ex = self.bound_excess()
+        limit = AGREE_Z * self.se if self.se > 0 else self.tolerance
+        if ex > limit:
+            return (
+                f"the bound is violated: {_fmt(self.reproduced)} {self.sense} {_fmt(self.bound)} "
+                f"({self.how}) fails by {ex:.3g}" + (f" = {ex / self.se:.1f} standard errors" if self.se else "")
+            )
+        return None
+
+    def verdict(self) -> str:
+        """**holds**, **holds within noise** (fails by at most 2 standard errors) or **VIOLATED**."""
+        if self.problem():
+            return "VIOLATED"
+        return "holds" if self.bound_excess() <= (self.tolerance if self.se == 0 else 0) else "holds within noise"
+
+    def verdict_text(self) -> str:
+        """The verdict with the ratio to the bound."""
+        v = self.verdict()
+        if self.bound > 0 and math.isfinite(self.bound) and self.reproduced >= 0:
+            ratio = self.reproduced / self.bound
+            pct = 100 * ratio
+            share = f"{pct:.0f}%" if pct >= 10 else f"{pct:.2g}%"
+            return f"{v} ({share} of it)" if self.sense == "<=" else f"{v} ({ratio:.3g}× it)"
+        return v
+
+    def reference(self) -> str:
+        return f"{_SENSE_TEXT[self.sense]}{_fmt(self.bound)}"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReproducibleClaim(Claim):
+    """A number the book stands for with nothing to compare it with but its stored value, measured at
+    ``horizon`` (or ``scale``)."""
+
+    kind = "reproducible"
+
+    horizon: int | None = None
+    scale: str = ""
+
+    def verdict(self) -> str:
+        return "reproducible"
+
+    def verdict_text(self) -> str:
+        return "-"
+
+
+@dataclass(frozen=True, kw_only=True)
+class PredictionClaim(_JudgedInStandardErrors, Claim):
+    """A Monte Carlo number against the book's own prediction ``predicted``, derived in the notebook
+    ``derived_in`` by ``how``, at ``horizon`` (or ``scale``) over ``runs`` runs, with a one-line ``reason``."""
+
+    kind = "prediction"
+
+    predicted: float | None = None
+    derived_in: str = ""
+    how: str = ""
+    horizon: int | None = None
+    scale: str = ""
+    runs: int | None = None
+    reason: str = ""
+
+    def __post_init__(self):
+        super().__post_init__()
+        name = self.id
+        if self.predicted is None or not self.derived_in.endswith(".ipynb") or not self.how or not self.reason:
+            raise ValueError(
+                f"{name}: a prediction gives the predicted value, derived_in (the notebook that derives it), "
+                f"how (the derivation) and a one-line reason; got predicted={self.predicted!r}, "
+                f"derived_in={self.derived_in!r}"
+            )
+        if self.horizon is None and not self.scale:
+            raise ValueError(f"{name}: a prediction states its horizon (or scale)")
+
+    def _distance(self) -> float:
+        return abs(self.reproduced - self.predicted)
+
+    def _against(self) -> float:
+        return self.predicted
+
+    def verdict(self) -> str:
+        """**agrees** (z <= 2), **near** (z <= 4) or **disagrees** with the book's own prediction."""
+        z = self.z()
+        return "agrees" if z <= AGREE_Z else self._z_verdict(z)
+
+    def reference(self) -> str:
+        return f"book's prediction {_fmt(self.predicted)}"
