@@ -54,7 +54,7 @@ import numpy as np
 from ._validate import as_float_array, check_int
 from .instances import Instance
 from .limits import (
-    CHUNK,
+    PULLS_PER_CALL,
     MAX_HORIZON,
     MAX_POINTS,
     MAX_RUNS,
@@ -111,6 +111,9 @@ class ArmedPolicy:
     environment_source = "make_instance()"
     threads = None
     checkpoint_count = 121
+    #: whether a run of horizon T, cut at t, is the run of horizon t (no index, schedule or noise depends on T);
+    #: :meth:`ldpcode.results.SimulationResult.until` refuses a result of a policy that is not
+    anytime = True
 
     def min_horizon(self, instance) -> int:
         return instance.n_arms
@@ -119,7 +122,17 @@ class ArmedPolicy:
         releases = None if outputs[0][1] is None else np.array([o[1] for o in outputs], dtype=np.int64)
         counts = np.stack([o[0] for o in outputs])
         return SimulationResult(
-            self.name, self.label, instance.name, horizon, runs, seed, checkpoints, counts, instance.gaps, releases
+            self.name,
+            self.label,
+            instance.name,
+            horizon,
+            runs,
+            seed,
+            checkpoints,
+            counts,
+            instance.gaps,
+            releases,
+            self.anytime,
         )
 
 
@@ -291,12 +304,13 @@ def run(
 def run_in_chunks(horizon: int, cancel, step, chunk: int | None = None) -> None:
     """The chunk loop of every per-round engine (the policies of :func:`ldpcode.simulate.simulate` and the
     drivers of ``bco``, ``contextual`` and ``reductions``): from t = 0 to ``horizon`` in chunks of at most
-    ``chunk`` rounds (default :data:`CHUNK`; an engine whose draws are laid out by chunk, like the contextual
-    one, passes its own), checking ``cancel`` (a :class:`ldpcode.limits.CancelFlag`, or None) before each.
+    ``chunk`` rounds (default :data:`~ldpcode.limits.PULLS_PER_CALL`; an engine whose draws are laid out by
+    chunk, like the contextual one, passes its own), checking ``cancel`` (a :class:`ldpcode.limits.CancelFlag`,
+    or None) before each.
     ``step(t, ci, m)`` draws the chunk's randomness, runs the compiled kernel on rounds t + 1 .. t + m and
     returns the new (t, ci), ci being the index of the next checkpoint to record (a kernel that keeps it in
     its own state returns the ci it was given)."""
-    size = CHUNK if chunk is None else chunk
+    size = PULLS_PER_CALL if chunk is None else chunk
     if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 1:
         raise ValueError(f"chunk must be a whole number of rounds >= 1, got {chunk!r}")
     t = ci = 0
@@ -325,11 +339,11 @@ def pulls_cost(
 
     Memory: the counts (runs, C, K) int64, twice (each run's array and the stacked result), 4 KiB a run of
     bookkeeping (its seed sequence, future and array headers), and per thread the draw buffers (three of
-    ``CHUNK`` doubles) and the per-arm state."""
+    ``PULLS_PER_CALL`` doubles) and the per-arm state."""
     K = n_arms
     threads = max(1, min(workers, runs))
     pulls = runs * horizon
     seconds = pulls * ns * 1e-9
-    nbytes = runs * (2 * n_checkpoints * K * 8 + 4096) + threads * (3 * CHUNK * 8 + 64 * K * 8)
+    nbytes = runs * (2 * n_checkpoints * K * 8 + 4096) + threads * (3 * PULLS_PER_CALL * 8 + 64 * K * 8)
     work = f"runs={runs} x horizon={horizon} = {pulls:.3g} {what} on {K} arms at {ns} ns a pull"
     return seconds, nbytes, work

@@ -290,13 +290,16 @@ def run_reference_global(
     stream one draw per pull and the noise stream one Laplace draw per private release (per pull for
     DP-UCB). Returns the pull counts at ``checkpoints``, shape (C, arms). ``limits`` caps the estimated cost
     (:func:`reference_cost`), checked before anything is drawn."""
+    if getattr(policy, "name", None) not in _GLOBAL_REFERENCES:
+        raise ValueError(
+            f"run_reference_global runs {', '.join(_GLOBAL_REFERENCES)}, not {getattr(policy, 'name', policy)!r}"
+        )
     horizon = _check_cost("run_reference_global", "global", policy, instance, horizon, checkpoints, limits)
     reward_rng, noise_rng = run_streams(seed_seq)
     K = instance.n_arms
     N = np.zeros(K, dtype=np.int64)
     out = np.zeros((len(checkpoints), K), dtype=np.int64)
     cps = {int(c): i for i, c in enumerate(checkpoints)}
-    eps = policy.epsilon
 
     def pull(arm, t):
         r = _reward(instance.arms[arm], float(instance.draw_stream(reward_rng, 1)[0]))
@@ -305,80 +308,101 @@ def run_reference_global(
             out[cps[t + 1]] = N
         return r
 
-    if policy.name in ("AdaP-UCB", "AdaP-KLUCB"):
-        mu, m = [0.0] * K, [0] * K
-        for a in range(K):  # Line 3
-            r = pull(a, a)
-            mu[a] = r + noise_rng.laplace() / eps
-            m[a] = 1
-        t = K
-        while t < horizon:
-            u = _adap_index(policy.name, mu, m, t + 1, eps, policy.alpha)
-            arm = max(range(K), key=lambda a: (u[a], -a))
-            target, total, length = 2 * N[arm], 0.0, 0
-            while N[arm] < target and t < horizon:  # Line 7
-                total += pull(arm, t)
-                length += 1
+    _GLOBAL_REFERENCES[policy.name](policy, K, horizon, N, pull, noise_rng)
+    return out
+
+
+def _adap_reference(policy, K, horizon, N, pull, noise_rng) -> None:
+    """AdaP-UCB and AdaP-KLUCB (Azize and Basu, Algorithm 1): doubling episodes, one private mean each."""
+    eps = policy.epsilon
+    mu, m = [0.0] * K, [0] * K
+    for a in range(K):  # Line 3
+        r = pull(a, a)
+        mu[a] = r + noise_rng.laplace() / eps
+        m[a] = 1
+    t = K
+    while t < horizon:
+        u = _adap_index(policy.name, mu, m, t + 1, eps, policy.alpha)
+        arm = max(range(K), key=lambda a: (u[a], -a))
+        target, total, length = 2 * N[arm], 0.0, 0
+        while N[arm] < target and t < horizon:  # Line 7
+            total += pull(arm, t)
+            length += 1
+            t += 1
+        if t < horizon:  # the private mean of the episode just ended
+            mu[arm] = total / length + noise_rng.laplace() / (eps * length)
+            m[arm] = length
+
+
+def _dp_se_reference(policy, K, horizon, N, pull, noise_rng) -> None:
+    """DP-SE (Sajed and Sheffet): epochs of round-robin, private epoch means, elimination at 2^-e."""
+    from .global_policies import dp_se_epoch_length
+
+    eps = policy.epsilon
+    beta = 1.0 / horizon if policy.beta is None else policy.beta
+    active, t, e = list(range(K)), 0, 1
+    while t < horizon:
+        if len(active) == 1:
+            while t < horizon:
+                pull(active[0], t)
                 t += 1
-            if t < horizon:  # the private mean of the episode just ended
-                mu[arm] = total / length + noise_rng.laplace() / (eps * length)
-                m[arm] = length
-        return out
-
-    if policy.name == "DP-SE":
-        from .global_policies import dp_se_epoch_length
-
-        beta = 1.0 / horizon if policy.beta is None else policy.beta
-        active, t, e = list(range(K)), 0, 1
-        while t < horizon:
-            if len(active) == 1:
-                while t < horizon:
-                    pull(active[0], t)
+            break
+        R = dp_se_epoch_length(len(active), e, eps, beta)
+        sums = dict.fromkeys(active, 0.0)
+        for _ in range(R):
+            for a in active:
+                if t < horizon:
+                    sums[a] += pull(a, t)
                     t += 1
-                break
-            R = dp_se_epoch_length(len(active), e, eps, beta)
-            sums = dict.fromkeys(active, 0.0)
-            for _ in range(R):
-                for a in active:
-                    if t < horizon:
-                        sums[a] += pull(a, t)
-                        t += 1
-            if t >= horizon:
-                break
-            priv = {a: sums[a] / R + noise_rng.laplace() / (eps * R) for a in active}
-            best = max(priv.values())
-            active = [a for a in active if best - priv[a] <= 2.0 ** (-e)]
-            e += 1
-        return out
+        if t >= horizon:
+            break
+        priv = {a: sums[a] / R + noise_rng.laplace() / (eps * R) for a in active}
+        best = max(priv.values())
+        active = [a for a in active if best - priv[a] <= 2.0 ** (-e)]
+        e += 1
+
+
+def _dp_ucb_reference(policy, K, horizon, N, pull, noise_rng) -> None:
+    """DP-UCB: UCB1 on private sums, one tree mechanism per arm, the noise node drawn at its first use."""
+    from .global_policies import dp_ucb_noise_bound
 
     S = [0.0] * K
-    if policy.name == "DP-UCB":
-        from .global_policies import dp_ucb_noise_bound
+    depth, scale, bound = dp_ucb_noise_bound(horizon, K, policy.epsilon, policy.gamma)
+    noise = noise_rng.laplace(0.0, 1.0, horizon)
+    trees = [dict() for _ in range(K)]  # (level j, block n >> j) -> Laplace noise of that node
+    priv = [0.0] * K
+    for t in range(horizon):
+        if t < K:
+            arm = t
+        else:
+            u = [priv[a] / N[a] + math.sqrt(2 * math.log(t) / N[a]) + bound / N[a] for a in range(K)]
+            arm = max(range(K), key=lambda a: (u[a], -a))
+        S[arm] += pull(arm, t)
+        n = int(N[arm])
+        used = [(j, n >> j) for j in range(depth) if (n >> j) & 1]
+        for node in used:
+            if node not in trees[arm]:
+                trees[arm][node] = scale * noise[t]
+        priv[arm] = S[arm] + sum(trees[arm][node] for node in used)
 
-        depth, scale, bound = dp_ucb_noise_bound(horizon, K, eps, policy.gamma)
-        noise = noise_rng.laplace(0.0, 1.0, horizon)
-        trees = [dict() for _ in range(K)]  # (level j, block n >> j) -> Laplace noise of that node
-        priv = [0.0] * K
-        for t in range(horizon):
-            if t < K:
-                arm = t
-            else:
-                u = [priv[a] / N[a] + math.sqrt(2 * math.log(t) / N[a]) + bound / N[a] for a in range(K)]
-                arm = max(range(K), key=lambda a: (u[a], -a))
-            S[arm] += pull(arm, t)
-            n = int(N[arm])
-            used = [(j, n >> j) for j in range(depth) if (n >> j) & 1]
-            for node in used:
-                if node not in trees[arm]:
-                    trees[arm][node] = scale * noise[t]
-            priv[arm] = S[arm] + sum(trees[arm][node] for node in used)
-        return out
 
-    for t in range(horizon):  # KL-UCB
+def _klucb_reference(policy, K, horizon, N, pull, noise_rng) -> None:
+    """KL-UCB (non-private): the index inverted at every pull."""
+    S = [0.0] * K
+    for t in range(horizon):
         if t < K:
             arm = t
         else:
             u = [_klucb(S[a] / N[a], math.log(t) / N[a]) for a in range(K)]
             arm = max(range(K), key=lambda a: (u[a], -a))
         S[arm] += pull(arm, t)
-    return out
+
+
+#: the step-by-step reference of each global policy, by its registry name
+_GLOBAL_REFERENCES = {
+    "AdaP-UCB": _adap_reference,
+    "AdaP-KLUCB": _adap_reference,
+    "DP-SE": _dp_se_reference,
+    "DP-UCB": _dp_ucb_reference,
+    "KL-UCB": _klucb_reference,
+}

@@ -103,6 +103,7 @@ class SimulationResult(RegretCurves):
     counts: np.ndarray
     gaps: np.ndarray
     releases: np.ndarray | None = None
+    anytime: bool = True
 
     @property
     def name(self) -> str:
@@ -121,8 +122,16 @@ class SimulationResult(RegretCurves):
 
         Run r's reward and noise streams do not depend on the horizon, so a run of horizon T cut at t
         is exactly the run of horizon t with the same seed (tests/plotting/test_figures.py checks it): one long
-        simulation serves both a T = 10^6 panel and a T = 10^7 ratio curve.
+        simulation serves both a T = 10^6 panel and a T = 10^7 ratio curve. That holds for an *anytime* policy
+        only; one whose runs depend on T (``anytime = False``: DP-UCB sizes its noise trees for T, DP-SE's β is 1/T)
+        is refused with a ValueError, since its run cut at t is not its run of horizon t
+        (tests/policies/test_conformance.py checks both, for every registered policy).
         """
+        if not self.anytime:
+            raise ValueError(
+                f"{self.policy}'s runs depend on their horizon, so a run of horizon {self.horizon:,} cut at t is not "
+                f"its run of horizon t: simulate it at horizon t instead"
+            )
         t = check_int("t", t, minimum=1)
         k = self.checkpoint_index(t) + 1
         return SimulationResult(

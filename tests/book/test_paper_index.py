@@ -36,8 +36,8 @@ def test_target_follows_the_code_to_where_it_is_defined():
     assert P.target("ldpcode.make_policy") == ("func", "ldpcode.policies.make_policy")
     assert P.target("ldpcode.mechanisms") == ("mod", "ldpcode.mechanisms")
     assert P.target("ldpcode.mechanisms.CTL") == ("class", "ldpcode.mechanisms.curators.CTL")
-    assert P.target("policy:LDP-UCB-L") == ("class", "ldpcode.policies.IndexPolicy")
-    assert P.target("policy:HeLDP-UCB-B") == ("class", "ldpcode.policies.HeterogeneousPolicy")
+    assert P.target("policy:LDP-UCB-L") == ("class", "ldpcode.policies.index.IndexPolicy")
+    assert P.target("policy:HeLDP-UCB-B") == ("class", "ldpcode.policies.heterogeneous.HeterogeneousPolicy")
     assert P.target("policy:AdaP-UCB") == ("class", "ldpcode.global_policies.episodes.AdaptiveEpisodes")
 
 

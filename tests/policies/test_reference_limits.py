@@ -96,3 +96,13 @@ def test_the_tests_and_benchmarks_references_are_far_below_the_default_limits():
         pol = type("P", (), {"name": name})()
         seconds, nbytes, work = ref.reference_cost(kind, pol, arms, horizon, 100)
         assert seconds < 60 and nbytes < 64 * 2**20, (kind, name, work, seconds, nbytes)
+
+
+def test_the_global_reference_refuses_a_policy_it_does_not_implement():
+    """Its if-chain ended in KL-UCB: given UCB1 it ran KL-UCB and returned plausible counts (2988, 6, 6 at T = 3000).
+    Now one reference function per global policy, by name, and any other name is refused before any draw."""
+    inst = ldp.make_instance("bernoulli", means=[0.9, 0.6, 0.5])
+    with pytest.raises(ValueError, match="not 'UCB1'"):
+        ref.run_reference_global(
+            ldp.make_policy("UCB1"), inst, 3000, np.random.SeedSequence(5), ldp.log_checkpoints(3000)
+        )

@@ -119,7 +119,7 @@ def test_use_theme_loads_pyplot_and_registers_the_png_formatter():
         import matplotlib.pyplot as plt
         from matplotlib.figure import Figure
         png = shell.display_formatter.formatters["image/png"]
-        print(before, png.lookup_by_type(Figure) is ldp.plotting._png_base64, plt.rcParams["figure.dpi"])
+        print(before, png.lookup_by_type(Figure) is ldp.plotting.theme._png_base64, plt.rcParams["figure.dpi"])
         """
     )
     assert out == "False True 90.0"

@@ -1,171 +1,19 @@
-"""One look for every figure: a seaborn theme, one colour per algorithm, the papers' log-log axes.
-
-Notebooks call :func:`use_theme` once, then :func:`regret_panel` / :func:`ratio_panel` per panel.
-
-Size: one module for every figure of the book, so that all share one theme, palette and style of theory
-lines; the last section holds whole figures shared by two notebooks (Theorems 4 and 6 of Ren et al. 2020a,
-Theorems 7 and 10 of Ren et al. 2020b), each a short sequence of the panels above.
-"""
+"""Panels: one axes each (a regret curve with its band, a ratio with its standard error, a bound, a gap, a fit),
+the pieces every figure of the book is made of."""
 
 from __future__ import annotations
 
 import math
 
-import matplotlib.pyplot as plt
 import numpy as np
 
-POLICY_COLORS = {
-    "UCB1": "#000000",
-    "UCB1-S": "#000000",
-    "LDP-UCB-L": "#1f77b4",
-    "LDP-UCB-LS": "#1f77b4",
-    "LDP-UCB-B": "#d62728",
-    "LDP-UCB-BS": "#d62728",
-    # Azize and Basu (2022), global DP
-    "AdaP-KLUCB": "#2ca02c",
-    "AdaP-UCB": "#ff7f0e",
-    "DP-SE": "#9467bd",
-    "DP-UCB": "#8c564b",
-    "KL-UCB": "#7f7f7f",
-    # the landscape chapter: heterogeneous LDP and the (eps, delta)-LDP reduction of Zheng et al. (2020)
-    "HeLDP-UCB-B": "#e377c2",
-    "OnePoint-UCB": "#17becf",
-}
-THEORY_STYLE = dict(linestyle="--", linewidth=1.2, alpha=0.9)
-
-
-#: the width of the book's text column at 1280 px (sphinx-book-theme), in CSS pixels: a figure wider than this
-#: is shown scaled down to it, and its fonts with it. The column measures 687-688 px; 684 leaves the fonts a
-#: little room above the floor rather than landing on it to the last sub-pixel
-COLUMN_PX = 684
-#: the smallest font a reader is shown, in CSS pixels, as displayed (tests/book/test_book_pages.py measures it)
-MIN_FONT_PX = 9
-#: the PNG text key under which :func:`figure_png` records the figure's smallest font, in points
-FONT_KEY = "ldp-min-font-pt"
-DPI = 90
-
-
-def use_theme() -> None:
-    """The book's seaborn theme (white grid, colour-blind-safe palette, readable sizes); in a notebook, its
-    figures are shown through :func:`figure_png`, so none carries a font below 9 px in the book's column."""
-    import seaborn as sns
-
-    sns.set_theme(context="notebook", style="whitegrid", palette="colorblind")
-    plt.rcParams.update({"figure.dpi": DPI, "savefig.dpi": DPI, "legend.fontsize": "small", "axes.titlesize": "medium"})
-    try:
-        from IPython import get_ipython
-    except ImportError:  # pragma: no cover - IPython comes with the notebook stack
-        return
-    shell = get_ipython()
-    if shell is not None and hasattr(shell, "display_formatter"):
-        import matplotlib
-        from matplotlib.figure import Figure
-
-        # load the backend now: matplotlib-inline registers its own PNG formatter when its backend loads,
-        # which would otherwise happen at the first figure and replace the one below
-        plt.switch_backend(matplotlib.get_backend())
-
-        shell.display_formatter.formatters["image/png"].for_type(Figure, _png_base64)
-
-
-def _texts(fig):
-    from matplotlib.text import Text
-
-    return [t for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()]
-
-
-def _floor_pt(width_px: float, *, column_px: float, min_px: float, dpi: float) -> float:
-    """The smallest font, in points, that shows at ``min_px`` CSS px in a figure ``width_px`` pixels wide at ``dpi``,
-    shown at most ``column_px`` wide: s pt are s·dpi/72 image px, scaled by min(1, column_px/width_px)."""
-    return min_px * 72 / dpi / min(1.0, column_px / width_px)
-
-
-def legible(fig, *, column_px: int = COLUMN_PX, min_px: float = MIN_FONT_PX, dpi: float = DPI) -> float:
-    """Raise every font of ``fig`` that would show below ``min_px`` CSS pixels when the saved figure (tight
-    bounding box, ``dpi``) is shown at most ``column_px`` wide; return the smallest font, in points.
-
-    A figure of width W inches is shown at ``min(1, column_px / (W·dpi))`` of its natural size, so a font
-    of s points shows at ``s·dpi/72·min(1, column_px/(W·dpi))`` px. The floor is recomputed after each
-    raise (larger fonts may widen the tight box) until no font is below it.
-    """
-    for _ in range(4):
-        fig.canvas.draw()
-        renderer = fig.canvas.get_renderer()
-        width_in = fig.get_tightbbox(renderer).width + 0.2  # savefig's pad_inches = 0.1 on each side
-        floor = _floor_pt(width_in * dpi, column_px=column_px, min_px=min_px, dpi=dpi)
-        small = [t for t in _texts(fig) if t.get_fontsize() < floor - 1e-9]
-        if not small:
-            break
-        for t in small:
-            t.set_fontsize(floor)
-    return min((t.get_fontsize() for t in _texts(fig)), default=float("inf"))
-
-
-def figure_png(fig, *, dpi: float = DPI, column_px: int = COLUMN_PX, min_px: float = MIN_FONT_PX) -> bytes:
-    """The PNG the book shows for ``fig``: made :func:`legible`, a tight bounding box, ``dpi`` recorded in
-    the PNG, and the smallest font (points) under the text key ``FONT_KEY``, which the page test reads.
-
-    The saved PNG's own width decides: if its smallest font would still show below ``min_px`` (the tight
-    box came out wider than :func:`legible` estimated), the fonts are raised to that floor and it is saved
-    again."""
-    import io
-
-    from PIL import Image
-
-    smallest = legible(fig, dpi=dpi, column_px=column_px, min_px=min_px)
-    for _ in range(4):
-        buf = io.BytesIO()
-        meta = {"Software": None, FONT_KEY: f"{smallest:.3f}"}
-        fig.savefig(buf, format="png", dpi=dpi, bbox_inches="tight", metadata=meta)
-        width = Image.open(io.BytesIO(buf.getvalue())).width
-        floor = _floor_pt(width, column_px=column_px, min_px=min_px, dpi=dpi)
-        small = [t for t in _texts(fig) if t.get_fontsize() < floor]
-        if not small:
-            break
-        for t in small:
-            t.set_fontsize(floor * 1.005)
-        smallest = min(t.get_fontsize() for t in _texts(fig))
-    return buf.getvalue()
-
-
-def _png_base64(fig) -> str:
-    import base64
-
-    if not fig.axes and not fig.texts:  # an empty figure shows nothing, as the inline backend does
-        return None
-    return base64.b64encode(figure_png(fig)).decode("ascii")
-
-
-def epsilon_colors(epsilons) -> dict:
-    """A sequential palette keyed by epsilon, darker for more privacy (smaller epsilon)."""
-    import seaborn as sns
-
-    eps = sorted(set(float(e) for e in epsilons))
-    pal = sns.color_palette("viridis", n_colors=max(len(eps), 2))
-    return {e: pal[i] for i, e in enumerate(eps)}
-
-
-def format_horizon(T: int) -> str:
-    """A horizon for a figure's text, typeset by mathtext: ``10**6`` -> ``'$10^{6}$'`` (shown 10⁶); other
-    numbers with thousands separators (``'16,000'``)."""
-    k = math.log10(T)
-    return f"$10^{{{int(round(k))}}}$" if abs(k - round(k)) < 1e-12 else f"{T:,}"
-
-
-def paper_axes(ax, *, xlabel="time t (pulls)", ylabel="pseudo-regret R(t)", title=None, loglog=True):
-    """Log-log axes labelled as in the papers' figures."""
-    if loglog:
-        ax.set_xscale("log")
-        ax.set_yscale("log")
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
-    if title:
-        ax.set_title(title)
-    return ax
+from .theme import POLICY_COLORS, THEORY_STYLE, paper_axes
 
 
 def regret_panel(ax, results, *, labels=None, colors=None, band: float | None = 0.95, title=None, t_min: int = 20):
     """Mean pseudo-regret of each result against t, with a confidence band over runs."""
+    from ..claims.tables import format_horizon
+
     for i, res in enumerate(results):
         label = labels[i] if labels else res.label
         color = colors[i] if colors else POLICY_COLORS.get(res.policy)
@@ -179,7 +27,7 @@ def regret_panel(ax, results, *, labels=None, colors=None, band: float | None = 
             )
     T = max(r.horizon for r in results)
     runs = {r.runs for r in results}
-    sub = f"T = {format_horizon(T)}, {'/'.join(map(str, sorted(runs)))} runs"
+    sub = f"T = {format_horizon(T, mathtext=True)}, {'/'.join(map(str, sorted(runs)))} runs"
     paper_axes(ax, title=f"{title}\n{sub}" if title else sub)
     ax.legend(loc="upper left")
     return ax
@@ -196,6 +44,8 @@ def mean_sd_panel(
     mean <= 0 are skipped and the band's lower edge is clipped at one decade below the mean (mean - sd
     may be <= 0). Only checkpoints >= ``t_min`` are drawn. Returns a dict label -> (t, mean, sd).
     """
+    from ..claims.tables import format_horizon
+
     results = list(results)
     if not results:
         raise ValueError("results must hold at least one SimulationResult, got none")
@@ -223,7 +73,7 @@ def mean_sd_panel(
         out[label] = (t, m, s)
     T = max(r.horizon for r in results)
     runs = "/".join(map(str, sorted({r.runs for r in results})))
-    sub = f"T = {format_horizon(T)}, {runs} runs, mean ± {n_sd:g} sd"
+    sub = f"T = {format_horizon(T, mathtext=True)}, {runs} runs, mean ± {n_sd:g} sd"
     paper_axes(ax, title=f"{title}\n{sub}" if title else sub, loglog=loglog)
     ax.legend(loc="upper left")
     return out
@@ -236,7 +86,7 @@ def band_curve(ax, t, values, *, label=None, color=None, band: float | None = 0.
     bound in the proof of Theorem 4 or 6 of Ren et al. (2020). The band is mean +- z * sd / sqrt(runs)
     (sd with ddof = 1), as in :meth:`ldpcode.simulate.SimulationResult.regret_band`. Returns the mean.
     """
-    from .stats import mean_and_half_width
+    from ..stats import mean_and_half_width
 
     t = np.asarray(t)
     v = np.asarray(values, dtype=float)
@@ -262,7 +112,7 @@ def ratio_panel(ax, pairs, *, theory=None, paper=None, band: float | None = None
     """
     from scipy.stats import norm
 
-    from .stats import ratio_of_means_se
+    from ..stats import ratio_of_means_se
 
     for label, num, den, color in pairs:
         if not np.array_equal(num.checkpoints, den.checkpoints):
@@ -378,7 +228,7 @@ def fit_panel(
     a dashed line over the range of x in ``THEORY_STYLE``, labelled with its slope, intercept and R^2;
     ``annotate``: one text per point, written beside it. Linear axes. Returns the fit.
     """
-    from .stats import linear_fit
+    from ..stats import linear_fit
 
     x = np.asarray(x, dtype=float)
     y = np.asarray(y, dtype=float)
@@ -515,7 +365,8 @@ def episode_timeline(
     """
     from matplotlib.ticker import NullLocator
 
-    from .global_policies import Blocks
+    from ..claims.tables import format_horizon
+    from ..global_policies import Blocks
 
     if not isinstance(blocks, Blocks) or not blocks.start:
         raise ValueError(f"blocks must be a non-empty ldpcode.global_policies.Blocks (policy.run(...)), got {blocks!r}")
@@ -574,7 +425,7 @@ def episode_timeline(
     ax.set_yticklabels(labels[::-1])
     ax.grid(False, axis="y")
     ax.set_xlabel("step t")
-    horizon = format_horizon(T) if T >= 1000 else str(T)
+    horizon = format_horizon(T, mathtext=True) if T >= 1000 else str(T)
     ax.set_title(title if title is not None else f"{K} arms, T = {horizon}, {len(blocks.start) - 1} episodes")
     return bars
 
@@ -637,160 +488,3 @@ def log_ratio_panel(
     if title:
         ax.set_title(title)
     return int(((lo > eps) | (hi < -eps)).sum())
-
-
-# ---------------------------------------------------------------- the figures of two notebooks each
-# Ren et al. (2020a), Theorems 4 and 6; Ren et al. (2020b), Theorems 7 and 10. The computations behind
-# them are in ldpcode.experiments.
-
-
-def looseness_figure(curves, t, keep, *, title, ylabel, ratio_title, uniform_rate, t_min):
-    """Two panels: the mean regret of each run with its bound (dashed) and the regret of uniform play
-    ``t * uniform_rate`` (dotted); then the ratio bound / mean regret against t.
-
-    ``curves``: list of (label, SimulationResult, bound at each t, colour); ``keep`` selects ``t`` from the
-    results' checkpoints. For Theorem 4 (LDP-UCB-L) and Theorem 6 (LDP-UCB-B, beside UCB1's bound of Auer et
-    al. 2002) of Ren et al. (2020a). Returns the figure.
-    """
-    curves = list(curves)
-    if not curves:
-        raise ValueError("curves must hold at least one (label, result, bound, colour), got none")
-    t = np.asarray(t)
-    for label, res, bound, _ in curves:
-        if np.shape(bound) != t.shape:
-            raise ValueError(
-                f"the bound of {label!r} must have one value per t, shape {t.shape}, got {np.shape(bound)}"
-            )
-    fig, axes = plt.subplots(1, 2, figsize=(10, 4))
-    regret_panel(
-        axes[0],
-        [c[1] for c in curves],
-        colors=[c[3] for c in curves],
-        labels=[c[0] for c in curves],
-        title=title,
-        t_min=t_min,
-    )
-    for _, _, bound, color in curves:
-        axes[0].plot(t, bound, color=color, **THEORY_STYLE)
-    axes[0].plot(t, t * uniform_rate, color="grey", linestyle=":", label="uniform play")
-    axes[0].legend(loc="upper left")
-    for label, res, bound, color in curves:
-        axes[1].plot(t, bound / res.mean_regret()[keep], color=color, label=label)
-    paper_axes(axes[1], ylabel=ylabel, title=ratio_title)
-    axes[1].legend()
-    fig.tight_layout()
-    return fig
-
-
-def gap_pulls_figure(t, pulls, pulls_bound, *, horizon, title, forced_floor=False):
-    """One panel per ε: the mean pulls E[N_a(t)] of each gap group (solid, :func:`band_curve`) and its bound
-    (dashed), the bound on the pulls of a suboptimal arm in the proofs of Theorems 4 and 6 of Ren et al.
-    (2020a), Appendix A.2 / A.4. ``pulls`` and ``pulls_bound``: ε -> gap -> values at each t (pulls with one
-    row per run), as :func:`ldpcode.experiments.bounds_along_run` gives them. ``forced_floor`` draws
-    LDP-UCB-L's floor of forced pulls 4 log(t + 1) (its Lines 5-6). ``title`` is the figure's title, to which
-    the horizon and number of runs are added. Returns the figure.
-    """
-    epsilons = list(pulls)
-    if not epsilons or set(epsilons) != set(pulls_bound):
-        raise ValueError(
-            f"pulls and pulls_bound must have the same non-empty epsilons, got {epsilons} and {list(pulls_bound)}"
-        )
-    t = np.asarray(t)
-    gaps = list(pulls[epsilons[0]])
-    runs = next(iter(pulls[epsilons[0]].values())).shape[0]
-    gap_colors = dict(zip(gaps, plt.rcParams["axes.prop_cycle"].by_key()["color"]))
-    fig, axes = plt.subplots(1, len(epsilons), figsize=(10, 3.6), sharey=True)
-    axes = np.atleast_1d(axes)  # one value: plt.subplots returns a single Axes
-    for ax, eps in zip(axes, epsilons):
-        for g in gaps:
-            band_curve(ax, t, pulls[eps][g], color=gap_colors[g], label=f"Δ = {g:g}")
-            ax.plot(t, pulls_bound[eps][g], color=gap_colors[g], **THEORY_STYLE)
-        if forced_floor:
-            ax.plot(t, 4 * np.log(t + 1), color="grey", linestyle=":", label="4 log(t+1)")
-        paper_axes(ax, ylabel=r"$E[N_a(t)]$ per arm" if eps == epsilons[0] else "", title=f"ε = {eps:g}")
-        ax.set_ylim(1, 2 * horizon)
-    axes[0].legend(loc="upper left")
-    fig.suptitle(f"{title}, T = {format_horizon(horizon)}, {runs} runs", fontsize="medium")
-    fig.tight_layout()
-    return fig
-
-
-def rate_figure(results, t, n_arms, *, colors, title):
-    r"""The mean regret of each run (ε -> SimulationResult) with the distribution-free rate
-    ε^{-1} sqrt(n t log t) of Theorems 4 and 6 of Ren et al. (2020a) at constant 1 (dotted,
-    :func:`ldpcode.bounds.distribution_free_rate`), one colour per ε (``colors``: ε -> colour). Returns the
-    figure."""
-    from .bounds import distribution_free_rate
-
-    epsilons = list(results)
-    if not epsilons:
-        raise ValueError("results must hold at least one epsilon -> SimulationResult, got none")
-    fig, ax = plt.subplots(figsize=(6.5, 4))
-    regret_panel(
-        ax,
-        list(results.values()),
-        colors=[colors[e] for e in epsilons],
-        labels=[f"ε = {e:g}" for e in epsilons],
-        t_min=n_arms,
-        title=title,
-    )
-    for eps in epsilons:
-        ax.plot(t, [distribution_free_rate(n_arms, int(s), eps) for s in t], color=colors[eps], linestyle=":")
-    return fig
-
-
-def heterogeneous_bound_figure(run, instance, *, label, theorem, regret_bound):
-    """One panel per setting: the mean regret of ``run`` (a :class:`ldpcode.experiments.HeterogeneousRun`) with
-    the theorem's bound, infimum over κ, at every t (dashed); a last panel with the bracket at T against κ,
-    ``regret_bound(means, T, levels, ε_min, kappa=κ)``, and its infimum (dots). For Theorem 7 (HeLDP-UCB-L)
-    and Theorem 10 (HeLDP-UCB-B) of Ren et al. (2020b); ``label`` names the agent, ``theorem`` the bound.
-    Returns the figure."""
-    from .experiments import heldp_setting_name
-
-    if not callable(regret_bound):
-        raise TypeError(f"regret_bound must be a function of ldpcode.bounds, got {type(regret_bound).__name__}")
-    horizon = next(iter(run.results.values())).horizon
-    fig, axes = plt.subplots(1, len(run.results) + 1, figsize=(12, 3.6))
-    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
-    for ax, (key, res), col in zip(axes, run.results.items(), colors):
-        regret_panel(ax, [res], labels=[label], colors=[col], title=heldp_setting_name(*key), t_min=instance.n_arms)
-        ax.plot(run.t, run.best[key][:, 1], color=col, label=theorem, **THEORY_STYLE)
-        ax.legend(loc="lower right", fontsize="small")
-        ax.set_ylim(bottom=1)
-    kappas = np.exp(np.linspace(math.log(1e-2), math.log(10.0), 60))
-    ax = axes[-1]
-    for (key, lv), col in zip(run.levels.items(), colors):
-        vals = [regret_bound(instance.means, horizon, lv, key[1], kappa=k) for k in kappas]
-        ax.plot(kappas, vals, color=col, label=heldp_setting_name(*key))
-        ax.plot(*run.best[key][-1], "o", color=col)
-    paper_axes(ax, xlabel="κ", ylabel=f"{theorem}'s bracket at T", title="the infimum over κ (dots)")
-    ax.legend(fontsize="x-small")
-    fig.tight_layout()
-    return fig
-
-
-def constant_levels_figure(pairs, t, n_arms, *, labels, bound_label):
-    """One panel per ε: the mean regrets of the heterogeneous and the homogeneous agent under constant levels
-    ε = ε_min (``pairs``: ε -> :class:`ldpcode.experiments.ConstantLevelsPair`; ``labels``: their two names)
-    and the corollary's bound at every t (dashed, ``bound_label``): Corollaries 8 and 11 of Ren et al.
-    (2020b). Returns the figure."""
-    if not pairs:
-        raise ValueError("pairs must hold at least one epsilon -> ConstantLevelsPair, got none")
-    if len(labels) != 2:
-        raise ValueError(f"labels must name the two agents (heterogeneous, homogeneous), got {labels!r}")
-    fig, axes = plt.subplots(1, len(pairs), figsize=(10, 3.8))
-    axes = np.atleast_1d(axes)  # one value: plt.subplots returns a single Axes
-    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
-    for ax, (eps, p) in zip(axes, pairs.items()):
-        regret_panel(
-            ax,
-            [p.he, p.ho],
-            labels=list(labels),
-            colors=[colors[0], colors[1]],
-            title=f"constant levels ε = ε_min = {eps:g}",
-            t_min=n_arms,
-        )
-        ax.plot(t, p.corollary_t, color="k", label=bound_label, **THEORY_STYLE)
-        ax.legend(loc="upper left", fontsize="small")
-    fig.tight_layout()
-    return fig

@@ -1,0 +1,133 @@
+"""The book's look: one seaborn theme, the figures' legibility at the text column's width, one colour per ε and
+per algorithm, and the papers' log-log axes."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+
+from ..policies import POLICY_COLORS  # noqa: F401 (the registry's colours, the same dict: ldp.plotting.POLICY_COLORS)
+
+THEORY_STYLE = dict(linestyle="--", linewidth=1.2, alpha=0.9)
+
+
+#: the width of the book's text column at 1280 px (sphinx-book-theme), in CSS pixels: a figure wider than this
+#: is shown scaled down to it, and its fonts with it. The column measures 687-688 px; 684 leaves the fonts a
+#: little room above the floor rather than landing on it to the last sub-pixel
+COLUMN_PX = 684
+#: the smallest font a reader is shown, in CSS pixels, as displayed (tests/book/test_book_pages.py measures it)
+MIN_FONT_PX = 9
+#: the PNG text key under which :func:`figure_png` records the figure's smallest font, in points
+FONT_KEY = "ldp-min-font-pt"
+DPI = 90
+
+
+def use_theme() -> None:
+    """The book's seaborn theme (white grid, colour-blind-safe palette, readable sizes); in a notebook, its
+    figures are shown through :func:`figure_png`, so none carries a font below 9 px in the book's column."""
+    import seaborn as sns
+
+    sns.set_theme(context="notebook", style="whitegrid", palette="colorblind")
+    plt.rcParams.update({"figure.dpi": DPI, "savefig.dpi": DPI, "legend.fontsize": "small", "axes.titlesize": "medium"})
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - IPython comes with the notebook stack
+        return
+    shell = get_ipython()
+    if shell is not None and hasattr(shell, "display_formatter"):
+        import matplotlib
+        from matplotlib.figure import Figure
+
+        # load the backend now: matplotlib-inline registers its own PNG formatter when its backend loads,
+        # which would otherwise happen at the first figure and replace the one below
+        plt.switch_backend(matplotlib.get_backend())
+
+        shell.display_formatter.formatters["image/png"].for_type(Figure, _png_base64)
+
+
+def _texts(fig):
+    from matplotlib.text import Text
+
+    return [t for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()]
+
+
+def _floor_pt(width_px: float, *, column_px: float, min_px: float, dpi: float) -> float:
+    """The smallest font, in points, that shows at ``min_px`` CSS px in a figure ``width_px`` pixels wide at ``dpi``,
+    shown at most ``column_px`` wide: s pt are s·dpi/72 image px, scaled by min(1, column_px/width_px)."""
+    return min_px * 72 / dpi / min(1.0, column_px / width_px)
+
+
+def legible(fig, *, column_px: int = COLUMN_PX, min_px: float = MIN_FONT_PX, dpi: float = DPI) -> float:
+    """Raise every font of ``fig`` that would show below ``min_px`` CSS pixels when the saved figure (tight
+    bounding box, ``dpi``) is shown at most ``column_px`` wide; return the smallest font, in points.
+
+    A figure of width W inches is shown at ``min(1, column_px / (W·dpi))`` of its natural size, so a font
+    of s points shows at ``s·dpi/72·min(1, column_px/(W·dpi))`` px. The floor is recomputed after each
+    raise (larger fonts may widen the tight box) until no font is below it.
+    """
+    for _ in range(4):
+        fig.canvas.draw()
+        renderer = fig.canvas.get_renderer()
+        width_in = fig.get_tightbbox(renderer).width + 0.2  # savefig's pad_inches = 0.1 on each side
+        floor = _floor_pt(width_in * dpi, column_px=column_px, min_px=min_px, dpi=dpi)
+        small = [t for t in _texts(fig) if t.get_fontsize() < floor - 1e-9]
+        if not small:
+            break
+        for t in small:
+            t.set_fontsize(floor)
+    return min((t.get_fontsize() for t in _texts(fig)), default=float("inf"))
+
+
+def figure_png(fig, *, dpi: float = DPI, column_px: int = COLUMN_PX, min_px: float = MIN_FONT_PX) -> bytes:
+    """The PNG the book shows for ``fig``: made :func:`legible`, a tight bounding box, ``dpi`` recorded in
+    the PNG, and the smallest font (points) under the text key ``FONT_KEY``, which the page test reads.
+
+    The saved PNG's own width decides: if its smallest font would still show below ``min_px`` (the tight
+    box came out wider than :func:`legible` estimated), the fonts are raised to that floor and it is saved
+    again."""
+    import io
+
+    from PIL import Image
+
+    smallest = legible(fig, dpi=dpi, column_px=column_px, min_px=min_px)
+    for _ in range(4):
+        buf = io.BytesIO()
+        meta = {"Software": None, FONT_KEY: f"{smallest:.3f}"}
+        fig.savefig(buf, format="png", dpi=dpi, bbox_inches="tight", metadata=meta)
+        width = Image.open(io.BytesIO(buf.getvalue())).width
+        floor = _floor_pt(width, column_px=column_px, min_px=min_px, dpi=dpi)
+        small = [t for t in _texts(fig) if t.get_fontsize() < floor]
+        if not small:
+            break
+        for t in small:
+            t.set_fontsize(floor * 1.005)
+        smallest = min(t.get_fontsize() for t in _texts(fig))
+    return buf.getvalue()
+
+
+def _png_base64(fig) -> str:
+    import base64
+
+    if not fig.axes and not fig.texts:  # an empty figure shows nothing, as the inline backend does
+        return None
+    return base64.b64encode(figure_png(fig)).decode("ascii")
+
+
+def epsilon_colors(epsilons) -> dict:
+    """A sequential palette keyed by epsilon, darker for more privacy (smaller epsilon)."""
+    import seaborn as sns
+
+    eps = sorted(set(float(e) for e in epsilons))
+    pal = sns.color_palette("viridis", n_colors=max(len(eps), 2))
+    return {e: pal[i] for i, e in enumerate(eps)}
+
+
+def paper_axes(ax, *, xlabel="time t (pulls)", ylabel="pseudo-regret R(t)", title=None, loglog=True):
+    """Log-log axes labelled as in the papers' figures."""
+    if loglog:
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    if title:
+        ax.set_title(title)
+    return ax

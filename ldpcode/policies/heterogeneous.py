@@ -1,0 +1,302 @@
+r"""The heterogeneous-privacy policies of Ren et al. (2020, extended version): HeLDP-UCB-L, -B, -LS and -BS, one
+class and one compiled step kernel. Each user brings its own level eps_t; responses below ``epsilon_min`` are
+discarded (:class:`HeterogeneousPolicy` states the indexes)."""
+
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from .. import mechanisms as mech
+from .._validate import check_epsilon
+from ..engine import ArmedPolicy, check_bounded, pulls_cost, run_in_chunks
+from ..instances import PrivacyLevels, reward_from_draw
+from ..rng import run_streams
+from .index import USE_SIGMOID, no_options
+
+
+class UniformPlayWarning(UserWarning):
+    """HeLDP-UCB-L / -LS would spend the whole horizon in forced pulls, playing the arms in turn: the users' levels
+    are far above epsilon_min, or most users are discarded (:class:`HeterogeneousPolicy`, "Uniform play")."""
+
+
+@dataclass(frozen=True)
+class HeterogeneousPolicy(ArmedPolicy):
+    r"""HeLDP-UCB-L / -B (and -LS / -BS): UCB on responses (eps_t, x_t) kept only when eps_t >= eps_min.
+
+    Per arm: N_a kept responses, s_a their sum (of x_t for CTL, of g(x_t; eps_t) for CTB) and
+    A_a = sum eps_t^{-2} (CTL) or B_a = sum ((e^eps_t+1)/(e^eps_t-1))^2 (CTB). Indexes, with log t^4 = 4 log t:
+
+    * HeLDP-UCB-L (Agent 2, Line 14): :math:`s_a/N_a + \sqrt{\log t^4/(2N_a)} + \sqrt{8A_a\log t^4/N_a^2}`,
+      with forced pulls while some :math:`A_a \le \epsilon_{\min}^{-2}\log t^4`. Line 4 does not say which
+      such arm; the book forces the one with the smallest :math:`A_a` (ties: the lowest-numbered), the most
+      under-explored. Forcing the lowest-numbered one instead made the result depend on the order of the
+      arms: with every user at :math:`\epsilon_t \gg \epsilon_{\min}`, A_a grows by only
+      :math:`\epsilon_t^{-2}` a pull, the forced phase lasts :math:`(\epsilon_t/\epsilon_{\min})^2 4\log t`
+      pulls an arm, and whichever arm came first absorbed it. (LDP-UCB-L's forced phase, 4 log t pulls an arm
+      whatever eps, is short; it keeps the paper's "an arm" read as the lowest-numbered.)
+    * HeLDP-UCB-B (Agent 4, Line 11): :math:`s_a/N_a + \sqrt{B_a\log t^4/(2N_a^2)}`;
+
+    **Uniform play.** A pull adds :math:`\epsilon_t^{-2}` to :math:`A_a` only if :math:`\epsilon_t \ge
+    \epsilon_{\min}`: :math:`m = E[\epsilon_t^{-2} 1\{\epsilon_t \ge \epsilon_{\min}\}] = p_0\alpha_0` a pull on
+    average, :math:`\rho = \epsilon_{\min}^{-2}/m \ge 1` times less than if every user were at
+    :math:`\epsilon_{\min}` (:math:`\rho = 1/(p_0\,\epsilon_{\min}^2\alpha_0)`: the discarded users times the kept
+    levels above :math:`\epsilon_{\min}`; :math:`(\epsilon/\epsilon_{\min})^2` for a constant level). Forcing the
+    smallest :math:`A_a` keeps the arms level, :math:`A_a \approx tm/n` after t forced rounds, so round T is still
+    forced when :math:`(T-1)m/n \le 4\epsilon_{\min}^{-2}\log T`; as :math:`t/\log(t+1)` increases, every round
+    is then forced: the arms are played in turn, with linear regret. HeLDP-UCB-L and -LS warn
+    (:class:`UniformPlayWarning`; once a call, in run 0 before its first pull) when
+
+    .. math:: 4n\log T \;<\; T - 1 \;\le\; 4n\rho\log T,
+
+    the whole horizon forced (:meth:`forced_rounds`: :math:`4n\rho\log T`), which it would not be with every user
+    at :math:`\epsilon_{\min}` (left: a horizon too short even for LDP-UCB-L's forced phase is not the levels'
+    doing). At T = 10^6 and 20 arms it takes :math:`\rho \gtrsim 900`, levels some 30 times :math:`\epsilon_{\min}`;
+    the book's settings have :math:`\rho \le 14`.
+
+    :math:`u_a = \infty` while :math:`N_a = 0`. As for the homogeneous policies the index is evaluated
+    as :math:`\hat\mu_a + \sqrt{\log t}\,w_a`, with t the number of pulls so far, and the forced-pull test
+    uses log(t + 1), the round being played, exactly as Agent 2 of the first paper. With eps_t = eps =
+    eps_min for every user both reduce to LDP-UCB-L and LDP-UCB-B (the tests check it).
+    """
+
+    name: str
+    curator: type
+    use_sigmoid: bool
+    forced_exploration: bool
+    epsilon_min: float
+
+    @property
+    def mechanism_code(self) -> int:
+        return self.curator.code
+
+    @property
+    def needs_bounded_rewards(self) -> bool:
+        return not self.use_sigmoid
+
+    @property
+    def epsilon(self) -> float:
+        return math.nan  # heterogeneous: no single level
+
+    def draw_noise(self, rng: np.random.Generator, size) -> np.ndarray:
+        return mech.draw_noise(self.mechanism_code, rng, size)
+
+    # --- the engine protocol (ldpcode.engine) ---------------------------------------------------------------
+    @property
+    def label(self) -> float:
+        return self.epsilon_min
+
+    def check_environment(self, instance, privacy_levels) -> None:
+        if not isinstance(privacy_levels, PrivacyLevels):
+            raise ValueError(
+                f"policy {self.name!r} needs privacy_levels=make_privacy_levels(...), the users' "
+                f"distribution of eps_t; got {privacy_levels!r}"
+            )
+        if privacy_levels.p_at_least(self.epsilon_min) <= 0:
+            raise ValueError(
+                f"no user of {privacy_levels.name!r} ever reaches epsilon_min={self.epsilon_min:g}: every "
+                f"response would be discarded and the agent could never learn; lower epsilon_min"
+            )
+        check_bounded(
+            self, instance, f" but instance {instance.name!r} is unbounded" + USE_SIGMOID.format(name=self.name)
+        )
+
+    def cost(self, instance, horizon: int, runs: int, n_checkpoints: int, workers: int):
+        K = instance.n_arms
+        return pulls_cost("pulls of a heterogeneous policy", 100 + 3 * K, K, horizon, runs, n_checkpoints, workers)
+
+    def forced_rounds(self, n_arms: int, privacy_levels, horizon: int) -> float:
+        """The expected number of forced pulls a run of ``horizon`` rounds needs, :math:`4n\\rho\\log T` (class
+        docstring, "Uniform play"); 0 for the agents without forced pulls (HeLDP-UCB-B, -BS)."""
+        if not self.forced_exploration:
+            return 0.0
+        m = privacy_levels.expect(lambda e: np.asarray(e, dtype=float) ** -2.0, self.epsilon_min)
+        return 4.0 * n_arms * math.log(horizon) * (self.epsilon_min**-2.0 / m if m > 0 else math.inf)
+
+    def _warn_if_uniform(self, n_arms: int, privacy_levels, horizon: int) -> None:
+        forced, base = self.forced_rounds(n_arms, privacy_levels, horizon), 4.0 * n_arms * math.log(max(horizon, 2))
+        if base < horizon - 1 <= forced:
+            p0 = privacy_levels.p_at_least(self.epsilon_min)
+            warnings.warn(
+                f"{self.name} with epsilon_min={self.epsilon_min:g} on levels {privacy_levels.name!r} plays the "
+                f"{n_arms} arms in turn for the whole horizon T={horizon:,}: its forced pulls (Agent 2, Line 4: while "
+                f"some A_a <= eps_min^-2 log t^4) last about {forced:.3g} rounds, as A_a grows {forced / base:.3g} "
+                f"times slower than if every user were at epsilon_min (a factor {1 / p0:.3g} from the users discarded "
+                f"below it, times {forced / base * p0:.3g} from the kept users' levels above it). Raise epsilon_min "
+                "towards the users' levels, or use HeLDP-UCB-B (no forced pulls)",
+                UniformPlayWarning,
+                stacklevel=3,
+            )
+
+    def run_one(self, instance, horizon: int, seed_seq, checkpoints, *, privacy_levels=None, cancel=None):
+        """One run; the users' levels come from a third stream. Returns (counts (C, arms), None). Run 0 of a call
+        (spawn key ending in 0, as :func:`ldpcode.engine.run` and :mod:`ldpcode.sweep` number the runs) first
+        warns if the forced pulls would make the whole run uniform (class docstring)."""
+        if self.forced_exploration and tuple(seed_seq.spawn_key[-1:]) in ((), (0,)):
+            self._warn_if_uniform(instance.n_arms, privacy_levels, horizon)
+        reward_rng, noise_rng, level_rng = run_streams(seed_seq, 3)
+        n = instance.n_arms
+        counts = np.zeros(n, dtype=np.int64)
+        kept = np.zeros(n, dtype=np.int64)
+        sums, acc, means, widths = (np.zeros(n) for _ in range(4))
+        counts_out = np.zeros((checkpoints.shape[0], n), dtype=np.int64)
+
+        def step(t, ci, m):
+            rd = instance.draw_stream(reward_rng, m)
+            nd = self.draw_noise(noise_rng, m)
+            ed = privacy_levels.sample(level_rng, m)
+            return heterogeneous_chunk(
+                t,
+                horizon,
+                instance.families,
+                instance.params,
+                rd,
+                nd,
+                ed,
+                self.mechanism_code,
+                self.use_sigmoid,
+                self.epsilon_min,
+                self.forced_exploration,
+                counts,
+                kept,
+                sums,
+                acc,
+                means,
+                widths,
+                checkpoints,
+                ci,
+                counts_out,
+            )
+
+        run_in_chunks(horizon, cancel, step)
+        return counts_out, None
+
+    def __repr__(self) -> str:
+        return f"Policy({self.name!r}, epsilon_min={self.epsilon_min:g})"
+
+
+HELDP_L_MAX_EPSILON_MIN = 1e150
+"""The largest epsilon_min of HeLDP-UCB-L / -LS: eps_min^-2 = 1e-300 is still a normal double (it underflows
+from about 1.3e154, and then the forced-pull limit is 0, met by A_a = 0 forever)."""
+
+HE_SPECS = {
+    "HeLDP-UCB-L": (mech.CTL, False, True),
+    "HeLDP-UCB-B": (mech.CTB, False, False),
+    "HeLDP-UCB-LS": (mech.CTLS, True, True),
+    "HeLDP-UCB-BS": (mech.CTBS, True, False),
+}
+
+
+def build_heterogeneous(name, epsilon, epsilon_min, options):
+    no_options(name, options)
+    if epsilon is not None:
+        raise ValueError(f"policy {name!r} takes epsilon_min, not epsilon: the users bring their own levels")
+    if epsilon_min is None:
+        raise ValueError(f"policy {name!r} needs epsilon_min, a finite number > 0")
+    curator_cls, sigmoid, forced = HE_SPECS[name]
+    eps_min = check_epsilon(epsilon_min, "epsilon_min")
+    if forced and eps_min > HELDP_L_MAX_EPSILON_MIN:
+        raise ValueError(
+            f"epsilon_min must be <= {HELDP_L_MAX_EPSILON_MIN:g} for {name!r}, got {eps_min!r}: its "
+            f"forced-pull test compares A_a with eps_min^-2 log t^4, and eps_min^-2 underflows to 0 "
+            f"beyond (at 1e160 the agent pulled arm 1 forever); such a level is no privacy at all"
+        )
+    return HeterogeneousPolicy(name, curator_cls, sigmoid, forced, eps_min)
+
+
+@njit(cache=True, nogil=True)
+def heterogeneous_chunk(
+    t,
+    horizon,
+    families,
+    params,
+    reward_draws,
+    noise_draws,
+    eps_draws,
+    mech_code,
+    use_sigmoid,
+    eps_min,
+    forced,
+    counts,
+    kept,
+    sums,
+    acc,
+    means,
+    widths,
+    checkpoints,
+    ci,
+    counts_out,
+):
+    """Advance one run of a HeLDP policy; like :func:`index_policy_chunk` with the users' levels
+    ``eps_draws``. ``counts`` are pulls (for the regret), ``kept`` the responses kept (N_a), ``acc`` A_a
+    or B_a. Returns the new (t, ci)."""
+    n = counts.shape[0]
+    steps = min(reward_draws.shape[0], horizon - t)
+    force_factor = 4.0 / (eps_min * eps_min)
+    # Exact shortcuts, as in index_policy_chunk: one log per pull, the forced-pull scan only when the
+    # smallest A_a can be at the limit, and the per-level constants (1/eps_t, e^eps_t, k(eps_t))
+    # recomputed only when eps_t differs from the previous user's (same floats, fewer exp/tanh calls).
+    amin = np.inf
+    for a in range(n):
+        amin = min(amin, acc[a])
+    log_t = math.log(t) if t > 0 else 0.0
+    last_e = -1.0
+    e_scale = e_exp = e_k = e_inc = 0.0
+    for s in range(steps):
+        arm = -1
+        log_next = math.log(t + 1.0)
+        if forced:  # Agent 2, Line 4: A_a <= eps_min^-2 log t^4 in round t = (pulls so far) + 1
+            # the most under-explored arm, the smallest A_a (ties: the lowest-numbered); see the class docstring
+            if amin <= force_factor * log_next:
+                for a in range(n):
+                    if acc[a] == amin:
+                        arm = a
+                        break
+        if arm < 0:
+            g = math.sqrt(log_t) if t > 1 else 0.0
+            best = -np.inf
+            for a in range(n):
+                u = np.inf if kept[a] == 0 else means[a] + g * widths[a]
+                if u > best:
+                    best = u
+                    arm = a
+        counts[arm] += 1
+        e = eps_draws[s]
+        if e >= eps_min:  # otherwise the response is discarded (Agent 2 Line 17, Agent 4 Line 13)
+            if e != last_e:
+                last_e = e
+                if mech_code == mech.Mechanism.LAPLACE:
+                    e_scale = 1.0 / e
+                    e_inc = 1.0 / (e * e)
+                else:
+                    e_exp = math.exp(e)
+                    e_k = mech.bernoulli_scale(e)
+                    e_inc = e_k * e_k
+            r = reward_from_draw(families[arm], params[arm, 0], params[arm, 1], reward_draws[s])
+            if mech_code == mech.Mechanism.LAPLACE:
+                x = mech.respond(mech_code, use_sigmoid, r, noise_draws[s], e_scale, 0.0)
+            else:
+                x = mech.unbias_scaled(mech.respond(mech_code, use_sigmoid, r, noise_draws[s], 0.0, e_exp), e_k)
+            old = acc[arm]
+            acc[arm] += e_inc
+            if old == amin:
+                amin = np.inf
+                for a in range(n):
+                    amin = min(amin, acc[a])
+            kept[arm] += 1
+            sums[arm] += x
+            means[arm] = sums[arm] / kept[arm]
+            if mech_code == mech.Mechanism.LAPLACE:
+                widths[arm] = math.sqrt(2.0 / kept[arm]) + math.sqrt(32.0 * acc[arm]) / kept[arm]
+            else:
+                widths[arm] = math.sqrt(2.0 * acc[arm]) / kept[arm]
+        t += 1
+        log_t = log_next
+        while ci < checkpoints.shape[0] and checkpoints[ci] == t:
+            counts_out[ci, :] = counts
+            ci += 1
+    return t, ci

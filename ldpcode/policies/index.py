@@ -1,0 +1,247 @@
+r"""The index policies of Ren et al. (2020), one class and one compiled step kernel.
+
+All five are UCB index policies on private responses (Agents 2 and 4 and their Sigmoid versions):
+
+===============  =========  ========  =================================================================
+name             curator    Sigmoid   index :math:`u_a^t` (log natural; t = pulls so far)
+===============  =========  ========  =================================================================
+``UCB1``         none       no        :math:`\hat\mu_a + \sqrt{2\log t / N_a}` (Auer et al. 2002)
+``UCB1-S``       none       yes       the same on :math:`s(r)`: the baseline of supplement Fig. 2
+``LDP-UCB-L``    CTL        no        :math:`\hat\mu_a + \sqrt{2\log t/N_a} + \sqrt{32\log t/(\epsilon^2 N_a)}`, forced pulls
+``LDP-UCB-B``    CTB        no        :math:`\hat\mu_a + \sqrt{2\log t / N_a}` on CTB responses (Agent 4)
+``LDP-UCB-LS``   CTL-S      yes       as LDP-UCB-L (Corollary 10)
+``LDP-UCB-BS``   CTB-S      yes       as LDP-UCB-B (Corollary 11)
+===============  =========  ========  =================================================================
+
+Every index is :math:`u_a^t = \hat\mu_a + g(t)\, b_a` with :math:`g(t) = \sqrt{\log t}` and
+:math:`b_a = c/\sqrt{N_a}`, where :math:`c = \sqrt 2` (UCB1, LDP-UCB-B) or
+:math:`c = \sqrt 2 + \sqrt{32}/\epsilon` (LDP-UCB-L). Only the pulled arm's :math:`\hat\mu_a, b_a`
+change, and :math:`g(t)` is computed once per step, so a step costs one multiply-add per arm: the
+paper's formula, with the arithmetic moved, not changed.
+
+Agent 2's forced pulls (Lines 5-6): while some arm has :math:`N_a^t \le 4\log(t+1)`, the lowest-numbered
+such arm is pulled (the box says "an arm"; we take the first). Ties of the index go to the
+lowest-numbered arm, like ``numpy.argmax``. The first n steps pull arms 1..n once each (Line 1).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from .. import mechanisms as mech
+from .._validate import check_epsilon
+from ..engine import ArmedPolicy, check_bounded, pulls_cost, refuse_privacy_levels, run_in_chunks
+from ..instances import reward_from_draw
+from ..rng import run_streams
+
+USE_SIGMOID = "; use its Sigmoid version {name}S"
+
+
+@dataclass(frozen=True)
+class IndexPolicy(ArmedPolicy):
+    """A UCB policy on the responses of a curator (or on raw rewards when ``curator`` is None)."""
+
+    name: str
+    curator: mech.Curator | None
+    use_sigmoid: bool
+    forced_exploration: bool
+
+    @property
+    def epsilon(self) -> float:
+        return math.inf if self.curator is None else self.curator.epsilon
+
+    @property
+    def mechanism_code(self) -> int:
+        return mech.Mechanism.NONE if self.curator is None else self.curator.code
+
+    @property
+    def index_constant(self) -> float:
+        r""":math:`c` in :math:`u = \hat\mu + c\sqrt{\log t / N}`."""
+        c = math.sqrt(2.0)
+        if self.mechanism_code == mech.Mechanism.LAPLACE:
+            c += math.sqrt(32.0) / self.epsilon
+        return c
+
+    @property
+    def needs_bounded_rewards(self) -> bool:
+        return self.curator is not None and not self.use_sigmoid
+
+    def draw_noise(self, rng: np.random.Generator, size) -> np.ndarray:
+        return mech.draw_noise(self.mechanism_code, rng, size)
+
+    def kernel_args(self):
+        if self.curator is None:
+            return mech.Mechanism.NONE, self.use_sigmoid, 0.0, 1.0
+        return self.curator.code, self.use_sigmoid, self.curator.laplace_scale, self.curator.exp_eps
+
+    # --- the engine protocol (ldpcode.engine) ---------------------------------------------------------------
+    @property
+    def label(self) -> float:
+        return self.epsilon
+
+    def check_environment(self, instance, privacy_levels) -> None:
+        refuse_privacy_levels(self, privacy_levels)
+        check_bounded(
+            self, instance, f" but instance {instance.name!r} is unbounded" + USE_SIGMOID.format(name=self.name)
+        )
+
+    def cost(self, instance, horizon: int, runs: int, n_checkpoints: int, workers: int):
+        K = instance.n_arms
+        return pulls_cost("pulls of an index policy", 60 + 3 * K, K, horizon, runs, n_checkpoints, workers)
+
+    def run_one(self, instance, horizon: int, seed_seq, checkpoints, *, privacy_levels=None, cancel=None):
+        """One run with the compiled kernel; returns (the counts at the checkpoints, shape (C, arms), None).
+        ``cancel`` is checked before each chunk of ``PULLS_PER_CALL`` pulls."""
+        reward_rng, noise_rng = run_streams(seed_seq)
+        n = instance.n_arms
+        counts = np.zeros(n, dtype=np.int64)
+        sums = np.zeros(n)
+        means = np.zeros(n)
+        widths = np.zeros(n)
+        counts_out = np.zeros((checkpoints.shape[0], n), dtype=np.int64)
+        code, sig, scale, exp_eps = self.kernel_args()
+
+        def step(t, ci, m):
+            rd = instance.draw_stream(reward_rng, m)
+            nd = self.draw_noise(noise_rng, m)
+            return index_policy_chunk(
+                t,
+                horizon,
+                instance.families,
+                instance.params,
+                rd,
+                nd,
+                code,
+                sig,
+                scale,
+                exp_eps,
+                self.index_constant,
+                self.forced_exploration,
+                counts,
+                sums,
+                means,
+                widths,
+                checkpoints,
+                ci,
+                counts_out,
+            )
+
+        run_in_chunks(horizon, cancel, step)
+        return counts_out, None
+
+    def __repr__(self) -> str:
+        eps = "" if self.curator is None else f", epsilon={self.epsilon:g}"
+        return f"Policy({self.name!r}{eps})"
+
+
+SPECS = {
+    # name: (curator class or None, sigmoid, forced exploration)
+    "UCB1": (None, False, False),
+    "UCB1-S": (None, True, False),
+    "LDP-UCB-L": (mech.CTL, False, True),
+    "LDP-UCB-B": (mech.CTB, False, False),
+    "LDP-UCB-LS": (mech.CTLS, True, True),
+    "LDP-UCB-BS": (mech.CTBS, True, False),
+}
+
+
+def no_options(name: str, options: dict) -> None:
+    for opt, val in options.items():
+        if val is not None:
+            from ..global_policies import GLOBAL_POLICIES  # the message names them: an import on the error path only
+
+            raise ValueError(
+                f"policy {name!r} takes no {opt} (only the global-DP policies {', '.join(GLOBAL_POLICIES)} have options)"
+            )
+
+
+def build_index(name, epsilon, epsilon_min, options):
+    no_options(name, options)
+    if epsilon_min is not None:
+        raise ValueError(f"policy {name!r} is homogeneous and takes no epsilon_min")
+    curator_cls, sigmoid, forced = SPECS[name]
+    if curator_cls is None:
+        if epsilon is not None:
+            raise ValueError(f"policy {name!r} is not private and takes no epsilon, got epsilon={epsilon!r}")
+        return IndexPolicy(name, None, sigmoid, forced)
+    if epsilon is None:
+        raise ValueError(f"policy {name!r} needs epsilon, a finite number > 0")
+    return IndexPolicy(name, curator_cls(check_epsilon(epsilon)), sigmoid, forced)
+
+
+@njit(cache=True, nogil=True)
+def index_policy_chunk(
+    t,
+    horizon,
+    families,
+    params,
+    reward_draws,
+    noise_draws,
+    mech_code,
+    use_sigmoid,
+    laplace_scale,
+    exp_eps,
+    c,
+    forced,
+    counts,
+    sums,
+    means,
+    widths,
+    checkpoints,
+    ci,
+    counts_out,
+):
+    """Advance one run of an index policy by ``len(reward_draws)`` steps (or to ``horizon``).
+
+    State (updated in place): ``counts`` N_a, ``sums`` of responses, ``means`` = sums/counts and
+    ``widths`` b_a = c/sqrt(N_a). ``checkpoints`` are pull counts at which ``counts`` is copied into
+    ``counts_out[ci]``. Returns the new (t, ci).
+    """
+    n = counts.shape[0]
+    steps = min(reward_draws.shape[0], horizon - t)
+    # Two exact shortcuts (the pulls are bit-for-bit those of the plain loop; tests/policies/test_engine.py):
+    # log(t + 1) of this round is log t of the next, so one log per pull; and the forced-pull scan
+    # runs only when the smallest count can be at the limit (counts only grow, so the minimum is
+    # re-read only when the arm that held it is pulled).
+    cmin = counts.min()
+    log_t = math.log(t) if t > 0 else 0.0
+    for s in range(steps):
+        log_next = math.log(t + 1.0)
+        if t < n:
+            arm = t  # Line 1: pull each arm once
+        else:
+            arm = -1
+            if forced:  # Agent 2, Lines 5-6: N_a <= log t^4 in round t + 1
+                limit = 4.0 * log_next
+                if cmin <= limit:
+                    for a in range(n):
+                        if counts[a] <= limit:
+                            arm = a
+                            break
+            if arm < 0:
+                g = math.sqrt(log_t)
+                best = -np.inf
+                for a in range(n):
+                    u = means[a] + g * widths[a]
+                    if u > best:
+                        best = u
+                        arm = a
+        r = reward_from_draw(families[arm], params[arm, 0], params[arm, 1], reward_draws[s])
+        x = mech.respond(mech_code, use_sigmoid, r, noise_draws[s], laplace_scale, exp_eps)
+        old = counts[arm]
+        counts[arm] += 1
+        if old == cmin:
+            cmin = counts.min()
+        sums[arm] += x
+        means[arm] = sums[arm] / counts[arm]
+        widths[arm] = c / math.sqrt(counts[arm])
+        t += 1
+        log_t = log_next
+        while ci < checkpoints.shape[0] and checkpoints[ci] == t:
+            counts_out[ci, :] = counts
+            ci += 1
+    return t, ci
