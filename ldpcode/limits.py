@@ -52,8 +52,8 @@ The audits (:mod:`ldpcode.audit`), the fits and bootstraps (:mod:`ldpcode.stats`
 in their own module docstrings.
 
 **Interrupts.** Ctrl-C (KeyboardInterrupt) stops a simulation within a fraction of a second: the runs on
-worker threads (:func:`run_pool`) check a :class:`CancelFlag` between chunks of :data:`CHUNK` pulls
-(between episodes for the episodic engine), queued runs are cancelled, the executor is shut down without
+worker threads (:func:`run_pool`) check a :class:`CancelFlag` between chunks of :data:`PULLS_PER_CALL`
+pulls (between episodes for the episodic engine), queued runs are cancelled, the executor is shut down without
 waiting, and the KeyboardInterrupt is re-raised. The engines that run in the calling thread (BCO, contextual,
 reductions' Python loop) return to the interpreter between chunks, where Python raises it.
 """
@@ -69,7 +69,11 @@ from dataclasses import dataclass
 
 from ._validate import check_real
 
-CHUNK = 1 << 15  # steps per compiled call: two draw buffers of 256 KiB stay in cache
+# The pulls of one run per call of a compiled kernel of the main engine (the default chunk of
+# ldpcode.engine.run_in_chunks). 2^15: a chunk's draw buffers (2^15 doubles, 256 KiB each) stay in cache, and
+# at the costs above (45 ns to a few µs a pull) a call lasts milliseconds to a tenth of a second, the most a
+# CancelFlag (Ctrl-C) waits to be seen.
+PULLS_PER_CALL = 1 << 15
 
 MAX_HORIZON = 2**53
 """The largest horizon (and checkpoint) of any engine: rounds up to 2^53 are exact in float64, in which

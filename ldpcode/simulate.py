@@ -39,7 +39,7 @@ from .results import SimulationResult  # noqa: F401
 # Re-exported: the public names that moved out of this module stay importable from it (the engine, which
 # runs the pool, looks up run_pool in ldpcode.engine: patch it there).
 from .limits import (  # noqa: F401
-    CHUNK,
+    PULLS_PER_CALL,
     MAX_HORIZON,
     MAX_POINTS,
     MAX_RUNS,

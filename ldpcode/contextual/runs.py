@@ -9,7 +9,7 @@ regret exponents of their Table 1.
   (:func:`ldpcode.engine.run`) or by the NumPy reference engine, which runs every run at once and makes the
   user/server split explicit (:func:`ldpcode.contextual.user_release`, ``_server_update``, looked up here),
   after the same checks (:func:`ldpcode.engine.prepare`). Both go by chunks of
-  :data:`~ldpcode.contextual.kernels.CHUNK` rounds, the size the draws are laid out by
+  :data:`~ldpcode.contextual.kernels.ROUNDS_PER_DRAW` rounds, the size the draws are laid out by
   (:func:`ldpcode.engine.run_in_chunks`, looked up here).
 * :func:`contextual_cost`: the estimated time and memory of a call, checked against its limits.
 * :func:`uniform_play_regret`: the per-round regret of uniform play, the linear-regret level.
@@ -32,7 +32,7 @@ from ..results import RegretCurves
 from ..rng import run_streams
 from ..stats import SlopeFit, loglog_slope
 from .instance import ContextualInstance
-from .kernels import _CODES, CHUNK, _run_chunk
+from .kernels import _CODES, ROUNDS_PER_DRAW, _run_chunk
 from .link import logistic, logistic_derivative, logistic_loss_gradient
 from .privacy import (
     _server_update,
@@ -84,18 +84,18 @@ def contextual_cost(
     costs of :mod:`ldpcode.limits`: a round costs 2 µs + 6 ns K d² + 1.5 ns d³ (numba engine, one run at a
     time) or 100 µs + runs (5 µs + 10 ns K d² + 2 ns d³) (numpy engine, all runs at once). Memory: the
     regrets (runs, C), the choices (runs, T) int16 if recorded, 12 KiB a run (its two generators) and the
-    draws of a chunk of ``CHUNK`` rounds (for every run at once with the numpy engine)."""
+    draws of a chunk of ``ROUNDS_PER_DRAW`` rounds (for every run at once with the numpy engine)."""
     d, K = dim, n_arms
     per_round = d * K + d * d + 2 * d + 1  # doubles drawn per round: contexts, noises, uniform
     if engine == "numba":
         us = 2.0 + 6e-3 * K * d * d + 1.5e-3 * d**3
         seconds = runs * horizon * us * 1e-6
-        chunk = 3 * CHUNK * per_round * 8
+        chunk = 3 * ROUNDS_PER_DRAW * per_round * 8
         unit = f"{us:.3g} µs a round"
     else:
         us = 100.0 + runs * (5.0 + 1e-2 * K * d * d + 2e-3 * d**3)
         seconds = horizon * us * 1e-6
-        chunk = runs * (3 * CHUNK * per_round * 8 + 16 * d * d * 8)
+        chunk = runs * (3 * ROUNDS_PER_DRAW * per_round * 8 + 16 * d * d * 8)
         unit = f"{us:.3g} µs a round for all runs"
     nbytes = runs * (n_checkpoints * 8 + 12 * 1024) + chunk + (runs * horizon * 2 if record_choices else 0)
     work = (
@@ -112,7 +112,7 @@ class ContextualLearner:
     :class:`~ldpcode.contextual.ContextualInstance` (linear link for the LinUCB pair, logistic for GLOC), one run
     at a time on the compiled loop (:mod:`ldpcode.contextual.kernels`, one thread: it holds the GIL), 30
     checkpoints by default. Run r draws the contexts and the rewards' uniforms from the first of
-    ``run_streams(seed_seq, 2)`` and the privacy noises from the second, chunk by chunk (:data:`CHUNK` rounds,
+    ``run_streams(seed_seq, 2)`` and the privacy noises from the second, chunk by chunk (:data:`ROUNDS_PER_DRAW` rounds,
     :func:`ldpcode.engine.run_in_chunks`, looked up here). Build it with :func:`make_learner`.
 
     ``engine`` "numpy" is the vectorised reference engine of :func:`simulate_contextual`, which runs every run at
@@ -279,7 +279,7 @@ class ContextualLearner:
             )
             return t0 + m, ci
 
-        run_in_chunks(horizon, cancel, step, CHUNK)
+        run_in_chunks(horizon, cancel, step, ROUNDS_PER_DRAW)
         return out, (ch if record else None)
 
     def result(self, instance, horizon, runs, seed, checkpoints, outputs) -> ContextualResult:
@@ -471,7 +471,7 @@ def _simulate_numpy(learner: ContextualLearner, instance: ContextualInstance, ca
                 ci += 1
         return t0 + m, ci
 
-    run_in_chunks(horizon, None, step, CHUNK)  # in the calling thread: Ctrl-C is raised between rounds
+    run_in_chunks(horizon, None, step, ROUNDS_PER_DRAW)  # in the calling thread: Ctrl-C is raised between rounds
     return learner._result(horizon, runs, call.seed, cps, out, instance, choices)
 
 

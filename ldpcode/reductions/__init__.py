@@ -59,7 +59,7 @@ The rooms (every name below is re-exported here, so ``ldpcode.reductions.X`` and
                                       mechanism's privacy loss: :func:`gaussian_exact_delta`,
                                       :func:`gaussian_loss_tail`, :func:`gaussian_privacy_loss`
 :mod:`ldpcode.reductions.kernels`     the numba-compiled steps: :func:`tsallis_weights`, UCB1's index,
-                                      the sampler, the simulation kernel and its ``CHUNK``
+                                      the sampler, the simulation kernel and its ``ROUNDS_PER_CALL``
 :mod:`ldpcode.reductions.learners`    the learner codes ``UCB``, ``TSALLIS``, :class:`SubGaussianUCB`,
                                       :class:`TsallisINF`, :func:`make_learner`, Algorithm 1 itself
                                       (:class:`OnePointReduction`, Theorem 3) and :func:`make_agent`
@@ -73,13 +73,13 @@ The rooms (every name below is re-exported here, so ``ldpcode.reductions.X`` and
                                       :func:`elimination_radius`, :func:`elimination_samples_prediction`
 ====================================  ================================================================
 
-``CHUNK`` is looked up in the room whose code uses it (:mod:`~ldpcode.reductions.runs` for the
+``ROUNDS_PER_CALL`` is looked up in the room whose code uses it (:mod:`~ldpcode.reductions.runs` for the
 simulation loop, :mod:`~ldpcode.reductions.losses` for the adversary's table): patch it there, not here.
 :func:`simulate_mab` runs through the one engine (:func:`ldpcode.engine.run`, its pool
 ``ldpcode.engine.run_pool``): its agents are :class:`AgentPolicy`.
 """
 
-from .kernels import CHUNK, tsallis_weights
+from .kernels import ROUNDS_PER_CALL, tsallis_weights
 from .learners import (
     LEARNERS,
     TSALLIS,
@@ -119,7 +119,7 @@ __all__ = [
     "laplace_mechanism",
     "noise_variance",
     # kernels
-    "CHUNK",
+    "ROUNDS_PER_CALL",
     "tsallis_weights",
     # learners
     "LEARNERS",

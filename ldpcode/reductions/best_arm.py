@@ -58,8 +58,10 @@ from ..limits import MAX_RUNS, MAX_WORKERS, Limits, check_limits, default_worker
 from ..mechanisms import GaussianMechanism
 from ..rng import run_streams
 
-#: releases drawn per compiled call
-CHUNK = 1 << 13
+#: releases drawn per call of the compiled elimination (one uniform and one normal each). 2^13: a run that
+#: stops inside a chunk throws away at most 2^13 of each, and a call lasts well under a millisecond (15 ns a
+#: release), so Ctrl-C is seen at once
+RELEASES_PER_CALL = 1 << 13
 #: Hoeffding's variance proxy of a loss in [0, 1]
 LOSS_PROXY = 0.25
 
@@ -217,7 +219,7 @@ def _run_one(mu, log_c, s2, sigma, seed_seq, max_samples, cancel=None):
         used = elimination_chunk(mu, log_c, s2, sigma, env_u, noise, active, sums, counts, state)
         return (max_samples if state[4] else t + used), ci
 
-    run_in_chunks(max_samples, cancel, step, CHUNK)
+    run_in_chunks(max_samples, cancel, step, RELEASES_PER_CALL)
     arm = int(np.flatnonzero(active)[0]) if state[4] else -1
     return arm, int(state[3]), counts
 
@@ -260,7 +262,11 @@ def successive_elimination(
         f"max_samples={max_samples}) of successive elimination on {mu.size} arms at 15 ns a release"
     )
     check_limits(
-        "successive_elimination", work, runs * expected * 15e-9, runs * (64 + 16 * mu.size) + 2 * CHUNK * 8, limits
+        "successive_elimination",
+        work,
+        runs * expected * 15e-9,
+        runs * (64 + 16 * mu.size) + 2 * RELEASES_PER_CALL * 8,
+        limits,
     )
     log_c = math.log(4.0 * mu.size / d)
     children = np.random.SeedSequence(seed).spawn(runs)

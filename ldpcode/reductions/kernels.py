@@ -7,10 +7,10 @@ built-in learner fed privatized losses (:func:`ldpcode.reductions.runs.simulate_
 :func:`one_point_ucb_chunk`, Algorithm 1 around UCB1 on a stochastic instance of rewards, the kernel of the
 main engine's policy :class:`ldpcode.reductions.OnePointUCB`.
 
-``CHUNK`` is the number of rounds between two returns to the interpreter (where Ctrl-C is seen). Its readers
-import it: :mod:`ldpcode.reductions.runs` (the simulation loop and :func:`~ldpcode.reductions.runs.mab_cost`)
-and :mod:`ldpcode.reductions.losses` (the UCB1-adversary table) each look it up in their own namespace, which
-is where a test must patch it.
+``ROUNDS_PER_CALL`` is the number of rounds between two returns to the interpreter (where Ctrl-C is seen). Its
+readers import it: :mod:`ldpcode.reductions.runs` (the simulation loop and
+:func:`~ldpcode.reductions.runs.mab_cost`) and :mod:`ldpcode.reductions.losses` (the UCB1-adversary table) each
+look it up in their own namespace, which is where a test must patch it.
 """
 
 from __future__ import annotations
@@ -22,7 +22,11 @@ from numba import njit
 
 from ..instances import reward_from_draw
 
-CHUNK = 1 << 14
+# The rounds of one run per call of a compiled kernel (the simulation kernel, the UCB1 adversary's table) or
+# per pass of the Python loop. 2^14: a call's draw buffers (three of 2^14 doubles, 128 KiB each) stay in
+# cache, and at 75-2500 ns a step in the kernels (ldpcode.limits) a call lasts at most tens of ms, the most
+# a Ctrl-C waits to be seen.
+ROUNDS_PER_CALL = 1 << 14
 
 
 # ----------------------------------------------------------------------------------------------

@@ -4,8 +4,8 @@ r"""The environments of Algorithm 1's MAB instance (Zheng et al. 2020, Appendix 
 them or the means themselves. :func:`bernoulli_losses` is the stochastic MAB; :func:`ucb_adversary` an
 oblivious adversarial 0/1 sequence fixed in advance by simulating the deterministic non-private UCB1
 (:class:`~ldpcode.reductions.learners.SubGaussianUCB`) and giving loss 1 to the arm it would play, built in
-chunks of ``CHUNK`` rounds by :func:`_ucb_adversary_table` (looked up here: patch
-``ldpcode.reductions.losses.CHUNK`` / ``._ucb_adversary_table``).
+chunks of ``ROUNDS_PER_CALL`` rounds by :func:`_ucb_adversary_table` (looked up here: patch
+``ldpcode.reductions.losses.ROUNDS_PER_CALL`` / ``._ucb_adversary_table``).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from numba import njit
 
 from .._validate import check_int, check_probability_vector
 from ..limits import MAX_HORIZON, Limits, check_limits
-from .kernels import CHUNK, _ucb_select
+from .kernels import ROUNDS_PER_CALL, _ucb_select
 from .learners import SubGaussianUCB
 
 
@@ -69,12 +69,12 @@ def _ucb_adversary_rows(t0, t1, width_c, table, counts, sums):
 
 
 def _ucb_adversary_table(k, horizon, width_c):
-    """The (horizon, k) 0/1 table, built in chunks of ``CHUNK`` rounds (a Ctrl-C is seen between them)."""
+    """The (horizon, k) 0/1 table, built in chunks of ``ROUNDS_PER_CALL`` rounds (a Ctrl-C is seen between them)."""
     table = np.zeros((horizon, k))
     counts = np.zeros(k, dtype=np.int64)
     sums = np.zeros(k)
-    for t0 in range(0, horizon, CHUNK):
-        _ucb_adversary_rows(t0, min(horizon, t0 + CHUNK), width_c, table, counts, sums)
+    for t0 in range(0, horizon, ROUNDS_PER_CALL):
+        _ucb_adversary_rows(t0, min(horizon, t0 + ROUNDS_PER_CALL), width_c, table, counts, sums)
     return table
 
 

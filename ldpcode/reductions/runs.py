@@ -5,9 +5,10 @@ r"""Simulation of Algorithm 1's MAB instance (Zheng et al. 2020, Section 3 and A
 :func:`ldpcode.rng.run_streams`: loss draws, privacy noise, learner randomness. The built-in learners run in the
 numba kernel (:func:`ldpcode.reductions.kernels._chunk`); any other learner runs through the Python loop, which
 consumes the streams identically (on one thread: its agent is one object, reset for each run). Both go by
-:func:`ldpcode.engine.run_in_chunks` (``CHUNK`` rounds at a time). :func:`mab_cost` estimates a call's time and memory before any work;
-:class:`MABResult` holds the pseudo-regret against the best fixed arm at the checkpoints. ``run_in_chunks``
-and ``CHUNK`` are looked up here (patch ``ldpcode.reductions.runs``); the pool is the engine's.
+:func:`ldpcode.engine.run_in_chunks` (``ROUNDS_PER_CALL`` rounds at a time). :func:`mab_cost` estimates a call's
+time and memory before any work; :class:`MABResult` holds the pseudo-regret against the best fixed arm at the
+checkpoints. ``run_in_chunks`` and ``ROUNDS_PER_CALL`` are looked up here (patch ``ldpcode.reductions.runs``);
+the pool is the engine's.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from ..engine import run as run_policy
 from ..limits import Limits
 from ..results import RegretCurves
 from ..rng import run_streams
-from .kernels import CHUNK, _chunk
+from .kernels import ROUNDS_PER_CALL, _chunk
 from .learners import TSALLIS, UCB, OnePointReduction, SubGaussianUCB, TsallisINF
 from .losses import LossSchedule
 
@@ -96,7 +97,7 @@ def _run_kernel(agent, env, horizon, seed_seq, checkpoints, cancel=None):
         )
         return t + m, ci
 
-    run_in_chunks(horizon, cancel, step, CHUNK)
+    run_in_chunks(horizon, cancel, step, ROUNDS_PER_CALL)
     return out, counts
 
 
@@ -126,7 +127,7 @@ def _run_python(agent, env, horizon, seed_seq, checkpoints, cancel=None):
                 ci += 1
         return t0 + m, ci
 
-    run_in_chunks(horizon, cancel, step, CHUNK)
+    run_in_chunks(horizon, cancel, step, ROUNDS_PER_CALL)
     return out, counts
 
 
@@ -136,7 +137,7 @@ def mab_cost(
     """Estimated (core-seconds, bytes, description) of one :func:`simulate_mab` call, at the per-core costs
     of :mod:`ldpcode.limits`: 50 + 9K ns a step (UCB kernel), 100 + 50K ns (Tsallis-INF kernel), or
     20 µs + 50K ns (the Python loop, ``learner_code=None``). Memory: the regrets and counts, 4 KiB a run, and
-    per thread three draw buffers of ``CHUNK`` doubles."""
+    per thread three draw buffers of ``ROUNDS_PER_CALL`` doubles."""
     K = n_arms
     if learner_code is None:
         ns, what = 20_000 + 50 * K, "steps of the Python loop"
@@ -145,7 +146,7 @@ def mab_cost(
     else:
         ns, what = 100 + 50 * K, "steps of the Tsallis-INF kernel"
     seconds = runs * horizon * ns * 1e-9
-    nbytes = runs * (n_checkpoints * 8 + K * 8 + 4096) + max(1, min(workers, runs)) * 3 * CHUNK * 8
+    nbytes = runs * (n_checkpoints * 8 + K * 8 + 4096) + max(1, min(workers, runs)) * 3 * ROUNDS_PER_CALL * 8
     work = f"runs={runs} x horizon={horizon} = {runs * horizon:.3g} {what} on {K} arms at {ns} ns a step"
     return seconds, nbytes, work
 

@@ -626,7 +626,7 @@ def test_bco_runs_in_chunks_give_the_same_bits(monkeypatch, call):
         return real(horizon, cancel, lambda t, ci, m: sizes.append(m) or step(t, ci, m), chunk)
 
     monkeypatch.setattr(bco.runs, "run_in_chunks", counted)  # where the BCO drivers look it up
-    monkeypatch.setattr(bco.runs, "BCO_CHUNK", 333)  # 16 chunks, the last one short (read by the drivers)
+    monkeypatch.setattr(bco.runs, "BCO_ROUNDS_PER_CALL", 333)  # 16 chunks, the last one short (read by the drivers)
     chunked = call()
     assert sizes == 2 * ([333] * 15 + [5000 - 15 * 333])  # the patch reached the chunking of both runs
     np.testing.assert_array_equal(chunked.regret, whole.regret)
@@ -645,8 +645,8 @@ def test_episodic_subclasses_without_cancel_still_simulate():
 def test_ucb_adversary_in_chunks_gives_the_same_table(monkeypatch):
     rows, calls = rd_losses._ucb_adversary_rows, []
     monkeypatch.setattr(rd_losses, "_ucb_adversary_rows", lambda *a: calls.append(a[:2]) or rows(*a))
-    chunked = rd.ucb_adversary(3, 40_000).levels  # CHUNK = 16384: three chunks
-    monkeypatch.setattr(rd_losses, "CHUNK", 10**6)  # where _ucb_adversary_table looks it up
+    chunked = rd.ucb_adversary(3, 40_000).levels  # ROUNDS_PER_CALL = 16384: three chunks
+    monkeypatch.setattr(rd_losses, "ROUNDS_PER_CALL", 10**6)  # where _ucb_adversary_table looks it up
     np.testing.assert_array_equal(rd.ucb_adversary(3, 40_000).levels, chunked)
     assert len(calls) == 3 + 1, calls  # the patch took effect: one chunk
 
