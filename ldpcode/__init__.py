@@ -50,6 +50,7 @@ __all__ = [
     "RegretCurves",
     "SimulationResult",
     "audit",
+    "book",
     "bounds",
     "choose_epsilon_min",
     "bootstrap_se",
@@ -107,6 +108,7 @@ _LAZY_SUBMODULES = frozenset(
         "_validate",
         "_vetted_noise",
         "audit",
+        "book",
         "bounds",
         "claims",
         "divergences",
@@ -133,7 +135,7 @@ _LAZY_SUBMODULES = frozenset(
 _LAZY_ATTRIBUTES = {"choose_epsilon_min": "bounds"}
 
 if _typing.TYPE_CHECKING:  # for type checkers and editors only; at run time __getattr__ provides these
-    from . import audit, bounds, claims, experiments, landscape, plotting, sweep, vetted  # noqa: F401
+    from . import audit, book, bounds, claims, experiments, landscape, plotting, sweep, vetted  # noqa: F401
     from .bounds import choose_epsilon_min  # noqa: F401
 
 

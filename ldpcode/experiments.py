@@ -4,7 +4,9 @@ notebook's policy and bound.
 * Ren et al. (2020a), Theorems 4 (LDP-UCB-L) and 6 (LDP-UCB-B), regret upper bounds checked by simulation:
   :func:`bounds_along_run` simulates the agent at each ε and evaluates the regret bound and the pulls bound
   of the proof (Appendix A.2 / A.4) at every checkpoint; :func:`gap_group_pulls` is its mean pull count per
-  gap group; :func:`last_decade_slopes` compares the regret's local slope with the distribution-free rate.
+  gap group; :func:`last_decade_slopes` compares the regret's local slope with the distribution-free rate;
+  :meth:`BoundsAlongRun.violations` lists where a bound fails. :func:`agent_regret_bound` is the bound the paper
+  proves for each of its agents (Theorems 4, 6, Corollaries 10, 11, and UCB1's), for the notebooks of its figures.
 * Ren et al. (2020b), Theorems 7 (HeLDP-UCB-L) and 10 (HeLDP-UCB-B) and Corollaries 8 and 11:
   :func:`heterogeneous_against_bound` runs the agent under each law of privacy levels and evaluates the
   theorem's bound (infimum over κ) at every checkpoint; :func:`constant_levels_pairs` runs it with constant
@@ -100,6 +102,20 @@ class BoundsAlongRun:
     pulls: dict
     pulls_bound: dict
 
+    def violations(self) -> list[str]:
+        """Where a bound fails, one line each: an ε whose mean regret over runs exceeds ``regret_bound`` at some
+        kept checkpoint, a gap group whose mean pulls exceed ``pulls_bound`` at some kept checkpoint. Empty when
+        both bounds hold at every t >= n: Theorems 4 and 6 of Ren et al. (2020a) and the bounds on
+        :math:`E[N_a(t)]` in their proofs (Appendix A.2, A.4), checked as inequalities along the run."""
+        out = []
+        for eps, res in self.results.items():
+            if not (res.mean_regret()[self.keep] <= self.regret_bound[eps]).all():
+                out.append(f"eps = {eps:g}: the mean regret exceeds the regret bound")
+            for g in self.gaps:
+                if not (self.pulls[eps][g].mean(axis=0) <= self.pulls_bound[eps][g]).all():
+                    out.append(f"eps = {eps:g}: the mean pulls of gap {g:g} exceed the pulls bound")
+        return out
+
 
 def bounds_along_run(
     policy: str,
@@ -165,14 +181,51 @@ def last_decade_slopes(results: dict, t, keep, horizon: int, n_arms: int) -> tup
     return slopes, rate_slope
 
 
+#: Registry name -> (the result of Ren et al. (2020a) that bounds its regret, the bound's function name in
+#: ldpcode.bounds, whether it is a Sigmoid agent, whose bound is divided by Lemma 7's c_s^2).
+_AGENT_BOUNDS = {
+    "UCB1": ("the UCB1 bound of Auer et al. (2002)", "ucb1_regret_bound", False),
+    "LDP-UCB-L": ("Theorem 4", "ldp_ucb_l_regret_bound", False),
+    "LDP-UCB-B": ("Theorem 6", "ldp_ucb_b_regret_bound", False),
+    "LDP-UCB-LS": ("Corollary 10", "ldp_ucb_l_regret_bound", True),
+    "LDP-UCB-BS": ("Corollary 11", "ldp_ucb_b_regret_bound", True),
+}
+
+
+def agent_regret_bound(policy: str, means, horizon: int, epsilon=None, *, c_s: float = 1.0) -> tuple[str, float]:
+    r"""The bound on the regret at ``horizon`` of the agent ``policy`` (a registry name) on arms of mean ``means``,
+    and the result that proves it: (name, bound). With :math:`\Delta_a` the gaps and :math:`\log` natural,
+
+    * ``"UCB1"`` (``epsilon`` None): Auer et al. (2002), Theorem 1,
+      :math:`\sum_a 8\log T/\Delta_a + (1+\pi^2/3)\Delta_a`;
+    * ``"LDP-UCB-L"``: Theorem 4 of Ren et al. (2020a),
+      :math:`\sum_a 8(1+4/\epsilon)^2\log T/\Delta_a + (1+2\pi^2/3)\Delta_a`;
+    * ``"LDP-UCB-B"``: Theorem 6,
+      :math:`\sum_a 8((e^\epsilon+1)/(e^\epsilon-1))^2\log T/\Delta_a + (1+\pi^2/3)\Delta_a`;
+    * ``"LDP-UCB-LS"``, ``"LDP-UCB-BS"``: Corollaries 10 and 11, the bounds of Theorems 4 and 6 divided by
+      :math:`c_s^2`, with ``c_s`` Lemma 7's constant (``ldp.bounds.c_s_gaussian()`` or ``c_s_subgaussian()``).
+
+    The table of bounds of Figure 1, of Supplement Figure 2 and of the notebook on Corollaries 10 and 11: one
+    entry per curve, the bound named as the claims' ``how`` names it. A ValueError for another policy, an ε
+    given to UCB1 or missing for a private agent, and a ``c_s`` other than 1 for an agent without the Sigmoid.
+    """
+    from . import bounds
+
+    if not isinstance(policy, str) or policy not in _AGENT_BOUNDS:
+        raise ValueError(f"policy must be one of {', '.join(_AGENT_BOUNDS)}, got {policy!r}")
+    which, fn, sigmoid = _AGENT_BOUNDS[policy]
+    if not sigmoid and c_s != 1.0:
+        raise ValueError(f"c_s is Lemma 7's constant of the Sigmoid agents: {policy} takes none, got c_s = {c_s!r}")
+    if policy == "UCB1":
+        if epsilon is not None:
+            raise ValueError(f"UCB1 is not private: epsilon must be None, got {epsilon!r}")
+        return which, bounds.ucb1_regret_bound(means, horizon)
+    if epsilon is None:
+        raise ValueError(f"{policy} is private: give its epsilon")
+    return which, getattr(bounds, fn)(means, horizon, epsilon, c_s=c_s)
+
+
 # ---------------------------------------------------------------- Ren et al. (2020b), Theorems 7 and 10
-
-
-def heldp_setting_name(law: str, epsilon_min: float) -> str:
-    """A setting (law of the users' levels, ε_min) of Ren et al. (2020b) as a title: ``'discrete, ε_min = 1'``."""
-    if not isinstance(law, str):
-        raise TypeError(f"law must be the name of a law of privacy levels, got {type(law).__name__}")
-    return f"{law.removeprefix('ren-heldp-')}, ε_min = {epsilon_min:g}"
 
 
 @dataclass(frozen=True)

@@ -5,10 +5,12 @@ None of the four papers puts its privacy model next to the others. This module d
 
 * :data:`MODELS`: the policies, each with its trust model: no privacy (UCB1, KL-UCB), ε-LDP (LDP-UCB-L and
   LDP-UCB-B of Ren et al. 2020), heterogeneous ε-LDP (HeLDP-UCB-B of their extended version, users' levels drawn
-  with mean ε: :func:`same_mean_levels`), ε-global DP (AdaP-UCB and AdaP-KLUCB of Azize and Basu 2022) and
-  (ε, δ)-LDP (the one-point reduction of Zheng et al. 2020 around UCB);
+  with mean ε: :func:`same_mean_levels`, and the book's prediction for it, :func:`same_mean_prediction`), ε-global DP
+  (AdaP-UCB and AdaP-KLUCB of Azize and Basu 2022) and (ε, δ)-LDP (the one-point reduction of Zheng et al. 2020
+  around UCB);
 * :func:`lower_bounds`: the asymptotic lower bounds of each model times log T: Ren et al. Theorem 1 (ε-LDP),
-  Azize and Basu Theorem 3 (ε-global DP), Lai and Robbins (no privacy);
+  Azize and Basu Theorem 3 (ε-global DP), Lai and Robbins (no privacy); :func:`closest_to_bound`, where a policy
+  comes closest to the bound of its model;
 * :func:`price_of_trust` and :func:`crossover`: the ratio of the local model's regret to the global model's at
   each ε, and the privacy level ε_k below which local privacy costs at least k times global privacy, with a
   bootstrap over runs (:func:`crossover_bootstrap`);
@@ -25,7 +27,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._validate import as_float_array, check_epsilon, check_int, check_probability_vector
-from .bounds import gdp_lower_bound_constant, lai_robbins_constant, lower_bound_constant
+from .bounds import (
+    gdp_lower_bound_constant,
+    heldp_beta,
+    heldp_ucb_b_homogeneous_bound,
+    heldp_ucb_b_regret_bound,
+    lai_robbins_constant,
+    lower_bound_constant,
+)
 from .instances import make_privacy_levels
 from .stats import _row_slopes, bootstrap_indices, linear_fit
 
@@ -48,6 +57,25 @@ def same_mean_levels(epsilon: float):
     :class:`ldpcode.instances.PrivacyLevels`); module level, so that a Dask worker can unpickle it."""
     eps = check_epsilon(epsilon)
     return eps / 2, make_privacy_levels("discrete", values=[eps / 2, 1.5 * eps], probs=[0.5, 0.5])
+
+
+def same_mean_prediction(means, horizon: int, epsilon: float) -> tuple[float, float]:
+    r"""The book's prediction for HeLDP-UCB-B on the users of :func:`same_mean_levels` (levels ε/2 and 3ε/2, mean ε,
+    all kept) over LDP-UCB-B at ε, and the ratio of the papers' bounds, as ``(variance_ratio, bound_ratio)``:
+
+    .. math:: \frac{E[\beta(\epsilon_t)]}{\beta(\epsilon)}
+              = \frac{\beta(\epsilon/2) + \beta(3\epsilon/2)}{2\,\beta(\epsilon)},\qquad
+              \beta(\epsilon) = \Big(\frac{e^\epsilon+1}{e^\epsilon-1}\Big)^2,
+
+    the variance proxy of the unbiased value g at the users' levels over its value at ε (the factor of HeLDP-UCB-B's
+    index, chapter ``chapters/heldp/unbiasing_map_g``), and Theorem 10 of the HeLDP paper at those levels (its
+    infimum over κ, :func:`ldpcode.bounds.heldp_ucb_b_regret_bound`) over Corollary 11 at ε
+    (:func:`ldpcode.bounds.heldp_ucb_b_homogeneous_bound`), at ``horizon`` on the arms ``means``."""
+    eps_min, levels = same_mean_levels(epsilon)
+    bound_ratio = heldp_ucb_b_regret_bound(means, horizon, levels, eps_min) / heldp_ucb_b_homogeneous_bound(
+        means, horizon, epsilon
+    )
+    return float(levels.expect(heldp_beta, eps_min) / heldp_beta(epsilon)), bound_ratio
 
 
 def lower_bounds(means, epsilons, horizon: int) -> dict:
@@ -111,6 +139,39 @@ def final_regret(table, policy: str) -> tuple[np.ndarray, np.ndarray]:
             raise ValueError(f"policy {policy!r} has {cell.size} runs at eps = {e}, not {runs}")
         regret[:, j] = cell
     return eps, regret
+
+
+@dataclass(frozen=True)
+class ClosestToBound:
+    """Where a policy's mean regret comes closest to the lower bound of its trust model (:func:`closest_to_bound`):
+    the grid's ``epsilon``, the ``mean`` regret at the horizon there with its standard error ``se`` over runs, the
+    ``bound`` (constant × log T) and ``how`` it is built (:func:`model_lower_bound`)."""
+
+    epsilon: float
+    mean: float
+    se: float
+    bound: float
+    how: str
+
+    @property
+    def ratio(self) -> float:
+        """mean regret / bound at that ε (>= 1 where the lower bound holds)."""
+        return self.mean / self.bound
+
+
+def closest_to_bound(table, policy: str, means, horizon: int) -> ClosestToBound:
+    r"""The ε of the sweep's grid at which ``policy``'s mean regret at the horizon is the smallest multiple of the
+    lower bound of its trust model:
+
+    .. math:: \epsilon^\circ = \arg\min_{\epsilon}\ \bar R(T;\epsilon)\,/\,\big(c(\epsilon)\log T\big),
+
+    :math:`\bar R` the mean over runs of :func:`final_regret` (standard error :math:`s/\sqrt n`), c the constant of
+    :func:`model_lower_bound`: the point where a bound that holds (``ratio`` >= 1) is nearest to failing."""
+    eps, runs = final_regret(table, policy)
+    m, se = runs.mean(axis=0), runs.std(axis=0, ddof=1) / math.sqrt(runs.shape[0])
+    b, how = model_lower_bound(policy, means, eps, horizon)
+    j = int(np.argmin(m / b))
+    return ClosestToBound(float(eps[j]), float(m[j]), float(se[j]), float(b[j]), how)
 
 
 def price_of_trust(local_runs, global_runs) -> np.ndarray:
@@ -295,7 +356,8 @@ def landscape_panel(ax, table, bounds: dict, *, horizon: int, colors=None, band:
     """Regret at ``horizon`` against ε on log axes: one curve per private policy of ``table`` (mean and a ``band``
     confidence band over runs), a horizontal line per non-private policy, and the ``bounds`` (name → values on the
     table's ε grid, :func:`lower_bounds`) dashed."""
-    from .plotting import POLICY_COLORS, THEORY_STYLE, band_curve, format_horizon, paper_axes
+    from .claims.tables import format_horizon
+    from .plotting import POLICY_COLORS, THEORY_STYLE, band_curve, paper_axes
 
     colors = {**POLICY_COLORS, **(colors or {})}
     for policy in table["policy"].unique():
@@ -312,7 +374,9 @@ def landscape_panel(ax, table, bounds: dict, *, horizon: int, colors=None, band:
         if "no privacy" in name:
             continue
         ax.plot(grid, values, color="k", **{**THEORY_STYLE, "linestyle": style}, label=f"lower bound: {name}")
-    paper_axes(ax, xlabel="privacy level ε", ylabel=f"pseudo-regret R(T) at T = {format_horizon(horizon)}")
+    paper_axes(
+        ax, xlabel="privacy level ε", ylabel=f"pseudo-regret R(T) at T = {format_horizon(horizon, mathtext=True)}"
+    )
 
 
 def regret_table(table, policies, *, epsilons=None):

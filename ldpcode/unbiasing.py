@@ -2,17 +2,19 @@ r"""HeLDP-UCB-B's unbiased values: CTB's bit under each user's own level :math:`
 of the HeLDP paper (Section 3.2), one value per response, through the same compiled :func:`~ldpcode.mechanisms.respond`
 and :func:`~ldpcode.mechanisms.unbias` the engines use. The chapter ``chapters/heldp/unbiasing_map_g`` checks by
 Monte Carlo that their mean is the reward mean for every level, and their variance
-(:func:`ldpcode.bounds.unbiased_ctb_variance`).
+(:func:`ldpcode.bounds.unbiased_ctb_variance`): :func:`kept_levels` draws the levels of the users HeLDP-UCB-B keeps, and
+:func:`sample_moments` gives the g-values' mean and variance with their standard errors.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
 
-from ._validate import as_float_array, check_rng, check_unit_interval
+from ._validate import as_float_array, check_int, check_rng, check_unit_interval
 from .mechanisms import Mechanism, respond, unbias
 
 
@@ -45,3 +47,47 @@ def ctb_unbiased_values(rewards, epsilons, rng) -> np.ndarray:
         )
     rng = check_rng("rng", rng)
     return _g_values(np.ascontiguousarray(r), np.ascontiguousarray(e), rng.random(r.size))
+
+
+def kept_levels(levels, epsilon_min: float, rng, size: int) -> np.ndarray:
+    r"""The levels of ``size`` users that HeLDP-UCB-B keeps (:math:`\epsilon_t \ge \epsilon_{\min}`, line 7 of Agent 4):
+    ``4 size`` levels drawn from ``levels`` (a :class:`~ldpcode.instances.PrivacyLevels`) with one
+    ``levels.sample(rng, 4 size)`` call, the first ``size`` of those that reach ``epsilon_min``, in their order.
+    Raises ValueError when fewer than ``size`` of the ``4 size`` reach it (a law that keeps under a quarter of its
+    users needs its own draw)."""
+    size = check_int("size", size, minimum=1)
+    eps = levels.sample(rng, 4 * size)
+    eps = eps[eps >= epsilon_min][:size]
+    if eps.size < size:
+        raise ValueError(f"fewer than {size:,} of {4 * size:,} levels of {levels.name} reach {epsilon_min}")
+    return eps
+
+
+@dataclass(frozen=True)
+class SampleMoments:
+    """The mean of a sample and its unbiased variance, each with its standard error (:func:`sample_moments`)."""
+
+    mean: float
+    mean_se: float
+    var: float
+    var_se: float
+
+
+def sample_moments(values) -> SampleMoments:
+    r"""The mean :math:`\bar g` of the n ``values`` with its standard error :math:`\sqrt{s^2/n}`, and their unbiased
+    variance :math:`s^2 = \frac1{n-1}\sum_i (g_i-\bar g)^2` with its standard error
+
+    .. math:: \mathrm{se}(s^2) = \sqrt{\frac1n\Big(m_4 - s^4\,\frac{n-3}{n-1}\Big)},\qquad
+              m_4 = \frac1n\sum_i (g_i-\bar g)^4,
+
+    the plug-in estimate of the exact :math:`\mathrm{Var}[s^2] = \frac1n\big(\mu_4 - \sigma^4\frac{n-3}{n-1}\big)` of
+    i.i.d. values (central moments :math:`\mu_4`, :math:`\sigma^2`; the estimate is > 0, since :math:`m_4 \ge m_2^2`):
+    what the chapter ``chapters/heldp/unbiasing_map_g`` compares with :math:`E[g] = \mu` and with
+    :func:`ldpcode.bounds.unbiased_ctb_variance`. Needs n >= 4 finite values."""
+    g = as_float_array("values", values, bools=False)
+    if g.ndim != 1 or g.size < 4 or not np.isfinite(g).all():
+        raise ValueError(f"values must be a 1-d sequence of at least 4 finite numbers, got shape {g.shape}")
+    n = g.size
+    mean, s2 = float(g.mean()), float(g.var(ddof=1))
+    m4 = float(np.mean((g - mean) ** 4))
+    return SampleMoments(mean, math.sqrt(s2 / n), s2, math.sqrt((m4 - s2 * s2 * (n - 3) / (n - 1)) / n))

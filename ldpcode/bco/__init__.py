@@ -68,13 +68,17 @@ The rooms (every public name below is re-exported here, so ``ldpcode.bco.X`` and
                                      :class:`OnePointSphere`, :class:`OnePointBarrier`, :class:`TwoPoint`),
                                      the drivers (:func:`simulate_one_point`, :func:`simulate_two_point`),
                                      their tunings, :class:`BCOResult`, :func:`bco_cost`, the chunking
-                                     (:data:`BCO_CHUNK`), :data:`DEFAULT_DELTA`,
+                                     (:data:`BCO_ROUNDS_PER_CALL`), :data:`DEFAULT_DELTA`,
                                      :func:`hazan_levy_exploration_cost`
+:mod:`ldpcode.bco.table1`            Table 1's BCO rows as claims of the runs (:data:`ONE_POINT_ROWS`,
+                                     :func:`one_point_exponent_claims`, :func:`one_point_eps_claim`) and the
+                                     O(log T) test of the strongly convex two-point row
+                                     (:func:`log_increment_ratio`)
 ===================================  =================================================================
 """
 
-# BCO_CHUNK and run_in_chunks are read in ldpcode.bco.runs: to change or patch them, do it there (setting
-# ldpcode.bco.BCO_CHUNK changes nothing); the pool is the engine's (ldpcode.engine).
+# BCO_ROUNDS_PER_CALL and run_in_chunks are read in ldpcode.bco.runs: to change or patch them, do it there (setting
+# ldpcode.bco.BCO_ROUNDS_PER_CALL changes nothing); the pool is the engine's (ldpcode.engine).
 from .environments import ENVIRONMENTS, PERIOD, QUAD_SCALE, STOCH_NOISE_SD, Environment, make_environment
 from .geometry import (
     BARRIER_NU,
@@ -88,7 +92,7 @@ from .geometry import (
 from .privacy import noisy_range, one_point_sigma, two_point_release, two_point_sigma
 from .runs import (
     ALGORITHMS,
-    BCO_CHUNK,
+    BCO_ROUNDS_PER_CALL,
     DEFAULT_DELTA,
     LEARNERS,
     BCOResult,
@@ -104,11 +108,12 @@ from .runs import (
     simulate_two_point,
     two_point_tuning,
 )
+from .table1 import ONE_POINT_ROWS, log_increment_ratio, one_point_eps_claim, one_point_exponent_claims
 
 __all__ = [
     "ALGORITHMS",
     "BARRIER_NU",
-    "BCO_CHUNK",
+    "BCO_ROUNDS_PER_CALL",
     "BCOResult",
     "DEFAULT_DELTA",
     "ENVIRONMENTS",
@@ -116,6 +121,7 @@ __all__ = [
     "LEARNERS",
     "OnePointBarrier",
     "OnePointSphere",
+    "ONE_POINT_ROWS",
     "PERIOD",
     "QUAD_SCALE",
     "STOCH_NOISE_SD",
@@ -126,9 +132,12 @@ __all__ = [
     "ellipsoid_point",
     "ftrl_barrier_step",
     "hazan_levy_exploration_cost",
+    "log_increment_ratio",
     "make_environment",
     "make_learner",
     "noisy_range",
+    "one_point_eps_claim",
+    "one_point_exponent_claims",
     "one_point_sigma",
     "one_point_tuning",
     "project_ball",

@@ -8,10 +8,11 @@ and :func:`simulate_two_point` are that call with the environment made from its 
 (:func:`one_point_tuning`, :func:`barrier_tuning`, :func:`two_point_tuning`), the result (:class:`BCOResult`),
 the cost estimate (:func:`bco_cost`), :data:`DEFAULT_DELTA` and :func:`hazan_levy_exploration_cost`.
 
-Inside a run the rounds go by chunks of :data:`BCO_CHUNK` through :func:`ldpcode.engine.run_in_chunks` (Ctrl-C
-is seen between them); both names are looked up in this module at call time: patch them here, in
-``ldpcode.bco.runs`` (the copy of :data:`BCO_CHUNK` that :mod:`ldpcode.bco` re-exports is not read). The runs
-go through the engine's pool (:func:`ldpcode.engine.run`, one thread).
+Inside a run the rounds go by chunks of :data:`BCO_ROUNDS_PER_CALL` through
+:func:`ldpcode.engine.run_in_chunks` (Ctrl-C is seen between them); both names are looked up in this module at
+call time: patch them here, in ``ldpcode.bco.runs`` (the copy of :data:`BCO_ROUNDS_PER_CALL` that
+:mod:`ldpcode.bco` re-exports is not read). The runs go through the engine's pool (:func:`ldpcode.engine.run`,
+one thread).
 """
 
 from __future__ import annotations
@@ -67,7 +68,10 @@ class BCOResult(RegretCurves):
         return self.runs * self.horizon
 
 
-BCO_CHUNK = 1 << 16  # rounds per compiled call (a few ms to tens of ms): Ctrl-C is seen between calls
+# The rounds of one run per call of a learner's compiled kernel. 2^16: at 150 ns to 1 µs a round (bco_cost) a
+# call takes a few ms to tens of ms, long beside the interpreter's overhead per call and short enough that
+# Ctrl-C, seen between calls, stops a run at once.
+BCO_ROUNDS_PER_CALL = 1 << 16
 
 
 def bco_cost(algorithm: str, d: int, horizon: int, runs: int, n_checkpoints: int) -> tuple[float, float, str]:
@@ -231,8 +235,8 @@ class _Learner:
     :class:`Environment` (:func:`make_environment`), one thread (the compiled kernels hold the GIL; run r draws from
     its own streams, so the result is that of the sequential loop), 41 checkpoints by default, a horizon of at
     least 2. Run r draws from ``run_streams(seed_seq, 2)``: the sphere directions u_t (and the stochastic noise
-    q_t), then the curator's noise; its rounds go by chunks of :data:`BCO_CHUNK` (:func:`run_in_chunks`, both
-    looked up in this module). The subclasses give ``name``, ``cost_kind``, ``sigma(env)``, ``tuning(env, T)``,
+    q_t), then the curator's noise; its rounds go by chunks of :data:`BCO_ROUNDS_PER_CALL`
+    (:func:`run_in_chunks`, both looked up in this module). The subclasses give ``name``, ``cost_kind``, ``sigma(env)``, ``tuning(env, T)``,
     ``_new_run`` and ``result``. ``epsilon`` None is the non-private learner (σ = 0, δ nan)."""
 
     environment_type = Environment
@@ -269,7 +273,7 @@ class _Learner:
             advance(t, t + m, g_u, g_z)
             return t + m, ci
 
-        run_in_chunks(horizon, cancel, step, BCO_CHUNK)
+        run_in_chunks(horizon, cancel, step, BCO_ROUNDS_PER_CALL)
         return outputs
 
     def _result(self, name, env, horizon, runs, seed, checkpoints, regret, max_norm=None) -> BCOResult:

@@ -2,7 +2,8 @@ r"""The heterogeneous setting: bounds of the extended version of Ren et al. (the
 
 Theorems 7 (HeLDP-UCB-L) and 10 (HeLDP-UCB-B) with their infimum over κ, their constants
 :math:`p_0, \alpha_0, \beta_0, \epsilon_{\max}, Q_L, Q_B`, Corollaries 8 and 11 (the homogeneous case), and
-Section 4.2's :math:`V_L`, :math:`V_B` and the choice of ε_min minimizing them. Every function takes a
+Section 4.2's :math:`V_L`, :math:`V_B`, the choice of ε_min minimizing them, and Figure 2's fit of the regret on
+them (:func:`regret_fit_on_v`). Every function but that fit takes a
 PrivacyLevels object ``levels`` (the law F of the users' eps_t) and the threshold ``epsilon_min`` below which
 the agents discard responses. The cost functions :math:`\alpha(\epsilon)`, :math:`\beta(\epsilon)` are in
 :mod:`~ldpcode.bounds.factors` (:func:`~ldpcode.bounds.factors.heldp_alpha`,
@@ -18,6 +19,7 @@ import numpy as np
 from scipy import optimize
 
 from .._validate import as_float_array, check_epsilon, check_real
+from ..stats import LinearFit, bootstrap_se, linear_fit
 from ._common import _gaps, _log_horizon, _regret_bound, _square
 from .factors import bernoulli_ratio, heldp_alpha, heldp_beta, laplace_ratio
 
@@ -270,6 +272,39 @@ def v_b(levels, epsilon_min) -> float:
 def _v_value(levels, eps_min, p0, mech):
     f = (lambda e: (1.0 + 4.0 / e) ** 2) if mech == "L" else heldp_beta
     return float(levels.expect(f, eps_min) / p0**2)
+
+
+@dataclass(frozen=True)
+class RegretFitOnV:
+    """The result of :func:`regret_fit_on_v`: the least-squares ``fit`` (slope, intercept, R², n) on the mean
+    regrets, and ``se``, the bootstrap standard error over runs of each of ``"slope"``, ``"intercept"``, ``"r2"``."""
+
+    fit: LinearFit
+    se: dict
+
+
+def regret_fit_on_v(v, per_run, *, n_boot: int = 1000, seed: int = 0) -> RegretFitOnV:
+    r"""Figure 2 of the HeLDP paper (Section 4.2, "we linearly fit the empirical regrets and the values of
+    :math:`V_L` or :math:`V_B`, and summarize the corresponding :math:`R^2`-value"): the least-squares line
+
+    .. math:: \bar R_j(T) \approx a\,V_j + b
+
+    through one point j per (agent, law, ε_min), with ``v`` the points' :math:`V_L` or :math:`V_B` (:func:`v_l`,
+    :func:`v_b`) and ``per_run`` (runs, points) the final regret of each run at each point, :math:`\bar R_j(T)`
+    its column mean (:func:`ldpcode.stats.linear_fit`). The standard errors of a, b and :math:`R^2` are the bootstrap
+    over runs (:func:`ldpcode.stats.bootstrap_se`, ``n_boot`` replicates from ``seed``): the points share their
+    runs' seeds (common random numbers), so whole rows are resampled."""
+    x = as_float_array("v", v, bools=False)
+    runs = as_float_array("per_run", per_run, bools=False)
+    if x.ndim != 1 or runs.ndim != 2 or runs.shape[1] != x.size:
+        raise ValueError(f"per_run must be (runs, points) with one column per value of v, got {runs.shape}, {x.shape}")
+
+    def statistic(what):
+        return lambda m: getattr(linear_fit(x, m.mean(axis=0)), what)
+
+    fit = linear_fit(x, runs.mean(axis=0))
+    se = {what: bootstrap_se(statistic(what), runs, n_boot=n_boot, seed=seed) for what in ("slope", "intercept", "r2")}
+    return RegretFitOnV(fit, se)
 
 
 _MECHANISMS = {"laplace": "L", "l": "L", "bernoulli": "B", "b": "B"}

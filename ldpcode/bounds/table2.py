@@ -9,7 +9,8 @@ theorems' asymptotic constants (the theorems bound :math:`\liminf_T \mathrm{Reg}
 * :func:`table2_stochastic_problem_dependent`: :math:`\sum_{a:\Delta_a>0}\Delta_a\log T/\min(d_a, 6\epsilon\Delta_a)`,
   where Theorem 3 has :math:`6\epsilon\, t_{\inf}` in place of :math:`6\epsilon\Delta_a`;
 * :func:`linear_c_epsilon_basis`: the linear cell's program in closed form when the actions are the standard
-  basis of :math:`\mathbb R^d` (a second computation of :func:`~ldpcode.bounds.linear.linear_c_epsilon`).
+  basis of :math:`\mathbb R^d` (a second computation of :func:`~ldpcode.bounds.linear.linear_c_epsilon`);
+* :func:`table2_cells`: one row of the comparison, every cell at one ε beside its theorem on given instances.
 """
 
 from __future__ import annotations
@@ -19,6 +20,9 @@ import math
 import numpy as np
 
 from .._validate import as_float_array, check_epsilon, check_int
+from ..divergences import d_inf_bernoulli, d_inf_gaussian
+from .azize2022 import gdp_lower_bound_constant, gdp_minimax_lower_bound
+from .linear import linear_c_epsilon, linear_minimax_lower_bound
 
 
 def table2_stochastic_minimax(horizon, n_arms, epsilon) -> float:
@@ -80,3 +84,56 @@ def linear_c_epsilon_basis(gaps, epsilon, rho=1.0) -> float:
     eps = check_epsilon(epsilon)
     rho = check_epsilon(rho, "rho", floor=0.0)
     return float(np.sum(g / (g * np.minimum(g / 2.0, 3.0 * eps * rho))))
+
+
+def table2_cells(horizon, n_arms, dim, epsilon, bernoulli_means, gaussian_means, sigma, theta, rho=1.0) -> dict:
+    r"""Every cell of Table 2 at one ε, each beside the theorem it summarises, on the instances given: a dict
+    with ``eps`` and, per cell, ``<cell>_table`` (the cell as printed) and ``<cell>_thm`` (the theorem; the
+    problem-dependent ones times :math:`\log T`, as the table states them):
+
+    * ``sm``, stochastic minimax (``horizon`` T, ``n_arms`` K): :func:`table2_stochastic_minimax` against
+      Theorem 2, eq. (3), :math:`\max(\frac1{27}\sqrt{T(K-1)}, \frac{K-1}{131\epsilon})`
+      (:func:`~ldpcode.bounds.azize2022.gdp_minimax_lower_bound`); ``sm_private`` says whether the private term
+      :math:`\frac{K-1}{131\epsilon}` is the larger;
+    * ``pb``, stochastic problem dependent on Bernoulli arms of means ``bernoulli_means``:
+      :math:`\sum_a\Delta_a\log T/\min(d_a, 6\epsilon\Delta_a)` with :math:`d_a = d(\mu_a, \mu^*)`
+      (:func:`table2_stochastic_problem_dependent`) against Theorem 3, eq. (4),
+      :math:`\sum_a\Delta_a/\min(d_{\inf}, 6\epsilon t_{\inf})` times :math:`\log T`
+      (:func:`~ldpcode.bounds.azize2022.gdp_lower_bound_constant`): equal, since :math:`t_{\inf} = \Delta_a`;
+    * ``pg``, the same for Gaussian arms of means ``gaussian_means`` and known standard deviation ``sigma``
+      (:math:`d_a = \Delta_a^2/(2\sigma^2)`), where Theorem 3's :math:`t_{\inf} = 2\Phi(\Delta_a/2\sigma) - 1`
+      is below :math:`\Delta_a`, so the theorem exceeds the cell in the high-privacy regime;
+    * ``lm``, linear minimax in dimension ``dim``: :func:`table2_linear_minimax` against Theorem 4, eq. (5)
+      (:func:`~ldpcode.bounds.linear.linear_minimax_lower_bound`);
+    * ``lp``, linear problem dependent, actions the standard basis of :math:`\mathbb R^d` and parameter ``theta``:
+      the closed form :func:`linear_c_epsilon_basis` against Theorem 5's program, eq. (6), solved by
+      :func:`~ldpcode.bounds.linear.linear_c_epsilon`, both times :math:`\log T`; ``rho`` is the theorem's
+      undefined :math:`\rho(\mathcal A)`.
+
+    The gaps are taken from the means (:math:`\Delta_a = \mu^* - \mu_a` over the suboptimal arms)."""
+    log_t = math.log(check_int("horizon", horizon, minimum=1))
+    eps = check_epsilon(epsilon)
+    bern = np.array(bernoulli_means, dtype=float)
+    b_sub = bern[bern < bern.max()]
+    gauss = np.array(gaussian_means, dtype=float)
+    g_sub = gauss[gauss < gauss.max()]
+    th = np.array(theta, dtype=float)
+    t_gaps = th.max() - np.delete(th, int(np.argmax(th)))
+    return dict(
+        eps=eps,
+        sm_table=table2_stochastic_minimax(horizon, n_arms, eps),
+        sm_thm=gdp_minimax_lower_bound(horizon, n_arms, eps),
+        sm_private=(n_arms - 1) / (131 * eps) > math.sqrt(horizon * (n_arms - 1)) / 27,
+        pb_table=table2_stochastic_problem_dependent(
+            bern.max() - b_sub, np.atleast_1d(d_inf_bernoulli(b_sub, bern.max())), horizon, eps
+        ),
+        pb_thm=gdp_lower_bound_constant(bern, eps) * log_t,
+        pg_table=table2_stochastic_problem_dependent(
+            gauss.max() - g_sub, np.atleast_1d(d_inf_gaussian(g_sub, gauss.max(), sigma)), horizon, eps
+        ),
+        pg_thm=gdp_lower_bound_constant(gauss, eps, family="gaussian", sigma=sigma) * log_t,
+        lm_table=table2_linear_minimax(horizon, dim, eps),
+        lm_thm=linear_minimax_lower_bound(horizon, dim, eps),
+        lp_thm=linear_c_epsilon(np.eye(th.size), th, eps, rho=rho).value * log_t,
+        lp_table=linear_c_epsilon_basis(t_gaps, eps, rho) * log_t,
+    )

@@ -45,8 +45,9 @@ def env_flag(name: str) -> bool:
 
 
 def check_parameters(notebook: str, namespace: dict) -> None:
-    """Check a notebook's parameters before any work: ``ldp.claims.check_parameters(
-    "chapters/<chapter>/<name>.ipynb", globals())`` in the cell right after the parameters cell.
+    """Check a notebook's parameters before any work. The notebooks call it through their contract,
+    ``nb = ldp.book.notebook("chapters/<chapter>/<name>.ipynb", globals())`` (:func:`ldpcode.book.notebook`), in
+    the cell right after the parameters cell; the tests call it directly.
 
     The rules (type, range, finiteness, consistency) are the notebook's entry in
     :data:`ldpcode.parameters.NOTEBOOKS`; a bad value raises TypeError or ValueError naming the parameter,

@@ -47,7 +47,7 @@ each is a :class:`ContextualLearner`, an engine policy of :mod:`ldpcode.engine`)
   E‖∇ℓ + r‖² <= 1 + dC²σ²). The paper's β_t ("β²_t = O(Cσ ...") is garbled: this is our reading.
 
 Simulation: R runs from ``SeedSequence(seed).spawn(R)``; each run's contexts/rewards and privacy noise come
-from its own generators (``run_streams``), drawn in chunks of ``CHUNK`` rounds; the rounds are then
+from its own generators (``run_streams``), drawn in chunks of ``ROUNDS_PER_DRAW`` rounds; the rounds are then
 vectorised across runs with batched (R, d, d) linear algebra (the noisy update is rank d, so V̄ is
 inverted by ``np.linalg.inv`` each round, not by Sherman–Morrison). The default engine compiles the
 same loop with numba, one run at a time (tested to make the same choices). Deterministic for a seed.
@@ -65,12 +65,15 @@ The rooms (every public name below is re-exported here, so ``ldpcode.contextual.
                                        :func:`upsilon`, :func:`gloc_a`, :func:`symmetric_from_upper`,
                                        the user/server split (:func:`user_release`, ``_server_update``)
 :mod:`ldpcode.contextual.kernels`      the compiled engine (``_run_chunk``, ``_width_nb``,
-                                       ``_gloc_a_nb``, ``_CODES``) and ``CHUNK``
+                                       ``_gloc_a_nb``, ``_CODES``) and ``ROUNDS_PER_DRAW``
 :mod:`ldpcode.contextual.runs`         :func:`make_learner` and :class:`ContextualLearner` (the
                                        policies for the engine), :func:`simulate_contextual`
                                        (Theorems 8 and 10), :class:`ContextualResult`, :func:`contextual_cost`,
                                        :func:`uniform_play_regret`, :func:`horizon_sweep`,
                                        :class:`HorizonSweep`, ``POLICIES``
+:mod:`ldpcode.contextual.table1`       Table 1's contextual rows as claims of a horizon sweep
+                                       (:func:`table1_claims`) and the caps they are read against
+                                       (:func:`worst_arm_regret`, :func:`epsilon_exponent_room`)
 =====================================  ===============================================================
 
 ``simulate_contextual`` looks up ``run_streams``, ``run_in_chunks``, ``user_release`` and ``_server_update`` in
@@ -78,7 +81,7 @@ The rooms (every public name below is re-exported here, so ``ldpcode.contextual.
 """
 
 from .instance import CONTEXTS, LINKS, ContextualInstance, make_contextual_instance
-from .kernels import CHUNK
+from .kernels import ROUNDS_PER_DRAW
 from .link import logistic, logistic_derivative, logistic_loss_gradient, sample_unit_ball
 from .privacy import gloc_a, gloc_mechanisms, linucb_mechanisms, symmetric_from_upper, upsilon, user_release
 from .runs import (
@@ -92,6 +95,7 @@ from .runs import (
     simulate_contextual,
     uniform_play_regret,
 )
+from .table1 import epsilon_exponent_room, table1_claims, worst_arm_regret
 
 __all__ = [
     # link
@@ -112,7 +116,7 @@ __all__ = [
     "upsilon",
     "user_release",
     # kernels
-    "CHUNK",
+    "ROUNDS_PER_DRAW",
     # runs
     "POLICIES",
     "ContextualLearner",
@@ -123,4 +127,8 @@ __all__ = [
     "make_learner",
     "simulate_contextual",
     "uniform_play_regret",
+    # table1
+    "epsilon_exponent_room",
+    "table1_claims",
+    "worst_arm_regret",
 ]

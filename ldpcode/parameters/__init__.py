@@ -3,9 +3,9 @@
 Each chapter notebook has one cell tagged ``parameters`` (papermill injects a reader's values in a
 cell right after it) and, right after those, the cell
 
-    ldp.claims.check_parameters("chapters/<chapter>/<name>.ipynb", globals())
+    nb = ldp.book.notebook("chapters/<chapter>/<name>.ipynb", globals())
 
-(:func:`ldpcode.claims.check_parameters`, a thin wrapper of :func:`check`), which looks up the notebook in :data:`NOTEBOOKS` and checks every parameter listed there against its
+(:func:`ldpcode.book.notebook`, the notebook contract, which calls :func:`check`), which looks up the notebook in :data:`NOTEBOOKS` and checks every parameter listed there against its
 rule: type, range, finiteness, length, and the consistency between parameters (a horizon at least the
 number of arms, a grid whose minimum is below its maximum, ...). A wrong type raises ``TypeError``, a
 wrong value ``ValueError``; the message names the parameter, the value received and what is allowed.

@@ -20,8 +20,6 @@ from .rules import (
     Notebook,
     Real,
     Seq,
-    Text,
-    _chapter_exists,
     at_least_arms,
     custom,
     fit_window,
@@ -306,9 +304,9 @@ NOTEBOOKS: dict[str, Notebook] = {
         ),
         tiny=dict(horizon=1000, runs=2, fit_from=10, adv_horizon=100, n_boot=2, epsilons=[1.0]),
     ),
-    "chapters/zheng2020/table1.ipynb": Notebook(
-        dict(chapter=Text(), eps_label=EPS), (_chapter_exists,), tiny=dict(eps_label=2.0)
-    ),
+    # no parameters: the page reads what the notebooks of its last column stored (issue 24: its former "chapter" and
+    # "eps_label" were pseudo-parameters, and the edge run at eps_label = 2 printed "ε = 2" over the ε = 1 numbers)
+    "chapters/zheng2020/table1.ipynb": Notebook(),
     "chapters/zheng2020/theorems7_8_linear.ipynb": Notebook(
         dict(
             dim=Int(1, 10**4),

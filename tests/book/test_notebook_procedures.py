@@ -45,7 +45,7 @@ ALLOWED = {
         "heuristic_transcribed": "second way",
     },
     "heldp/figure1": {"he_run": "binding"},
-    "heldp/figure2": {"fit_of": "binding", "v_transcribed": "second way", "fit_stat": "binding"},
+    "heldp/figure2": {"fit_of": "binding", "v_transcribed": "second way"},
     "heldp/theorem10_corollary11": {"thm10_bracket": "second way", "thm10_kappa": "second way"},
     "heldp/theorem7_corollary8": {"thm7_bracket": "second way", "thm7_kappa": "second way"},
     "ren2020/figure1": {"agents": "binding"},
@@ -60,7 +60,7 @@ ALLOWED = {
     },
     "zheng2020/algorithm1_theorems2_3": {"delta_closed_form": "binding", "delta_quadrature": "second way"},
     "zheng2020/appendix_b_best_arm": {"_tag": "claims"},
-    "zheng2020/corollary4_one_point_bco": {"run_smooth": "binding", "exponent_claims": "claims", "eps_claim": "claims"},
+    "zheng2020/corollary4_one_point_bco": {"run_smooth": "binding"},
     "zheng2020/mab_reduction": {"_key": "claims"},
     "zheng2020/table1": {"measured": "display"},
 }

@@ -19,8 +19,8 @@ from ldpcode import parameters as P
 
 import rules_fuzz as F
 
-NOTEBOOKS = sorted(P.NOTEBOOKS)
-EXAMPLES = 12  # draws per notebook: 40 notebooks, under 10 s in all
+NOTEBOOKS = sorted(p for p in P.NOTEBOOKS if P.rules_for(p).names)  # a page without parameters has nothing to draw
+EXAMPLES = 12  # draws per notebook: 39 notebooks, under 10 s in all
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -102,10 +102,10 @@ def test_last_decade_slopes_by_hand(inst, ren_run):
 
 
 def test_heldp_setting_name():
-    assert X.heldp_setting_name("ren-heldp-discrete", 1.0) == "discrete, ε_min = 1"
-    assert X.heldp_setting_name("ren-heldp-gaussian", 0.5) == "gaussian, ε_min = 0.5"
+    assert ldp.claims.heldp_setting_name("ren-heldp-discrete", 1.0) == "discrete, ε_min = 1"
+    assert ldp.claims.heldp_setting_name("ren-heldp-gaussian", 0.5) == "gaussian, ε_min = 0.5"
     with pytest.raises(TypeError, match="law must be"):
-        X.heldp_setting_name(1.0, "ren-heldp-discrete")
+        ldp.claims.heldp_setting_name(1.0, "ren-heldp-discrete")
 
 
 def test_heterogeneous_against_bound_equals_direct_calls(inst):

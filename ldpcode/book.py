@@ -1,0 +1,141 @@
+"""The notebook contract: the one call a chapter notebook makes after its parameters cell.
+
+Every chapter notebook has a cell tagged ``parameters`` (papermill injects a reader's values right after it) and,
+in the next cell,
+
+    nb = ldp.book.notebook("chapters/<chapter>/<name>.ipynb", globals())
+
+:func:`notebook` reads the parameter *names* from the notebook's tagged cell, the one place they are declared
+(:func:`ldpcode.parameters.parameter_names`), takes their *values* from the namespace, and checks them before any
+work (:func:`ldpcode.parameters.check`: type, range, consistency, and a misspelt name papermill injected). The
+returned :class:`Notebook` keeps them, so no notebook re-types its params for the check at its end.
+
+Claims are built through it: ``nb.statistical(name, ...)``, ``nb.exact``, ``nb.bound``, ``nb.reproducible`` and
+``nb.prediction`` take the constructors' arguments (:mod:`ldpcode.claims.constructors`), prefix ``name`` with the
+notebook's slug (:attr:`Notebook.prefix`, ``"<chapter>.<name>"`` unless the notebook gives its own) and collect the
+claim. They return None, so a cell that ends with one prints nothing (the claim is ``nb.claims[-1]``). Two families
+recur across the book and have one builder each: :meth:`Notebook.regret_bound` (a mean pseudo-regret at T under a
+theorem's bound) and :meth:`Notebook.ratio` (a ratio of mean regrets with its delta-method standard error).
+:meth:`Notebook.check` then compares every collected claim with the stored numbers
+(:func:`ldpcode.claims.check`) and returns the table the notebook prints. A claim built elsewhere (a driver's
+claim builder) joins with :meth:`Notebook.add`; every claim's id must lie under the prefix, so two notebooks
+cannot write the same id.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import claims as _claims
+from .stats import mean_se, ratio_of_means_se
+from .parameters import check as _check_parameters
+from .parameters import parameter_names
+
+
+@dataclass
+class Notebook:
+    """A chapter notebook: its path, its checked parameters, its claim-id prefix and the claims it has built."""
+
+    path: str
+    params: dict
+    prefix: str
+    claims: list = field(default_factory=list)
+
+    def _id(self, name: str) -> str:
+        if not isinstance(name, str) or not name or name.startswith(".") or name.endswith("."):
+            raise ValueError(f"a claim name must be a non-empty string like 'ratio_B.eps2', got {name!r}")
+        return f"{self.prefix}.{name}"
+
+    def add(self, *claims) -> None:
+        """Collect claims built elsewhere (their ids are checked against the prefix by :meth:`check`)."""
+        for c in claims:
+            if not isinstance(c, _claims.Claim):
+                raise TypeError(f"{self.path}: add takes Claim objects, got {c!r}")
+            self._refuse_twice(c)
+            self.claims.append(c)
+
+    def _build(self, constructor, name, args, kwargs) -> None:
+        claim = constructor(self._id(name), *args, **kwargs)
+        self._refuse_twice(claim)
+        self.claims.append(claim)
+
+    def _refuse_twice(self, claim) -> None:
+        if any(c.id == claim.id for c in self.claims):
+            raise ValueError(
+                f"claim {claim.id} was built twice: ids must be unique (after re-running one cell by hand, re-run "
+                "from the cell of ldp.book.notebook)"
+            )
+
+    def statistical(self, name: str, *args, **kwargs) -> None:
+        """:func:`ldpcode.claims.statistical` with id ``<prefix>.<name>``, collected."""
+        self._build(_claims.statistical, name, args, kwargs)
+
+    def exact(self, name: str, *args, **kwargs) -> None:
+        """:func:`ldpcode.claims.exact` with id ``<prefix>.<name>``, collected."""
+        self._build(_claims.exact, name, args, kwargs)
+
+    def bound(self, name: str, *args, **kwargs) -> None:
+        """:func:`ldpcode.claims.bound` with id ``<prefix>.<name>``, collected."""
+        self._build(_claims.bound, name, args, kwargs)
+
+    def reproducible(self, name: str, *args, **kwargs) -> None:
+        """:func:`ldpcode.claims.reproducible` with id ``<prefix>.<name>``, collected."""
+        self._build(_claims.reproducible, name, args, kwargs)
+
+    def prediction(self, name: str, *args, **kwargs) -> None:
+        """:func:`ldpcode.claims.prediction` with id ``<prefix>.<name>``, collected."""
+        self._build(_claims.prediction, name, args, kwargs)
+
+    def regret_bound(self, name: str, source: str, result, bound: float, *, how: str, **kwargs) -> None:
+        """A theorem's bound on the mean pseudo-regret at the horizon: :meth:`bound` with ``reproduced`` the mean of
+        ``result.final_regret()`` over runs, ``se`` its :func:`~ldpcode.stats.mean_se` and ``horizon`` the
+        result's horizon (``kwargs``: the rest of :func:`ldpcode.claims.bound`, e.g. ``note``)."""
+        reg = result.final_regret()
+        self.bound(name, source, reproduced=reg.mean(), se=mean_se(reg), bound=bound, how=how,
+                   horizon=result.horizon, **kwargs)  # fmt: skip
+
+    def ratio(self, name: str, source: str, num, den, *, t: int, paper=None, **kwargs) -> None:
+        """The ratio of two results' mean regrets at checkpoint ``t`` (paired runs, common random numbers), with
+        its delta-method standard error (:func:`~ldpcode.stats.ratio_of_means_se`): a
+        :func:`ldpcode.claims.statistical` claim when ``paper`` (the paper's printed number) is given, else a
+        :func:`ldpcode.claims.reproducible` one; ``horizon`` is ``t``, ``kwargs`` the rest of the constructor's."""
+        x, y = num.at(t), den.at(t)
+        value, se = x.mean() / y.mean(), float(ratio_of_means_se(x, y))
+        if paper is None:
+            self.reproducible(name, source, reproduced=value, se=se, horizon=t, **kwargs)
+        else:
+            self.statistical(name, source, reproduced=value, se=se, paper=paper, horizon=t, **kwargs)
+
+    def check(self, claims=(), **kwargs) -> _claims.CheckReport:
+        """Check the collected claims, and ``claims`` (a list built by hand), against the stored numbers:
+        :func:`ldpcode.claims.check` with this notebook's path and params (``kwargs``: its ``write`` and ``root``).
+        Every id must start with ``<prefix>.``."""
+        if isinstance(claims, _claims.Claim):
+            claims = [claims]
+        everything = [*self.claims, *claims]
+        outside = [c.id for c in everything if isinstance(c, _claims.Claim) and not c.id.startswith(self.prefix + ".")]
+        if outside:
+            raise ValueError(f"{self.path}: claim ids must start with {self.prefix + '.'!r}, got {outside[:3]}")
+        return _claims.check(self.path, self.params, everything, **kwargs)
+
+
+def notebook(path: str, namespace: dict, *, prefix: str | None = None) -> Notebook:
+    """Check the parameters of the notebook at ``path`` (``chapters/<chapter>/<name>.ipynb``) in ``namespace``
+    (its ``globals()``) before any work, and return its :class:`Notebook`.
+
+    ``prefix`` is the start of its claim ids, ``"<chapter>.<name>"`` by default (``chapters/ren2020/figure1.ipynb``
+    -> ``ren2020.figure1``). Raises what :func:`ldpcode.parameters.check` raises for a bad value (TypeError or
+    ValueError naming the parameter), and ValueError for a path that is not a chapter notebook."""
+    if not isinstance(path, str):
+        raise TypeError(f"path must be a string like 'chapters/<chapter>/<name>.ipynb', got {path!r}")
+    if not isinstance(namespace, dict):
+        raise TypeError(f"namespace must be the notebook's globals(), got {type(namespace).__name__}")
+    _claims.data_path(path)  # refuses a path outside chapters/<chapter>/<name>.ipynb
+    _check_parameters(path, namespace)
+    names = parameter_names(path)
+    if prefix is None:
+        parts = path.removesuffix(".ipynb").split("/")
+        prefix = f"{parts[1]}.{parts[2]}"
+    if not isinstance(prefix, str) or not prefix or prefix.startswith(".") or prefix.endswith("."):
+        raise ValueError(f"prefix must be a dotted name like 'ren2020.figure1', got {prefix!r}")
+    return Notebook(path, {name: namespace[name] for name in names}, prefix)

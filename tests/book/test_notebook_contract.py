@@ -1,0 +1,157 @@
+"""The notebook contract (ldpcode.book): one call checks a notebook's parameters, keeps them, and prefixes and
+collects its claims; nb.check compares them with the stored numbers exactly as ldp.claims.check does."""
+
+import ast
+import json
+import math
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import ldpcode as ldp
+
+ROOT = Path(__file__).resolve().parents[2]
+REN4 = "chapters/ren2020/theorem4_ldp_ucb_l.ipynb"
+REN4_OK = dict(instance="ren2020-bernoulli", horizon=10**6, runs=50, epsilons=[0.5, 1.0, 2.0], seed=2020)
+
+
+def test_params_are_the_declared_names_in_their_order_and_nothing_else():
+    nb = ldp.book.notebook(REN4, {**REN4_OK, "ldp": ldp, "np": object()}, prefix="ren2020.theorem4")
+    assert list(nb.params) == ["instance", "horizon", "runs", "epsilons", "seed"]  # the cell's order
+    assert nb.params == REN4_OK
+    assert nb.prefix == "ren2020.theorem4" and nb.claims == []
+
+
+def test_default_prefix_is_chapter_dot_name():
+    nb = ldp.book.notebook(REN4, dict(REN4_OK))
+    assert nb.prefix == "ren2020.theorem4_ldp_ucb_l"
+
+
+@pytest.mark.parametrize(
+    "change, error, words",
+    [
+        ({"horizon": 1e6}, TypeError, "horizon"),
+        ({"runs": 1}, ValueError, "runs"),
+        ({"horizn": 10}, ValueError, "did you mean 'horizon'"),
+    ],
+)
+def test_bad_parameters_are_refused_before_any_work(change, error, words):
+    namespace = {**REN4_OK, **change}
+    if "horizn" in change:  # papermill's injected cell, as IPython's input history holds it
+        namespace["_ih"] = ["", "# Parameters\nhorizn = 10\n"]
+    with pytest.raises(error, match=re.escape(words) if "did you" in words else words):
+        ldp.book.notebook(REN4, namespace)
+
+
+def test_bad_arguments_are_one_line_errors():
+    with pytest.raises(TypeError, match="path must be a string"):
+        ldp.book.notebook(None, REN4_OK)
+    with pytest.raises(TypeError, match="namespace must be the notebook's globals"):
+        ldp.book.notebook(REN4, list(REN4_OK))
+    with pytest.raises(ValueError, match="chapters/<chapter>/<name>.ipynb"):
+        ldp.book.notebook("notes/x.ipynb", REN4_OK)
+    with pytest.raises(ValueError, match="prefix must be a dotted name"):
+        ldp.book.notebook(REN4, REN4_OK, prefix="ren2020.")
+
+
+def _bound(nb, name="pulls", reproduced=1.0):
+    return nb.bound(name, "a test bound", reproduced=reproduced, se=0.1, bound=2.0, how="by hand", horizon=10)
+
+
+def test_claims_are_prefixed_collected_and_returned():
+    nb = ldp.book.notebook(REN4, dict(REN4_OK), prefix="ren2020.theorem4")
+    assert _bound(nb) is None  # a cell ending with a builder prints nothing
+    nb.reproducible("count", "a count", reproduced=3.0)
+    assert [c.id for c in nb.claims] == ["ren2020.theorem4.pulls", "ren2020.theorem4.count"]
+    assert nb.claims[0].bound == 2.0 and nb.claims[1].kind == "reproducible"
+    with pytest.raises(ValueError, match="ren2020.theorem4.count was built twice"):
+        nb.reproducible("count", "a count", reproduced=3.0)
+    with pytest.raises(ValueError, match="built twice"):
+        nb.add(ldp.claims.reproducible("ren2020.theorem4.pulls", "again", reproduced=1.0))
+    with pytest.raises(ValueError, match="a claim name must be"):
+        _bound(nb, name=".pulls")
+    with pytest.raises(TypeError, match="add takes Claim objects"):
+        nb.add("ren2020.theorem4.x")
+
+
+def test_check_refuses_an_id_outside_the_prefix(tmp_path):
+    nb = ldp.book.notebook(REN4, dict(REN4_OK), prefix="ren2020.theorem4")
+    stray = ldp.claims.reproducible("ren2020.theorem6.count", "a count", reproduced=3.0)
+    with pytest.raises(ValueError, match="must start with 'ren2020.theorem4.'"):
+        nb.check([stray], root=tmp_path)
+
+
+def test_check_is_claims_check_with_the_notebooks_params(tmp_path):
+    """Written under a scratch root, then read back: the stored params are nb.params, and a second check compares."""
+    (tmp_path / "data" / "ren2020").mkdir(parents=True)
+    nb = ldp.book.notebook(REN4, dict(REN4_OK), prefix="ren2020.theorem4")
+    _bound(nb)
+    report = nb.check(write=True, root=tmp_path)
+    assert report.ok
+    stored = json.loads((tmp_path / "data" / "ren2020" / "theorem4_ldp_ucb_l.json").read_text())
+    assert stored["params"] == REN4_OK
+    again = ldp.book.notebook(REN4, dict(REN4_OK), prefix="ren2020.theorem4")
+    _bound(again, reproduced=1.0 + 1.0)  # 10 standard errors away: FAIL
+    with pytest.raises(AssertionError):
+        again.check(root=tmp_path)
+
+
+def test_every_notebooks_prefix_covers_its_stored_ids():
+    """The prefix each notebook passes (or its default) starts every id of its data/ file."""
+    for path in sorted(ROOT.glob("chapters/*/*.ipynb")):
+        rel = path.relative_to(ROOT).as_posix()
+        source = "".join("".join(c["source"]) for c in json.loads(path.read_text())["cells"])
+        m = re.search(r'ldp\.book\.notebook\("([^"]+)", globals\(\)(?:, prefix="([^"]+)")?\)', source)
+        assert m and m.group(1) == rel, rel
+        prefix = m.group(2) or ".".join(Path(rel).with_suffix("").parts[1:])
+        stored = json.loads((ROOT / "data" / Path(rel).parent.name / (path.stem + ".json")).read_text())
+        outside = [c["id"] for c in stored["claims"] if not c["id"].startswith(prefix + ".")]
+        assert outside == [], f"{rel}: {outside[:3]}"
+
+
+class _Run:
+    """A stand-in for a SimulationResult: per-run regret at two checkpoints."""
+
+    def __init__(self, regret, horizon):
+        self.regret, self.horizon = np.asarray(regret, float), horizon
+
+    def final_regret(self):
+        return self.regret[:, -1]
+
+    def at(self, t):
+        return self.regret[:, {10: 0, 100: 1}[t]]
+
+
+def test_regret_bound_is_the_mean_at_T_with_its_standard_error():
+    nb = ldp.book.notebook(REN4, dict(REN4_OK), prefix="ren2020.theorem4")
+    nb.regret_bound("regret", "Theorem 4 at T", _Run([[1, 2], [3, 6]], 100), 10.0, how="by hand", note="n")
+    c = nb.claims[0]
+    assert (c.reproduced, c.horizon, c.bound, c.note) == (4.0, 100, 10.0, "n")
+    assert c.se == pytest.approx(math.sqrt(8) / math.sqrt(2))  # s = sqrt(((2-4)^2 + (6-4)^2) / 1), / sqrt(2)
+
+
+def test_ratio_is_the_ratio_of_means_with_the_delta_method_se():
+    nb = ldp.book.notebook(REN4, dict(REN4_OK), prefix="ren2020.theorem4")
+    num, den = _Run([[2, 4], [4, 8]], 100), _Run([[1, 1], [1, 3]], 100)
+    nb.ratio("r", "a ratio", num, den, t=100, note="paired")
+    c = nb.claims[0]
+    assert c.kind == "reproducible" and c.reproduced == 3.0 and c.horizon == 100
+    # X = (4, 8), Y = (1, 3): R = 3, s_X^2 = 8, s_Y^2 = 2, s_XY = 4, n = 2: Var = (8/2 - 2*3*4/2 + 9*2/2) / 4 = 0.25
+    assert c.se == pytest.approx(0.5)
+    with pytest.raises(TypeError, match="statement"):  # a paper number needs its statement: the constructor says so
+        nb.ratio("s", "a ratio", num, den, t=100, paper=3.0)
+
+
+def test_no_notebook_rebinds_nb():
+    """``nb`` is the contract's name in every notebook: a cell that assigns it again would break the check."""
+    for path in sorted(ROOT.glob("chapters/*/*.ipynb")):
+        for cell in json.loads(path.read_text())["cells"]:
+            source = "".join(cell["source"])
+            if cell["cell_type"] != "code" or "ldp.book.notebook(" in source:
+                continue
+            tree = ast.parse(source)
+            stores = [n.lineno for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == "nb" and
+                      isinstance(n.ctx, ast.Store)]  # fmt: skip
+            assert stores == [], f"{path.name}: nb assigned at line {stores[0]} of a cell"
