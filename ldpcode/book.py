@@ -1,7 +1,7 @@
 """The notebook contract: the one call a chapter notebook makes after its parameters cell.
 
 Every chapter notebook has a cell tagged ``parameters`` (papermill injects a reader's values right after it) and,
-in the next cell,
+in the next cell::
 
     nb = ldp.book.notebook("chapters/<chapter>/<name>.ipynb", globals())
 

@@ -1,7 +1,7 @@
 """The parameter rules of every notebook, checked before any work starts.
 
 Each chapter notebook has one cell tagged ``parameters`` (papermill injects a reader's values in a
-cell right after it) and, right after those, the cell
+cell right after it) and, right after those, the cell::
 
     nb = ldp.book.notebook("chapters/<chapter>/<name>.ipynb", globals())
 

@@ -1,14 +1,12 @@
 """The K-armed learners of the book, by family, and the one registry that names them.
 
-========================  =====================================================  ==========================
-family                    policies                                               module
-========================  =====================================================  ==========================
-index (Ren et al. 2020)   ``UCB1``, ``UCB1-S``, ``LDP-UCB-L``/``-B``/``-LS``/``-BS``   :mod:`.index`
-heterogeneous (2020b)     ``HeLDP-UCB-L``/``-B``/``-LS``/``-BS``                 :mod:`.heterogeneous`
-global DP (Azize, Basu)   ``AdaP-UCB``, ``AdaP-KLUCB``, ``DP-SE``, ``DP-UCB``,     :mod:`ldpcode.global_policies`
-                          ``KL-UCB``
-(ε, δ)-LDP reduction      ``OnePoint-UCB`` (Zheng et al. 2020, Algorithm 1)      :mod:`ldpcode.reductions`
-========================  =====================================================  ==========================
+* index policies (Ren et al. 2020a): ``UCB1``, ``UCB1-S``, ``LDP-UCB-L``, ``-B``, ``-LS``, ``-BS``, in
+  :mod:`.index`;
+* heterogeneous privacy levels (Ren et al. 2020b): ``HeLDP-UCB-L``, ``-B``, ``-LS``, ``-BS``, in
+  :mod:`.heterogeneous`;
+* ε-global DP (Azize and Basu 2022): ``AdaP-UCB``, ``AdaP-KLUCB``, ``DP-SE``, ``DP-UCB`` and the non-private
+  ``KL-UCB``, in :mod:`ldpcode.global_policies`;
+* the (ε, δ)-LDP reduction (Zheng et al. 2020, Algorithm 1): ``OnePoint-UCB``, in :mod:`ldpcode.reductions`.
 
 :data:`REGISTRY` maps each name to the builder of its family; :func:`make_policy` builds by name,
 :func:`list_policies` lists the names family by family, and :data:`POLICY_COLORS` gives each a colour for the

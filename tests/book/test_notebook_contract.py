@@ -103,7 +103,7 @@ def test_every_notebooks_prefix_covers_its_stored_ids():
     for path in sorted(ROOT.glob("chapters/*/*.ipynb")):
         rel = path.relative_to(ROOT).as_posix()
         source = "".join("".join(c["source"]) for c in json.loads(path.read_text())["cells"])
-        m = re.search(r'ldp\.book\.notebook\("([^"]+)", globals\(\)(?:, prefix="([^"]+)")?\)', source)
+        m = re.search(r'ldp\.book\.notebook\("([^"]+)",\s*globals\(\)(?:,\s*prefix="([^"]+)")?\)', source)
         assert m and m.group(1) == rel, rel
         prefix = m.group(2) or ".".join(Path(rel).with_suffix("").parts[1:])
         stored = json.loads((ROOT / "data" / Path(rel).parent.name / (path.stem + ".json")).read_text())

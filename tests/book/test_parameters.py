@@ -70,7 +70,7 @@ def test_every_notebook_checks_its_parameters_right_after_the_parameters_cell(pa
     nb = nbformat.read(ROOT / path, as_version=4)
     cell = nb.cells[_parameters_cell(nb) + 1]
     assert cell.cell_type == "code"
-    assert re.search(rf'^nb = ldp\.book\.notebook\("{re.escape(path)}", globals\(\)', cell.source, re.M), (
+    assert re.search(rf'^nb = ldp\.book\.notebook\("{re.escape(path)}",\s*globals\(\)', cell.source, re.M), (
         "the contract call"
     )
     assert cell.outputs == [], "the check prints nothing"
