@@ -21,9 +21,10 @@ _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 def format_horizon(t: int, *, mathtext: bool = False) -> str:
     """A horizon as the book writes it, the one formatter for text, tables and figures.
 
-    For text and tables (the default), in unicode: 10**6 -> '10⁶', 2*10**5 -> '2·10⁵', 16000 -> '16,000'.
-    For a figure's text (``mathtext=True``), typeset by matplotlib's mathtext: a power of ten -> '$10^{6}$'
-    (shown 10⁶), any other number with thousands separators ('16,000', 2*10**5 -> '200,000')."""
+    For text and tables (the default), in unicode: ``10**6 -> '10⁶'``, ``2*10**5 -> '2·10⁵'``,
+    ``16000 -> '16,000'``. For a figure's text (``mathtext=True``), typeset by matplotlib's mathtext: a power of
+    ten ``-> '$10^{6}$'`` (shown 10⁶), any other number with thousands separators (``'16,000'``,
+    ``2*10**5 -> '200,000'``)."""
     if mathtext:
         k = math.log10(t)
         return f"$10^{{{round(k)}}}$" if abs(k - round(k)) < 1e-12 else f"{t:,}"
