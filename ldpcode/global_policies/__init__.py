@@ -54,7 +54,7 @@ room). Submodules import from one another directly, never from this ``__init__``
                                           compiled kernels :func:`dp_ucb_chunk`, :func:`klucb_chunk`
 ========================================  ==========================================================================
 
-This module holds the registry: :data:`REGISTRY` (name -> how to build it, which options it takes),
+This module holds their specifications, :data:`GLOBAL_SPECS` (name -> how to build it, which options it takes),
 :data:`GLOBAL_POLICIES` and :func:`make_global_policy`.
 """
 
@@ -105,7 +105,7 @@ __all__ = [
     "klucb_chunk",
     # registry (here)
     "GLOBAL_POLICIES",
-    "REGISTRY",
+    "GLOBAL_SPECS",
     "Registered",
     "make_global_policy",
 ]
@@ -132,7 +132,7 @@ def _gamma(options) -> float:
 
 @dataclass(frozen=True)
 class Registered:
-    """One line of :data:`REGISTRY`: ``build(epsilon, options)`` makes the policy (epsilon already checked, or
+    """One line of :data:`GLOBAL_SPECS`: ``build(epsilon, options)`` makes the policy (epsilon already checked, or
     None when the policy is not ``private``); ``options`` are the names among alpha / beta / gamma it takes."""
 
     build: Callable
@@ -140,7 +140,7 @@ class Registered:
     private: bool = True
 
 
-REGISTRY = {
+GLOBAL_SPECS = {
     "AdaP-UCB": Registered(
         lambda eps, o: AdaptiveEpisodes("AdaP-UCB", UCBIndex(), eps, _alpha(o)), frozenset({"alpha"})
     ),
@@ -151,14 +151,15 @@ REGISTRY = {
     "DP-UCB": Registered(lambda eps, o: DPUCB(eps, _gamma(o)), frozenset({"gamma"})),
     "KL-UCB": Registered(lambda eps, o: KLUCB(), private=False),
 }
-"""The ε-global DP policies (and KL-UCB) by name: adding one is a class and one line here."""
+"""The ε-global DP policies (and KL-UCB) by name, with their options: adding one is a class and one line here
+(:data:`ldpcode.policies.REGISTRY`, the one registry of make_policy, takes every name of :data:`GLOBAL_POLICIES`)."""
 
-GLOBAL_POLICIES = tuple(REGISTRY)
+GLOBAL_POLICIES = tuple(GLOBAL_SPECS)
 
 
 def make_global_policy(name: str, epsilon, options: dict):
     """Build one of :data:`GLOBAL_POLICIES`; ``options`` holds alpha / beta / gamma (None = default)."""
-    entry = REGISTRY[name]
+    entry = GLOBAL_SPECS[name]
     given = {k for k, v in options.items() if v is not None}
     extra = given - entry.options
     if extra:
