@@ -17,9 +17,9 @@ claim. They return None, so a cell that ends with one prints nothing (the claim 
 recur across the book and have one builder each: :meth:`Notebook.regret_bound` (a mean pseudo-regret at T under a
 theorem's bound) and :meth:`Notebook.ratio` (a ratio of mean regrets with its delta-method standard error).
 :meth:`Notebook.check` then compares every collected claim with the stored numbers
-(:func:`ldpcode.claims.check`) and returns the table the notebook prints. A claim built elsewhere (a driver's
-claim builder) joins with :meth:`Notebook.add`; every claim's id must lie under the prefix, so two notebooks
-cannot write the same id.
+(:func:`ldpcode.claims.check`) and returns the table the notebook prints. A driver's claim builder takes ``nb`` and
+calls these methods (:func:`ldpcode.bco.table1.one_point_exponent_claims`); every claim's id lies under the prefix,
+so two notebooks cannot write the same id.
 """
 
 from __future__ import annotations
@@ -46,25 +46,14 @@ class Notebook:
             raise ValueError(f"a claim name must be a non-empty string like 'ratio_B.eps2', got {name!r}")
         return f"{self.prefix}.{name}"
 
-    def add(self, *claims) -> None:
-        """Collect claims built elsewhere (their ids are checked against the prefix by :meth:`check`)."""
-        for c in claims:
-            if not isinstance(c, _claims.Claim):
-                raise TypeError(f"{self.path}: add takes Claim objects, got {c!r}")
-            self._refuse_twice(c)
-            self.claims.append(c)
-
     def _build(self, constructor, name, args, kwargs) -> None:
         claim = constructor(self._id(name), *args, **kwargs)
-        self._refuse_twice(claim)
-        self.claims.append(claim)
-
-    def _refuse_twice(self, claim) -> None:
         if any(c.id == claim.id for c in self.claims):
             raise ValueError(
                 f"claim {claim.id} was built twice: ids must be unique (after re-running one cell by hand, re-run "
                 "from the cell of ldp.book.notebook)"
             )
+        self.claims.append(claim)
 
     def statistical(self, name: str, *args, **kwargs) -> None:
         """:func:`ldpcode.claims.statistical` with id ``<prefix>.<name>``, collected."""
@@ -106,17 +95,14 @@ class Notebook:
         else:
             self.statistical(name, source, reproduced=value, se=se, paper=paper, horizon=t, **kwargs)
 
-    def check(self, claims=(), **kwargs) -> _claims.CheckReport:
-        """Check the collected claims, and ``claims`` (a list built by hand), against the stored numbers:
-        :func:`ldpcode.claims.check` with this notebook's path and params (``kwargs``: its ``write`` and ``root``).
-        Every id must start with ``<prefix>.``."""
-        if isinstance(claims, _claims.Claim):
-            claims = [claims]
-        everything = [*self.claims, *claims]
-        outside = [c.id for c in everything if isinstance(c, _claims.Claim) and not c.id.startswith(self.prefix + ".")]
+    def check(self, **kwargs) -> _claims.CheckReport:
+        """Check the collected claims against the stored numbers: :func:`ldpcode.claims.check` with this notebook's
+        path and params (``kwargs``: its ``write`` and ``root``). Every id must start with ``<prefix>.`` (a claim
+        appended to :attr:`claims` by hand is refused otherwise)."""
+        outside = [c.id for c in self.claims if isinstance(c, _claims.Claim) and not c.id.startswith(self.prefix + ".")]
         if outside:
             raise ValueError(f"{self.path}: claim ids must start with {self.prefix + '.'!r}, got {outside[:3]}")
-        return _claims.check(self.path, self.params, everything, **kwargs)
+        return _claims.check(self.path, self.params, self.claims, **kwargs)
 
 
 def notebook(path: str, namespace: dict, *, prefix: str | None = None) -> Notebook:

@@ -31,8 +31,9 @@ import numpy as np
 from ..stats import ratio_of_means_se, window_spread
 
 EXACT_UNIT = 1e-9
-"""The ``paper_unit`` of an exponent Table 1 states (3/4, 2/3, 1/2; 1/ε -> 1): an exact fraction, not a rounded
-decimal, so no rounding interval."""
+"""The ``paper_unit`` of an exponent Table 1 states (3/4, 2/3, 1/2 of T; 1 and 2 of 1/ε): an exact fraction, not a
+rounded decimal, so no rounding interval. The contextual rows' claims (:mod:`ldpcode.contextual.table1`) use it too."""
+
 WINDOW_SHIFTS = (0.1, 10**-0.5, 10**0.5)
 """The late fit window's start moved 10x earlier and √10x either way: the systematic spread of a judged exponent."""
 

@@ -21,11 +21,9 @@ import math
 
 import numpy as np
 
+from ..bco.table1 import EXACT_UNIT
 from ..stats import consecutive_windows, window_spread
 
-EXACT_UNIT = 1e-9
-"""The ``paper_unit`` of an exponent Table 1 states (1/2, 3/4; 1/ε -> 1): an exact fraction, not a rounded decimal,
-so no rounding interval."""
 STATED = {False: 0.5, True: 0.75}
 """Table 1's exponent of T, without (False) and with (True) local privacy: :math:`T^{1/2}` and :math:`T^{3/4}/\\epsilon`."""
 
