@@ -102,7 +102,7 @@ def check_int(name: str, value, *, minimum: int | None = None, maximum: int | No
     """An integer (``bool`` refused), optionally at least ``minimum`` and at most ``maximum``; returned as an int.
 
     A whole float (1e6, which readers type for horizons) is accepted and converted, so the caller never sees a
-    float. A notebook parameter is checked more strictly (:class:`ldpcode.parameters.Int` refuses 1e6), because
+    float. A notebook parameter is checked more strictly (:class:`ldpcode.parameters.rules.Int` refuses 1e6), because
     there the check cannot convert the variable the notebook goes on using."""
     if isinstance(value, bool) or not isinstance(value, (numbers.Integral, np.integer)):
         # Accept floats that are whole numbers, such as 1e6, which readers type for horizons.

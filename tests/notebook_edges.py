@@ -1,6 +1,6 @@
 """Shared by tests/book/test_notebook_edges_*.py: run a notebook's whole body at its ``tiny`` parameters.
 
-Every entry of ``ldpcode.parameters.NOTEBOOKS`` holds ``tiny``: values at the edges its rules accept
+Every entry of ``ldpcode.parameters.notebook_rules()`` holds ``tiny``: values at the edges its rules accept
 (fewest runs, shortest horizon, shortest lists), over the notebook's parameters cell. papermill runs the
 notebook there, from the notebook's folder, with the output in ``tmp_path``; every cell must succeed. So a
 value the rules let through but the body cannot run (one run where a standard error needs two, a horizon
@@ -31,7 +31,7 @@ NOT_COMPARED = "parameters differ from the stored ones: nothing compared with da
 def notebooks(*chapters: str) -> list:
     """The notebooks of ``chapters`` that have parameters: a page without any (zheng2020/table1, which reads stored
     numbers) has no edge to run, and its one run is nbval's."""
-    return sorted(k for k in P.NOTEBOOKS if k.split("/")[1] in chapters and P.rules_for(k).names)
+    return sorted(k for k in P.notebook_rules() if k.split("/")[1] in chapters and P.rules_for(k).names)
 
 
 def _data_digest() -> dict:
@@ -51,7 +51,7 @@ def _outputs_text(nb) -> str:
 
 
 def run_tiny(path: str, tmp_path: Path, monkeypatch) -> None:
-    """papermill ``path`` at ``NOTEBOOKS[path].tiny``; fail with the failing cell's error otherwise."""
+    """papermill ``path`` at ``notebook_rules()[path].tiny``; fail with the failing cell's error otherwise."""
     papermill = pytest.importorskip("papermill")
     import nbformat
 

@@ -50,7 +50,7 @@ def check_parameters(notebook: str, namespace: dict) -> None:
     the cell right after the parameters cell; the tests call it directly.
 
     The rules (type, range, finiteness, consistency) are the notebook's entry in
-    :data:`ldpcode.parameters.NOTEBOOKS`; a bad value raises TypeError or ValueError naming the parameter,
+    :func:`ldpcode.parameters.notebook_rules`; a bad value raises TypeError or ValueError naming the parameter,
     the value and what is allowed, and a name papermill injected that the notebook does not declare (a
     misspelt ``-p horizn 100000``) raises ValueError. Returns None, so the cell prints nothing."""
     _check_parameters(notebook, namespace)

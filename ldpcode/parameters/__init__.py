@@ -5,14 +5,14 @@ cell right after it) and, right after those, the cell::
 
     nb = ldp.book.notebook("chapters/<chapter>/<name>.ipynb", globals())
 
-(:func:`ldpcode.book.notebook`, the notebook contract, which calls :func:`check`), which looks up the notebook in :data:`NOTEBOOKS` and checks every parameter listed there against its
-rule: type, range, finiteness, length, and the consistency between parameters (a horizon at least the
+(:func:`ldpcode.book.notebook`, the notebook contract, which calls :func:`check`), which looks up the notebook's
+rules (:func:`notebook_rules`) and checks every parameter listed there against its rule: type, range, finiteness, length, and the consistency between parameters (a horizon at least the
 number of arms, a grid whose minimum is below its maximum, ...). A wrong type raises ``TypeError``, a
 wrong value ``ValueError``; the message names the parameter, the value received and what is allowed.
 
 Rules are explicit, keyed by parameter name: :data:`COMMON` holds the names that mean the same thing
-in every notebook (``horizon``, ``runs``, ``seed``, ``epsilons``, ``delta``, ...), and each entry of
-:data:`NOTEBOOKS` lists the notebook's own parameters, with a rule for each name :data:`COMMON` does
+in every notebook (``horizon``, ``runs``, ``seed``, ``epsilons``, ``delta``, ...), and each notebook's entry
+in its chapter's ``NOTEBOOKS`` lists the notebook's own parameters, with a rule for each name :data:`COMMON` does
 not cover (or covers with another meaning, such as ``alpha``). ``tests/book/test_parameters.py`` proves that
 every parameter of every notebook has a rule and that every notebook's stored defaults pass, so a new
 notebook without rules fails the tests.
@@ -29,90 +29,63 @@ them with the params stored in data/, so a default moved without its stored numb
 Integers are strict: ``10**6`` is a horizon, ``1e6`` (a float) is refused with a TypeError.
 Lists may be given as lists or tuples (papermill passes lists).
 
-The package: :mod:`.rules` holds the rule classes, the checks between parameters and the shared constants;
-one module per chapter holds that chapter's part of :data:`NOTEBOOKS` (:mod:`.appendix`, :mod:`.azize2022`,
-:mod:`.heldp`, :mod:`.ren2020`, :mod:`.report`, :mod:`.zheng2020`); this module merges them and checks a
-notebook's values."""
+Where the rules live: beside the notebooks. Each chapter folder holds ``parameters.py`` (``chapters/ren2020/
+parameters.py``), whose ``NOTEBOOKS`` maps each of its notebooks to a :class:`~.rules.Notebook`: the
+chapter's own rules, the predicates between its parameters and their messages. A notebook and its rules
+change together, in one folder. The library holds only what every chapter shares: the rule types, the checks
+between parameters and the shared constants (:mod:`.rules`); the checks that ask the library's own functions
+whether they accept a value or fit the limits (:mod:`.library`); and, here, the reading of a parameters cell
+and the check of a notebook's values."""
 
 from __future__ import annotations
 
 import ast
 import dataclasses
 import difflib
+import importlib.util
 import json
 import math
 import operator
+import sys
 from pathlib import Path
 
 from .._paths import repo_root
 
-# the chapters, in the order of the table
-from . import appendix, azize2022, heldp, landscape, ren2020, report, zheng2020
-from .rules import (  # noqa: F401 (re-exported: every name keeps its address ldpcode.parameters.<name>)
-    ADAP,
-    ALPHA_CONF,
-    ALPHA_INDEX,
-    COMMON,
-    COUNT,
-    EPS,
-    EPSILONS,
-    GDP_POWER,
-    HELDP_LAW,
-    HORIZON,
-    LEMMA1_BINS,
-    MAX_COUNT,
-    MEANS,
-    POINTS,
-    POS,
-    PROB,
-    RATIO_LONGER,
-    REN_ARMS,
-    REN_INSTANCE,
-    RUNS,
-    SE_RUNS,
-    SEED,
-    SETTINGS,
-    UNIT,
-    Check,
-    Choice,
-    Fields,
-    Grid,
-    Int,
-    Notebook,
-    Optional,
-    Real,
-    Rule,
-    Seq,
-    Text,
-    _show,
-    at_least_arms,
-    below,
-    custom,
-    fit_window,
-    less,
-)
+from .rules import Notebook, _show
 
 __all__ = [
     "COMMON",
-    "NOTEBOOKS",
     "Notebook",
     "cell_values",
     "check",
     "check_values",
+    "notebook_rules",
     "parameter_defaults",
     "rules_for",
 ]
 
-# every chapter's entries, in the order of the table before the split (alphabetical by path)
-NOTEBOOKS: dict[str, Notebook] = {
-    **appendix.NOTEBOOKS,
-    **azize2022.NOTEBOOKS,
-    **heldp.NOTEBOOKS,
-    **landscape.NOTEBOOKS,
-    **ren2020.NOTEBOOKS,
-    **report.NOTEBOOKS,
-    **zheng2020.NOTEBOOKS,
-}
+#: the file beside a chapter's notebooks that holds their rules: ``chapters/<chapter>/parameters.py``
+RULES_FILE = "parameters.py"
+_RULES: dict = {}
+
+
+def notebook_rules() -> dict[str, Notebook]:
+    """Every notebook's rules, keyed by its path (``chapters/ren2020/figure1.ipynb``): the ``NOTEBOOKS`` of each
+    chapter's :data:`RULES_FILE`, beside the notebooks it rules, loaded once. The library holds only the rule
+    types (:mod:`.rules`) and the checks that ask the library's own functions (:mod:`.library`); a chapter's
+    rules, its private predicates and its messages live with the chapter, so a notebook and its rules change
+    together."""
+    if not _RULES:
+        loaded: dict = {}
+        for path in sorted((repo_root() / "chapters").glob(f"*/{RULES_FILE}")):
+            name = f"ldpcode_chapter_rules.{path.parent.name}"
+            spec = importlib.util.spec_from_file_location(name, path)
+            module = importlib.util.module_from_spec(spec)
+            sys.modules[name] = module
+            spec.loader.exec_module(module)
+            loaded.update(module.NOTEBOOKS)
+        _RULES.update(sorted(loaded.items()))
+    return _RULES
 
 
 def _unpacked(target) -> list:
@@ -279,12 +252,13 @@ def rules_for(notebook: str) -> Notebook:
     if not isinstance(notebook, str):
         raise TypeError(f"notebook must be a path string like 'chapters/<chapter>/<name>.ipynb', got {_show(notebook)}")
     key = notebook.replace("\\", "/")
-    if key not in NOTEBOOKS:
+    rules = notebook_rules()
+    if key not in rules:
+        chapter = key.split("/")[1] if key.count("/") == 2 else "<chapter>"
         raise ValueError(
-            f"notebook {notebook!r} has no parameter rules; add an entry to NOTEBOOKS in its chapter's module "
-            f"of ldpcode/parameters/"
+            f"notebook {notebook!r} has no parameter rules; add an entry to NOTEBOOKS in chapters/{chapter}/{RULES_FILE}"
         )
-    return dataclasses.replace(NOTEBOOKS[key], names=parameter_names(key))
+    return dataclasses.replace(rules[key], names=parameter_names(key))
 
 
 def check_values(notebook: str, values: dict) -> None:

@@ -409,7 +409,6 @@ POINTS = Int(2, 10**6)
 SEED = Int(0, 2**128)
 MEANS = Seq(UNIT, min_len=2)
 EPSILONS = Seq(EPS)
-ADAP = Choice(("AdaP-UCB", "AdaP-KLUCB"))
 HELDP_LAW = Choice(("ren-heldp-discrete", "ren-heldp-gaussian"))
 SETTINGS = Seq(Fields((("law", HELDP_LAW), ("eps_min", EPS))))
 REN_INSTANCE = Choice(("ren2020-bernoulli", "ren2020-gaussian", "ren2020-mixed"))
@@ -432,20 +431,7 @@ COMMON: dict[str, Rule] = {
 }
 
 ALPHA_INDEX = POS  # Azize and Basu's exploration parameter alpha (3.1 in the paper)
-ALPHA_THEOREMS = Real(
-    3,
-    lo_open=True,
-    why="Theorems 7 and 8 of Azize and Basu need alpha > 3; the notebook draws their bounds, "
-    "as ldp.bounds.adap_ucb_regret_bound, which refuses alpha <= 3",
-)  # alpha where the body draws Theorem 7's or 8's bound (the paper's Section 5: 3.1 "to comply with" them)
 ALPHA_CONF = PROB  # a failure probability / confidence level alpha
-ALPHA_RADIUS = Real(
-    1e-100,
-    1,
-    hi_open=True,
-    why="ldpcode.contextual's confidence radii take log(2T/alpha) and 1/alpha^2, which overflow to inf below about "
-    "1e-154",
-)  # the failure probability of a contextual learner's confidence sets (zheng2020's linear and GLM notebooks)
 
 
 @dataclass(frozen=True)
@@ -477,19 +463,6 @@ class Notebook:
 # --- shared by more than one chapter -----------------------------------------------------------------
 
 
-def _data_folder_exists(p) -> bool:
-    from .._paths import repo_root
-
-    ch = p["chapter"]
-    if ch is None:
-        return True
-    # a plain folder name: no separators, no "..", so "/etc" or "../x" cannot name a folder outside data/
-    return "/" not in ch and "\\" not in ch and ch not in (".", "..") and (repo_root() / "data" / ch).is_dir()
-
-
-_chapter_exists = custom(
-    _data_folder_exists, "chapter must name a folder under data/ (such as 'ren2020'), got {chapter}"
-)
 _ren_horizon = at_least_arms("horizon", n_arms=REN_ARMS)
 
 

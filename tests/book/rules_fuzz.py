@@ -2,7 +2,7 @@
 
 For a notebook, hypothesis draws values for one or two of its parameters, around and beyond the edges its rules
 know (integers at and past the bounds, floats with inf, nan, huge, tiny and negative, lists of every short length,
-wrong types), with every other parameter at the notebook's ``tiny`` set (``ldpcode.parameters.NOTEBOOKS[...].tiny``,
+wrong types), with every other parameter at the notebook's ``tiny`` set (``ldpcode.parameters.notebook_rules()[...].tiny``,
 the values at which the whole body runs in seconds). Each draw must be either
 
 * refused by the rules (:func:`ldpcode.parameters.check_values`, what the notebook's check cell calls) with a
@@ -257,7 +257,7 @@ ODD_FLOATS = st.sampled_from(
 HUGE_INTS = st.sampled_from([2**31, 2**32, 10**9, 10**12, 2**53, 2**53 + 1, 2**62, 2**63, 2**64, 10**30, -(2**63)])
 
 
-def _int_values(rule: P.Int, seen: list) -> st.SearchStrategy:
+def _int_values(rule: P.rules.Int, seen: list) -> st.SearchStrategy:
     lo = rule.lo if rule.lo is not None else 0
     edges = {lo - 2, lo - 1, lo, lo + 1, lo + 2, 0, -1, 1, 2, 3}
     if rule.hi is not None:
@@ -276,7 +276,7 @@ def _int_values(rule: P.Int, seen: list) -> st.SearchStrategy:
     )
 
 
-def _real_values(rule: P.Real, seen: list) -> st.SearchStrategy:
+def _real_values(rule: P.rules.Real, seen: list) -> st.SearchStrategy:
     edges = [v for v in seen if _is_real(v)]
     for b in (rule.lo, rule.hi):
         if b is not None:
@@ -294,25 +294,25 @@ def _real_values(rule: P.Real, seen: list) -> st.SearchStrategy:
     )
 
 
-def values_for(rule: P.Rule, seen: list | None = None, depth: int = 0) -> st.SearchStrategy:
+def values_for(rule: P.rules.Rule, seen: list | None = None, depth: int = 0) -> st.SearchStrategy:
     """Values around and beyond the edges of ``rule``, and near ``seen`` (the notebook's default and tiny
     values for the parameter)."""
     seen = seen or []
-    if isinstance(rule, P.Optional):
+    if isinstance(rule, P.rules.Optional):
         return st.one_of(st.none(), values_for(rule.rule, seen, depth))
-    if isinstance(rule, P.Int):
+    if isinstance(rule, P.rules.Int):
         return _int_values(rule, seen)
-    if isinstance(rule, P.Real):
+    if isinstance(rule, P.rules.Real):
         return _real_values(rule, seen)
-    if isinstance(rule, P.Choice):
+    if isinstance(rule, P.rules.Choice):
         return st.one_of(st.sampled_from(rule.values), st.sampled_from(["", "x", rule.values[0].upper()]), WRONG_TYPES)
-    if isinstance(rule, P.Text):
+    if isinstance(rule, P.rules.Text):
         return st.one_of(
             st.sampled_from([v for v in seen if isinstance(v, str)] or ["x"]), st.text(max_size=8), WRONG_TYPES
         )
     if depth > 1:
         return WRONG_TYPES
-    if isinstance(rule, P.Seq):
+    if isinstance(rule, P.rules.Seq):
         items = [x for v in seen if isinstance(v, (list, tuple)) for x in v]
         item = values_for(rule.item, items, depth + 1)
         good = _near(items, item)
@@ -326,7 +326,7 @@ def values_for(rule: P.Rule, seen: list | None = None, depth: int = 0) -> st.Sea
             WRONG_TYPES,
             ODD_FLOATS,
         )
-    if isinstance(rule, P.Fields):
+    if isinstance(rule, P.rules.Fields):
         rows = [v for v in seen if isinstance(v, (list, tuple)) and len(v) == len(rule.fields)]
         parts = [values_for(r, [row[i] for row in rows], depth + 1) for i, (_, r) in enumerate(rule.fields)]
         return st.one_of(
@@ -334,7 +334,7 @@ def values_for(rule: P.Rule, seen: list | None = None, depth: int = 0) -> st.Sea
             st.tuples(*parts).map(lambda t: list(t)[:-1]),
             WRONG_TYPES,
         )
-    if isinstance(rule, P.Grid):
+    if isinstance(rule, P.rules.Grid):
         rows = [v for v in seen if isinstance(v, (list, tuple)) and len(v) == 3]
         bound = values_for(rule.bound, [x for r in rows for x in r[:2]], depth + 1)
         points = values_for(rule.points, [r[2] for r in rows], depth + 1)
@@ -351,7 +351,7 @@ def _key(v):
     return v if isinstance(v, (int, float)) and not isinstance(v, bool) and v == v else 0
 
 
-def sorted_if(rule: P.Seq):
+def sorted_if(rule: P.rules.Seq):
     def order(v):
         if rule.increasing:
             try:
@@ -368,7 +368,7 @@ def _near(items: list, strategy: st.SearchStrategy) -> st.SearchStrategy:
     return st.one_of(st.sampled_from(items), strategy) if items else strategy
 
 
-def _sorted_lists(items: list, rule: P.Seq) -> st.SearchStrategy:
+def _sorted_lists(items: list, rule: P.rules.Seq) -> st.SearchStrategy:
     base = [x for x in items if _is_real(x)]
     if not base:
         return st.nothing()
@@ -449,10 +449,10 @@ def fuzz(
 
 def _select(args: list) -> list:
     if not args:
-        return sorted(P.NOTEBOOKS)
+        return sorted(P.notebook_rules())
     chosen = []
     for a in args:
-        hits = [k for k in sorted(P.NOTEBOOKS) if a == k or a in k]
+        hits = [k for k in sorted(P.notebook_rules()) if a == k or a in k]
         if not hits:
             raise SystemExit(f"rules_fuzz: no notebook matches {a!r}")
         chosen += [h for h in hits if h not in chosen]

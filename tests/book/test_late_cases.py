@@ -16,7 +16,6 @@ import pytest
 import ldpcode as ldp
 from ldpcode import parameters as P
 from ldpcode.limits import MAX_HORIZON
-from ldpcode.parameters.rules import ALPHA_THEOREMS
 
 from rules_fuzz import tiny_values
 
@@ -32,9 +31,9 @@ HORIZON = r"^parameter horizon must be an integer in \[\d+, 2\*\*53\] \(.*ldpcod
 
 HORIZON_NOTEBOOKS = sorted(
     k
-    for k in P.NOTEBOOKS
+    for k in P.notebook_rules()
     if "horizon" in P.rules_for(k).names
-    and isinstance(P.rules_for(k).rule("horizon"), P.Int)
+    and isinstance(P.rules_for(k).rule("horizon"), P.rules.Int)
     and P.rules_for(k).rule("horizon").hi == MAX_HORIZON
 )
 
@@ -77,25 +76,26 @@ def test_every_horizon_notebook_is_covered():
 
 
 def test_horizons_stop_at_max_horizon_and_stay_strict():
-    assert P.HORIZON.hi == MAX_HORIZON == 2**53
-    P.HORIZON("horizon", 2**53)
+    assert P.rules.HORIZON.hi == MAX_HORIZON == 2**53
+    P.rules.HORIZON("horizon", 2**53)
     with pytest.raises(ValueError, match=r"^parameter horizon must be an integer in \[2, 2\*\*53\] \(2\*\*53 is"):
-        P.HORIZON("horizon", 2**53 + 1)
+        P.rules.HORIZON("horizon", 2**53 + 1)
     with pytest.raises(ValueError, match=r"^parameter horizon must be an integer in \[2, 2\*\*53\], got 1$"):
-        P.HORIZON("horizon", 1)  # below: no word about MAX_HORIZON
+        P.rules.HORIZON("horizon", 1)  # below: no word about MAX_HORIZON
     with pytest.raises(TypeError, match=re.escape("(write 10**6, not 1e6)")):
-        P.HORIZON("horizon", 1e6)  # integers stay strict: a whole float is refused with a TypeError
+        P.rules.HORIZON("horizon", 1e6)  # integers stay strict: a whole float is refused with a TypeError
 
 
 def test_the_alpha_rule_is_the_bound_functions_range():
     """The rule refuses exactly what ldp.bounds.adap_ucb_regret_bound refuses, at 3 and just above it."""
     means, above = [0.75, 0.5], math.nextafter(3.0, math.inf)
+    alpha_rule = P.rules_for("chapters/azize2022/figure2.ipynb").rule("alpha")
     ldp.bounds.adap_ucb_regret_bound(means, 1000, 1.0, above)
-    ALPHA_THEOREMS("alpha", above)
+    alpha_rule("alpha", above)
     with pytest.raises(ValueError, match="alpha must be > 3"):
         ldp.bounds.adap_ucb_regret_bound(means, 1000, 1.0, 3.0)
     with pytest.raises(ValueError, match="alpha must be a finite number > 3"):
-        ALPHA_THEOREMS("alpha", 3.0)
+        alpha_rule("alpha", 3.0)
 
 
 def test_notebooks_that_only_simulate_still_take_any_positive_alpha():

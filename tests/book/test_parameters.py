@@ -1,4 +1,4 @@
-"""The notebooks' parameter check (ldpcode/parameters.py): every parameter of every notebook has a rule,
+"""The notebooks' parameter check (ldpcode/parameters/, with each chapter's rules in chapters/<chapter>/parameters.py): every parameter of every notebook has a rule,
 every stored default passes, every notebook runs the check right after its parameters cell, and bad
 values are refused with a message naming the parameter, the value and what is allowed."""
 
@@ -47,7 +47,7 @@ def _defaults(path):
 
 def test_every_notebook_has_rules_and_no_rule_is_stale():
     assert NOTEBOOKS, "no notebooks found"
-    assert sorted(P.NOTEBOOKS) == NOTEBOOKS
+    assert sorted(P.notebook_rules()) == NOTEBOOKS
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS)
@@ -57,7 +57,7 @@ def test_every_parameter_has_a_rule_and_the_defaults_pass(path):
     spec = P.rules_for(path)
     assert list(spec.names) == names, "rules_for reads the names, in order, from the parameters cell"
     for name in names:
-        assert isinstance(spec.rule(name), P.Rule), name
+        assert isinstance(spec.rule(name), P.rules.Rule), name
     assert set(spec.rules) <= set(names), f"rules for names the notebook does not have: {set(spec.rules) - set(names)}"
     ldp.claims.check_parameters(path, values)
     stored = json.loads((ROOT / path.replace("chapters/", "data/", 1).replace(".ipynb", ".json")).read_text())
@@ -404,7 +404,7 @@ def test_every_notebook_has_a_tiny_set_its_rules_accept(path):
     if not spec.names:  # a page without parameters (zheng2020/table1) has no edge to run: nbval runs it whole
         assert spec.tiny == {} and spec.rules == {} and ldp.claims.load(path)["params"] == {}
         return
-    assert spec.tiny, f"{path} has no tiny parameter set in ldpcode/parameters/"
+    assert spec.tiny, f"{path} has no tiny parameter set in its chapters/<chapter>/parameters.py"
     assert set(spec.tiny) <= set(spec.names), set(spec.tiny) - set(spec.names)
     _, values = _defaults(path)
     ldp.claims.check_parameters(path, {**values, **spec.tiny})
@@ -475,6 +475,6 @@ def test_the_api_converts_a_whole_float_and_a_notebook_rule_refuses_it():
 
     assert check_int("horizon", 1e6) == 1000000 and type(check_int("horizon", 1e6)) is int
     with pytest.raises(TypeError, match=re.escape("(write 10**6, not 1e6)")):
-        P.Int(1, 10**9)("horizon", 1e6)
+        P.rules.Int(1, 10**9)("horizon", 1e6)
     with pytest.raises(TypeError, match="horizon must be an integer"):
         check_int("horizon", 1.5)

@@ -19,7 +19,9 @@ from ldpcode import parameters as P
 
 import rules_fuzz as F
 
-NOTEBOOKS = sorted(p for p in P.NOTEBOOKS if P.rules_for(p).names)  # a page without parameters has nothing to draw
+NOTEBOOKS = sorted(
+    p for p in P.notebook_rules() if P.rules_for(p).names
+)  # a page without parameters has nothing to draw
 EXAMPLES = 12  # draws per notebook: 39 notebooks, under 10 s in all
 
 
@@ -54,19 +56,19 @@ def test_the_rule_side_property_catches_what_it_should():
     ok = F.tiny_values(path)
     assert F.rule_problem(path, {"runs": 1}, {**ok, "runs": 1}) is None  # refused by name
     assert F.rule_problem(path, {"runs": 3}, {**ok, "runs": 3}) is None  # accepted
-    spec = P.NOTEBOOKS[path]
+    spec = P.notebook_rules()[path]
     slow = P.Notebook(spec.rules, (lambda p: time.sleep(F.RULE_SECONDS + 0.1),), spec.tiny)
     broken = P.Notebook(spec.rules, (lambda p: 1 / 0,), spec.tiny)
     nameless = P.Notebook(spec.rules, (lambda p: (_ for _ in ()).throw(ValueError("bad")),), spec.tiny)
     try:
-        P.NOTEBOOKS[path] = slow
+        P.notebook_rules()[path] = slow
         assert "the rules took" in F.rule_problem(path, {"runs": 3}, {**ok, "runs": 3})
-        P.NOTEBOOKS[path] = broken
+        P.notebook_rules()[path] = broken
         assert "ZeroDivisionError" in F.rule_problem(path, {"runs": 3}, {**ok, "runs": 3})
-        P.NOTEBOOKS[path] = nameless
+        P.notebook_rules()[path] = nameless
         assert "does not name" in F.rule_problem(path, {"runs": 3}, {**ok, "runs": 3})
     finally:
-        P.NOTEBOOKS[path] = spec
+        P.notebook_rules()[path] = spec
 
 
 # --- a few bodies (slow): accepted values at the new edges run the whole tiny body, in process -----------------------

@@ -1,15 +1,23 @@
-"""ruff, lint and format, over the package, the tests, the benchmarks and the book's Sphinx extension
-(_ext; settings in pyproject.toml's [tool.ruff]); run here so that the README's test command, and CI with it, checks them. To fix:
-``ruff check --fix ldpcode tests benchmarks _ext && ruff format ldpcode tests benchmarks _ext``."""
+"""ruff, lint and format, over the package, the tests, the benchmarks, the book's Sphinx extension (_ext) and the
+chapters' parameter rules (chapters/*/parameters.py); settings in pyproject.toml's [tool.ruff]. Run here so that the
+README's test command, and CI with it, checks them. To fix:
+``ruff check --fix ldpcode tests benchmarks _ext chapters/*/parameters.py`` and ``ruff format`` over the same."""
 
 import os
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-PATHS = ["ldpcode", "tests", "benchmarks", "_ext"]
+PATHS = [
+    "ldpcode",
+    "tests",
+    "benchmarks",
+    "_ext",
+    *sorted(str(p.relative_to(ROOT)) for p in Path(ROOT).glob("chapters/*/parameters.py")),
+]
 
 
 def _ruff(*args):

@@ -1277,9 +1277,9 @@ def test_bad_input_is_refused(target, param, data, fuzz_count):
 # --- every notebook's parameter check -------------------------------------------------------------------------
 
 
-def bad_for_rule(rule: parameters.Rule):
+def bad_for_rule(rule: parameters.rules.Rule):
     """Values that ``rule`` must refuse (derived from the rule, so the table and the fuzz cannot drift)."""
-    P = parameters
+    P = parameters.rules
     if isinstance(rule, P.Optional):
         return bad_for_rule(rule.rule).filter(lambda v: v is not None)
     if isinstance(rule, P.Int):
@@ -1329,8 +1329,8 @@ def bad_for_rule(rule: parameters.Rule):
     raise AssertionError(f"no bad-value strategy for {rule!r}")
 
 
-def good_for_rule(rule: parameters.Rule):
-    P = parameters
+def good_for_rule(rule: parameters.rules.Rule):
+    P = parameters.rules
     if isinstance(rule, P.Optional):
         return good_for_rule(rule.rule)
     if isinstance(rule, P.Int):
@@ -1353,7 +1353,7 @@ def _defaults(notebook):
     return dict(claims.load(notebook)["params"])
 
 
-NB_CASES = [(nb, name) for nb in parameters.NOTEBOOKS for name in parameters.rules_for(nb).names]
+NB_CASES = [(nb, name) for nb in parameters.notebook_rules() for name in parameters.rules_for(nb).names]
 assert len(NB_CASES) > 200, "every parameter of every notebook is fuzzed (names come from the parameters cells)"
 
 
@@ -1361,7 +1361,7 @@ assert len(NB_CASES) > 200, "every parameter of every notebook is fuzzed (names 
 @settings(FUZZ, max_examples=8)
 @given(data=st.data())
 def test_bad_notebook_parameter_is_refused(notebook, name, data, fuzz_count):
-    rule = parameters.NOTEBOOKS[notebook].rule(name)
+    rule = parameters.notebook_rules()[notebook].rule(name)
     value = data.draw(bad_for_rule(rule), label=name)
     namespace = {**_defaults(notebook), name: value}
     expect_refused(lambda: ldp.claims.check_parameters(notebook, namespace), name, value, fuzz_count)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .library import simulations, within_limits
-from .rules import EPS, RUNS, SEED, Choice, Int, Notebook, Real, Seq, at_least_arms, custom
+from ldpcode.parameters.library import simulations, within_limits
+from ldpcode.parameters.rules import EPS, RUNS, SEED, Choice, Int, Notebook, Real, Seq, at_least_arms, custom
 
 LOCAL = ("LDP-UCB-L", "LDP-UCB-B", "LDP-UCB-LS", "LDP-UCB-BS", "HeLDP-UCB-B", "OnePoint-UCB")
 GLOBAL = ("AdaP-UCB", "AdaP-KLUCB", "DP-SE", "DP-UCB")
@@ -30,7 +30,7 @@ def _sweeps_cost(p) -> list:
     """The notebook's two sweeps on this machine (``ldp.sweep.sweep`` checks the whole grid at once): every policy at
     every eps, ``runs`` runs (KL-UCB ``baseline_runs``), each cell estimated by the library (simulate_cost), the
     times added up, the memory of the largest cell."""
-    from ..instances import make_instance
+    from ldpcode.instances import make_instance
 
     inst = make_instance(p["instance"])
     out = []

@@ -7,8 +7,8 @@ import math
 
 import numpy as np
 
-from .library import accepted_by, within_limits
-from .rules import (
+from ldpcode.parameters.library import accepted_by, within_limits
+from ldpcode.parameters.rules import (
     ALPHA_CONF,
     ALPHA_INDEX,
     EPS,
@@ -27,7 +27,7 @@ from .rules import (
 
 
 def _ctb_float_finite(p) -> bool:
-    from ..audit import ctb_float_probability_one, privacy_loss_matrix
+    from ldpcode.audit import ctb_float_probability_one, privacy_loss_matrix
 
     for e in p["ctb_float_epsilons"]:
         q = ctb_float_probability_one(np.array([0.0, 1.0]), e)
@@ -40,8 +40,8 @@ def _gaussian_delta_below_zero_loss(p) -> bool:
     """The check reads the exact eps of Algorithm 1's Gaussian mechanism at zheng_delta twice, the second time by
     bisection of log(delta(eps)/zheng_delta) from eps = 0: zheng_delta must be below delta(0) (else that eps is 0 and
     there is no root). delta(eps) is the library's exact one (ldp.mechanisms.gaussian_exact_delta)."""
-    from ..mechanisms.gaussian import gaussian_exact_delta
-    from ..reductions import algorithm1_mechanism
+    from ldpcode.mechanisms.gaussian import gaussian_exact_delta
+    from ldpcode.reductions import algorithm1_mechanism
 
     sens = 2 * p["loss_bound"]
     for e in p["zheng_epsilons"]:
@@ -54,7 +54,7 @@ def _gaussian_delta_below_zero_loss(p) -> bool:
 def _curator_audits_cost(p) -> None:
     """The largest audits of ``samples`` outputs (ldpcode.audit.curator_audit on the default inputs and probes, as
     the notebook calls it for Ren et al.'s curators and the broken ones), checked by the audit's own cost check."""
-    from ..audit.curators import AUDIT_INPUTS, AUDIT_PROBES, _check_audit_cost
+    from ldpcode.audit.curators import AUDIT_INPUTS, AUDIT_PROBES, _check_audit_cost
 
     n = p["samples"]
     _check_audit_cost(len(AUDIT_INPUTS) + len(AUDIT_PROBES), n, max(1000, n // 10), p["bins"] + 13, False, None)

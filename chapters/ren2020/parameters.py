@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import math
 
-from .._validate import EPSILON_FLOOR
-from ..instances import make_instance
-from .library import (
+from ldpcode._validate import EPSILON_FLOOR
+from ldpcode.instances import make_instance
+from ldpcode.parameters.library import (
     simulated,
     LAPLACE_DRAW_SECONDS,
     RESPONSE_BYTES,
@@ -18,7 +18,7 @@ from .library import (
     printed,
     within_limits,
 )
-from .rules import (
+from ldpcode.parameters.rules import (
     ALPHA_CONF,
     DISTINCT_IDS,
     EPS,
@@ -43,7 +43,7 @@ from .rules import (
 
 
 def _tail_well_estimated(p) -> bool:
-    from ..mechanisms import laplace_sum_sf
+    from ldpcode.mechanisms import laplace_sum_sf
 
     for n in p["n_values"]:
         first = 2 * math.sqrt(2) * p["b"] * n / (p["grid_points"] - 1)  # the grid's first point after 0
@@ -55,8 +55,8 @@ def _tail_well_estimated(p) -> bool:
 def _crossings_in_grid(p) -> bool:
     """theorem1_lower_bound finds, by bisection on [eps_min, eps_max], the eps where Theorem 1's constant (and its
     tightened form) meets the non-private Lai-Robbins constant: the bounds of the library must lie on both sides."""
-    from ..bounds import lai_robbins_constant, lower_bound_constant, lower_bound_constant_tightened
-    from ..instances import make_instance
+    from ldpcode.bounds import lai_robbins_constant, lower_bound_constant, lower_bound_constant_tightened
+    from ldpcode.instances import make_instance
 
     means = make_instance(p["instance"]).means
     lr = lai_robbins_constant(means)
@@ -78,7 +78,7 @@ def _lemma3_cost(p) -> list:
 def _sigmoid_responses_cost(p) -> list:
     """The Monte Carlo of corollaries10_11_sigmoid (Lemmas 8 and 9): ``samples`` responses of CTL-S and CTB-S at
     each eps of ``epsilons`` to each distinct mean of the ren2020-gaussian instance."""
-    from ..instances import make_instance
+    from ldpcode.instances import make_instance
 
     means = len(set(make_instance("ren2020-gaussian").means.tolist()))
     n, calls = p["samples"], 2 * len(p["epsilons"]) * means

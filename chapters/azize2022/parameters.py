@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from .library import accepted_by, printed, simulations, within_limits
-from .rules import (
-    ADAP,
+from ldpcode.parameters.library import accepted_by, printed, simulations, within_limits
+from ldpcode.parameters.rules import (
     ALPHA_CONF,
     ALPHA_INDEX,
-    ALPHA_THEOREMS,
     EPS,
     EPSILONS,
+    Choice,
     GDP_POWER,
     HORIZON,
     LEMMA1_BINS,
@@ -37,6 +36,14 @@ from .rules import (
     less,
 )
 
+ADAP = Choice(("AdaP-UCB", "AdaP-KLUCB"))
+ALPHA_THEOREMS = Real(
+    3,
+    lo_open=True,
+    why="Theorems 7 and 8 of Azize and Basu need alpha > 3; the notebook draws their bounds, "
+    "as ldp.bounds.adap_ucb_regret_bound, which refuses alpha <= 3",
+)  # alpha where the body draws Theorem 7's or 8's bound (the paper's Section 5: 3.1 "to comply with" them)
+
 # measured: at T = 12 the non-forgetting AdaP-UCB is refuted with 25,000 runs, missed with 10,000 (3 seeds of 3)
 STALE_HORIZON = "the non-forgetting AdaP-UCB's excess privacy loss shows from T = 12 (Example 2's horizon) on"
 STALE_POWER = "with fewer runs the audit cannot refute the non-forgetting AdaP-UCB, whose excess over eps is small"
@@ -59,7 +66,7 @@ AFTER_START = (
 
 
 def _eps_grid_spans_switches(p) -> bool:
-    from ..bounds import gdp_lower_bound_terms
+    from ldpcode.bounds import gdp_lower_bound_terms
 
     lo, hi = p["eps_grid"][0], p["eps_grid"][1]
     for means in (p["fig2_means"], p["fig3_means"]):
@@ -73,15 +80,15 @@ SAME_RUNS = "at T = K each arm is pulled once: every run has the same regret, an
 
 
 def _first_checkpoint_fits_arms(p) -> bool:
-    from ..simulate import log_checkpoints
+    from ldpcode.simulate import log_checkpoints
 
     cps = log_checkpoints(p["horizon"], p["checkpoint_points"])
     return int(cps[cps >= 10][0]) >= max(p["n_arms_list"]) - 1
 
 
 def _minimax_bound_fails_early(p) -> bool:
-    from ..bounds import gdp_minimax_lower_bound
-    from ..simulate import log_checkpoints
+    from ldpcode.bounds import gdp_minimax_lower_bound
+    from ldpcode.simulate import log_checkpoints
 
     cps = log_checkpoints(p["horizon"], p["checkpoint_points"])
     t = int(cps[cps >= 10][0])
@@ -89,7 +96,7 @@ def _minimax_bound_fails_early(p) -> bool:
 
 
 def _minimax_bound_reachable(p) -> bool:
-    from ..bounds import gdp_minimax_lower_bound
+    from ldpcode.bounds import gdp_minimax_lower_bound
 
     t = p["horizon"]
     return all(gdp_minimax_lower_bound(t, k, e) <= t * (k - 1) / k for k in p["n_arms_list"] for e in p["epsilons"])
@@ -101,7 +108,7 @@ def _noise_free_model_fits(horizon: str, policies: tuple[str, ...]):
     exploration. The rule asks the model itself, for each policy drawn."""
 
     def fits(p) -> bool:
-        from ..global_policies import HorizonTooShort, noise_free_pulls
+        from ldpcode.global_policies import HorizonTooShort, noise_free_pulls
 
         try:  # any other ValueError is another parameter's fault, and propagates in the model's own words
             for name in policies:
@@ -121,7 +128,7 @@ def _noise_free_model_fits(horizon: str, policies: tuple[str, ...]):
 def _first_decisions(p) -> None:
     """lemma1_theorem6_privacy reads the exact log-ratio of the first decision (ldp.audit.first_decision_log_ratio)
     at every audited (policy, eps), and at twice broken_halved_epsilon for the noise-halved AdaP-UCB."""
-    from ..audit import first_decision_log_ratio
+    from ldpcode.audit import first_decision_log_ratio
 
     for name in p["audit_policies"]:
         for eps in p["audit_epsilons"]:
@@ -148,7 +155,7 @@ def _linear_sets_solvable(p) -> bool:
     optimal action), and its smallest gap is at least LINEAR_GAP of the largest value: measured, with the end of
     optimism at gamma 2 and 10, the solver's value agrees with the closed form within 1e-6 down to x = 1e-3, and
     below it (x = 1e-4) the duality gap reaches 0.75 (at gamma 100, x = 3e-3, no point has a certificate)."""
-    from ..bounds.linear import _check_linear_instance
+    from ldpcode.bounds.linear import _check_linear_instance
 
     for actions, theta in _linear_sets(p).values():
         _, _, _, gaps = _check_linear_instance(actions, theta)
@@ -165,7 +172,7 @@ def _bounds_accept(horizon: str, epsilon: str):
     rules: what the bounds refuse then is the means)."""
 
     def call(p):
-        from ..bounds import adap_klucb_regret_bound, adap_ucb_regret_bound
+        from ldpcode.bounds import adap_klucb_regret_bound, adap_ucb_regret_bound
 
         adap_ucb_regret_bound(p["means"], p[horizon], p[epsilon], p["alpha"])
         adap_klucb_regret_bound(p["means"], p[horizon], p[epsilon], c1=1.0, c2=1.0, alpha=p["alpha"])
@@ -188,7 +195,7 @@ def _simulated(
     gives them."""
 
     def estimate(p):
-        from ..instances import make_instance
+        from ldpcode.instances import make_instance
 
         names = p[policies] if isinstance(policies, str) else policies
         if arms is not None:
@@ -205,7 +212,7 @@ def _simulated(
 
 def _growth_simulated(p) -> list:
     """table1's growth of the private means: each policy at each T of growth_horizons, growth_runs runs."""
-    from ..instances import make_instance
+    from ldpcode.instances import make_instance
 
     inst = make_instance("bernoulli", means=p["means"])
     return [c for t in p["growth_horizons"] for c in simulations(TABLE1_POLICIES, inst, t, p["growth_runs"])]

@@ -3,10 +3,9 @@ private rules and messages."""
 
 from __future__ import annotations
 
-from .library import accepted_by, simulations, within_limits
-from .rules import (
+from ldpcode.parameters.library import accepted_by, simulations, within_limits
+from ldpcode.parameters.rules import (
     ALPHA_CONF,
-    ALPHA_RADIUS,
     COUNT,
     EPS,
     EPSILONS,
@@ -27,6 +26,14 @@ from .rules import (
     less,
 )
 
+ALPHA_RADIUS = Real(
+    1e-100,
+    1,
+    hi_open=True,
+    why="ldpcode.contextual's confidence radii take log(2T/alpha) and 1/alpha^2, which overflow to inf below about "
+    "1e-154",
+)  # the failure probability of a contextual learner's confidence sets (zheng2020's linear and GLM notebooks)
+
 EPS_FIT = Seq(EPS, min_len=3, why="the exponent in eps is a log-log fit over at least 3 of them", distinct=True)
 T_FIT = "the exponent in T is a log-log fit over at least 3 horizons"
 
@@ -37,9 +44,9 @@ RATIO_FIT = "the exponent of the ratio in 1/eps is a log-log fit over at least 3
 def _mab_cost(agents, env, horizon: int, runs: int, n_checkpoints: int) -> list:
     """The library's estimate of ``reductions.simulate_mab(make_agent(name), env, horizon, runs)`` for each name of
     ``agents`` (the numba kernels of UCB and Tsallis-INF: the policy's own ``cost``)."""
-    from .. import reductions as rd
-    from ..limits import default_workers
-    from ..reductions.runs import AgentPolicy
+    from ldpcode import reductions as rd
+    from ldpcode.limits import default_workers
+    from ldpcode.reductions.runs import AgentPolicy
 
     out = []
     for name in agents:
@@ -56,7 +63,7 @@ def _bco(kind: str, sizes):
     ``sizes`` (parameter names; kind None: ``kind``)."""
 
     def estimate(p):
-        from ..bco import bco_cost
+        from ldpcode.bco import bco_cost
 
         out = []
         for h, r, k in sizes:
@@ -70,7 +77,7 @@ def _bco(kind: str, sizes):
 
 def _horizon_sweep_cost(p) -> list:
     """The library's estimate of ``contextual.horizon_sweep`` (all the horizons together, as it checks them)."""
-    from ..contextual.runs import contextual_cost
+    from ldpcode.contextual.runs import contextual_cost
 
     costs = [contextual_cost("numba", p["dim"], p["n_arms"], int(t), p["runs"], 30) for t in p["horizons"]]
     return [("horizon_sweep", costs[-1][2], sum(c[0] for c in costs), max(c[1] for c in costs))]
@@ -80,7 +87,7 @@ def _exact_delta_in_range(p) -> bool:
     """algorithm1_theorems2_3 divides delta by the exact delta(eps) of line 1's sigma at every eps of eps_grid (the
     library's ldp.reductions.gaussian_exact_delta), which must not underflow to 0, and its check asserts that the
     calibration holds at eps = 1 and 8 (delta(eps) <= delta, Theorem 2) and breaks at 16 (delta(16) >= delta)."""
-    from .. import reductions as rd
+    from ldpcode import reductions as rd
 
     sens = 2 * p["loss_bound"]
 
@@ -97,7 +104,7 @@ def _mechanisms_accept(build: str):
     probability."""
 
     def call(p):
-        from .. import contextual as ctx
+        from ldpcode import contextual as ctx
 
         for e in p["epsilons"]:
             if build == "gloc":
@@ -125,7 +132,7 @@ def _transcripts_cost(p) -> list:
 
 
 def _algorithm1_cost(p) -> list:
-    from .. import reductions as rd
+    from ldpcode import reductions as rd
 
     return _mab_cost(("UCB", "Tsallis-INF"), rd.bernoulli_losses(p["loss_means"]), p["horizon"], p["runs"], 1)
 
@@ -133,8 +140,8 @@ def _algorithm1_cost(p) -> list:
 def _mab_reduction_cost(p) -> list:
     import numpy as np
 
-    from .. import reductions as rd
-    from ..instances import make_instance
+    from ldpcode import reductions as rd
+    from ldpcode.instances import make_instance
 
     inst = make_instance("bernoulli", means=p["reward_means"])
     env = rd.bernoulli_losses(1.0 - np.array(p["reward_means"], dtype=float))
@@ -144,7 +151,7 @@ def _mab_reduction_cost(p) -> list:
 
 
 def _adversary_cost(p) -> list:
-    from .. import reductions as rd
+    from ldpcode import reductions as rd
 
     env = rd.ucb_adversary(p["adv_arms"], p["adv_horizon"])
     return _mab_cost(("UCB", "Tsallis-INF"), env, p["adv_horizon"], p["runs"], 61)

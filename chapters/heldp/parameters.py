@@ -3,9 +3,16 @@ HeLDP), with their private messages."""
 
 from __future__ import annotations
 
-from ..instances import make_instance
-from .library import simulated, LAPLACE_DRAW_SECONDS, SORT_SECONDS, SORTED_SUM_BYTES, policies_accept, within_limits
-from .rules import (
+from ldpcode.instances import make_instance
+from ldpcode.parameters.library import (
+    simulated,
+    LAPLACE_DRAW_SECONDS,
+    SORT_SECONDS,
+    SORTED_SUM_BYTES,
+    policies_accept,
+    within_limits,
+)
+from ldpcode.parameters.rules import (
     DISTINCT_IDS,
     EPS,
     EPSILONS,
@@ -34,7 +41,7 @@ FIT_PER_LAW = "a linear fit per law of the users' levels needs at least 3 thresh
 
 
 def _some_users_kept(p) -> bool:
-    from ..instances import make_privacy_levels
+    from ldpcode.instances import make_privacy_levels
 
     return make_privacy_levels(p["level_law"]).p_at_least(p["eps_min"]) > 0
 
@@ -51,8 +58,8 @@ def _lemma6_tails_estimated(p) -> bool:
 
     import numpy as np
 
-    from ..instances import make_privacy_levels
-    from ..laplace_tails import kept_scales, laplace_mixed_sum_sf
+    from ldpcode.instances import make_privacy_levels
+    from ldpcode.laplace_tails import kept_scales, laplace_mixed_sum_sf
 
     rng = np.random.default_rng(p["seed"])
     levels = make_privacy_levels(p["level_law"])

@@ -3,7 +3,7 @@ and the errata (``chapters/report/errata.ipynb``)."""
 
 from __future__ import annotations
 
-from .rules import (
+from ldpcode.parameters.rules import (
     ALPHA_INDEX,
     COUNT,
     EPS,
@@ -19,8 +19,22 @@ from .rules import (
     Real,
     Seq,
     Text,
-    _chapter_exists,
     custom,
+)
+
+
+def _data_folder_exists(p) -> bool:
+    from ldpcode._paths import repo_root
+
+    ch = p["chapter"]
+    if ch is None:
+        return True
+    # a plain folder name: no separators, no "..", so "/etc" or "../x" cannot name a folder outside data/
+    return "/" not in ch and "\\" not in ch and ch not in (".", "..") and (repo_root() / "data" / ch).is_dir()
+
+
+CHAPTER_EXISTS = custom(
+    _data_folder_exists, "chapter must name a folder under data/ (such as 'ren2020'), got {chapter}"
 )
 
 _ARMS = Int(2, 10**9)
@@ -41,7 +55,7 @@ ERRATA = dict(
 NOTEBOOKS: dict[str, Notebook] = {
     # ---------------------------------------------------------------- the reproduction report
     "chapters/report/reproduction_report.ipynb": Notebook(
-        dict(chapter=Optional(Text())), (_chapter_exists,), tiny=dict(chapter="appendix")
+        dict(chapter=Optional(Text())), (CHAPTER_EXISTS,), tiny=dict(chapter="appendix")
     ),
     # ---------------------------------------------------------------- the errata
     "chapters/report/errata.ipynb": Notebook(
