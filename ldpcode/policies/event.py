@@ -188,7 +188,7 @@ def certified_length(na, sa, gc, m0, slope, room, keep_mean):
     """The length m in [1, room] of a certified block, F(N_a + m - 1) > τ (1: take an ordinary step).
 
     F is convex and decreasing in n, so its tangent at n = N_a stays below it and the tangent's root,
-    N_a + F(N_a)/|F'(N_a)|, is at most F's root: one division gives the candidate, one evaluation of F checks it
+    N_a + F(N_a) / abs(F'(N_a)), is at most F's root: one division gives the candidate, one evaluation of F checks it
     (rounding could spoil it by an ulp), and a bisection stopped within 1/16 of its lower end, on the rare
     failure, falls back to a certified m."""
     d = _margin(na, na, sa, gc, m0, slope, keep_mean)
