@@ -57,7 +57,6 @@ __all__ = [
     "claims",
     "divergences",
     "experiments",
-    "landscape",
     "sweep",
     "HingeBootstrap",
     "HingeFit",
@@ -116,7 +115,6 @@ _LAZY_SUBMODULES = frozenset(
         "experiments",
         "global_policies",
         "instances",
-        "landscape",
         "limits",
         "mechanisms",
         "parameters",
@@ -135,7 +133,7 @@ _LAZY_SUBMODULES = frozenset(
 _LAZY_ATTRIBUTES = {"choose_epsilon_min": "bounds"}
 
 if _typing.TYPE_CHECKING:  # for type checkers and editors only; at run time __getattr__ provides these
-    from . import audit, book, bounds, claims, experiments, landscape, plotting, sweep, vetted  # noqa: F401
+    from . import audit, book, bounds, claims, experiments, plotting, sweep, vetted  # noqa: F401
     from .bounds import choose_epsilon_min  # noqa: F401
 
 

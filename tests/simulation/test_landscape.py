@@ -1,4 +1,4 @@
-"""ldpcode.landscape: crossovers by hand, the lower bounds against their closed forms, slopes on synthetic data."""
+"""ldpcode.experiments.landscape: crossovers by hand, the lower bounds against their closed forms, slopes on synthetic data."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import ldpcode as ldp
-from ldpcode import landscape as L
+from ldpcode.experiments import landscape as L
 
 MEANS = [0.9, 0.8, 0.8, 0.7, 0.5]
 

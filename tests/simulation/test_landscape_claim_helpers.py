@@ -1,4 +1,4 @@
-"""ldpcode.landscape's helpers of the landscape chapter's claims: where a policy comes closest to the lower bound of
+"""ldpcode.experiments.landscape's helpers of the landscape chapter's claims: where a policy comes closest to the lower bound of
 its trust model, and the book's prediction for HeLDP-UCB-B on the same-mean levels (values by hand)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 import ldpcode as ldp
-from ldpcode import landscape as L
+from ldpcode.experiments import landscape as L
 
 MEANS = [0.9, 0.5]  # one gap, 0.4
 HORIZON = 1000

@@ -26,8 +26,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validate import as_float_array, check_epsilon, check_int, check_probability_vector
-from .bounds import (
+from .._validate import as_float_array, check_epsilon, check_int, check_probability_vector
+from ..bounds import (
     gdp_lower_bound_constant,
     heldp_beta,
     heldp_ucb_b_homogeneous_bound,
@@ -35,8 +35,8 @@ from .bounds import (
     lai_robbins_constant,
     lower_bound_constant,
 )
-from .instances import make_privacy_levels
-from .stats import _row_slopes, bootstrap_indices, linear_fit
+from ..instances import make_privacy_levels
+from ..stats import _row_slopes, bootstrap_indices, linear_fit
 
 MODELS = {
     "UCB1": "no privacy",
@@ -356,8 +356,8 @@ def landscape_panel(ax, table, bounds: dict, *, horizon: int, colors=None, band:
     """Regret at ``horizon`` against ε on log axes: one curve per private policy of ``table`` (mean and a ``band``
     confidence band over runs), a horizontal line per non-private policy, and the ``bounds`` (name → values on the
     table's ε grid, :func:`lower_bounds`) dashed."""
-    from .claims.tables import format_horizon
-    from .plotting import POLICY_COLORS, THEORY_STYLE, band_curve, paper_axes
+    from ..claims.tables import format_horizon
+    from ..plotting import POLICY_COLORS, THEORY_STYLE, band_curve, paper_axes
 
     colors = {**POLICY_COLORS, **(colors or {})}
     for policy in table["policy"].unique():
@@ -385,8 +385,8 @@ def regret_table(table, policies, *, epsilons=None):
     mean regret at the horizon over runs with its standard error (:func:`ldpcode.sweep.summary`), in the book's number
     format, right-aligned; "·" where a policy has no such ε. More than about five columns of such cells are wider than
     the book's text column at 1280 px: show a long grid as two tables, each with part of its ε."""
-    from .claims.tables import Table, _fmt_pm
-    from .sweep import summary
+    from ..claims.tables import Table, _fmt_pm
+    from ..sweep import summary
 
     s = summary(table)
     have = [float(e) for e in sorted(s["epsilon"].unique())]
@@ -408,7 +408,7 @@ def curves_table(epsilons, rows: dict, *, se: dict | None = None, first: str = "
     """A table with one column per ε of ``epsilons`` and one row per entry of ``rows`` (name → values on the grid),
     in the book's number format (:mod:`ldpcode.claims.tables`), with ``± se`` where ``se`` (name → standard errors) gives one: the lower bounds and the
     price of trust of the landscape chapter."""
-    from .claims.tables import Table, _fmt, _fmt_pm
+    from ..claims.tables import Table, _fmt, _fmt_pm
 
     se = se or {}
     body = []
@@ -422,7 +422,7 @@ def price_panel(ax, epsilons, ratio, se, fine, bound_ratio, crossovers: dict, bo
     """The price of trust against ε on log axes: the measured ratio with ±2 standard errors (``se``), the ratio of
     the two lower bounds on the ``fine`` grid, a horizontal line at each level k of ``crossovers`` (k → measured
     ε_k) and the crossovers themselves, measured (solid) and of the bounds (dotted, ``bound_crossovers``)."""
-    from .plotting import paper_axes
+    from ..plotting import paper_axes
 
     eps = np.asarray(epsilons, dtype=float)
     ax.errorbar(eps, ratio, yerr=2 * np.asarray(se), fmt="o-", color="#d62728", markersize=4, capsize=2, label=label)

@@ -29,11 +29,11 @@ from typing import Callable
 
 import numpy as np
 
-from ._validate import EPSILON_FLOOR, check_int
-from .instances import Instance, make_privacy_levels
-from .policies import make_policy
-from .simulate import SimulationResult, simulate
-from .stats import bootstrap_se
+from .._validate import EPSILON_FLOOR, check_int
+from ..instances import Instance, make_privacy_levels
+from ..policies import make_policy
+from ..simulate import SimulationResult, simulate
+from ..stats import bootstrap_se
 
 
 def _check_callable(name: str, value) -> None:
@@ -166,7 +166,7 @@ def last_decade_slopes(results: dict, t, keep, horizon: int, n_arms: int) -> tup
     and 6 of Ren et al. (2020a) (``ldp.bounds.distribution_free_rate``; its slope does not depend on ε).
     ``results`` maps a key (ε) to a SimulationResult; ``keep`` selects ``t`` from its checkpoints.
     Returns (key -> slope, rate slope)."""
-    from .bounds import distribution_free_rate
+    from ..bounds import distribution_free_rate
 
     t = np.asarray(t)
     last = t >= check_int("horizon", horizon, minimum=1) // 10
@@ -209,7 +209,7 @@ def agent_regret_bound(policy: str, means, horizon: int, epsilon=None, *, c_s: f
     entry per curve, the bound named as the claims' ``how`` names it. A ValueError for another policy, an ε
     given to UCB1 or missing for a private agent, and a ``c_s`` other than 1 for an agent without the Sigmoid.
     """
-    from . import bounds
+    from .. import bounds
 
     if not isinstance(policy, str) or policy not in _AGENT_BOUNDS:
         raise ValueError(f"policy must be one of {', '.join(_AGENT_BOUNDS)}, got {policy!r}")
@@ -264,7 +264,7 @@ def heterogeneous_against_bound(
     The computation behind Theorem 7 (HeLDP-UCB-L, ``ldp.bounds.heldp_ucb_l_best_kappa`` and
     ``heldp_ucb_l_regret_bound``) and Theorem 10 (HeLDP-UCB-B, ``heldp_ucb_b_*``) of Ren et al. (2020b).
     """
-    from .bounds import heldp_quantities
+    from ..bounds import heldp_quantities
 
     if not isinstance(policy, str):
         raise TypeError(f"policy must be a registry name such as 'HeLDP-UCB-L', got {type(policy).__name__}")
