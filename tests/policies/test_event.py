@@ -248,7 +248,7 @@ def test_simulate_with_the_event_engine_runs_the_event_kernel_run_by_run():
     [
         ("LDP-UCB-L", 1.0, REN, "event", r"^engine 'event' runs only UCB1 and LDP-UCB-B .* use engine='per-pull'$"),
         ("UCB1", None, ldp.make_instance("ren2020-mixed"), "event", r"^engine 'event' runs only"),
-        ("UCB1", None, REN, "fast", r"^unknown engine 'fast'; known: event, per-pull$"),
+        ("UCB1", None, REN, "fast", r"^unknown engine 'fast'; known: auto, event, per-pull$"),
         ("UCB1", None, REN, None, r"^engine must be"),
     ],
 )
@@ -256,3 +256,12 @@ def test_simulate_refuses_an_engine_that_does_not_apply_in_one_line_before_any_w
     with pytest.raises((ValueError, TypeError), match=match) as info:
         ldp.simulate(ldp.make_policy(name, eps), inst, 10**15, 2, engine=engine)  # 10**15 pulls: refused first
     assert "\n" not in str(info.value)
+
+
+def test_auto_takes_the_event_engine_where_it_applies_and_the_per_pull_one_elsewhere():
+    seed, cps = 9, np.array([50, 2_000])
+    for name, eps, inst, engine in [("UCB1", None, THREE, "event"), ("LDP-UCB-L", 1.0, THREE, "per-pull")]:
+        pol = ldp.make_policy(name, eps)
+        auto = ldp.simulate(pol, inst, 2_000, 2, seed, checkpoints=cps, engine="auto")
+        same = ldp.simulate(pol, inst, 2_000, 2, seed, checkpoints=cps, engine=engine)
+        np.testing.assert_array_equal(auto.counts, same.counts)
