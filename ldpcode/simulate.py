@@ -32,8 +32,7 @@ Ctrl-C stops a simulation within a fraction of a second (:mod:`ldpcode.limits`, 
 from __future__ import annotations
 
 from . import engine as engine_module
-from ._validate import check_choice
-from .policies.event import event_driven, event_driven_applies
+from .policies.engines import on_engine
 from .instances import Instance, PrivacyLevels
 from .engine import BanditPolicy, log_checkpoints, resolve_checkpoints  # noqa: F401
 from .results import SimulationResult  # noqa: F401
@@ -82,10 +81,6 @@ def simulate_cost(
     return policy.cost(instance, horizon, runs, n_checkpoints, workers)
 
 
-#: the engines of :func:`simulate`: the per-pull reference, and the exact event-driven engine where it applies
-ENGINES = ("auto", "per-pull", "event")
-
-
 def simulate(
     policy: BanditPolicy,
     instance: Instance,
@@ -109,13 +104,13 @@ def simulate(
     ``Limits()``) caps the estimated time and memory (:func:`simulate_cost`), checked before any work.
     Ctrl-C stops the call within a fraction of a second (:mod:`ldpcode.limits`, "Interrupts").
 
-    ``engine`` is one of :data:`ENGINES`. ``"per-pull"`` (the default, and the reference) steps one pull at a
-    time, with the two streams above. ``"event"`` is the exact event-driven engine of
-    :mod:`ldpcode.policies.event`: UCB1 and LDP-UCB-B on Bernoulli arms only (a ValueError otherwise, before
-    any work). It skips a block of pulls of the leader whenever its lead is certified whatever their responses,
-    and draws the block's response sum at once: the same law of the counts at every checkpoint, 10x faster at
-    T = 10^7 (``benchmarks/bench_event.py``), but from another random stream. ``"auto"`` takes the event engine
-    where it applies and the per-pull one elsewhere.
+    ``engine`` is one of :data:`~ldpcode.policies.engines.ENGINES` (:mod:`ldpcode.policies.engines`):
+    ``"per-pull"`` (the default, and the reference) steps one pull at a time, with the two streams above;
+    ``"event"`` is the exact event-driven engine (UCB1, LDP-UCB-B, KL-UCB and HeLDP-UCB-B with discrete levels,
+    on Bernoulli arms; a ValueError elsewhere, before any work), which skips a block of pulls of the leader
+    whenever its lead is certified whatever their responses and draws the block's response sum at once: the
+    same law of the counts at every checkpoint, from another random stream, 5-12x faster at T = 10^7
+    (``benchmarks/bench_event*.py``); ``"auto"`` takes the event engine where it applies.
 
     Why the default stays per-pull: the book compares policies over paired runs, and a comparison run on the
     per-pull engine with one seed shares its reward draws (common random numbers). A run of the event engine
@@ -125,9 +120,7 @@ def simulate(
     agents that make the same choices up to tie-breaking, whose ratio is 1 within a tiny paired standard
     error). Use ``"event"`` or ``"auto"`` for runs that are compared with nothing, or only unpaired.
     """
-    check_choice("engine", engine, ENGINES)
-    if engine == "event" or (engine == "auto" and event_driven_applies(policy, instance)):
-        policy = event_driven(policy, instance)
+    policy = on_engine(policy, instance, engine, privacy_levels)
     return engine_module.run(
         policy,
         instance,

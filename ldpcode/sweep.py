@@ -50,10 +50,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._validate import check_epsilon, check_int
+from ._validate import check_epsilon, check_choice, check_int
 from .instances import Instance, make_instance
 from .limits import MAX_HORIZON, MAX_RUNS, MAX_WORKERS, Limits, check_limits, default_workers, run_pool
 from .policies import REGISTRY, make_policy
+from .policies.engines import ENGINES, on_engine
 from .simulate import resolve_checkpoints, simulate_cost
 from .table_io import COLUMNS, ROWS_KEY, check_table_path, load_table, save_table  # noqa: F401 (a sweep's API)
 
@@ -73,13 +74,16 @@ class Task:
     checkpoints: np.ndarray = field(repr=False)
     heterogeneous: object = field(default=None, repr=False)
     options: tuple = ()
+    engine: str = "per-pull"
 
     def build(self):
-        """(the policy, the users' privacy levels or None), built where the block runs."""
+        """(the policy on its engine, the users' privacy levels or None), built where the block runs."""
         if self.policy.startswith("HeLDP-"):
             epsilon_min, levels = self.heterogeneous(self.epsilon)
-            return make_policy(self.policy, epsilon_min=epsilon_min, **dict(self.options)), levels
-        return make_policy(self.policy, self.epsilon, **dict(self.options)), None
+            policy = make_policy(self.policy, epsilon_min=epsilon_min, **dict(self.options))
+        else:
+            policy, levels = make_policy(self.policy, self.epsilon, **dict(self.options)), None
+        return on_engine(policy, self.instance, self.engine, levels), levels
 
 
 def run_task(task: Task, cancel=None) -> np.ndarray:
@@ -172,9 +176,11 @@ def plan(
     block: int = 5,
     heterogeneous=None,
     options=None,
+    engine: str = "per-pull",
 ) -> list[Task]:
     """The tasks of a sweep, in the table's order (policy, instance, ε, first run); validates everything
     :func:`sweep` takes about the grid and refuses a policy an instance cannot run, before any work."""
+    check_choice("engine", engine, ENGINES)
     names = _policies(policies)
     eps = _epsilons(epsilons)
     inst = _instances(instances)
@@ -206,13 +212,23 @@ def plan(
         extra = tuple(sorted(options.get(name, {}).items()))
         for instance in inst:
             for e in eps if _is_private(name) else (None,):
-                probe = Task(name, instance, e, 0, 1, seed, horizon, cp, heterogeneous, extra)
+                probe = Task(name, instance, e, 0, 1, seed, horizon, cp, heterogeneous, extra, engine)
                 policy, levels = probe.build()
                 policy.check_environment(instance, levels)
                 for first in range(0, runs, block):
                     tasks.append(
                         Task(
-                            name, instance, e, first, min(block, runs - first), seed, horizon, cp, heterogeneous, extra
+                            name,
+                            instance,
+                            e,
+                            first,
+                            min(block, runs - first),
+                            seed,
+                            horizon,
+                            cp,
+                            heterogeneous,
+                            extra,
+                            engine,
                         )
                     )
     return tasks
@@ -396,6 +412,7 @@ def sweep(
     options=None,
     progress: bool | None = None,
     limits: Limits | None = None,
+    engine: str = "per-pull",
 ):
     """Run every (policy, instance, ε) cell for ``runs`` runs of ``horizon`` pulls and return the tidy table
     (:data:`COLUMNS`; module docstring): one row per run and checkpoint (default 121 log-spaced checkpoints,
@@ -406,7 +423,7 @@ def sweep(
     ``distributed.Client``. ``options`` gives a policy's further keywords of :func:`ldpcode.make_policy`
     (``{"AdaP-UCB": {"alpha": 4.0}}``). ``progress`` shows a bar over blocks (default: only on a terminal). The table's
     ``attrs`` record horizon, runs, seed and the wall-clock seconds (not part of the numbers). Each cell equals
-    :func:`ldpcode.simulate.simulate` with the same seed, run for run.
+    :func:`ldpcode.simulate.simulate` with the same seed and ``engine`` (:mod:`ldpcode.policies.engines`), run for run.
     """
     _check_scheduler(scheduler)
     tasks = plan(
@@ -420,6 +437,7 @@ def sweep(
         block=block,
         heterogeneous=heterogeneous,
         options=options,
+        engine=engine,
     )
     workers = default_workers() if workers is None else check_int("workers", workers, minimum=1, maximum=MAX_WORKERS)
     if progress is None:

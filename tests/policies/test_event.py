@@ -246,7 +246,13 @@ def test_simulate_with_the_event_engine_runs_the_event_kernel_run_by_run():
 @pytest.mark.parametrize(
     "name,eps,inst,engine,match",
     [
-        ("LDP-UCB-L", 1.0, REN, "event", r"^engine 'event' runs only UCB1 and LDP-UCB-B .* use engine='per-pull'$"),
+        (
+            "LDP-UCB-L",
+            1.0,
+            REN,
+            "event",
+            r"^engine 'event' runs only UCB1, LDP-UCB-B and KL-UCB, .* use engine='per-pull'",
+        ),
         ("UCB1", None, ldp.make_instance("ren2020-mixed"), "event", r"^engine 'event' runs only"),
         ("UCB1", None, REN, "fast", r"^unknown engine 'fast'; known: auto, event, per-pull$"),
         ("UCB1", None, REN, None, r"^engine must be"),

@@ -170,3 +170,16 @@ def test_options_reach_make_policy():
         sw.sweep(["AdaP-UCB"], [1.0], INSTANCE, 100, 2, options={"AdaP-UCB": 5.0})
     with pytest.raises(TypeError):
         sw.sweep(["AdaP-UCB"], [1.0], INSTANCE, 100, 2, options={"AdaP-UCB": {"alhpa": 5.0}})
+
+
+def test_a_sweep_on_the_event_engine_is_simulate_on_it_and_a_bad_engine_is_refused_first():
+    """engine="auto" runs UCB1 on the event engine and LDP-UCB-L on the per-pull one, each cell equal to simulate
+    with the same engine; an unknown engine is refused before any task is planned."""
+    table = sw.sweep(["UCB1", "LDP-UCB-L"], [0.5], INSTANCE, 3_000, 3, seed=4, checkpoints=[10, 3_000], engine="auto")
+    ins = ldp.make_instance(INSTANCE)
+    for name, eps, engine in [("UCB1", None, "event"), ("LDP-UCB-L", 0.5, "per-pull")]:
+        res = ldp.simulate(ldp.make_policy(name, eps), ins, 3_000, 3, seed=4, checkpoints=[10, 3_000], engine=engine)
+        regret, _ = _cell(table, name, math.inf if eps is None else eps)
+        np.testing.assert_array_equal(regret, res.regret)
+    with pytest.raises(ValueError, match="^unknown engine 'fast'; known: auto, event, per-pull$"):
+        sw.sweep(["UCB1"], [0.5], INSTANCE, 10**15, 3, engine="fast")
