@@ -27,20 +27,21 @@ def _window_holds_three(window: str):
 
 
 def _sweeps_cost(p) -> list:
-    """The notebook's two sweeps on this machine (``ldp.sweep.sweep`` checks the whole grid at once): every policy at
-    every eps, ``runs`` runs (KL-UCB ``baseline_runs``), each cell estimated by the library (simulate_cost), the
-    times added up, the memory of the largest cell."""
+    """The notebook's two sweeps on this machine (``ldp.sweep.sweep`` checks each grid at once): the private policies
+    at every eps, ``runs`` runs, and the non-private baselines UCB1 and KL-UCB once, ``baseline_runs`` runs; each cell
+    estimated by the library (simulate_cost: the per-pull engine's estimate, an upper bound for the baselines' event
+    engine), the times added up, the memory of the largest cell."""
     from ldpcode.instances import make_instance
 
     inst = make_instance(p["instance"])
     out = []
-    for policies, runs in (
-        (["UCB1", *p["local_policies"], *p["global_policies"]], p["runs"]),
-        (["KL-UCB"], p["baseline_runs"]),
+    for policies, runs, cells_each in (
+        ([*p["local_policies"], *p["global_policies"]], p["runs"], len(p["epsilons"])),
+        (["UCB1", "KL-UCB"], p["baseline_runs"], 1),
     ):
         cells = simulations(policies, inst, p["horizon"], runs, 1)
-        seconds = sum(c[2] for c in cells) * len(p["epsilons"])
-        work = f"{len(policies)} policies x {len(p['epsilons'])} eps, runs={runs} x horizon={p['horizon']}"
+        seconds = sum(c[2] for c in cells) * cells_each
+        work = f"{len(policies)} policies x {cells_each} eps, runs={runs} x horizon={p['horizon']}"
         out.append(("sweep", work, seconds, max(c[3] for c in cells)))
     return out
 
