@@ -68,7 +68,7 @@ from numba import njit
 from ..divergences import _kl_ber, klucb_bernoulli_scalar
 from ..engine import resolve_checkpoints
 from ..instances import Family, Instance
-from ..policies.event import LANES, bernoulli_sum
+from ..policies.event import LANES, bernoulli_sum, worst_case_cost
 from ..rng import run_streams
 from .per_step import KLUCB
 
@@ -86,6 +86,9 @@ AUDIT_ZEROS = 4  # count those rounds on the block's all-zero path, then draw th
 class EventDrivenKLUCB(KLUCB):
     """:class:`KLUCB` whose runs are :func:`run_one_klucb_event`'s (:func:`klucb_event_driven`); its repr,
     name and result are KL-UCB's."""
+
+    def cost(self, instance, horizon: int, runs: int, n_checkpoints: int, workers: int):
+        return worst_case_cost(super().cost(instance, horizon, runs, n_checkpoints, workers))
 
     def run_one(self, instance, horizon: int, seed_seq, checkpoints, *, privacy_levels=None, cancel=None):
         return run_one_klucb_event(self, instance, horizon, seed_seq, checkpoints, cancel=cancel)

@@ -70,7 +70,7 @@ from .. import mechanisms as mech
 from ..engine import resolve_checkpoints
 from ..instances import Family, Instance, PrivacyLevels
 from ..rng import run_streams
-from .event import LANES, STEPS_PER_CALL, TOL, bernoulli_sum
+from .event import LANES, STEPS_PER_CALL, TOL, bernoulli_sum, worst_case_cost
 from .heterogeneous import HeterogeneousPolicy
 
 JOINT_MAX = 40  # blocks of at most this many pulls: one uniform a user, for its cell and response together
@@ -90,6 +90,9 @@ class HeLDPEventPolicy(HeterogeneousPolicy):
     def check_environment(self, instance, privacy_levels) -> None:
         super().check_environment(instance, privacy_levels)
         _check(self, instance, privacy_levels)
+
+    def cost(self, instance, horizon: int, runs: int, n_checkpoints: int, workers: int):
+        return worst_case_cost(super().cost(instance, horizon, runs, n_checkpoints, workers))
 
     def run_one(self, instance, horizon: int, seed_seq, checkpoints, *, privacy_levels=None, cancel=None):
         return run_one_heldp_event(

@@ -271,3 +271,15 @@ def test_auto_takes_the_event_engine_where_it_applies_and_the_per_pull_one_elsew
         auto = ldp.simulate(pol, inst, 2_000, 2, seed, checkpoints=cps, engine="auto")
         same = ldp.simulate(pol, inst, 2_000, 2, seed, checkpoints=cps, engine=engine)
         np.testing.assert_array_equal(auto.counts, same.counts)
+
+
+@pytest.mark.parametrize("name", ["UCB1", "KL-UCB", "HeLDP-UCB-B"])
+def test_the_limits_check_calls_the_event_estimate_its_worst_case(name):
+    """An event-driven run is estimated at the per-pull engine's cost, its worst case, and the refusal says so
+    (its real time is usually far smaller: a bare number would mislead)."""
+    heldp = name.startswith("HeLDP")
+    pol = ldp.make_policy(name, epsilon_min=1.0) if heldp else ldp.make_policy(name)
+    levels = ldp.make_privacy_levels("ren-heldp-discrete") if heldp else None
+    with pytest.raises(ValueError, match="on the event-driven engine, estimated at its worst case") as info:
+        ldp.simulate(pol, REN, 10**12, 2, engine="event", privacy_levels=levels)
+    assert "\n" not in str(info.value)
