@@ -20,6 +20,8 @@ import difflib
 import math
 import sys
 
+from .policies.engines import ENGINES
+
 #: the exit status of an ordinary error (refused input), as argparse's own
 USAGE = 2
 #: the exit status of a notebook that failed while it ran
@@ -236,6 +238,14 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         help="'localcluster', or a Dask scheduler address such as tcp://10.0.0.1:8786 (default: this process)",
     )
+    sw.add_argument(
+        "--engine",
+        choices=ENGINES,
+        default="per-pull",
+        help="per-pull (default, the reference: policies share their reward draws), event (the exact event-driven "
+        "engine: UCB1, LDP-UCB-B, KL-UCB and HeLDP-UCB-B with discrete levels, on Bernoulli arms; 10-1000x faster "
+        "at large horizons, from another random stream) or auto (event where it applies)",
+    )
     sw.add_argument("--out", required=True, help="the table: a .parquet or .csv path")
 
     rr = sub.add_parser(
@@ -315,6 +325,7 @@ def _sweep(args) -> int:
         scheduler=args.scheduler,
         heterogeneous=None if args.levels is None else cli_heterogeneous(args.levels),
         limits=_limits(args),
+        engine=args.engine,
     )
     path = save_table(table, args.out)
     if args.runs >= 2:

@@ -47,6 +47,7 @@ def _one_error_line(err: str) -> str:
         (["--policies", "UCB1", "--horizon", "100", "--levels", "constant:1"], "--levels is for the HeLDP"),
         (["--policies", "HeLDP-UCB-B", "--horizon", "100", "--levels", "discrete:-1"], "finite and >= 0"),
         (["--policies", "HeLDP-UCB-B", "--horizon", "100", "--levels", "discret:1"], "did you mean 'discrete'?"),
+        (["--policies", "UCB1", "--horizon", "100", "--engine", "fast"], "invalid choice: 'fast'"),
     ],
 )
 def test_an_ordinary_sweep_error_is_one_line_with_exit_status_2(argv, said, tmp_path, monkeypatch, capsys):
@@ -86,6 +87,29 @@ def test_the_sweep_command_accepts_1e4_and_runs_heldp_with_levels(tmp_path, caps
         heterogeneous=sw.cli_heterogeneous(("discrete", (0.5, 1.5))),
     )
     np.testing.assert_array_equal(table["regret"].to_numpy(), direct["regret"].to_numpy())
+
+
+def test_the_sweep_command_runs_the_event_engine_and_refuses_it_where_none_applies(tmp_path, capsys):
+    """--engine reaches the sweep: the table is sweep(..., engine="event")'s; LDP-UCB-L has no event engine."""
+    out = tmp_path / "t.csv"
+    argv = ["sweep", "--policies", "HeLDP-UCB-B,UCB1,KL-UCB", "--epsilons", "0.5", "--levels", "discrete:0.5,1.5"]
+    argv += ["--instance", "bernoulli:0.9,0.5", "--horizon", "1e3", "--runs", "3", "--checkpoints", "4"]
+    assert main([*argv, "--engine", "event", "--out", str(out)]) == 0
+    direct = sw.sweep(
+        ["HeLDP-UCB-B", "UCB1", "KL-UCB"],
+        [0.5],
+        [ldp.make_instance("bernoulli", means=[0.9, 0.5])],
+        1000,
+        3,
+        checkpoints=ldp.log_checkpoints(1000, 4),
+        heterogeneous=sw.cli_heterogeneous(("discrete", (0.5, 1.5))),
+        engine="event",
+    )
+    np.testing.assert_array_equal(sw.load_table(out)["regret"].to_numpy(), direct["regret"].to_numpy())
+    capsys.readouterr()
+    argv = ["sweep", "--policies", "LDP-UCB-L", "--epsilons", "0.5", "--instance", "ren2020-bernoulli"]
+    code = main([*argv, "--horizon", "1e3", "--runs", "2", "--engine", "event", "--out", str(tmp_path / "u.csv")])
+    assert code == 2 and "engine 'event' runs only" in _one_error_line(capsys.readouterr().err)
 
 
 def test_debug_shows_the_traceback(tmp_path):
