@@ -1,7 +1,7 @@
 r"""An exact event-driven ("forward skip") simulation of KL-UCB on Bernoulli arms: the engine of
 :mod:`ldpcode.policies.event` for the index of :class:`~ldpcode.global_policies.per_step.KLUCB`.
 
-**The index.** At round t + 1, t >= K the pulls so far, ``klucb_chunk`` pulls the argmax (:func:`klucb_argmax`)
+**The index.** At round t + 1, t >= K the pulls so far, ``klucb_chunk`` pulls the argmax (:func:`~ldpcode.global_policies.per_step.klucb_argmax`)
 of :math:`u(p_b, \log t/N_b)`, :math:`p_b = S_b/N_b`, :math:`u(p, \ell) = \max\{q \in [p, 1] : d(p, q) \le \ell\}`,
 d the Bernoulli KL, computed by bisection (``klucb_bernoulli_scalar``, whose upper end is returned).
 
@@ -70,7 +70,7 @@ from ..engine import resolve_checkpoints
 from ..instances import Family, Instance
 from ..policies.event import LANES, bernoulli_sum, worst_case_cost
 from ..rng import run_streams
-from .per_step import KLUCB
+from .per_step import KLUCB, klucb_argmax
 
 TOL = 1e-9  # τ, the margin between the leader's index and every challenger's over a block
 SLACK = 1e-13  # added to the tangents' bound of the challengers' indices, so that (C) holds in floating point
@@ -144,23 +144,6 @@ def _run(policy, instance, horizon, seed_seq, checkpoints, cancel=None, brk=NO_B
             stats, int(brk[0]), int(brk[1]),
         )  # fmt: skip
     return counts_out, stats
-
-
-@njit(cache=True, nogil=True)
-def klucb_argmax(lt, counts, sums):
-    """The arm ``klucb_chunk`` pulls at log t = ``lt`` (a copy of its loop), and its computed index."""
-    n = counts.shape[0]
-    best = -1.0
-    arm = 0
-    for a in range(n):
-        p = sums[a] / counts[a]
-        level = lt / counts[a]
-        if best < 0.0 or p > best or (best < 1.0 and _kl_ber(p, best) < level):
-            u = klucb_bernoulli_scalar(p, level)
-            if u > best:
-                best = u
-                arm = a
-    return arm, best
 
 
 @njit(cache=True, nogil=True)

@@ -220,6 +220,26 @@ def dp_ucb_chunk(
 
 
 @njit(cache=True, nogil=True)
+def klucb_argmax(lt, counts, sums):
+    """The arm KL-UCB pulls at log t = ``lt`` and its computed index: the argmax of :func:`klucb_chunk` (and of the
+    event engine's ordinary steps, :mod:`ldpcode.global_policies.klucb_event`). Arm a beats the best index u*
+    exactly when its mean exceeds u* or N_a d(mean_a, u*) < log t (d is increasing in q above the mean); only then
+    is its own index computed (one bisection); ties go to the lowest arm."""
+    n = counts.shape[0]
+    best = -1.0
+    arm = 0
+    for a in range(n):
+        p = sums[a] / counts[a]
+        level = lt / counts[a]
+        if best < 0.0 or p > best or (best < 1.0 and _kl_ber(p, best) < level):
+            u = klucb_bernoulli_scalar(p, level)
+            if u > best:
+                best = u
+                arm = a
+    return arm, best
+
+
+@njit(cache=True, nogil=True)
 def klucb_chunk(t, horizon, families, params, reward_draws, counts, sums, checkpoints, ci, counts_out):
     """Advance one KL-UCB run. The argmax needs one bisection for the running best and one KL evaluation
     per other arm: arm a beats the best index u* exactly when its mean exceeds u* or N_a d(mean_a, u*) <
@@ -230,17 +250,7 @@ def klucb_chunk(t, horizon, families, params, reward_draws, counts, sums, checkp
         if t < n:
             arm = t
         else:
-            lt = math.log(t)
-            best = -1.0
-            arm = 0
-            for a in range(n):
-                p = sums[a] / counts[a]
-                level = lt / counts[a]
-                if best < 0.0 or p > best or (best < 1.0 and _kl_ber(p, best) < level):
-                    u = klucb_bernoulli_scalar(p, level)
-                    if u > best:
-                        best = u
-                        arm = a
+            arm = klucb_argmax(math.log(t), counts, sums)[0]
         r = reward_from_draw(families[arm], params[arm, 0], params[arm, 1], reward_draws[s])
         counts[arm] += 1
         sums[arm] += r

@@ -354,6 +354,7 @@ def heldp_event_chunk(t, horizon, counts, state, tab, scr, checkpoints, ci, coun
         room = min(end, horizon) - t
         g = math.sqrt(math.log(t)) if t > 1 else 0.0
         arm = -1
+        # the scan of event.event_chunk, with +inf for an arm with no kept response (not shared: measured slower)
         best = m0 = -np.inf  # the kernel's argmax (ties to the lowest arm) and the runner-up index
         w1 = w2 = 0.0  # the two largest widths, w1 that of arm i1
         i1 = -1
