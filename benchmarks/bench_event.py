@@ -19,9 +19,7 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import sys
-import time
 
 import numpy as np
 
@@ -29,19 +27,10 @@ import ldpcode as ldp
 from ldpcode.policies.event import _run
 
 sys.path.insert(0, os.path.dirname(__file__))
-from bench_policies import _int  # noqa: E402
+from bench_policies import _int, machine_line, timed  # noqa: E402
 
 POLICIES = ["UCB1", "LDP-UCB-B"]
 INSTANCE = "ren2020-bernoulli"
-
-
-def best_time(fn, repeat: int):
-    best, out = float("inf"), None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - start)
-    return best, out
 
 
 def main(argv=None) -> int:
@@ -52,11 +41,7 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=_int, default=0)
     args = ap.parse_args(argv)
 
-    print(
-        f"ldpcode {ldp.__version__}, numpy {np.__version__}, numba {__import__('numba').__version__}, "
-        f"Python {platform.python_version()}, {platform.processor() or platform.machine()}, "
-        f"{os.cpu_count()} logical CPUs, load average {os.getloadavg()[0]:.2f}"
-    )
+    print(machine_line())
     print(
         f"{INSTANCE}, epsilon = {args.epsilon:g}, seed {args.seed}, best of {args.repeat} "
         f"(per-pull at T >= 1e8: once)\n"
@@ -75,8 +60,8 @@ def main(argv=None) -> int:
     for name, pol in pols.items():
         for T in args.horizons:
             cp = np.array([T], dtype=np.int64)
-            te, (ce, stats) = best_time(lambda: _run(pol, inst, T, ss, cp), args.repeat)
-            tp, (cpp, _) = best_time(lambda: pol.run_one(inst, T, ss, cp), 1 if T >= 10**8 else args.repeat)
+            te, (ce, stats) = timed(lambda: _run(pol, inst, T, ss, cp), args.repeat)
+            tp, (cpp, _) = timed(lambda: pol.run_one(inst, T, ss, cp), 1 if T >= 10**8 else args.repeat)
             rows.append(
                 [name, f"{T:.0e}", f"{te:.3f}", f"{tp:.3f}", f"{T / te:.3g}", f"{T / tp:.3g}", f"{tp / te:.1f}x"]
                 + [f"{stats[0]:,}", f"{stats[1]:,}", f"{ce[-1] @ inst.gaps:.0f}", f"{cpp[-1] @ inst.gaps:.0f}"]

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import sys
 import time
 
@@ -32,19 +31,10 @@ import ldpcode as ldp
 from ldpcode.policies.event_heldp import _run
 
 sys.path.insert(0, os.path.dirname(__file__))
-from bench_policies import _int  # noqa: E402
+from bench_policies import _int, machine_line, timed  # noqa: E402
 
 INSTANCE = "ren2020-bernoulli"
 LEVELS = "ren-heldp-discrete"
-
-
-def best_time(fn, repeat: int):
-    best, out = float("inf"), None
-    for _ in range(repeat):
-        start = time.process_time()
-        out = fn()
-        best = min(best, time.process_time() - start)
-    return best, out
 
 
 def main(argv=None) -> int:
@@ -55,11 +45,7 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=_int, default=0)
     args = ap.parse_args(argv)
 
-    print(
-        f"ldpcode {ldp.__version__}, numpy {np.__version__}, numba {__import__('numba').__version__}, "
-        f"Python {platform.python_version()}, {platform.processor() or platform.machine()}, "
-        f"{os.cpu_count()} logical CPUs, load average {os.getloadavg()[0]:.2f}"
-    )
+    print(machine_line())
     print(
         f"HeLDP-UCB-B, epsilon_min = {args.epsilon_min:g}, levels {LEVELS}, {INSTANCE}, seed {args.seed}, "
         f"best of {args.repeat} (per-pull at T >= 1e8: once), CPU seconds\n"
@@ -76,9 +62,11 @@ def main(argv=None) -> int:
     rows = []
     for T in args.horizons:
         cp = np.array([T], dtype=np.int64)
-        te, (ce, stats) = best_time(lambda: _run(pol, inst, T, ss, cp, levels), args.repeat)
-        tp, (cpp, _) = best_time(
-            lambda: pol.run_one(inst, T, ss, cp, privacy_levels=levels), 1 if T >= 10**8 else args.repeat
+        te, (ce, stats) = timed(lambda: _run(pol, inst, T, ss, cp, levels), args.repeat, time.process_time)
+        tp, (cpp, _) = timed(
+            lambda: pol.run_one(inst, T, ss, cp, privacy_levels=levels),
+            1 if T >= 10**8 else args.repeat,
+            time.process_time,
         )
         rows.append(
             [f"{T:.0e}", f"{te:.3f}", f"{tp:.3f}", f"{T / te:.3g}", f"{T / tp:.3g}", f"{tp / te:.1f}x"]

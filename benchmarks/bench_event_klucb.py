@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import sys
 
 import numpy as np
@@ -30,8 +29,7 @@ import ldpcode as ldp
 from ldpcode.global_policies.klucb_event import _run
 
 sys.path.insert(0, os.path.dirname(__file__))
-from bench_event import best_time  # noqa: E402
-from bench_policies import _int  # noqa: E402
+from bench_policies import _int, machine_line, timed  # noqa: E402
 
 INSTANCE = "ren2020-bernoulli"
 
@@ -43,11 +41,7 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=_int, default=0)
     args = ap.parse_args(argv)
 
-    print(
-        f"ldpcode {ldp.__version__}, numpy {np.__version__}, numba {__import__('numba').__version__}, "
-        f"Python {platform.python_version()}, {platform.processor() or platform.machine()}, "
-        f"{os.cpu_count()} logical CPUs, load average {os.getloadavg()[0]:.2f}"
-    )
+    print(machine_line())
     print(f"KL-UCB on {INSTANCE}, seed {args.seed}, best of {args.repeat} (per-pull at T >= 1e7: once)\n")
     inst = ldp.make_instance(INSTANCE)
     pol = ldp.make_policy("KL-UCB")
@@ -61,8 +55,8 @@ def main(argv=None) -> int:
     rows = []
     for T in args.horizons:
         cp = np.array([T], dtype=np.int64)
-        te, (ce, stats) = best_time(lambda: _run(pol, inst, T, ss, cp), args.repeat)
-        tp, (cpp, _) = best_time(lambda: pol.run_one(inst, T, ss, cp), 1 if T >= 10**7 else args.repeat)
+        te, (ce, stats) = timed(lambda: _run(pol, inst, T, ss, cp), args.repeat)
+        tp, (cpp, _) = timed(lambda: pol.run_one(inst, T, ss, cp), 1 if T >= 10**7 else args.repeat)
         rows.append(
             [f"{T:.0e}", f"{te:.3f}", f"{tp:.3f}", f"{T / te:.3g}", f"{T / tp:.3g}", f"{tp / te:.0f}x"]
             + [f"{stats[0]:,}", f"{stats[1]:,}", f"{stats[5]:,}", f"{ce[-1] @ inst.gaps:.0f}"]

@@ -82,13 +82,28 @@ def reference(pol, inst, levels, horizon, seed, cps):
     return run_reference_heterogeneous(pol, inst, levels, horizon, ss, cps)
 
 
-def best_time(fn, repeat: int) -> float:
-    best = float("inf")
+def timed(fn, repeat: int, clock=time.perf_counter) -> tuple:
+    """(the best of ``repeat`` timings of ``fn()`` on ``clock``, the output of its last call): shared by the
+    benchmarks of this folder."""
+    best, out = float("inf"), None
     for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
+        start = clock()
+        out = fn()
+        best = min(best, clock() - start)
+    return best, out
+
+
+def best_time(fn, repeat: int) -> float:
+    return timed(fn, repeat)[0]
+
+
+def machine_line() -> str:
+    """The versions, the processor and the load a benchmark ran with (its first printed line)."""
+    return (
+        f"ldpcode {ldp.__version__}, numpy {np.__version__}, numba {__import__('numba').__version__}, "
+        f"Python {platform.python_version()}, {platform.processor() or platform.machine()}, "
+        f"{os.cpu_count()} logical CPUs, load average {os.getloadavg()[0]:.2f}"
+    )
 
 
 def fast_rate(pol, inst, levels, horizon: int, runs: int, seed: int, workers: int, repeat: int) -> float:
@@ -126,11 +141,7 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=_int, default=0)
     args = ap.parse_args(argv)
 
-    print(
-        f"ldpcode {ldp.__version__}, numpy {np.__version__}, numba {__import__('numba').__version__}, "
-        f"Python {platform.python_version()}, {platform.processor() or platform.machine()}, "
-        f"{os.cpu_count()} logical CPUs, load average {os.getloadavg()[0]:.2f}"
-    )
+    print(machine_line())
     print(
         f"fast: simulate(workers=1), T = {args.horizon:,} x {args.runs} runs; plain: run_reference, "
         f"T = {args.plain_horizon:,}; epsilon = {args.epsilon:g}; best of {args.repeat}\n"

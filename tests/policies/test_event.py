@@ -17,6 +17,7 @@ import pytest
 from scipy import stats
 
 import ldpcode as ldp
+from event_law import P_MIN, law_pvalues, law_test_passes
 from ldpcode import mechanisms as mech
 from ldpcode.limits import CancelFlag, Cancelled
 from ldpcode.policies import event as ev
@@ -25,7 +26,6 @@ from ldpcode.policies.index import IndexPolicy
 T = 20_000
 RUNS = 400
 CHECKPOINTS = np.array([T // 10, T], dtype=np.int64)
-P_MIN = 1e-3
 REN = ldp.make_instance("ren2020-bernoulli")
 THREE = ldp.make_instance("bernoulli", means=[0.7, 0.6, 0.5])
 CONFIGS = [
@@ -49,25 +49,6 @@ def per_pull():
         ).counts
         for i, (name, eps, inst) in enumerate(CONFIGS)
     }
-
-
-def law_pvalues(a, b, gaps):
-    """Per checkpoint: (KS p-value of the regret, Bonferroni-corrected smallest Welch p-value over the arms).
-    :func:`law_test_passes` corrects the smallest of them for their number too."""
-    out = []
-    for c in range(a.shape[1]):
-        ks = stats.ks_2samp(a[:, c] @ gaps, b[:, c] @ gaps).pvalue
-        with np.errstate(invalid="ignore", divide="ignore"):  # an arm pulled equally often in every run
-            tp = np.nan_to_num(stats.ttest_ind(a[:, c], b[:, c], axis=0, equal_var=False).pvalue, nan=1.0)
-        out.append((float(ks), float(min(1.0, tp.min() * gaps.size))))
-    return out
-
-
-def law_test_passes(pvals) -> bool:
-    """The law test of one configuration: the smallest p-value, Bonferroni-corrected over the two statistics and
-    the checkpoints, above P_MIN (so the 6 configurations together reject equal laws by chance with
-    probability at most 6 * 1e-3)."""
-    return min(min(p) for p in pvals) * 2 * len(pvals) > P_MIN
 
 
 # --- (a) the response probability q --------------------------------------------------------------------------

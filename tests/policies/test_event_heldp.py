@@ -13,13 +13,13 @@ import pytest
 from scipy import stats
 
 import ldpcode as ldp
+from event_law import P_MIN, corrected_pvalue, law_pvalues
 from ldpcode.limits import CancelFlag, Cancelled
 from ldpcode.policies import event_heldp as eh
 
 T = 20_000
 RUNS = 400
 CHECKPOINTS = np.array([T // 10, T], dtype=np.int64)
-P_MIN = 1e-3
 LEVELS = ldp.make_privacy_levels("ren-heldp-discrete")
 REN = ldp.make_instance("ren2020-bernoulli")
 THREE = ldp.make_instance("bernoulli", means=[0.7, 0.6, 0.5])
@@ -36,17 +36,6 @@ def event_counts(pol, inst, brk=eh.NO_BREAK, seed=2, runs=RUNS):
     return np.stack([eh._run(pol, inst, T, s, CHECKPOINTS, LEVELS, brk=brk)[0] for s in seqs])
 
 
-def law_pvalues(a, b, gaps):
-    """Per checkpoint: (KS p-value of the regret, Bonferroni-corrected smallest Welch p-value over the arms)."""
-    out = []
-    for c in range(a.shape[1]):
-        ks = stats.ks_2samp(a[:, c] @ gaps, b[:, c] @ gaps).pvalue
-        with np.errstate(invalid="ignore", divide="ignore"):
-            tp = np.nan_to_num(stats.ttest_ind(a[:, c], b[:, c], axis=0, equal_var=False).pvalue, nan=1.0)
-        out.append((float(ks), float(min(1.0, tp.min() * gaps.size))))
-    return out
-
-
 # --- the law of the per-pull engine -------------------------------------------------------------------------
 
 
@@ -59,11 +48,6 @@ def per_pull():
         ).counts
         for e, inst in CONFIGS
     ]
-
-
-def corrected_pvalue(pvals) -> float:
-    """The smallest p-value, Bonferroni-corrected over the two statistics and the checkpoints."""
-    return min(min(p) for p in pvals) * 2 * len(pvals)
 
 
 @pytest.mark.parametrize("i", range(len(CONFIGS)), ids=IDS)

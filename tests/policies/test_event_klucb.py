@@ -14,9 +14,9 @@ from dataclasses import dataclass
 
 import numpy as np
 import pytest
-from scipy import stats
 
 import ldpcode as ldp
+from event_law import law_pvalues, law_test_passes
 from ldpcode.global_policies import klucb_event as ke
 from ldpcode.global_policies.per_step import KLUCB, klucb_chunk
 from ldpcode.limits import CancelFlag, Cancelled
@@ -24,7 +24,6 @@ from ldpcode.limits import CancelFlag, Cancelled
 T = 10_000
 RUNS = 300
 CHECKPOINTS = np.array([T // 10, T], dtype=np.int64)
-P_MIN = 1e-3
 REN = ldp.make_instance("ren2020-bernoulli")
 THREE = ldp.make_instance("bernoulli", means=[0.7, 0.6, 0.5])
 INSTANCES = [REN, THREE]
@@ -45,23 +44,6 @@ def per_pull():
         ldp.simulate(KL, inst, T, RUNS, 1, checkpoints=CHECKPOINTS, workers=1, progress=False).counts
         for inst in INSTANCES
     ]
-
-
-def law_pvalues(a, b, gaps):
-    """Per checkpoint: (KS p-value of the regret, Bonferroni-corrected smallest Welch p-value over the arms)
-    (copied from tests/policies/test_event.py)."""
-    out = []
-    for c in range(a.shape[1]):
-        ks = stats.ks_2samp(a[:, c] @ gaps, b[:, c] @ gaps).pvalue
-        with np.errstate(invalid="ignore", divide="ignore"):  # an arm pulled equally often in every run
-            tp = np.nan_to_num(stats.ttest_ind(a[:, c], b[:, c], axis=0, equal_var=False).pvalue, nan=1.0)
-        out.append((float(ks), float(min(1.0, tp.min() * gaps.size))))
-    return out
-
-
-def law_test_passes(pvals) -> bool:
-    """The smallest p-value, Bonferroni-corrected over the two statistics and the checkpoints, above P_MIN."""
-    return min(min(p) for p in pvals) * 2 * len(pvals) > P_MIN
 
 
 def per_pull_state(inst, t, seed):
