@@ -109,16 +109,16 @@ def simulate(
     ``"event"`` is the exact event-driven engine (UCB1, LDP-UCB-B, KL-UCB and HeLDP-UCB-B with discrete levels,
     on Bernoulli arms; a ValueError elsewhere, before any work), which skips a block of pulls of the leader
     whenever its lead is certified whatever their responses and draws the block's response sum at once: the
-    same law of the counts at every checkpoint, from another random stream, 5-12x faster at T = 10^7
-    (``benchmarks/bench_event*.py``); ``"auto"`` takes the event engine where it applies.
+    same law of the counts at every checkpoint, from another random stream, and at T = 10^7 from 4.7 (HeLDP-UCB-B)
+    to 165 (KL-UCB) times faster (``benchmarks/README.md``); ``"auto"`` takes the event engine where it applies.
 
     Why the default stays per-pull: the book compares policies over paired runs, and a comparison run on the
     per-pull engine with one seed shares its reward draws (common random numbers). A run of the event engine
     shares nothing with any other, so a ratio or difference against it loses the pairing: slightly (the
-    correlation of UCB1's and LDP-UCB-B's regrets at T = 10^6 on ``ren2020-bernoulli``, 50 runs, is 0.13 at ε = 2
-    and 0.26 at ε = 0.2) or entirely (two
-    agents that make the same choices up to tie-breaking, whose ratio is 1 within a tiny paired standard
-    error). Use ``"event"`` or ``"auto"`` for runs that are compared with nothing, or only unpaired.
+    correlation of UCB1's and LDP-UCB-B's regrets at T = 10^6 on ``ren2020-bernoulli``, 50 runs, is 0.13 at
+    ε = 2 and 0.26 at ε = 0.2) or entirely (two agents that make the same choices up to tie-breaking, whose ratio
+    is 1 within a tiny paired standard error). Use ``"event"`` or ``"auto"`` for runs that are compared with
+    nothing, or only unpaired.
     """
     policy = on_engine(policy, instance, engine, privacy_levels)
     return engine_module.run(

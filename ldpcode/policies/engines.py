@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 from .._validate import check_choice
+from ..engine import BanditPolicy
 
 #: the engines of :func:`on_engine`
 ENGINES = ("auto", "per-pull", "event")
@@ -43,9 +44,12 @@ EVENT_SCOPE = "UCB1, LDP-UCB-B and KL-UCB, and HeLDP-UCB-B with discrete users' 
 def on_engine(policy, instance, engine: str = "per-pull", privacy_levels=None):
     """``policy`` as it runs on ``engine`` (one of :data:`ENGINES`) on ``instance`` with the users' levels
     ``privacy_levels``: itself on the per-pull engine, or its event-driven twin (same name, repr and result).
-    An unknown engine, or ``"event"`` where no event engine applies, is a one-line ValueError."""
+    An unknown engine, or ``"event"`` where no event engine applies, is a one-line ValueError; a policy or an
+    instance of the wrong type is returned as it is, for the engine's own TypeError (:func:`ldpcode.engine.prepare`).
+    """
     check_choice("engine", engine, ENGINES)
-    if engine == "per-pull":
+    wrong_type = not isinstance(policy, BanditPolicy) or not isinstance(instance, policy.environment_type)
+    if engine == "per-pull" or wrong_type:
         return policy
     for applies, twin in _event_engines():
         if applies(policy, instance, privacy_levels):

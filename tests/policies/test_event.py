@@ -264,3 +264,13 @@ def test_the_limits_check_calls_the_event_estimate_its_worst_case(name):
     with pytest.raises(ValueError, match="on the event-driven engine, estimated at its worst case") as info:
         ldp.simulate(pol, REN, 10**12, 2, engine="event", privacy_levels=levels)
     assert "\n" not in str(info.value)
+
+
+def test_a_policy_or_instance_of_the_wrong_type_gets_the_engines_type_error_whatever_the_engine():
+    """A policy's name where the policy belongs is a TypeError naming make_policy, not 'engine event runs only
+    UCB1' (which it is, by name)."""
+    for engine in ("event", "auto"):
+        with pytest.raises(TypeError, match="^policy must come from make_policy"):
+            ldp.simulate("UCB1", REN, 100, 2, engine=engine)
+        with pytest.raises(TypeError, match="^instance must come from make_instance"):
+            ldp.simulate(ldp.make_policy("UCB1"), "ren2020-bernoulli", 100, 2, engine=engine)
