@@ -27,7 +27,7 @@ import ldpcode as ldp
 from ldpcode.policies.event import _run
 
 sys.path.insert(0, os.path.dirname(__file__))
-from bench_policies import _int, machine_line, timed  # noqa: E402
+from bench_policies import event_arguments, machine_line, print_table, timed  # noqa: E402
 
 POLICIES = ["UCB1", "LDP-UCB-B"]
 INSTANCE = "ren2020-bernoulli"
@@ -35,10 +35,8 @@ INSTANCE = "ren2020-bernoulli"
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--horizons", type=_int, nargs="+", default=[10**6, 10**7, 10**8], help="horizons T")
+    event_arguments(ap, [10**6, 10**7, 10**8])
     ap.add_argument("--epsilon", type=float, default=1.0, help="privacy level of LDP-UCB-B (default 1)")
-    ap.add_argument("--repeat", type=_int, default=2, help="timings per measurement; the best is kept (default 2)")
-    ap.add_argument("--seed", type=_int, default=0)
     args = ap.parse_args(argv)
 
     print(machine_line())
@@ -67,10 +65,8 @@ def main(argv=None) -> int:
                 + [f"{stats[0]:,}", f"{stats[1]:,}", f"{ce[-1] @ inst.gaps:.0f}", f"{cpp[-1] @ inst.gaps:.0f}"]
             )
             print("  measured", name, T, flush=True)
-    widths = [max(len(str(r[i])) for r in [head] + rows) for i in range(len(head))]
     print()
-    for r in [head, ["-" * w for w in widths]] + rows:
-        print("  ".join(str(x).rjust(w) if i >= 1 else str(x).ljust(w) for i, (x, w) in enumerate(zip(r, widths))))
+    print_table(head, rows, left=1)
     return 0
 
 

@@ -29,16 +29,14 @@ import ldpcode as ldp
 from ldpcode.global_policies.klucb_event import _run
 
 sys.path.insert(0, os.path.dirname(__file__))
-from bench_policies import _int, machine_line, timed  # noqa: E402
+from bench_policies import event_arguments, machine_line, print_table, timed  # noqa: E402
 
 INSTANCE = "ren2020-bernoulli"
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--horizons", type=_int, nargs="+", default=[10**5, 10**6, 10**7], help="horizons T")
-    ap.add_argument("--repeat", type=_int, default=2, help="timings per measurement; the best is kept (default 2)")
-    ap.add_argument("--seed", type=_int, default=0)
+    event_arguments(ap, [10**5, 10**6, 10**7])
     args = ap.parse_args(argv)
 
     print(machine_line())
@@ -63,10 +61,8 @@ def main(argv=None) -> int:
             + [f"{cpp[-1] @ inst.gaps:.0f}"]
         )
         print("  measured", T, flush=True)
-    widths = [max(len(str(r[i])) for r in [head] + rows) for i in range(len(head))]
     print()
-    for r in [head, ["-" * w for w in widths]] + rows:
-        print("  ".join(str(x).rjust(w) for x, w in zip(r, widths)))
+    print_table(head, rows)
     return 0
 
 

@@ -97,6 +97,21 @@ def best_time(fn, repeat: int) -> float:
     return timed(fn, repeat)[0]
 
 
+def print_table(head: list, rows: list, left: int = 0) -> None:
+    """Print ``rows`` under ``head`` in aligned columns, the first ``left`` of them to the left, the others to the
+    right, with a rule under the head: the result table of every benchmark of this folder."""
+    widths = [max(len(str(r[i])) for r in [head] + rows) for i in range(len(head))]
+    for r in [head, ["-" * w for w in widths]] + rows:
+        print("  ".join(str(x).ljust(w) if i < left else str(x).rjust(w) for i, (x, w) in enumerate(zip(r, widths))))
+
+
+def event_arguments(ap, horizons: list) -> None:
+    """The options every event-engine benchmark takes: ``--horizons`` (default ``horizons``), ``--repeat``, ``--seed``."""
+    ap.add_argument("--horizons", type=_int, nargs="+", default=horizons, help="horizons T")
+    ap.add_argument("--repeat", type=_int, default=2, help="timings per measurement; the best is kept (default 2)")
+    ap.add_argument("--seed", type=_int, default=0)
+
+
 def machine_line() -> str:
     """The versions, the processor and the load a benchmark ran with (its first printed line)."""
     return (
@@ -162,9 +177,7 @@ def main(argv=None) -> int:
         fast_rates[name] = fast
         rows.append([name, instance, f"{fast:.3g}", f"{plain:.3g}", f"{fast / plain:.0f}x", "yes" if agree else "NO"])
         print(f"  measured {name}", file=sys.stderr)
-    widths = [max(len(str(r[i])) for r in [head] + rows) for i in range(len(head))]
-    for r in [head, ["-" * w for w in widths]] + rows:
-        print("  ".join(str(x).rjust(w) if i >= 2 else str(x).ljust(w) for i, (x, w) in enumerate(zip(r, widths))))
+    print_table(head, rows, left=2)
 
     pol, inst, levels = make("LDP-UCB-B", "ren2020-bernoulli", args.epsilon)
     runs2 = max(2, args.runs)
