@@ -13,7 +13,14 @@ import pytest
 from scipy import stats
 
 import ldpcode as ldp
-from event_law import P_MIN, corrected_pvalue, law_pvalues
+from event_law import (
+    assert_counts_follow_the_checkpoints,
+    checkpoint_lists,
+    corrected_pvalue,
+    law_pvalues,
+    P_MIN,
+    same_seed_same_output,
+)
 from ldpcode.limits import CancelFlag, Cancelled
 from ldpcode.policies import event_heldp as eh
 
@@ -206,23 +213,17 @@ def test_the_event_policy_refuses_other_levels_in_simulate_before_any_work():
 
 def test_same_seed_same_output_other_seed_other_output():
     cps = ldp.log_checkpoints(50_000, 30)
-    seqs = np.random.SeedSequence(5).spawn(3)
-    one = eh.run_one_heldp_event(heldp(), REN, 50_000, seqs[1], cps, privacy_levels=LEVELS)
-    two = eh.run_one_heldp_event(heldp(), REN, 50_000, seqs[1], cps, privacy_levels=LEVELS)
-    other = eh.run_one_heldp_event(heldp(), REN, 50_000, seqs[2], cps, privacy_levels=LEVELS)
+    one = same_seed_same_output(lambda s: eh.run_one_heldp_event(heldp(), REN, 50_000, s, cps, privacy_levels=LEVELS))
     assert one[1] is None and one[0].dtype == np.int64 and one[0].shape == (cps.size, 20)
-    np.testing.assert_array_equal(one[0], two[0])
-    assert not np.array_equal(one[0], other[0])
 
 
 @pytest.mark.parametrize("inst", [REN, THREE], ids=["20arms", "3arms"])
 def test_counts_are_recorded_exactly_at_the_checkpoints(inst):
     horizon = 300_000
-    for cps in (ldp.log_checkpoints(horizon, 80), np.r_[np.arange(1, 60), [1000, 1001, 250_000, horizon]]):
-        cps = np.asarray(cps, dtype=np.int64)
+    for cps in checkpoint_lists(horizon):
         out, st = eh._run(heldp(), inst, horizon, np.random.SeedSequence(9), cps, LEVELS)
-        np.testing.assert_array_equal(out.sum(axis=1), cps)  # each row sums to its checkpoint, the last to T
-        assert (np.diff(out, axis=0) >= 0).all() and st[1] > 0 and st[2] > horizon // 2
+        assert_counts_follow_the_checkpoints(out, cps)
+        assert st[1] > 0 and st[2] > horizon // 2
 
 
 def test_one_arm_and_a_horizon_shorter_than_the_arms():
