@@ -157,6 +157,24 @@ def _adversary_cost(p) -> list:
     return _mab_cost(("UCB", "Tsallis-INF"), env, p["adv_horizon"], p["runs"], 61)
 
 
+def _contextual_notebook(learner: str, **rules) -> Notebook:
+    """The rules of the twin pages of the contextual learners (theorems7_8_linear: LinUCB; algorithm3_theorems9_10_glm:
+    GLOC): the instance, the eps and horizon grids of the fits, and ``rules`` for a page's own parameters."""
+    return Notebook(
+        dict(
+            dim=Int(1, 10**4),
+            n_arms=Int(2, 10**5),
+            theta_seed=SEED,
+            epsilons=EPS_FIT,
+            alpha=ALPHA_RADIUS,
+            horizons=Seq(HORIZON, min_len=3, increasing=True, why=T_FIT),
+            **rules,
+        ),
+        (within_limits(_horizon_sweep_cost, ("horizons", "runs"), "each horizon sweep"), _mechanisms_accept(learner)),
+        tiny=dict(n_arms=2, epsilons=[1.0, 2.0, 4.0], horizons=[100, 200, 400], runs=2),
+    )
+
+
 NOTEBOOKS: dict[str, Notebook] = {
     # ---------------------------------------------------------------- Zheng et al. (2020)
     "chapters/zheng2020/algorithm1_theorems2_3.ipynb": Notebook(
@@ -228,18 +246,7 @@ NOTEBOOKS: dict[str, Notebook] = {
             n_boot=2,
         ),
     ),
-    "chapters/zheng2020/algorithm3_theorems9_10_glm.ipynb": Notebook(
-        dict(
-            dim=Int(1, 10**4),
-            n_arms=Int(2, 10**5),
-            theta_seed=SEED,
-            epsilons=EPS_FIT,
-            alpha=ALPHA_RADIUS,
-            horizons=Seq(HORIZON, min_len=3, increasing=True, why=T_FIT),
-        ),
-        (within_limits(_horizon_sweep_cost, ("horizons", "runs"), "each horizon sweep"), _mechanisms_accept("gloc")),
-        tiny=dict(n_arms=2, epsilons=[1.0, 2.0, 4.0], horizons=[100, 200, 400], runs=2),
-    ),
+    "chapters/zheng2020/algorithm3_theorems9_10_glm.ipynb": _contextual_notebook("gloc"),
     "chapters/zheng2020/corollary4_one_point_bco.ipynb": Notebook(
         dict(
             d=Int(1, 10**4),
@@ -314,19 +321,7 @@ NOTEBOOKS: dict[str, Notebook] = {
     # no parameters: the page reads what the notebooks of its last column stored (issue 24: its former "chapter" and
     # "eps_label" were pseudo-parameters, and the edge run at eps_label = 2 printed "ε = 2" over the ε = 1 numbers)
     "chapters/zheng2020/table1.ipynb": Notebook(),
-    "chapters/zheng2020/theorems7_8_linear.ipynb": Notebook(
-        dict(
-            dim=Int(1, 10**4),
-            n_arms=Int(2, 10**5),
-            noise=Real(0, 100),
-            theta_seed=SEED,
-            epsilons=EPS_FIT,
-            alpha=ALPHA_RADIUS,
-            horizons=Seq(HORIZON, min_len=3, increasing=True, why=T_FIT),
-        ),
-        (within_limits(_horizon_sweep_cost, ("horizons", "runs"), "each horizon sweep"), _mechanisms_accept("linucb")),
-        tiny=dict(n_arms=2, epsilons=[1.0, 2.0, 4.0], horizons=[100, 200, 400], runs=2),
-    ),
+    "chapters/zheng2020/theorems7_8_linear.ipynb": _contextual_notebook("linucb", noise=Real(0, 100)),
     "chapters/zheng2020/theorem1_ldp_implies_dp.ipynb": Notebook(
         dict(
             horizon=Int(1, 10**4),
