@@ -17,6 +17,7 @@ from ..engine import ArmedPolicy, check_bounded, pulls_cost, run_in_chunks
 from ..instances import PrivacyLevels, reward_from_draw
 from ..rng import run_streams
 from .index import USE_SIGMOID, no_options
+from .kit import leader_index, leader_scan, sqrt_log, window_end
 
 
 class UniformPlayWarning(UserWarning):
@@ -237,33 +238,48 @@ def heterogeneous_chunk(
     n = counts.shape[0]
     steps = min(reward_draws.shape[0], horizon - t)
     force_factor = 4.0 / (eps_min * eps_min)
-    # Exact shortcuts, as in index_policy_chunk: one log per pull, the forced-pull scan only when the
-    # smallest A_a can be at the limit, and the per-level constants (1/eps_t, e^eps_t, k(eps_t))
-    # recomputed only when eps_t differs from the previous user's (same floats, fewer exp/tanh calls).
+    # Exact shortcuts, as in index_policy_chunk: the certified argmax (ldpcode.policies.kit), the forced-pull
+    # test skipped while the smallest A_a is above the window's last limit and otherwise scanned only when
+    # it can be at the limit, and the per-level constants (1/eps_t, e^eps_t, k(eps_t)) recomputed only when
+    # eps_t differs from the previous user's (same floats, fewer exp/tanh calls).
     amin = np.inf
     for a in range(n):
         amin = min(amin, acc[a])
-    log_t = math.log(t) if t > 0 else 0.0
     last_e = -1.0
     e_scale = e_exp = e_k = e_inc = 0.0
+    leader = -1  # the certified leader (-1: none); certified while its index at g_lo exceeds rival
+    rival = np.inf
+    g_lo = 0.0
+    t_end = -1  # the window's last round, its g(t_end) and forced-pull limit
+    g_end = limit_end = 0.0
     for s in range(steps):
+        if t > t_end:
+            t_end = window_end(t)
+            g_end = sqrt_log(t_end)
+            limit_end = force_factor * math.log(t_end + 1.0)
+            leader = -1
         arm = -1
-        log_next = math.log(t + 1.0)
-        if forced:  # Agent 2, Line 4: A_a <= eps_min^-2 log t^4 in round t = (pulls so far) + 1
-            # the most under-explored arm, the smallest A_a (ties: the lowest-numbered); see the class docstring
-            if amin <= force_factor * log_next:
+        # Agent 2, Line 4: A_a <= eps_min^-2 log t^4 in round t = (pulls so far) + 1; the most under-explored
+        # arm, the smallest A_a (ties: the lowest-numbered); see the class docstring
+        if forced and amin <= limit_end:
+            if amin <= force_factor * math.log(t + 1.0):
                 for a in range(n):
                     if acc[a] == amin:
                         arm = a
                         break
         if arm < 0:
-            g = math.sqrt(log_t) if t > 1 else 0.0
-            best = -np.inf
-            for a in range(n):
-                u = np.inf if kept[a] == 0 else means[a] + g * widths[a]
-                if u > best:
-                    best = u
-                    arm = a
+            if leader >= 0 and leader_index(means, widths, kept, leader, g_lo) > rival:
+                arm = leader
+            else:
+                g = sqrt_log(t)
+                if leader >= 0 and leader_index(means, widths, kept, leader, g) > rival:
+                    arm = leader
+                else:
+                    leader, rival = leader_scan(means, widths, kept, g, g_end)
+                    arm = leader
+                g_lo = g
+        if arm != leader:
+            leader = -1  # another arm's index moves: the certificate is void
         counts[arm] += 1
         e = eps_draws[s]
         if e >= eps_min:  # otherwise the response is discarded (Agent 2 Line 17, Agent 4 Line 13)
@@ -295,7 +311,6 @@ def heterogeneous_chunk(
             else:
                 widths[arm] = math.sqrt(2.0 * acc[arm]) / kept[arm]
         t += 1
-        log_t = log_next
         while ci < checkpoints.shape[0] and checkpoints[ci] == t:
             counts_out[ci, :] = counts
             ci += 1

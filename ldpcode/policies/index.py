@@ -37,6 +37,7 @@ from .._validate import check_epsilon
 from ..engine import ArmedPolicy, check_bounded, pulls_cost, refuse_privacy_levels, run_in_chunks
 from ..instances import reward_from_draw
 from ..rng import run_streams
+from .kit import leader_scan, sqrt_log, window_end
 
 USE_SIGMOID = "; use its Sigmoid version {name}S"
 
@@ -203,33 +204,48 @@ def index_policy_chunk(
     """
     n = counts.shape[0]
     steps = min(reward_draws.shape[0], horizon - t)
-    # Two exact shortcuts (the pulls are bit-for-bit those of the plain loop; tests/policies/test_engine.py):
-    # log(t + 1) of this round is log t of the next, so one log per pull; and the forced-pull scan
-    # runs only when the smallest count can be at the limit (counts only grow, so the minimum is
-    # re-read only when the arm that held it is pulled).
+    # Exact shortcuts (the pulls are bit-for-bit those of the plain loop; tests/policies/test_engine.py):
+    # the argmax is certified for the next rounds and skipped while the leader stays strictly above every
+    # other arm's index at the window's end (ldpcode.policies.kit); the forced-pull test is skipped while the
+    # smallest count is above the window's last limit 4 log(t_end + 1), and otherwise reads the counts only
+    # when that smallest count can be at the limit (counts only grow, so the minimum is re-read only when
+    # the arm that held it is pulled).
     cmin = counts.min()
-    log_t = math.log(t) if t > 0 else 0.0
+    leader = -1  # the certified leader (-1: none); certified while its index at g_lo exceeds rival
+    rival = np.inf
+    g_lo = 0.0
+    t_end = -1  # the window's last round, its g(t_end) and forced-pull limit
+    g_end = limit_end = 0.0
     for s in range(steps):
-        log_next = math.log(t + 1.0)
+        if t > t_end:
+            t_end = window_end(t)
+            g_end = sqrt_log(t_end)
+            limit_end = 4.0 * math.log(t_end + 1.0)
+            leader = -1
         if t < n:
             arm = t  # Line 1: pull each arm once
         else:
             arm = -1
-            if forced:  # Agent 2, Lines 5-6: N_a <= log t^4 in round t + 1
-                limit = 4.0 * log_next
+            if forced and cmin <= limit_end:  # Agent 2, Lines 5-6: N_a <= log t^4 in round t + 1
+                limit = 4.0 * math.log(t + 1.0)
                 if cmin <= limit:
                     for a in range(n):
                         if counts[a] <= limit:
                             arm = a
                             break
             if arm < 0:
-                g = math.sqrt(log_t)
-                best = -np.inf
-                for a in range(n):
-                    u = means[a] + g * widths[a]
-                    if u > best:
-                        best = u
-                        arm = a
+                if leader >= 0 and means[leader] + g_lo * widths[leader] > rival:
+                    arm = leader
+                else:
+                    g = sqrt_log(t)
+                    if leader >= 0 and means[leader] + g * widths[leader] > rival:
+                        arm = leader
+                    else:
+                        leader, rival = leader_scan(means, widths, counts, g, g_end)
+                        arm = leader
+                    g_lo = g
+        if arm != leader:
+            leader = -1  # another arm's index moves: the certificate is void
         r = reward_from_draw(families[arm], params[arm, 0], params[arm, 1], reward_draws[s])
         x = mech.respond(mech_code, use_sigmoid, r, noise_draws[s], laplace_scale, exp_eps)
         old = counts[arm]
@@ -240,7 +256,6 @@ def index_policy_chunk(
         means[arm] = sums[arm] / counts[arm]
         widths[arm] = c / math.sqrt(counts[arm])
         t += 1
-        log_t = log_next
         while ci < checkpoints.shape[0] and checkpoints[ci] == t:
             counts_out[ci, :] = counts
             ci += 1
