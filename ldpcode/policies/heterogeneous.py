@@ -17,7 +17,7 @@ from ..engine import ArmedPolicy, check_bounded, pulls_cost, run_in_chunks
 from ..instances import PrivacyLevels, reward_from_draw
 from ..rng import run_streams
 from .index import USE_SIGMOID, no_options
-from .kit import leader_index, leader_scan, sqrt_log, window_end
+from ..kit import leader_index, leader_scan, sqrt_log, window_end
 
 
 class UniformPlayWarning(UserWarning):
@@ -238,7 +238,7 @@ def heterogeneous_chunk(
     n = counts.shape[0]
     steps = min(reward_draws.shape[0], horizon - t)
     force_factor = 4.0 / (eps_min * eps_min)
-    # Exact shortcuts, as in index_policy_chunk: the certified argmax (ldpcode.policies.kit), the forced-pull
+    # Exact shortcuts, as in index_policy_chunk: the certified argmax (ldpcode.kit), the forced-pull
     # test skipped while the smallest A_a is above the window's last limit and otherwise scanned only when
     # it can be at the limit, and the per-level constants (1/eps_t, e^eps_t, k(eps_t)) recomputed only when
     # eps_t differs from the previous user's (same floats, fewer exp/tanh calls).

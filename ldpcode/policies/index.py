@@ -37,7 +37,7 @@ from .._validate import check_epsilon
 from ..engine import ArmedPolicy, check_bounded, pulls_cost, refuse_privacy_levels, run_in_chunks
 from ..instances import reward_from_draw
 from ..rng import run_streams
-from .kit import leader_scan, sqrt_log, window_end
+from ..kit import leader_scan, sqrt_log, window_end
 
 USE_SIGMOID = "; use its Sigmoid version {name}S"
 
@@ -206,7 +206,7 @@ def index_policy_chunk(
     steps = min(reward_draws.shape[0], horizon - t)
     # Exact shortcuts (the pulls are bit-for-bit those of the plain loop; tests/policies/test_engine.py):
     # the argmax is certified for the next rounds and skipped while the leader stays strictly above every
-    # other arm's index at the window's end (ldpcode.policies.kit); the forced-pull test is skipped while the
+    # other arm's index at the window's end (ldpcode.kit); the forced-pull test is skipped while the
     # smallest count is above the window's last limit 4 log(t_end + 1), and otherwise reads the counts only
     # when that smallest count can be at the limit (counts only grow, so the minimum is re-read only when
     # the arm that held it is pulled).

@@ -21,6 +21,7 @@ import numpy as np
 from numba import njit
 
 from ..instances import reward_from_draw
+from ..kit import lcb_scan, lcb_value, window_end
 
 # The rounds of one run per call of a compiled kernel (the simulation kernel, the UCB1 adversary's table) or
 # per pass of the Python loop. 2^14: a call's draw buffers (three of 2^14 doubles, 128 KiB each) stay in
@@ -170,8 +171,33 @@ def one_point_ucb_chunk(
     (1 - r) + ``noise_draws[s]`` (Algorithm 1, line 4). ``counts`` and ``sums`` are the run's state;
     ``counts`` is copied into ``counts_out[ci]`` at each checkpoint. Returns the new (t, ci)."""
     steps = min(reward_draws.shape[0], horizon - t)
+    # The arm of _ucb_select, certified as in ldpcode.kit (bit-for-bit the same pulls): the leader is played
+    # without a scan while its value at an earlier log t stays strictly below every other arm's at the
+    # window's end (values fall as log t grows).
+    leader = -1
+    rival = -np.inf
+    lt_lo = 0.0
+    t_end = -1
+    lt_end = 0.0
     for s in range(steps):
-        a = _ucb_select(counts, sums, t if t > 0 else 1, width_c)
+        tt = t if t > 0 else 1
+        if tt > t_end:
+            t_end = window_end(tt)
+            lt_end = math.log(t_end)
+            leader = -1
+        a = -1
+        if leader >= 0:
+            if lcb_value(counts, sums, leader, lt_lo, width_c) < rival:
+                a = leader
+            else:
+                lt = math.log(tt)
+                if lcb_value(counts, sums, leader, lt, width_c) < rival:
+                    a = leader
+                    lt_lo = lt
+        if a < 0:
+            lt_lo = math.log(tt)
+            leader, rival = lcb_scan(counts, sums, lt_lo, lt_end, width_c)
+            a = leader
         r = reward_from_draw(families[a], params[a, 0], params[a, 1], reward_draws[s])
         counts[a] += 1
         sums[a] += (1.0 - r) + noise_draws[s]

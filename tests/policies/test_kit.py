@@ -1,4 +1,4 @@
-"""The certified argmax of the per-pull kernels (ldpcode.policies.kit): the scan by hand and against numpy, and
+"""The certified argmax of the per-pull kernels (ldpcode.kit): the scan by hand and against numpy, and
 the kernels against the plain reference at every round, on instances made of ties."""
 
 import math
@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ldpcode as ldp
-from ldpcode.policies.kit import MIN_WINDOW, WINDOW_SHIFT, leader_index, leader_scan, sqrt_log, window_end
+from ldpcode.kit import MIN_WINDOW, WINDOW_SHIFT, leader_index, leader_scan, sqrt_log, window_end
 from ldpcode.reference import run_reference, run_reference_heterogeneous
 
 
@@ -88,3 +88,40 @@ def test_certified_heterogeneous_kernel_pulls_the_references_arm_at_every_round(
     ss = np.random.SeedSequence(8).spawn(1)[0]
     fast = pol.run_one(ins, horizon, ss, cps, privacy_levels=lv)[0]
     np.testing.assert_array_equal(fast, run_reference_heterogeneous(pol, ins, lv, horizon, ss, cps))
+
+
+def _one_point_by_the_plain_scan(inst, reward_draws, noise_draws, width_c, horizon):
+    """Algorithm 1 around UCB1 with ``_ucb_select`` at every round: the reference of ``one_point_ucb_chunk``."""
+    from ldpcode.instances import reward_from_draw
+    from ldpcode.reductions.kernels import _ucb_select
+
+    counts, sums = np.zeros(inst.n_arms, dtype=np.int64), np.zeros(inst.n_arms)
+    out = np.empty((horizon, inst.n_arms), dtype=np.int64)
+    for t in range(horizon):
+        a = _ucb_select(counts, sums, max(t, 1), width_c)
+        r = reward_from_draw(inst.families[a], inst.params[a, 0], inst.params[a, 1], reward_draws[t])
+        counts[a] += 1
+        sums[a] += (1.0 - r) + noise_draws[t]
+        out[t] = counts
+    return out
+
+
+@pytest.mark.parametrize("noise_sd", [0.0, 0.3, 3.0])
+@pytest.mark.parametrize("means", list(TIES.values()), ids=list(TIES))
+def test_certified_one_point_kernel_pulls_the_plain_scans_arm_at_every_round(means, noise_sd):
+    """No noise and certain rewards make exact ties of the lower confidence values."""
+    from ldpcode.reductions.kernels import one_point_ucb_chunk
+
+    ins, horizon, width_c = ldp.make_instance("bernoulli", means=means), 50_000, 1.7
+    rng = np.random.default_rng(3)
+    rd, nd = rng.random(horizon), noise_sd * rng.standard_normal(horizon)
+    counts, sums = np.zeros(ins.n_arms, dtype=np.int64), np.zeros(ins.n_arms)
+    cps = np.arange(1, horizon + 1)
+    out = np.zeros((horizon, ins.n_arms), dtype=np.int64)
+    t = ci = 0
+    for lo in range(0, horizon, 16_384):  # in chunks, as the engine calls it
+        t, ci = one_point_ucb_chunk(
+            t, horizon, ins.families, ins.params, rd[lo:], nd[lo:], width_c, counts, sums, cps, ci, out
+        )
+    assert t == horizon
+    np.testing.assert_array_equal(out, _one_point_by_the_plain_scan(ins, rd, nd, width_c, horizon))

@@ -80,3 +80,39 @@ def leader_index(means, widths, kept, arm, g):
 def sqrt_log(t):
     """g(t) = sqrt(log t) as the per-pull kernels compute it (0 at t <= 1)."""
     return math.sqrt(math.log(t)) if t > 1 else 0.0
+
+
+@njit(cache=True, nogil=True)
+def lcb_value(counts, sums, arm, log_t, width_c):
+    """The lower confidence value :math:`s_a/N_a - c\\sqrt{\\log t/N_a}` of ``arm``, as
+    :func:`ldpcode.reductions.kernels._ucb_select` computes it (non-increasing in ``log_t``)."""
+    return sums[arm] / counts[arm] - width_c * math.sqrt(log_t / counts[arm])
+
+
+@njit(cache=True, nogil=True)
+def lcb_scan(counts, sums, log_t, log_end, width_c):
+    """The arm of :func:`ldpcode.reductions.kernels._ucb_select` (an unpulled arm first, else the smallest
+    :func:`lcb_value` at ``log_t``, ties to the lowest-numbered), and C, the smallest value any other arm takes at
+    ``log_end`` (a lower bound of theirs at every log t <= log_end while only that arm is pulled; -inf while an arm
+    is unpulled: nothing is certified). Returns (arm, C)."""
+    for a in range(counts.shape[0]):
+        if counts[a] == 0:
+            return a, -np.inf
+    best = np.inf
+    arm = 0
+    v1 = np.inf
+    i1 = -1
+    v2 = np.inf
+    for a in range(counts.shape[0]):
+        u = lcb_value(counts, sums, a, log_t, width_c)
+        v = lcb_value(counts, sums, a, log_end, width_c)
+        if u < best:
+            best = u
+            arm = a
+        if v < v1:
+            v2 = v1
+            v1 = v
+            i1 = a
+        elif v < v2:
+            v2 = v
+    return arm, (v2 if i1 == arm else v1)
