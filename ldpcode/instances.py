@@ -251,6 +251,14 @@ class PrivacyLevels:
         self.gaussian = gaussian  # (mean, sd, lo, hi) for a Gaussian clipped to [lo, hi]
         self._sup = sup
 
+    @property
+    def only_level(self) -> float | None:
+        """The level of a distribution with a single level of positive probability (``constant``), else None:
+        an engine whose levels' stream serves nothing else may then skip its draws (the same levels)."""
+        if self.values is None or (self.probs > 0).sum() != 1:
+            return None
+        return float(self.values[int(np.argmax(self.probs))])
+
     def sample(self, rng: np.random.Generator, size) -> np.ndarray:
         eps = as_float_array(
             f"the levels of privacy-level sampler {self.name!r}", self._sampler(rng, size), bools=False

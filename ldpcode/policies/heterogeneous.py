@@ -145,11 +145,12 @@ class HeterogeneousPolicy(ArmedPolicy):
         kept = np.zeros(n, dtype=np.int64)
         sums, acc, means, widths = (np.zeros(n) for _ in range(4))
         counts_out = np.zeros((checkpoints.shape[0], n), dtype=np.int64)
+        only = privacy_levels.only_level  # one level: the levels' own stream need not be drawn
 
         def step(t, ci, m):
             rd = instance.draw_stream(reward_rng, m)
             nd = self.draw_noise(noise_rng, m)
-            ed = privacy_levels.sample(level_rng, m)
+            ed = privacy_levels.sample(level_rng, m) if only is None else np.full(m, only)
             return heterogeneous_chunk(
                 t,
                 horizon,

@@ -200,3 +200,20 @@ def test_forced_exploration_does_not_depend_on_the_order_of_the_arms():
     for r in runs.values():
         assert r.pulls.max() - r.pulls.min() <= 1  # round robin: every arm forced alike
     assert np.array_equal(runs["best first"].final_regret(), runs["best last"].final_regret())
+
+
+def test_one_level_skips_the_levels_draws_and_pulls_the_same_arms():
+    """A constant level's draws are skipped (``PrivacyLevels.only_level``); a sampler that draws its stream and
+    returns the same constant gives the same pulls."""
+    assert ldp.make_privacy_levels("constant", epsilon=2.0).only_level == 2.0
+    assert ldp.make_privacy_levels("discrete", values=[0.2, 1.0], probs=[0.0, 1.0]).only_level == 1.0
+    assert ldp.make_privacy_levels("ren-heldp-discrete").only_level is None
+    assert ldp.make_privacy_levels("ren-heldp-gaussian").only_level is None
+    drawing = ldp.make_privacy_levels("sampler", sampler=lambda rng, size: 2.0 + 0.0 * rng.random(size))
+    assert drawing.only_level is None
+    ins = ldp.make_instance("ren2020-mixed")
+    for name in ("HeLDP-UCB-L", "HeLDP-UCB-B"):
+        pol = ldp.make_policy(name, epsilon_min=1.0)
+        a = ldp.simulate(pol, ins, 40_000, 2, 5, privacy_levels=ldp.make_privacy_levels("constant", epsilon=2.0))
+        b = ldp.simulate(pol, ins, 40_000, 2, 5, privacy_levels=drawing)
+        np.testing.assert_array_equal(a.counts, b.counts)
