@@ -317,6 +317,18 @@ class PrivacyLevels:
         return f"PrivacyLevels({self.name!r})"
 
 
+@njit(cache=True, nogil=True)
+def _levels_from_uniforms(cdf, vals, u):
+    """``vals[np.searchsorted(cdf, u, side="right")]``: the level whose cdf interval holds each uniform."""
+    out = np.empty(u.shape[0])
+    for i in range(u.shape[0]):
+        j = 0
+        for c in range(cdf.shape[0]):
+            j += cdf[c] <= u[i]
+        out[i] = vals[j]
+    return out
+
+
 def _discrete_levels(values, probs=None, name=None):
     values = as_float_array("values", values, bools=False)
     if values.ndim != 1 or values.size == 0:
@@ -327,7 +339,11 @@ def _discrete_levels(values, probs=None, name=None):
     if probs.shape != values.shape or (probs < 0).any() or not np.isclose(probs.sum(), 1.0):
         raise ValueError(f"probs must be non-negative, sum to 1 and match values, got {probs!r}")
     vals, pr = values.copy(), probs.copy()
-    sampler = lambda rng, size: vals[rng.choice(vals.size, size=size, p=pr)]
+    cdf = pr.cumsum()
+    cdf /= cdf[-1]
+    # = vals[rng.choice(vals.size, size=size, p=pr)], bit for bit and draw for draw (NumPy's choice is this
+    # cdf, rng.random(size) and searchsorted(side="right")), 4 times faster (tests/policies/test_heterogeneous.py)
+    sampler = lambda rng, size: _levels_from_uniforms(cdf, vals, np.ravel(rng.random(size))).reshape(size)
     return PrivacyLevels(name or f"discrete{vals.tolist()}", sampler, values=vals, probs=pr, sup=float(vals.max()))
 
 

@@ -35,7 +35,7 @@ side (the README's quieter benchmark gives 1.1-2·10^7 pulls/s for the index pol
 * heterogeneous policies (``HeLDP-UCB-*``): 100 + 3K ns a pull (158-210 ns at K <= 20, 350-390 ns at K = 100);
   both are the cost of a scan of every arm at every pull, which is what the certified argmax
   (:mod:`ldpcode.kit`) falls back to when it certifies nothing; with it the book's runs take 12-16 ns a
-  pull (UCB1, LDP-UCB-B), 29-54 ns (LDP-UCB-L, HeLDP-UCB-*, their draws included) and 30-43 ns
+  pull (UCB1, LDP-UCB-B), 29-54 ns (LDP-UCB-L and the HeLDP policies, their draws included) and 30-43 ns
   (OnePoint-UCB) at K = 20, quietly;
 * DP-UCB: 250 + 3K ns a pull (288, 332, 500 ns); KL-UCB: 4000 + 45K ns a pull (3.9, 4.7, 8.2 µs);
 * ``OnePoint-UCB`` (Algorithm 1 of Zheng et al. around UCB, as a policy): 45 + 14K ns a pull (69, 156, 709 ns at

@@ -217,3 +217,19 @@ def test_one_level_skips_the_levels_draws_and_pulls_the_same_arms():
         a = ldp.simulate(pol, ins, 40_000, 2, 5, privacy_levels=ldp.make_privacy_levels("constant", epsilon=2.0))
         b = ldp.simulate(pol, ins, 40_000, 2, 5, privacy_levels=drawing)
         np.testing.assert_array_equal(a.counts, b.counts)
+
+
+@pytest.mark.parametrize(
+    "values,probs",
+    [([0.0, 0.2, 1.0, 2.0, 100.0], None), ([0.5, 1.0, 3.0], [0.0, 0.7, 0.3]), ([1.0, 2.0], [0.999, 0.001])],
+)
+@pytest.mark.parametrize("size", [1, 1000, (7, 3)])
+def test_discrete_levels_are_numpys_choice_draw_for_draw(values, probs, size):
+    """The compiled sampler of the discrete levels gives ``vals[rng.choice(n, size, p=probs)]`` and leaves the
+    generator where NumPy's choice leaves it."""
+    lv = ldp.make_privacy_levels("discrete", values=values, probs=probs)
+    p = np.full(len(values), 1.0 / len(values)) if probs is None else np.asarray(probs)
+    for seed in range(20):
+        ours, numpys = np.random.default_rng(seed), np.random.default_rng(seed)
+        np.testing.assert_array_equal(lv.sample(ours, size), np.asarray(values)[numpys.choice(len(values), size, p=p)])
+        assert ours.random() == numpys.random()
