@@ -109,8 +109,10 @@ def simulate(
     ``"event"`` is the exact event-driven engine (UCB1, LDP-UCB-B, KL-UCB and HeLDP-UCB-B with discrete levels,
     on Bernoulli arms; a ValueError elsewhere, before any work), which skips a block of pulls of the leader
     whenever its lead is certified whatever their responses and draws the block's response sum at once: the
-    same law of the counts at every checkpoint, from another random stream, and at T = 10^7 from 4.7 (HeLDP-UCB-B)
-    to 165 (KL-UCB) times faster (``benchmarks/README.md``); ``"auto"`` takes the event engine where it applies.
+    same law of the counts at every checkpoint, from another random stream. Against the per-pull kernels of
+    28 November 2026 it is 2.2 (HeLDP-UCB-B), 2.9 (UCB1), 3.2 (LDP-UCB-B) and 165 (KL-UCB) times as fast at
+    T = 10^7, 5.6-11 times at 10^8 (KL-UCB 1,000), and no faster at 10^6 (``benchmarks/README.md``);
+    ``"auto"`` takes the event engine where it applies.
 
     Why the default stays per-pull: the book compares policies over paired runs, and a comparison run on the
     per-pull engine with one seed shares its reward draws (common random numbers). A run of the event engine
