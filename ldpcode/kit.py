@@ -7,8 +7,9 @@ only through :math:`g(t) = \sqrt{\log t}`, which grows. With :math:`b_a \ge 0` a
 computed :math:`\mathrm{fl}(\hat\mu_a + \mathrm{fl}(g\,b_a))` is non-decreasing in g, so for every round whose
 :math:`g(t) \le g_{\rm end}`
 
-.. math:: u_a(t) \;\le\; C = \max_{a \ne L}\, \mathrm{fl}(\hat\mu_a + \mathrm{fl}(g_{\rm end}\, b_a)),
-   \qquad u_L(t) \;\ge\; \mathrm{fl}(\hat\mu_L + \mathrm{fl}(g_0\, b_L)) \quad (g_0 \le g(t)).
+.. math::
+   u_a(t) &\;\le\; C = \max_{a \ne L}\, \mathrm{fl}(\hat\mu_a + \mathrm{fl}(g_{\rm end}\, b_a)), \\
+   u_L(t) &\;\ge\; \mathrm{fl}(\hat\mu_L + \mathrm{fl}(g_0\, b_L)) \qquad (g_0 \le g(t)).
 
 If the leader's lower value is *strictly* above C, the per-pull argmax (ties to the lowest-numbered arm) is the
 leader, whatever the ties among the others: the kernel pulls it without a log or a scan. Otherwise it computes

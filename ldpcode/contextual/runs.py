@@ -32,15 +32,13 @@ from ..results import RegretCurves
 from ..rng import run_streams
 from ..stats import SlopeFit, loglog_slope
 from .instance import ContextualInstance
-from .kernels import _CODES, ROUNDS_PER_DRAW, _run_chunk
+from .kernels import _CODES, ROUNDS_PER_DRAW, _run_chunk, _width_nb
 from .link import logistic, logistic_derivative, logistic_loss_gradient
 from .privacy import (
     _server_update,
-    gloc_a,
     gloc_mechanisms,
     linucb_mechanisms,
     symmetric_from_upper,
-    upsilon,
     user_release,
 )
 
@@ -174,35 +172,11 @@ class ContextualLearner:
         return mV.sigma * scale, mu_.sigma * scale, (mg.sigma * scale if mg is not None else 0.0)
 
     def width_function(self, instance, horizon: int):
-        """``width(t)``: β_t and the shift c_t after t updates (the confidence widths of Theorems 7-10)."""
-        policy, alpha, lam, d = self.policy, self.alpha, self.lam, instance.dim
-        R_lin, kappa, zeta = instance.noise, KAPPA, _ogd_step(horizon)
-        sig_V, sig_u, sig_g = self.sigmas(instance)
-        log2Ta = math.log(2.0 * horizon / alpha)
-
-        def width(t):
-            if policy == "linucb":
-                return R_lin * math.sqrt(2 * math.log(2 / alpha) + d * math.log(1 + t / (d * lam))) + math.sqrt(
-                    lam
-                ) * S, 0.0
-            if policy == "gloc":
-                B = 2 * kappa * S**2 + d * math.log(1 + t / (d * lam)) / (2 * kappa)
-                return math.sqrt(lam * S**2 + float(gloc_a(B, kappa, 0.5, alpha))), 0.0
-            ups = float(upsilon(sig_V, t, d, horizon, alpha))
-            rmin, rmax = lam + ups, lam + 3 * ups
-            gam = sig_u * math.sqrt(t) * (math.sqrt(d) + math.sqrt(2 * log2Ta)) / math.sqrt(rmin)
-            if policy == "ldp-linucb":
-                b = (
-                    R_lin * math.sqrt(2 * math.log(2 / alpha) + d * math.log(rmax / rmin + t / (d * rmin)))
-                    + S * math.sqrt(rmax)
-                    + gam
-                )
-            else:
-                B = 2 * S**2 / zeta + zeta / 2 * t * (1 + d * sig_g**2)
-                b = math.sqrt(float(gloc_a(B, kappa, 0.5, alpha)) + rmax * S**2) + gam
-            return b, 2 * ups
-
-        return width
+        """``width(t)``: β_t and the shift c_t after t updates (the confidence widths of Theorems 7-10), by the
+        one copy of their formulas, :func:`ldpcode.contextual.kernels._width_nb` (both engines call it)."""
+        args = (instance.dim, self.lam, instance.noise, self.alpha, KAPPA, *self.sigmas(instance))
+        code, zeta = _CODES[self.policy], _ogd_step(horizon)
+        return lambda t: _width_nb(code, t, *args, zeta, horizon)
 
     def noise_function(self, instance):
         """``draw_noise(noise_rng, m)``: a chunk's privacy noises, matrix, vector, gradient (zeros when not

@@ -11,3 +11,27 @@ NOTEBOOKS = notebooks("landscape")
 @pytest.mark.parametrize("path", NOTEBOOKS)
 def test_the_body_runs_at_the_edges_the_rules_accept(path, tmp_path, monkeypatch):
     run_tiny(path, tmp_path, monkeypatch)
+
+
+def test_the_shell_runner_reports_the_failing_cell_and_the_outputs(tmp_path):
+    """The in-process runner of the edge runs: the tiny values replace the parameters cell's, the outputs
+    (printed and displayed) are read, and the first failing cell is named with its error."""
+    import nbformat
+
+    from notebook_edges import _run_in_shell
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [
+        nbformat.v4.new_markdown_cell("# a page"),
+        nbformat.v4.new_code_cell("runs = 50", metadata={"tags": ["parameters"]}),
+        nbformat.v4.new_code_cell("print(f'runs = {runs}')\ndisplay(3 * 7)"),
+        nbformat.v4.new_code_cell("1 / (runs - 1)"),
+        nbformat.v4.new_code_cell("print('not reached')"),
+    ]
+    path = tmp_path / "edge.ipynb"
+    nbformat.write(nb, path)
+    failure, text = _run_in_shell(path, {"runs": 1})
+    assert failure == "cell 3: ZeroDivisionError: division by zero"
+    assert "runs = 1" in text and "21" in text and "not reached" not in text
+    failure, text = _run_in_shell(path, {"runs": 2})
+    assert failure is None and text == "runs = 2\nOut[0]: 1.0\nnot reached\n\n21"  # printed, then displayed
