@@ -13,6 +13,9 @@ reader, whatever the learner:
 * Ctrl-C: a run whose call is cancelled stops at its first chunk (``Cancelled``);
 * bad input: a horizon shorter than the arms, no runs, and an environment of another kind are refused with one
   line naming the argument.
+
+Every check runs on each engine a policy has (``ENGINES``): the per-pull kernel, and the event-driven twin of
+the policies that have one on these Bernoulli arms (:mod:`ldpcode.policies.engines`).
 """
 
 import numpy as np
@@ -21,6 +24,7 @@ import pytest
 import ldpcode as ldp
 from ldpcode.engine import BanditPolicy
 from ldpcode.limits import Cancelled, CancelFlag
+from ldpcode.policies.engines import on_engine
 
 INSTANCE = ldp.make_instance("bernoulli", means=[0.9, 0.6, 0.5])
 LEVELS = ldp.make_privacy_levels("ren-heldp-discrete")
@@ -37,16 +41,25 @@ def build(name):
     return ldp.make_policy(name, epsilon=1.0, delta=0.01), None
 
 
-def run(name, seed=0, runs=RUNS, **kwargs):
+def run(name, engine="per-pull", seed=0, runs=RUNS, **kwargs):
     policy, levels = build(name)
-    return ldp.simulate(policy, INSTANCE, HORIZON, runs, seed, privacy_levels=levels, progress=False, **kwargs)
+    return ldp.simulate(
+        policy, INSTANCE, HORIZON, runs, seed, privacy_levels=levels, progress=False, engine=engine, **kwargs
+    )
+
+
+def has_event_engine(name) -> bool:
+    policy, levels = build(name)
+    return on_engine(policy, INSTANCE, "auto", levels) is not policy
 
 
 NAMES = ldp.list_policies()
+ENGINES = [(n, "per-pull") for n in NAMES] + [(n, "event") for n in NAMES if has_event_engine(n)]
 
 
 def test_the_suite_covers_the_whole_registry():
     assert sorted(NAMES) == sorted(ldp.policies.REGISTRY) and len(NAMES) >= 16
+    assert sorted(n for n, e in ENGINES if e == "event") == ["HeLDP-UCB-B", "KL-UCB", "LDP-UCB-B", "UCB1"]
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -55,32 +68,34 @@ def test_implements_the_engine_protocol(name):
     assert isinstance(policy, BanditPolicy) and policy.name == name
 
 
-@pytest.mark.parametrize("name", NAMES)
-def test_one_seed_one_result_and_runs_independent_of_their_number(name):
-    a, b = run(name), run(name)
+@pytest.mark.parametrize("name,engine", ENGINES)
+def test_one_seed_one_result_and_runs_independent_of_their_number(name, engine):
+    a, b = run(name, engine), run(name, engine)
     np.testing.assert_array_equal(a.counts, b.counts)
-    np.testing.assert_array_equal(run(name, runs=2).counts, a.counts[:2])
+    np.testing.assert_array_equal(run(name, engine, runs=2).counts, a.counts[:2])
     # another seed, other runs: on a gap of 1/4, DP-SE's elimination after its second epoch is a coin flip (on most
     # instances its eliminations come at the same epoch whatever the draws, and its pulls are the same)
     policy, levels = build(name)
     edge = ldp.make_instance("bernoulli", means=[0.75, 0.5])
-    one, two = (ldp.simulate(policy, edge, 20_000, 4, s, privacy_levels=levels, progress=False) for s in (0, 1))
+    one, two = (
+        ldp.simulate(policy, edge, 20_000, 4, s, privacy_levels=levels, progress=False, engine=engine) for s in (0, 1)
+    )
     assert not np.array_equal(one.counts, two.counts), "another seed, the same runs"
 
 
-@pytest.mark.parametrize("name", NAMES)
-def test_one_thread_or_two_give_the_same_result(name):
-    np.testing.assert_array_equal(run(name, workers=1).counts, run(name, workers=2).counts)
+@pytest.mark.parametrize("name,engine", ENGINES)
+def test_one_thread_or_two_give_the_same_result(name, engine):
+    np.testing.assert_array_equal(run(name, engine, workers=1).counts, run(name, engine, workers=2).counts)
 
 
-@pytest.mark.parametrize("name", NAMES)
-def test_checkpoints_count_every_pull_and_cut_exactly(name):
-    res = run(name)
+@pytest.mark.parametrize("name,engine", ENGINES)
+def test_checkpoints_count_every_pull_and_cut_exactly(name, engine):
+    res = run(name, engine)
     np.testing.assert_array_equal(res.counts.sum(axis=2), np.broadcast_to(res.checkpoints, res.counts.shape[:2]))
     assert (np.diff(res.counts, axis=1) >= 0).all()
     t = int(res.checkpoints[len(res.checkpoints) // 2])
     policy, levels = build(name)
-    short = ldp.simulate(policy, INSTANCE, t, RUNS, 0, privacy_levels=levels, progress=False,
+    short = ldp.simulate(policy, INSTANCE, t, RUNS, 0, privacy_levels=levels, progress=False, engine=engine,
                          checkpoints=res.checkpoints[res.checkpoints <= t])  # fmt: skip
     if policy.anytime:  # a run cut at t is the run of horizon t ...
         np.testing.assert_array_equal(res.until(t).counts, short.counts)
@@ -89,15 +104,16 @@ def test_checkpoints_count_every_pull_and_cut_exactly(name):
             res.until(t)
 
 
-@pytest.mark.parametrize("name", NAMES)
-def test_a_call_beyond_the_ceiling_is_refused_before_any_work(name):
+@pytest.mark.parametrize("name,engine", ENGINES)
+def test_a_call_beyond_the_ceiling_is_refused_before_any_work(name, engine):
     with pytest.raises(ValueError, match="beyond the ceiling"):
-        run(name, limits=ldp.Limits(cpu_seconds=1e-9))
+        run(name, engine, limits=ldp.Limits(cpu_seconds=1e-9))
 
 
-@pytest.mark.parametrize("name", NAMES)
-def test_a_cancelled_run_stops(name):
+@pytest.mark.parametrize("name,engine", ENGINES)
+def test_a_cancelled_run_stops(name, engine):
     policy, levels = build(name)
+    policy = on_engine(policy, INSTANCE, engine, levels)
     flag = CancelFlag()
     flag.set()
     seed = np.random.SeedSequence(0)
@@ -105,13 +121,13 @@ def test_a_cancelled_run_stops(name):
         policy.run_one(INSTANCE, HORIZON, seed, ldp.log_checkpoints(HORIZON), privacy_levels=levels, cancel=flag)
 
 
-@pytest.mark.parametrize("name", NAMES)
-def test_bad_input_is_refused_in_one_line(name):
+@pytest.mark.parametrize("name,engine", ENGINES)
+def test_bad_input_is_refused_in_one_line(name, engine):
     policy, levels = build(name)
     with pytest.raises(ValueError, match="horizon") as e:
-        ldp.simulate(policy, INSTANCE, 2, 2, 0, privacy_levels=levels, progress=False)
+        ldp.simulate(policy, INSTANCE, 2, 2, 0, privacy_levels=levels, progress=False, engine=engine)
     assert "\n" not in str(e.value)
     with pytest.raises(ValueError, match="runs"):
-        ldp.simulate(policy, INSTANCE, HORIZON, 0, 0, privacy_levels=levels, progress=False)
+        ldp.simulate(policy, INSTANCE, HORIZON, 0, 0, privacy_levels=levels, progress=False, engine=engine)
     with pytest.raises(TypeError):
-        ldp.simulate(policy, [0.9, 0.5], HORIZON, 2, 0, privacy_levels=levels, progress=False)
+        ldp.simulate(policy, [0.9, 0.5], HORIZON, 2, 0, privacy_levels=levels, progress=False, engine=engine)
