@@ -15,7 +15,8 @@ reader, whatever the learner:
   line naming the argument.
 
 Every check runs on each engine a policy has (``ENGINES``): the per-pull kernel, and the event-driven twin of
-the policies that have one on these Bernoulli arms (:mod:`ldpcode.policies.engines`).
+the policies that have one on these Bernoulli arms (:mod:`ldpcode.policies.engines`). A check called directly (as
+tests/policies/test_new_policy.py does for a policy registered there) takes the engine as its second argument.
 """
 
 import numpy as np
