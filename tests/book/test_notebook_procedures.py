@@ -19,8 +19,6 @@ KINDS = {"second way", "binding", "claims", "display"}
 
 ALLOWED = {
     "appendix/privacy_audit": {
-        "fmt": "display",
-        "add": "binding",
         "hockey_stick_delta": "second way",
         "draws_answering_one": "second way",
     },
@@ -34,7 +32,6 @@ ALLOWED = {
         "kl_num": "second way",
         "tv_num": "second way",
         "min_over_log_s": "second way",
-        "kl_bernoulli": "second way",
         "lai_robbins_sum": "second way",
     },
     "azize2022/theorems4_5_linear": {"closed_form": "second way", "small": "display"},
@@ -60,7 +57,6 @@ ALLOWED = {
     },
     "zheng2020/algorithm1_theorems2_3": {"delta_closed_form": "binding", "delta_quadrature": "second way"},
     "zheng2020/appendix_b_best_arm": {"_tag": "claims"},
-    "zheng2020/corollary4_one_point_bco": {"run_smooth": "binding"},
     "zheng2020/mab_reduction": {"_key": "claims"},
     "zheng2020/table1": {"measured": "display"},
 }
