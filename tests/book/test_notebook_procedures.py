@@ -24,7 +24,6 @@ ALLOWED = {
     },
     "azize2022/figure1_episodes": {"streams": "binding", "paper_schedule": "second way"},
     "azize2022/figure2": {"difference": "binding"},
-    "azize2022/lemma1_theorem6_privacy": {"ranked": "display"},
     "report/errata": {"ranges": "display"},
     "azize2022/table1": {"ours": "display"},
     "azize2022/theorem3_problem_dependent": {
