@@ -1,0 +1,225 @@
+r"""Azize and Basu (2022), Theorem 1 and Table 2: the audits, tables and figures of
+``chapters/azize2022/theorem1_table2``.
+
+Theorem 1 (the d-dimensional Laplace mechanism at scale :math:`s(f)/\epsilon` is ε-DP): :func:`exact_losses`
+computes the privacy loss of a pair of inputs two ways and :func:`loss_table` shows it;
+:func:`theorem1_audits` audits the mechanism and a broken one at a fraction of its scale
+(:func:`ldpcode.audit.laplace_mechanism_audit`), :func:`audit_table` and :func:`theorem1_figure` show them.
+Table 2 (its cells beside Theorems 2 to 5, :func:`ldpcode.bounds.table2.table2_cells`): :func:`table2_tables`
+shows the rows and :func:`table2_figure` draws every cell against ε. The notebook's claims are built in the
+notebook.
+"""
+
+from __future__ import annotations
+
+import math
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from .. import audit
+from ..bounds.azize2022 import gdp_lower_bound_constant
+from ..bounds.table2 import (
+    linear_c_epsilon_basis,
+    table2_linear_minimax,
+    table2_stochastic_minimax,
+    table2_stochastic_problem_dependent,
+)
+from ..claims import Table
+from ..divergences import d_inf_bernoulli, d_inf_gaussian
+from ..plotting import THEORY_STYLE, log_ratio_panel
+
+
+def _check_epsilons(epsilons) -> list:
+    if isinstance(epsilons, (str, bytes)) or not hasattr(epsilons, "__iter__"):
+        raise TypeError(f"epsilons must be a list of privacy budgets, got {type(epsilons).__name__}")
+    epsilons = list(epsilons)
+    if not epsilons:
+        raise ValueError("epsilons must hold at least one privacy budget, got an empty list")
+    return epsilons
+
+
+def _check_factor(broken_factor) -> float:
+    if not (isinstance(broken_factor, (int, float)) and 0 < broken_factor < 1):
+        raise ValueError(f"broken_factor must be a number in (0, 1), got {broken_factor!r}")
+    return broken_factor
+
+
+def _check_same_keys(audits: dict, broken: dict) -> list:
+    if not audits or list(audits) != list(broken):
+        raise ValueError(f"audits and broken must be audited at the same ε, got {list(audits)} and {list(broken)}")
+    return list(audits)
+
+
+def exact_losses(f, f_prime, sensitivity, epsilons, grid_points: int) -> dict:
+    r"""The privacy loss of the Laplace mechanism of Theorem 1 at scale :math:`b = s(f)/\epsilon` on the pair
+    ``f``, ``f_prime``, two ways: ε -> (closed form :math:`\|f - f'\|_1/b`,
+    :func:`ldpcode.audit.laplace_privacy_loss`; supremum of the log density ratio on a grid of ``grid_points``
+    per coordinate, :func:`ldpcode.audit.laplace_privacy_loss_grid`)."""
+    out = {}
+    for eps in _check_epsilons(epsilons):
+        b = sensitivity / eps
+        out[eps] = (
+            audit.laplace_privacy_loss(f, f_prime, b),
+            audit.laplace_privacy_loss_grid(f, f_prime, b, grid_points),
+        )
+    return out
+
+
+def loss_table(exact: dict, sensitivity) -> Table:
+    r"""The table of :func:`exact_losses`: per ε the scale :math:`b = s(f)/\epsilon`, the closed form, the grid
+    supremum and the loss over ε (1 when the pair is at distance :math:`s(f)`, the bound of Theorem 1)."""
+    rows = [[eps, sensitivity / eps, closed, grid, closed / eps] for eps, (closed, grid) in exact.items()]
+    return Table(
+        ["ε", "b = s/ε", "closed form", "grid sup", "loss / ε"], rows, formats=["g", ".4g", ".6f", ".6f", ".6f"]
+    )
+
+
+def theorem1_audits(
+    f, f_prime, sensitivity, epsilons, samples: int, rng, *, bins: int, alpha: float, broken_factor: float
+) -> tuple[dict, dict]:
+    r"""Theorem 1's audit at each ε, in order, all drawing from ``rng``: the Laplace mechanism at the theorem's
+    scale :math:`s(f)/\epsilon`, then a broken one at ``broken_factor`` times it, both claiming ε
+    (:func:`ldpcode.audit.laplace_mechanism_audit`, ``samples`` releases per input, ``bins`` bins, simultaneous
+    1 - ``alpha`` intervals). Returns (ε -> audit, ε -> broken audit)."""
+    factor = _check_factor(broken_factor)
+    audits, broken = {}, {}
+    for eps in _check_epsilons(epsilons):
+        b = sensitivity / eps
+        audits[eps] = audit.laplace_mechanism_audit(f, f_prime, b, samples, rng, claimed=eps, bins=bins, alpha=alpha)
+        broken[eps] = audit.laplace_mechanism_audit(
+            f, f_prime, factor * b, samples, rng, claimed=eps, bins=bins, alpha=alpha
+        )
+    return audits, broken
+
+
+def audit_table(audits: dict, broken: dict, broken_factor: float) -> Table:
+    """The table of :func:`theorem1_audits` (Theorem 1): per ε, the mechanism at the theorem's scale and the
+    broken one, each with the ε it claims, its exact loss, its log-ratio on the atom of L at +exact loss (with
+    its standard error), its lower confidence bound on the loss and the verdict."""
+    factor = _check_factor(broken_factor)
+    rows = []
+    for eps in _check_same_keys(audits, broken):
+        for name, a in (("Theorem 1 (scale b)", audits[eps]), (f"BROKEN ({factor:g} b)", broken[eps])):
+            bn = a.binned
+            verdict = "REFUTED" if a.refuted else "within ε"
+            rows.append([name, eps, a.exact, (bn.log_ratio[-1], bn.se[-1]), bn.max_lower, verdict])
+    return Table(
+        ["mechanism", "claims ε", "exact loss", "log-ratio at atom +ε", "lower bound", "verdict"],
+        rows,
+        formats=[None, "g", ".4f", ("+.4f", ".4f"), ".4f", None],
+    )
+
+
+def bin_centres(edges) -> np.ndarray:
+    """The abscissae of the bins of a Laplace audit's ``edges`` (:func:`ldpcode.audit.atom_edges`: two
+    half-lines, then equal bins): the centres of the finite bins, and for each half-line its finite edge moved
+    out by half a bin (by 0.5 with a single finite bin)."""
+    e = np.asarray(edges, dtype=float)
+    if e.ndim != 1 or e.size < 3:
+        raise ValueError(f"edges must be a vector of at least 3 bin edges, got shape {e.shape}")
+    step = (e[2] - e[1]) if e.size > 3 else 1.0
+    return np.r_[e[1] - step / 2, (e[1:-2] + e[2:-1]) / 2, e[-2] + step / 2]
+
+
+def theorem1_figure(audits: dict, broken: dict, *, broken_factor: float, dim: int):
+    """The figure of Theorem 1's audits (:func:`theorem1_audits`): left, the log-ratio per bin of L with its
+    interval at the middle ε of the audits, beside the exact values; right, the lower confidence bound on the
+    loss of both mechanisms against the ε they claim. ``dim`` is d, the dimension of f. Returns the figure."""
+    factor = _check_factor(broken_factor)
+    epsilons = _check_same_keys(audits, broken)
+    mid = epsilons[len(epsilons) // 2]
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 3.8))
+    bn = audits[mid].binned
+    x = bin_centres(bn.edges)
+    log_ratio_panel(
+        ax1, x, bn.log_ratio, bn.lower, bn.upper, epsilon=mid, exact=x.clip(-mid, mid),
+        xlabel="value of L (privacy loss random variable)", title=f"Theorem 1 audit, eps = {mid:g}, d = {dim}",
+    )  # fmt: skip
+    ax1.set_ylabel("log P_D(bin) / P_D'(bin)")
+    es = np.array(epsilons)
+    top = es.max() / factor * 1.05
+    ax2.plot([0, top], [0, top], color="k", **THEORY_STYLE, label="loss = claimed eps")
+    ax2.plot(es, [audits[x].binned.max_lower for x in es], "o", color="C0", label="Theorem 1's scale: lower bound")
+    ax2.plot(
+        es, [broken[x].binned.max_lower for x in es], "X", color="C3", markersize=9,
+        label=f"BROKEN {factor:g} b: lower bound",
+    )  # fmt: skip
+    ax2.plot(es, es / factor, ":", color="0.5", label="BROKEN: its exact loss")
+    ax2.set_xlabel("eps the mechanism claims")
+    ax2.set_ylabel("lower confidence bound on the loss")
+    ax2.set_title(f"{audits[mid].samples:,} releases per input")
+    ax2.legend(fontsize="x-small", loc="upper left")
+    fig.tight_layout()
+    return fig
+
+
+def table2_tables(rows) -> tuple[Table, Table]:
+    """The two tables of Table 2's rows (:func:`ldpcode.bounds.table2.table2_cells`, one per ε): the stochastic
+    cells (minimax with its regime; problem dependent on Bernoulli and on Gaussian arms, each with Theorem 3
+    over the cell) and the linear cells (minimax; problem dependent with Theorem 5 over the cell)."""
+    rows = list(rows)
+    stochastic = Table(
+        ["ε", "stochastic minimax", "regime", "Bernoulli PD", "thm/table", "Gaussian PD", "thm/table"],
+        [
+            [r["eps"], r["sm_table"], "private" if r["sm_private"] else "free", r["pb_table"],
+             r["pb_thm"] / r["pb_table"], r["pg_table"], r["pg_thm"] / r["pg_table"]]
+            for r in rows
+        ],
+        formats=["g", ".2f", None, ".1f", ".4f", ".1f", ".4f"],
+    )  # fmt: skip
+    linear = Table(
+        ["ε", "linear minimax", "linear PD", "thm/table"],
+        [[r["eps"], r["lm_table"], r["lp_table"], r["lp_thm"] / r["lp_table"]] for r in rows],
+        formats=["g", ".3f", ".1f", ".6f"],
+    )
+    return stochastic, linear
+
+
+def _suboptimal(means) -> tuple[np.ndarray, np.ndarray]:
+    m = np.array(means, dtype=float)
+    sub = m[m < m.max()]
+    if sub.size == 0:
+        raise ValueError(f"means must hold a suboptimal arm, got {means!r}")
+    return m, sub
+
+
+def table2_figure(horizon, n_arms, dim, epsilons, bernoulli_means, gaussian_means, sigma, theta, rho=1.0):
+    r"""Every cell of Table 2 against ε on 60 log-spaced ε from min(``epsilons``)/10 to max(10 max(``epsilons``),
+    10), at T = ``horizon``: the stochastic minimax cell (K = ``n_arms``), the stochastic problem-dependent cell
+    on Bernoulli arms (equal to Theorem 3), on Gaussian arms of standard deviation ``sigma`` beside Theorem 3
+    (:func:`~ldpcode.bounds.azize2022.gdp_lower_bound_constant` times :math:`\log T`), the linear minimax cell in
+    dimension ``dim`` and the linear problem-dependent cell on the standard basis with parameter ``theta``
+    (:func:`~ldpcode.bounds.table2.linear_c_epsilon_basis` times :math:`\log T`). Returns the figure."""
+    epsilons = _check_epsilons(epsilons)
+    log_t = math.log(horizon)
+    bern, b_sub = _suboptimal(bernoulli_means)
+    gauss, g_sub = _suboptimal(gaussian_means)
+    bgaps, bd = bern.max() - b_sub, np.atleast_1d(d_inf_bernoulli(b_sub, bern.max()))
+    ggaps, gd = gauss.max() - g_sub, np.atleast_1d(d_inf_gaussian(g_sub, gauss.max(), sigma))
+    th = np.array(theta, dtype=float)
+    lgaps = th.max() - np.delete(th, int(np.argmax(th)))
+    grid = np.geomspace(min(epsilons) / 10, max(max(epsilons) * 10, 10.0), 60)
+    fig, ax = plt.subplots(figsize=(8, 4.2))
+    curves = [
+        ("stochastic minimax (Thm 2)", [table2_stochastic_minimax(horizon, n_arms, e) for e in grid], "C0", "-"),
+        ("stochastic PD, Bernoulli (Thm 3)",
+         [table2_stochastic_problem_dependent(bgaps, bd, horizon, e) for e in grid], "C1", "-"),
+        ("stochastic PD, Gaussian: table cell",
+         [table2_stochastic_problem_dependent(ggaps, gd, horizon, e) for e in grid], "C2", "--"),
+        ("stochastic PD, Gaussian: Thm 3",
+         [gdp_lower_bound_constant(gauss, e, family="gaussian", sigma=sigma) * log_t for e in grid], "C2", "-"),
+        (f"linear minimax, d = {dim} (Thm 4)", [table2_linear_minimax(horizon, dim, e) for e in grid], "C3", "-"),
+        (f"linear PD, basis of R^{th.size} (Thm 5)",
+         [linear_c_epsilon_basis(lgaps, e, rho) * log_t for e in grid], "C4", "-"),
+    ]  # fmt: skip
+    for label, y, c, ls in curves:
+        ax.plot(grid, y, color=c, linestyle=ls, label=label)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("privacy budget eps")
+    ax.set_ylabel(f"lower bound on the regret at T = {horizon:,}")
+    ax.set_title(f"Table 2's cells against eps (K = {n_arms} for the minimax cell)")
+    ax.legend(fontsize="x-small", loc="upper right")
+    fig.tight_layout()
+    return fig
