@@ -119,13 +119,14 @@ def slope_table(slopes: dict, late: dict, labels: dict, stated: dict, *, first: 
                  formats=[None, None, ".3f", None, ".3f", *[None] * len(cis), ".3f"])  # fmt: skip
 
 
-def sweep_table(sweeps: dict, *, first: str) -> Table:
-    """Private over non-private mean regret at each ε of the sweeps (:func:`epsilon_sweep`), and the slope of its
-    log on log(1/ε) with its 95% interval (Table 1 states 1)."""
+def sweep_table(sweeps: dict, *, first: str, ratio_format: str = ".3f") -> Table:
+    """Private over non-private mean regret at each ε of the sweeps (:func:`epsilon_sweep`, or the two-point
+    notebook's :func:`ldpcode.bco.two_point_report.two_point_sweep`), each written with ``ratio_format``, and the
+    slope of its log on log(1/ε) with its 95% interval (Table 1 states 1 for the one-point rows, 2 for MP-BCO)."""
     eps = next(iter(sweeps.values())).epsilons
     rows = [[k, *s.ratios, s.fit.slope, ci_text(s.fit)] for k, s in sweeps.items()]
     return Table([first, *[f"ε = {e:g}" for e in eps], "slope on log(1/ε)", "95% CI"], rows,
-                 formats=[None, *[".3f"] * len(eps), ".3f", None])  # fmt: skip
+                 formats=[None, *[ratio_format] * len(eps), ".3f", None])  # fmt: skip
 
 
 def ratio_table(results: dict, epsilon) -> Table:

@@ -6,7 +6,8 @@ Results are dicts keyed ``(environment, eps)``, ``eps`` None for the non-private
 
 * :func:`release_noise`: Theorem 5's released noise, simulated.
 * :func:`run_two_point`, :func:`fit_rates`, :func:`two_point_sweep`: the runs and their rates.
-* :func:`late_text`, :func:`increment_text`, :func:`fit_table`, :func:`sweep_table`: what the notebook shows.
+* :func:`late_text`, :func:`increment_text`, :func:`fit_table`: what the notebook shows (its sweep table is
+  :func:`ldpcode.bco.report.sweep_table` with two decimals).
 * :func:`rate_claims`, :func:`eps_claims`: the claims; :func:`rates_figure`: the three-panel figure.
 * :func:`exponent_text`: a power of ten written ``1e4``, for the claims' reasons.
 """
@@ -175,15 +176,6 @@ def two_point_sweep(envs, epsilons, *, horizon, runs, seed, delta, d, n_boot, bo
         fit = ratio_exponent(1 / np.array(epsilons), num.T, den, n_boot=n_boot, seed=boot_seed)
         out[env] = Sweep(env, list(epsilons), horizon, num, den, fit)
     return out
-
-
-def sweep_table(sweeps: dict) -> Table:
-    """Private over non-private mean regret at each ε of the sweeps (:func:`two_point_sweep`, two decimals), and the
-    slope of its log on log(1/ε) with its 95% interval (Table 1 states 2)."""
-    eps = next(iter(sweeps.values())).epsilons
-    rows = [[k, *s.ratios, s.fit.slope, ci_text(s.fit)] for k, s in sweeps.items()]
-    return Table(["losses", *[f"ε = {e:g}" for e in eps], "slope on log(1/ε)", "95% CI"], rows,
-                 formats=[None, *[".2f"] * len(eps), ".3f", None])  # fmt: skip
 
 
 def eps_claims(nb, sweeps: dict, *, reasons: dict, paper_unit: float) -> None:

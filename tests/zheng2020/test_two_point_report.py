@@ -151,7 +151,7 @@ def test_two_point_sweep_is_the_ratio_exponent_of_paired_runs():
 
 
 def test_sweep_table_writes_the_ratios_with_two_decimals():
-    t = two_point_report.sweep_table({"linear": _sweep()})
+    t = report.sweep_table({"linear": _sweep()}, first="losses", ratio_format=".2f")
     assert t.head == ["losses", "ε = 0.5", "ε = 1", "ε = 2", "slope on log(1/ε)", "95% CI"]
     assert t.formats == [None, ".2f", ".2f", ".2f", ".3f", None]
     assert t.body == [["linear", 8.0, 4.0, 2.0, 1.5, "[1.234, 1.800]"]]
