@@ -60,6 +60,10 @@ def _run_in_shell(source: Path, tiny: dict) -> tuple[str | None, str]:
 
     nb = nbformat.read(source, as_version=4)
     backend, failure = matplotlib.get_backend(), None
+    # a new shell every time, whatever ran before in this worker: its prompt count starts at Out[0]; a shell some
+    # other code made is set aside and put back afterwards
+    previous = {k: k._instance for k in InteractiveShell.mro() if "_instance" in vars(k)}
+    InteractiveShell.clear_instance()
     shell = InteractiveShell.instance()
     shell.enable_gui = lambda gui=None: None  # the inline backend needs no event loop
     try:
@@ -80,6 +84,8 @@ def _run_in_shell(source: Path, tiny: dict) -> tuple[str | None, str]:
             plt.close("all")
     finally:
         InteractiveShell.clear_instance()
+        for klass, instance in previous.items():
+            klass._instance = instance
         plt.switch_backend(backend)
     texts = [cap.stdout] + [str(v) for o in cap.outputs for k, v in o.data.items() if k.startswith("text/")]
     texts += [f"{w.category.__name__}: {w.message}" for w in caught]

@@ -35,3 +35,14 @@ def test_the_shell_runner_reports_the_failing_cell_and_the_outputs(tmp_path):
     assert "runs = 1" in text and "21" in text and "not reached" not in text
     failure, text = _run_in_shell(path, {"runs": 2})
     assert failure is None and text == "runs = 2\nOut[0]: 1.0\nnot reached\n\n21"  # printed, then displayed
+    # a shell that other code made, with cells in its history, is set aside: the run starts at Out[0] again, and
+    # the other shell is the instance again afterwards (CI once read "Out[1]" from a shell left in the worker)
+    from IPython.core.interactiveshell import InteractiveShell
+
+    other = InteractiveShell.instance()
+    try:
+        other.run_cell("x = 1", store_history=True)
+        assert _run_in_shell(path, {"runs": 2}) == (None, text)
+        assert InteractiveShell.instance() is other and other.user_ns["x"] == 1
+    finally:
+        InteractiveShell.clear_instance()
