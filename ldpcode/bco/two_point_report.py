@@ -126,7 +126,8 @@ def rate_claims(nb, results, fits, late, increments, coef, *, reasons, paper_uni
     the convex exponent of T (reproducible, on [``t_min``, T]; statistical <= 1/2, on [``t_min_log``, T]), the
     strongly convex slope on log t (bound ``coef[eps]``, Agarwal et al. 2010's d² G~²/(2μ)) and its :math:`R^2`
     (bootstrap se), and the late over early slope on log t (statistical <= 1, Theorem 6's O(log T)). The reasons
-    are ``reasons["convex", eps]`` and ``reasons["log", eps]``; ``paper_unit`` marks the stated 1/2 and 1 exact."""
+    are :func:`fit_reason` with ``reasons["convex", eps]``, and ``reasons["log", eps]``; ``paper_unit`` marks the
+    stated 1/2 and 1 exact."""
     for eps in increments:
         tag, what = ("nonprivate", "") if eps is None else ("private", f", ε = {eps:g}, δ = {delta:g}")
         s, q, (g, g_se, (t0, t1, t2)) = fits["linear", eps], fits["quadratic", eps], increments[eps]
@@ -141,7 +142,8 @@ def rate_claims(nb, results, fits, late, increments, coef, *, reasons, paper_uni
         nb.statistical(f"exponent_convex_{tag}_late", f"Table 1, MP-BCO Convex row: exponent of T in {rate}",
                        reproduced=late["linear", eps].slope, se=late["linear", eps].se, paper=0.5,
                        paper_unit=paper_unit, sense="<=", runs=runs, horizon=horizon,
-                       statement=f"zheng2020locally.table1.mp_convex.{tag}", reason=reasons["convex", eps],
+                       statement=f"zheng2020locally.table1.mp_convex.{tag}",
+                       reason=fit_reason(late["linear", eps], 0.5, reasons["convex", eps]),
                        note=f"linear losses{what}; log-log slope on t in [{t_min_log}, {horizon}], {runs} runs, "
                        "bootstrap se")  # fmt: skip
         nb.bound(f"logT_slope_strongly_convex_{tag}", f"two-point BCO, moving quadratics{what}: slope of the regret on "
@@ -163,6 +165,25 @@ def rate_claims(nb, results, fits, late, increments, coef, *, reasons, paper_uni
                        f"[{t0}, {t1}]: 1 for a + b log t; delta-method se over {runs} runs")  # fmt: skip
 
 
+def log_reason(increment, fit, *, t_min: int, horizon: int) -> str:
+    """The reason of a ``log_increment_ratio_*`` claim, written from its own numbers so that it stays true at any
+    parameters: ``increment`` is :func:`~ldpcode.bco.log_increment_ratio`'s result (g, its se), ``fit`` the
+    slope-on-log-t fit of the same regret (its ``r2``) on [``t_min``, ``horizon``]. g <= 1: the slope falls, the
+    regret grows no faster than log t; g above 1 by at most 2 se: it still rises but stays close to
+    :math:`a + b\\log t`; further above: on this window the regret grows faster than log t."""
+    g, se, r2 = float(increment[0]), float(increment[1]), float(fit.r2)
+    span = f"[{exponent_text(t_min)}, {exponent_text(horizon)}]"
+    if g <= 1:
+        return (f"the slope on log t falls (late/early {g:.2f} ± {se:.2f}): the regret grows no faster than log t "
+                f"(R² {r2:.3f} of a + b log t on {span})")  # fmt: skip
+    rise = f"by {(g - 1) / se:.1f} standard errors" if se > 0 else f"to {g:.2f} times its early value"
+    if se > 0 and g - 1 <= 2 * se:
+        return (f"the slope on log t still rises, {rise}: close to a + b log t (R² {r2:.3f} on {span}), as with a "
+                "large negative offset from the early rounds held by the projection")  # fmt: skip
+    return (f"the slope on log t still rises, {rise}: on {span} the regret grows faster than a + b log t "
+            f"(R² {r2:.3f}); a longer horizon would show whether the log T regime comes")  # fmt: skip
+
+
 def two_point_sweep(envs, epsilons, *, horizon, runs, seed, delta, d, n_boot, boot_seed) -> dict:
     """Table 1's exponent of 1/ε for the MP-BCO rows: each environment of ``envs`` run at ``horizon`` only,
     non-private and at each ε of ``epsilons`` (``seed``), and :func:`~ldpcode.stats.ratio_exponent` of the paired
@@ -181,15 +202,25 @@ def two_point_sweep(envs, epsilons, *, horizon, runs, seed, delta, d, n_boot, bo
 def eps_claims(nb, sweeps: dict, *, reasons: dict, paper_unit: float) -> None:
     """``eps_exponent_<env>``, built into ``nb`` for each sweep (:func:`two_point_sweep`): the slope of the log
     regret ratio on log(1/ε), statistical <= 2 (Table 1's 1/ε² of the MP-BCO rows), reason
-    ``reasons["eps", env]``."""
+    :func:`fit_reason` of the fit and ``reasons["eps", env]``."""
     for env, s in sweeps.items():
         row, name = ("mp_convex", "Convex") if env == "linear" else ("mp_strongly_convex", "Strongly Convex")
         nb.statistical(f"eps_exponent_{env}",
                        f"Table 1, MP-BCO {name} row: exponent of 1/ε in the private regret (1/ε²)",
                        reproduced=s.fit.slope, se=s.fit.se, paper=2.0, paper_unit=paper_unit, sense="<=",
                        statement=f"zheng2020locally.table1.{row}.private", runs=s.num.shape[1], horizon=s.horizon,
-                       reason=reasons["eps", env], note=f"slope of log(private / non-private regret) on log(1/ε), ε "
+                       reason=fit_reason(s.fit, 2, reasons["eps", env]),
+                       note=f"slope of log(private / non-private regret) on log(1/ε), ε "
                        f"in {s.epsilons}, {s.num.shape[1]} paired runs, bootstrap se")  # fmt: skip
+
+
+def fit_reason(fit, stated: float, why: str) -> str:
+    """The reason of a claim on a fitted exponent, written from its own numbers so that it stays true at any
+    parameters: the fit (``fit.slope``, ``fit.se``), where it lies against the ``stated`` value at two standard
+    errors (below, about, above), then ``why``, the mechanism, which names no measured number."""
+    slope, se = float(fit.slope), float(fit.se)
+    where = "below" if slope + 2 * se < stated else "about" if slope - 2 * se <= stated else "above"
+    return f"{slope:.2f} ± {se:.2f}, {where} {stated:g}: {why}"
 
 
 def exponent_text(t) -> str:
