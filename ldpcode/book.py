@@ -20,6 +20,10 @@ theorem's bound) and :meth:`Notebook.ratio` (a ratio of mean regrets with its de
 (:func:`ldpcode.claims.check`) and returns the table the notebook prints. A driver's claim builder takes ``nb`` and
 calls these methods (:func:`ldpcode.bco.table1.one_point_exponent_claims`); every claim's id lies under the prefix,
 so two notebooks cannot write the same id.
+
+A claim's reason is best written from the run's own numbers. Where it quotes an analysis the book made once at its
+stored parameters (a slope from several window starts, the round a radius leaves its cap), the notebook wraps it in
+:meth:`Notebook.observed`, which says so in front when a reader runs other parameters.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from . import claims as _claims
+from .claims.store import _normalise
 from .stats import mean_se, ratio_of_means_se
 from .parameters import check as _check_parameters
 from .parameters import parameter_names
@@ -94,6 +99,24 @@ class Notebook:
             self.reproducible(name, source, reproduced=value, se=se, horizon=t, **kwargs)
         else:
             self.statistical(name, source, reproduced=value, se=se, paper=paper, horizon=t, **kwargs)
+
+    def at_stored_params(self) -> bool:
+        """Whether this run is the book's own: its params are those stored in data/, or it is storing them
+        (``LDPCODE_WRITE_CLAIMS`` set, :func:`ldpcode.claims.env_flag`)."""
+        if _claims.env_flag(_claims.WRITE_ENV):
+            return True
+        stored = _claims.load(self.path)
+        return stored is not None and _normalise(stored.get("params")) == _normalise(self.params)
+
+    def observed(self, reason: str) -> str:
+        """A claim's reason that quotes what the book measured at its stored parameters (a window spread, the
+        round a radius leaves its cap, a slope from another window start), analysed once and written as text, not
+        recomputed by the run. At the stored parameters it is returned as it is; at a reader's other parameters
+        it says so in front (``"at the book's parameters, not re-measured in this run: ..."``), so the check
+        table never prints the book's measurements as if they described the reader's numbers."""
+        if not isinstance(reason, str) or not reason.strip():
+            raise ValueError(f"reason must be a non-empty string, got {reason!r}")
+        return reason if self.at_stored_params() else f"at the book's parameters, not re-measured in this run: {reason}"
 
     def check(self, **kwargs) -> _claims.CheckReport:
         """Check the collected claims against the stored numbers: :func:`ldpcode.claims.check` with this notebook's

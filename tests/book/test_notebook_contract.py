@@ -153,3 +153,20 @@ def test_no_notebook_rebinds_nb():
             stores = [n.lineno for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == "nb" and
                       isinstance(n.ctx, ast.Store)]  # fmt: skip
             assert stores == [], f"{path.name}: nb assigned at line {stores[0]} of a cell"
+
+
+def test_observed_reasons_say_so_away_from_the_stored_parameters(monkeypatch):
+    """A reason quoting the book's own measurements is printed as it is at the stored parameters (or when storing
+    them) and, at a reader's other parameters, says that it was not re-measured."""
+    monkeypatch.delenv(ldp.claims.WRITE_ENV, raising=False)
+    stored = json.loads((ROOT / "data/ren2020/theorem4_ldp_ucb_l.json").read_text())["params"]
+    text = "the slope falls from 0.87 to 0.65"
+    assert ldp.book.notebook(REN4, dict(stored)).observed(text) == text
+    other = ldp.book.notebook(REN4, {**stored, "runs": stored["runs"] + 1})
+    assert not other.at_stored_params()
+    assert other.observed(text) == f"at the book's parameters, not re-measured in this run: {text}"
+    monkeypatch.setenv(ldp.claims.WRITE_ENV, "1")  # storing: these parameters become the book's
+    assert other.observed(text) == text
+    for bad in ("", "  ", None, 3):
+        with pytest.raises(ValueError, match="reason must be a non-empty string"):
+            other.observed(bad)
