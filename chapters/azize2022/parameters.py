@@ -409,6 +409,12 @@ NOTEBOOKS: dict[str, Notebook] = {
         ),
         (
             at_least_arms("audit_horizon", "audit_means"),
+            custom(
+                lambda p: len(p["audit_means"]) == 2,
+                "audit_means must have 2 arms: the audits' exact values (the first decision, the non-forgetting "
+                "variant's true level) and their power were worked out for K = 2 (at the fewest runs the rules "
+                "accept, 3 arms left the noise-halved variant unrefuted), got {audit_means}",
+            ),
             less("audit_changed_step", "audit_horizon", strict=False),
             custom(
                 lambda p: p["audit_table_entry"][0] < len(p["audit_means"]),

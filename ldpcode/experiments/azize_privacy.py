@@ -113,8 +113,8 @@ def lemma1_figure(audits: dict, rewards, starts, epsilon, samples: int, confiden
 class Theorem6Audits:
     """What :func:`theorem6_audits` returns: the parameters it ran with, the output ``space`` of action
     sequences, ``audits`` ((policy, ε) -> :class:`ldpcode.audit.ActionSequenceAudit`, step model), the
-    table-model audit ``table`` of AdaP-UCB at ``table_epsilon``, and the broken variants ``halved`` (noise
-    halved) and ``stale`` (no forgetting)."""
+    table-model audit ``table`` of AdaP-UCB at ``table_epsilon``, the broken variants ``halved`` (noise
+    halved) and ``stale`` (no forgetting), and the ``changed_step`` of r' (1-based)."""
 
     n_arms: int
     horizon: int
@@ -132,6 +132,12 @@ class Theorem6Audits:
     table: audit.ActionSequenceAudit
     halved: audit.ActionSequenceAudit
     stale: audit.ActionSequenceAudit
+    changed_step: int = 1
+
+    def has_first_decision(self) -> bool:
+        """Whether :data:`FIRST_DECISION` has the exact law of :func:`ldpcode.audit.first_decision_log_ratio`:
+        K = 2 arms and r' differing from r in the first reward only."""
+        return (self.n_arms, self.changed_step) == (2, 1)
 
     def labelled(self) -> list:
         """Every audit as (policy label, ε, reward model, audit): the step audits, the table model, the two
@@ -145,7 +151,11 @@ class Theorem6Audits:
     def first_decisions(self) -> list:
         """(policy label, ε, audit, exact log-ratio of :data:`FIRST_DECISION`) for every step audit and the
         noise-halved variant, whose exact value is AdaP-UCB's at 2ε
-        (:func:`ldpcode.audit.first_decision_log_ratio`)."""
+        (:func:`ldpcode.audit.first_decision_log_ratio`). Empty unless :meth:`has_first_decision`: with other K
+        or another changed step the prefix :data:`FIRST_DECISION` is not that event and no exact value is known,
+        so there is no row rather than a wrong one."""
+        if not self.has_first_decision():
+            return []
         out = [(n, e, a, audit.first_decision_log_ratio(n, e, self.alpha)) for (n, e), a in self.audits.items()]
         exact = audit.first_decision_log_ratio("AdaP-UCB", 2 * self.halved_epsilon, self.alpha)
         return out + [("BROKEN: noise halved", self.halved_epsilon, self.halved, exact)]
@@ -189,7 +199,7 @@ def theorem6_audits(
     stale = audit.action_sequence_audit(stale_pol, inst, r0, r1, horizon, stale_runs, seed, **kw)
     return Theorem6Audits(
         K, horizon, runs, stale_runs, policies, epsilons, alpha, confidence_alpha, halved_epsilon, stale_epsilon,
-        space, audits, table_eps, table, halved, stale,
+        space, audits, table_eps, table, halved, stale, changed_step,
     )  # fmt: skip
 
 
@@ -219,10 +229,15 @@ def event_probability(a, prefix: str) -> float:
     return sum(c for q, c in zip(a.sequences, a.counts_a) if q.startswith(prefix)) / a.runs
 
 
-def first_decision_table(events) -> Table:
+def first_decision_table(events) -> Table | None:
     """The table of the first decision (the event :data:`FIRST_DECISION`, arm 2 at :math:`t_1 = 3`) for the
     ``events`` of :meth:`Theorem6Audits.first_decisions`: its probability under r, its estimated log-ratio and
-    the exact one (where AdaP-KLUCB attains Theorem 6's bound ε)."""
+    the exact one (where AdaP-KLUCB attains Theorem 6's bound ε). With no events (other K or changed step, see
+    :meth:`Theorem6Audits.has_first_decision`) it prints why and returns None."""
+    if not events:
+        print("no first-decision rows: the event A_1 = arm 2 at t_1 = 3 and its exact law hold for K = 2 arms "
+              "with the first reward changed only")  # fmt: skip
+        return None
     rows = [[n, e, event_probability(a, FIRST_DECISION), a.event_log_ratio(FIRST_DECISION), x] for n, e, a, x in events]
     return Table(
         ["policy", "eps", "P_r(A_1 = 2)", "log-ratio (audit)", "exact"],

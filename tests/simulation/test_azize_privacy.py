@@ -149,6 +149,18 @@ def test_first_decisions_by_hand():
     ]  # fmt: skip
     # eps - log(1 + eps/2) for AdaP-UCB, exactly eps for AdaP-KLUCB, AdaP-UCB's at 2 eps for the halved noise
     assert [x for *_, x in got] == pytest.approx([1 - math.log(1.5), 0.5, 2 - math.log(2)])
+    # the exact law is for K = 2 and the first reward changed: elsewhere no row, rather than a wrong exact value
+    assert t6.has_first_decision()
+    for other in (_t6(n_arms=3), _t6(changed_step=2)):
+        assert not other.has_first_decision() and other.first_decisions() == []
+
+
+def test_theorem6_audits_keep_the_changed_step():
+    kw = dict(policies=["AdaP-UCB"], epsilons=[1.0], alpha=3.1, table_entry=[1, 1], confidence_alpha=0.05,
+              halved_epsilon=1.0, stale_epsilon=2.0, stale_runs=50)  # fmt: skip
+    assert ap.theorem6_audits([0.75, 0.5], 12, 50, 7, changed_step=3, **kw).first_decisions() == []
+    three = ap.theorem6_audits([0.75, 0.5, 0.25], 12, 50, 7, changed_step=1, **kw)
+    assert (three.n_arms, three.changed_step) == (3, 1) and three.first_decisions() == []
 
 
 def test_audit_table_by_hand():
@@ -174,6 +186,14 @@ def test_first_decision_table_by_hand():
     table = ap.first_decision_table([("AdaP-UCB", 1.0, a, 0.6)])
     # P_r = 4/8; log(4/2) with the delta-method se sqrt(1/4 - 1/8 + 1/2 - 1/8)
     assert table.body == [["AdaP-UCB", 1.0, 0.5, (math.log(2), math.sqrt(0.5)), 0.6]]
+
+
+def test_first_decision_table_without_events_says_why(capsys):
+    assert ap.first_decision_table([]) is None
+    assert capsys.readouterr().out == (
+        "no first-decision rows: the event A_1 = arm 2 at t_1 = 3 and its exact law hold for K = 2 arms with the "
+        "first reward changed only\n"
+    )
 
 
 def test_ranked_by_hand():
