@@ -174,8 +174,7 @@ def log_reason(increment, fit, *, t_min: int, horizon: int) -> str:
     g, se, r2 = float(increment[0]), float(increment[1]), float(fit.r2)
     span = f"[{exponent_text(t_min)}, {exponent_text(horizon)}]"
     if g <= 1:
-        return (f"the slope on log t falls (late/early {g:.2f} ± {se:.2f}): the regret grows no faster than log t "
-                f"(R² {r2:.3f} of a + b log t on {span})")  # fmt: skip
+        return f"the slope on log t falls: the regret grows no faster than log t (R² {r2:.3f} of a + b log t on {span})"
     rise = f"by {(g - 1) / se:.1f} standard errors" if se > 0 else f"to {g:.2f} times its early value"
     if se > 0 and g - 1 <= 2 * se:
         return (f"the slope on log t still rises, {rise}: close to a + b log t (R² {r2:.3f} on {span}), as with a "
@@ -216,11 +215,12 @@ def eps_claims(nb, sweeps: dict, *, reasons: dict, paper_unit: float) -> None:
 
 def fit_reason(fit, stated: float, why: str) -> str:
     """The reason of a claim on a fitted exponent, written from its own numbers so that it stays true at any
-    parameters: the fit (``fit.slope``, ``fit.se``), where it lies against the ``stated`` value at two standard
-    errors (below, about, above), then ``why``, the mechanism, which names no measured number."""
+    parameters: where the fit (``fit.slope``, ``fit.se``) lies against the ``stated`` value at two standard errors
+    (below, about, above; the check table shows the fit itself beside it), then ``why``, the mechanism, which names
+    no measured number."""
     slope, se = float(fit.slope), float(fit.se)
     where = "below" if slope + 2 * se < stated else "about" if slope - 2 * se <= stated else "above"
-    return f"{slope:.2f} ± {se:.2f}, {where} {stated:g}: {why}"
+    return f"{where} {stated:g}: {why}"
 
 
 def exponent_text(t) -> str:
