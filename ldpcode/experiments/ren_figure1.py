@@ -126,8 +126,8 @@ def ratio_figure(long: dict, instance: str, epsilons, theory: dict, paper: dict,
 
 def ratio_table(long: dict, instance: str, epsilons, theory: dict, paper: dict) -> Table:
     """The ratios of mean regrets to UCB1's of the ``long`` runs on the instance named ``instance``, read at each
-    t of ``READ_AT`` among their checkpoints, beside the ``theory`` factor and the ``paper``'s ratio, one row
-    per (ε, agent): how the ratios of Section 4 of Ren et al. (2020a) move with the horizon."""
+    t of ``READ_AT`` among their checkpoints, beside the ``theory`` factor and the ``paper``'s ratio ("-" where it
+    prints none), one row per (ε, agent): how the ratios of Section 4 of Ren et al. (2020a) move with the horizon."""
     ucb = long[(instance, "UCB1", None)]
     read_at = [t for t in READ_AT if t in ucb.checkpoints]
     rows = []
@@ -135,7 +135,7 @@ def ratio_table(long: dict, instance: str, epsilons, theory: dict, paper: dict) 
         for p in AGENTS:
             r, lab = long[(instance, p, e)], _label(p)
             vals = [r.at(t).mean() / ucb.at(t).mean() for t in read_at]
-            rows.append([f"{lab}, ε = {e:g}"] + vals + [theory[e][lab], paper[e][lab]])
+            rows.append([f"{lab}, ε = {e:g}"] + vals + [theory[e][lab], paper.get(e, {}).get(lab, "-")])
     head = ["ratio"] + [f"t = {format_horizon(t)}" for t in read_at] + ["theory", "paper"]
     return Table(head, rows, formats=[None] + [".3g"] * (len(read_at) + 2))
 
@@ -143,13 +143,16 @@ def ratio_table(long: dict, instance: str, epsilons, theory: dict, paper: dict) 
 def first_reach_table(long: dict, instance: str, epsilons, paper: dict) -> Table:
     """For each (ε, agent), the first checkpoint t >= ``REACH_FROM`` at which the ratio of mean regrets of the
     ``long`` runs on the instance named ``instance`` to UCB1's reaches the ``paper``'s ratio (Ren et al. 2020a,
-    Section 4), or "not reached by t = ..." at the runs' horizon."""
+    Section 4), or "not reached by t = ..." at the runs' horizon; an ε for which the paper prints no ratio has no
+    row."""
     ucb = long[(instance, "UCB1", None)]
     keep = ucb.checkpoints >= REACH_FROM
     rows = []
     for e in epsilons:
         for p in AGENTS:
             lab = _label(p)
+            if lab not in paper.get(e, {}):
+                continue
             ratio = long[(instance, p, e)].mean_regret()[keep] / ucb.mean_regret()[keep]
             hit = np.flatnonzero(ratio >= paper[e][lab])
             first = ucb.checkpoints[keep][hit[0]] if hit.size else f"not reached by t = {ucb.horizon:.0e}"

@@ -139,6 +139,10 @@ def test_first_reach_table_by_hand():
         ["LDP-UCB-B / UCB1, ε = 2", 1.6, 10**5],
         ["LDP-UCB-L / UCB1, ε = 2", 8.5, "not reached by t = 1e+05"],
     ]
+    # an eps the paper prints no ratio for (a reader's eps_compare): no row here, "-" in the ratio table
+    assert rf.first_reach_table(long, "x", [2.0], {}).body == []
+    t = rf.ratio_table(_long(), "ren2020-x", [2.0], rf.theory_factors([2.0]), {0.2: {"LDP-UCB-B / UCB1": 74.0}})
+    assert [row[-1] for row in t.body] == ["-", "-"] and "-" in repr(t)
 
 
 STATED = {
