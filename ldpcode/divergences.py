@@ -169,8 +169,8 @@ def klucb_bernoulli(p, level):
 #   d_inf(P, mu*, M) = inf { KL(P || P') : P' in M, mean(P') > mu* }   (KL-distinguishability gap)
 #   t_inf(P, mu*, M) = inf { TV(P,  P') : P' in M, mean(P') > mu* }    (TV-distinguishability gap)
 # The infimum over an empty set is +inf; when mean(P) > mu* the law P itself is admissible and both are 0.
-from scipy import optimize as _optimize  # noqa: E402
-from scipy import special as _special  # noqa: E402
+# scipy is imported where it is used: ``import ldpcode`` loads this module, and scipy.optimize alone took about
+# half of that import's time
 
 from ._validate import check_choice as _check_choice  # noqa: E402
 
@@ -266,6 +266,8 @@ def tv_gaussian(m1, s1, m2, s2):
     ma, sa = np.where(swap, m2, m1), np.where(swap, s2, s1)  # the narrower law
     mb, sb = np.where(swap, m1, m2), np.where(swap, s1, s2)  # the wider law
     equal = sa == sb
+    from scipy import special as _special
+
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         same = _special.erf(np.abs(ma - mb) / (2.0 * math.sqrt(2.0) * sa))
         qa = 0.5 / sb**2 - 0.5 / sa**2
@@ -323,6 +325,8 @@ def _t_inf_unknown_standard(r):
     vals = tv_gaussian(0.0, 1.0, r, np.exp(grid))
     i = int(np.argmin(vals))
     lo, hi = grid[max(i - 1, 0)], grid[min(i + 1, grid.size - 1)]
+    from scipy import optimize as _optimize
+
     res = _optimize.minimize_scalar(
         lambda u: float(tv_gaussian(0.0, 1.0, r, math.exp(u))),
         bounds=(lo, hi),
@@ -350,6 +354,8 @@ def t_inf_gaussian(mu_a, mu_star, sigma=1.0, variance="known"):
     a, s, sig = _check_gaussian_args(mu_a, mu_star, sigma, variance)
     ratio = np.maximum(s - a, 0.0) / sig
     if variance == "known":
+        from scipy import special as _special
+
         return _as_output(_special.erf(ratio / (2.0 * math.sqrt(2.0))))
     out = np.array([_t_inf_unknown_standard(float(r)) for r in ratio.ravel()]).reshape(ratio.shape)
     return _as_output(out)
