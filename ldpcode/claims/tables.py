@@ -18,16 +18,19 @@ from dataclasses import dataclass
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
-def format_horizon(t: int, *, mathtext: bool = False) -> str:
+def format_horizon(t: int, *, mathtext: bool = False, caret: bool = False) -> str:
     """A horizon as the book writes it, the one formatter for text, tables and figures.
 
     For text and tables (the default), in unicode: ``10**6 -> '10⁶'``, ``2*10**5 -> '2·10⁵'``,
     ``16000 -> '16,000'``. For a figure's text (``mathtext=True``), typeset by matplotlib's mathtext: a power of
     ten ``-> '$10^{6}$'`` (shown 10⁶), any other number with thousands separators (``'16,000'``,
-    ``2*10**5 -> '200,000'``)."""
-    if mathtext:
+    ``2*10**5 -> '200,000'``). In plain ASCII (``caret=True``), as claim texts stored before the unicode form
+    write it: a power of ten ``-> '10^6'``, any other number ``-> '16,000'``."""
+    if mathtext or caret:
         k = math.log10(t)
-        return f"$10^{{{round(k)}}}$" if abs(k - round(k)) < 1e-12 else f"{t:,}"
+        if abs(k - round(k)) >= 1e-12:
+            return f"{t:,}"
+        return f"$10^{{{round(k)}}}$" if mathtext else f"10^{round(k)}"
     t = int(t)
     e = len(str(t)) - 1
     mant = t / 10**e

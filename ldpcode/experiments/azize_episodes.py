@@ -219,12 +219,6 @@ def paper_scale_text(stats: dict, n_arms: int, horizon: int, bound: float) -> st
     return "\n".join(lines)
 
 
-def horizon_words(horizon: int) -> str:
-    """A horizon as the claims of this notebook write it: ``'10^7'`` for a power of ten, else the integer."""
-    k = round(math.log10(horizon))
-    return f"10^{k}" if horizon == 10**k else f"{horizon}"
-
-
 def instance_words(means) -> str:
     """The instance of a claim: ``'Fig. 2 instance'`` for :data:`FIGURE2_MEANS`, else its means."""
     return "Fig. 2 instance" if tuple(means) == FIGURE2_MEANS else f"means {list(means)}"
@@ -240,7 +234,7 @@ def paper_scale_claims(nb, stats: dict, means, *, horizon: int, runs: int, epsil
     for name, st in stats.items():
         key = name.replace("-", "_").lower()
         e = st["episodes"]
-        ps = f"Algorithm 1 / Table 1, {name}, {instance_words(means)}, T = {horizon_words(horizon)}, eps = {epsilon:g}"
+        ps = f"Algorithm 1 / Table 1, {name}, {instance_words(means)}, T = {format_horizon(horizon, caret=True)}, eps = {epsilon:g}"
         counted = dict(note=f"counted over {runs} runs x {n_arms} arms")
         rows = [  # (id, what, measured, bound, how, note)
             ("doubling_violations", "arms breaking the doubling rule", st["doubling"], 0,

@@ -12,7 +12,6 @@ A result is keyed by (instance, agent, law of the levels, :math:`\epsilon_{\min}
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import matplotlib.pyplot as plt
@@ -227,12 +226,6 @@ def paper_reach(long: dict, eps_compare) -> PaperReach:
     n_inside = np.sum([ranges[k].inside for k in pairs], axis=0)
     both_c = ranges[(2.0, _B)].inside & ranges[(2.0, _L)].inside
     return PaperReach(ranges, ranges[pairs[0]].t, n_inside, both_c)
-
-
-def power_text(t: int) -> str:
-    """``t`` as ``"10^k"`` when it is a power of ten, else with thousands separators (``"2,000"``)."""
-    k = round(math.log10(t))
-    return f"10^{k}" if 10**k == t else f"{t:,}"
 
 
 def ratio_reason(long: dict, reach: PaperReach, e: float, p: str, horizon: int, ratio_horizon: int) -> str:

@@ -210,8 +210,11 @@ def test_ratio_reason(reach_long):
     assert why.endswith("; no one horizon gives both")
 
 
-def test_power_text():
-    assert [f1.power_text(t) for t in (10**3, 10**7, 2000)] == ["10^3", "10^7", "2,000"]
+def test_format_horizon_in_ascii_as_the_stored_claim_texts_write_it():
+    from ldpcode.claims import format_horizon
+
+    assert [format_horizon(t, caret=True) for t in (10**3, 10**7, 2000, 6)] == ["10^3", "10^7", "2,000", "6"]
+    assert format_horizon(10**7, mathtext=True) == "$10^{7}$" and format_horizon(10**7) == "10⁷"
 
 
 def test_paper_numbers_are_the_statements():
