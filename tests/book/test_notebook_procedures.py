@@ -23,7 +23,6 @@ ALLOWED = {
         "draws_answering_one": "second way",
     },
     "azize2022/figure1_episodes": {"paper_schedule": "second way"},
-    "azize2022/figure2": {"difference": "binding"},
     "report/errata": {"ranges": "display"},
     "azize2022/table1": {"ours": "display"},
     "azize2022/theorem3_problem_dependent": {
@@ -35,7 +34,7 @@ ALLOWED = {
     },
     "azize2022/theorems4_5_linear": {"closed_form": "second way", "small": "display"},
     "heldp/choosing_epsilon_min": {"heuristic_transcribed": "second way"},
-    "heldp/figure2": {"fit_of": "binding", "v_transcribed": "second way"},
+    "heldp/figure2": {"v_transcribed": "second way"},
     "heldp/theorem10_corollary11": {"thm10_bracket": "second way", "thm10_kappa": "second way"},
     "heldp/theorem7_corollary8": {"thm7_bracket": "second way", "thm7_kappa": "second way"},
     "ren2020/lemma3_laplace_tail": {"laplace_sums": "second way", "tail_by_quadrature": "second way"},
