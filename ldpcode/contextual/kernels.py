@@ -4,6 +4,8 @@ r"""The compiled engine of :func:`ldpcode.contextual.simulate_contextual` (numba
 * ``_CODES``: the policy codes of the compiled loop (LinUCB, LDP LinUCB, GLOC, LDP GLOC).
 * ``_gloc_a_nb``, ``_width_nb``: a(B) and the widths β_t, shifts c_t of Theorems 8 and 10 (the formulas of
   :func:`ldpcode.contextual.gloc_a` and of ``width`` inside ``simulate_contextual``), compiled.
+* ``ChunkDraws``, ``Environment``, ``LearnerState``, ``Tuning``, ``Recorder``: the grouped arguments of
+  ``_run_chunk`` (namedtuples, which numba takes as arguments).
 * ``_run_chunk``: one run's rounds of LDP LinUCB (Section 4.1) or LDP GLOC (Algorithm 3), and their
   non-private versions: the NumPy engine's loop body, compiled and tested to make the same choices.
 """
@@ -11,9 +13,23 @@ r"""The compiled engine of :func:`ldpcode.contextual.simulate_contextual` (numba
 from __future__ import annotations
 
 import math
+from collections import namedtuple
 
 import numpy as np
 from numba import njit
+
+ChunkDraws = namedtuple("ChunkDraws", "X U NV Nu Ng")
+"""A chunk's pre-drawn random inputs: contexts X (m, K, d), reward uniforms U (m,), privacy noises NV (m, d, d),
+Nu (m, d), Ng (m, d) (zeros when not private)."""
+Environment = namedtuple("Environment", "theta noise")
+"""The instance: the true parameter ``theta`` (d,) and the half-width ``noise`` of the linear link's uniform reward noise (also R)."""
+LearnerState = namedtuple("LearnerState", "V u theta_ol A_ons theta_bar Vinv state")
+"""A run's mutable state, updated in place: the server's sums V (d, d), u (d,), GLOC's online θ and ONS matrix
+A_ons, the estimate θ̄, the inverse Vinv of the regularised V, and ``state`` = [beta, cumulative regret]."""
+Tuning = namedtuple("Tuning", "lam alpha kappa sig_V sig_u sig_g zeta horizon")
+"""The algorithm's constants: ridge λ, confidence α, κ, the noise sds (matrix, vector, gradient), OGD step ζ, T."""
+Recorder = namedtuple("Recorder", "checkpoints out choices record")
+"""What a run records: checkpoint rounds, regret ``out`` at each, the chosen arms ``choices`` (if ``record``)."""
 
 # The rounds whose contexts, uniforms and noises are drawn at once from a run's generators, and so the rounds
 # of one call of the compiled loop. Both engines lay their draws out by it (a chunk's contexts, then its
@@ -60,39 +76,16 @@ def _width_nb(code, t, d, lam, R_lin, alpha, kappa, sig_V, sig_u, sig_g, zeta, h
 
 
 @njit(cache=True)
-def _run_chunk(
-    code,
-    t0,
-    X,
-    U,
-    NV,
-    Nu,
-    Ng,
-    theta,
-    noise,
-    V,
-    u,
-    theta_ol,
-    A_ons,
-    theta_bar,
-    Vinv,
-    state,
-    lam,
-    alpha,
-    kappa,
-    sig_V,
-    sig_u,
-    sig_g,
-    zeta,
-    horizon,
-    cps,
-    ci,
-    out,
-    choices,
-    record,
-):
-    """One run, ``X.shape[0]`` rounds from round t0 + 1: the loop body of :func:`simulate_contextual`
-    (NumPy engine) compiled. ``state`` = [beta, cumulative regret]. Returns the next checkpoint index."""
+def _run_chunk(code, t0, draws, env, learner, tuning, recorder, ci):
+    """One run, ``draws.X.shape[0]`` rounds from round t0 + 1: the loop body of :func:`simulate_contextual`
+    (NumPy engine) compiled. ``learner.state`` = [beta, cumulative regret]. Returns the next checkpoint index."""
+    X, U, NV, Nu, Ng = draws.X, draws.U, draws.NV, draws.Nu, draws.Ng
+    theta, noise = env.theta, env.noise
+    V, u, theta_ol, A_ons = learner.V, learner.u, learner.theta_ol, learner.A_ons
+    theta_bar, Vinv, state = learner.theta_bar, learner.Vinv, learner.state
+    lam, alpha, kappa, zeta, horizon = tuning.lam, tuning.alpha, tuning.kappa, tuning.zeta, tuning.horizon
+    sig_V, sig_u, sig_g = tuning.sig_V, tuning.sig_u, tuning.sig_g
+    cps, out, choices, record = recorder.checkpoints, recorder.out, recorder.choices, recorder.record
     m, K, d = X.shape
     glm = code >= 2
     private = code == 1 or code == 3

@@ -32,7 +32,17 @@ from ..results import RegretCurves
 from ..rng import run_streams
 from ..stats import SlopeFit, loglog_slope
 from .instance import ContextualInstance
-from .kernels import _CODES, ROUNDS_PER_DRAW, _run_chunk, _width_nb
+from .kernels import (
+    _CODES,
+    ROUNDS_PER_DRAW,
+    ChunkDraws,
+    Environment,
+    LearnerState,
+    Recorder,
+    Tuning,
+    _run_chunk,
+    _width_nb,
+)
 from .link import logistic, logistic_derivative, logistic_loss_gradient
 from .privacy import (
     _server_update,
@@ -215,42 +225,17 @@ class ContextualLearner:
         st = np.array([width(0)[0], 0.0])
         out = np.zeros(checkpoints.size)
         ch = np.zeros(horizon if record else 1, dtype=np.int16)
+        env = Environment(instance.theta, float(instance.noise))
+        learner = LearnerState(V, u, th_ol, A, th_bar, Vi, st)
+        tuning = Tuning(lam, self.alpha, KAPPA, sig_V, sig_u, sig_g, _ogd_step(horizon), float(horizon))
+        recorder = Recorder(checkpoints, out, ch, record)
 
         def step(t0, ci, m):
             Xr = instance.draw_contexts(env_rng, m)
             Ur = env_rng.random(m)
             NVr, Nur, Ngr = draw_noise(noise_rng, m)
-            ci = _run_chunk(
-                code,
-                t0,
-                Xr,
-                Ur,
-                NVr,
-                Nur,
-                Ngr,
-                instance.theta,
-                float(instance.noise),
-                V,
-                u,
-                th_ol,
-                A,
-                th_bar,
-                Vi,
-                st,
-                lam,
-                self.alpha,
-                KAPPA,
-                sig_V,
-                sig_u,
-                sig_g,
-                _ogd_step(horizon),
-                float(horizon),
-                checkpoints,
-                ci,
-                out,
-                ch,
-                record,
-            )
+            draws = ChunkDraws(Xr, Ur, NVr, Nur, Ngr)
+            ci = _run_chunk(code, t0, draws, env, learner, tuning, recorder, ci)
             return t0 + m, ci
 
         run_in_chunks(horizon, cancel, step, ROUNDS_PER_DRAW)
