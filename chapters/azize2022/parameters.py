@@ -484,6 +484,11 @@ NOTEBOOKS: dict[str, Notebook] = {
             ),
             printed("example_paper_threshold"),
             custom(
+                lambda p: all(t >= k - 1 for t, k in [p["example"], *p["curves_kt"]]),
+                "example and every pair of curves_kt must be (T, K) with T >= K - 1 (Theorem 2 asks it; T comes "
+                "first), got example = {example}, curves_kt = {curves_kt}",
+            ),
+            custom(
                 lambda p: p["horizon"] >= max(p["n_arms_list"]),
                 "horizon must be >= max(n_arms_list) = {n_arms_list}, got {horizon}",
             ),
