@@ -4,7 +4,8 @@ kernel one pull at a time.
 * DP-UCB, a baseline of Table 1: UCB1 on private sums from the tree mechanism (Mishra and Thakurta 2015;
   Tossou and Dimitrakakis 2016). :func:`dp_ucb_noise_bound` gives the tree's depth, node scale and noise
   bound (our reading, with γ = :data:`DEFAULT_GAMMA` = 0.1 as in Section 5); :class:`DPUCB` the policy;
-  :func:`dp_ucb_chunk` its kernel.
+  :func:`dp_ucb_chunk` its kernel, whose grouped arguments are the namedtuples ``ArmLaws``, ``PullDraws``,
+  ``DPUCBTuning``, ``DPUCBState`` and ``CountsRecorder``.
 * KL-UCB (Garivier and Cappé 2011), non-private, for reference: :class:`KLUCB` and :func:`klucb_chunk`.
 
 :func:`_record` copies the counts at each checkpoint, for both kernels.
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import math
 import sys
+from collections import namedtuple
 from dataclasses import dataclass
 
 import numpy as np
@@ -28,6 +30,18 @@ from ..rng import run_streams
 from .protocol import _GlobalPolicy
 
 DEFAULT_GAMMA = 0.1  # Section 5, DP-UCB
+
+# The grouped arguments of dp_ucb_chunk (namedtuples, which numba takes as arguments).
+ArmLaws = namedtuple("ArmLaws", "families params")
+"""The instance's reward laws: each arm's family code and its two parameters (K, 2)."""
+PullDraws = namedtuple("PullDraws", "rewards noise")
+"""A chunk's pre-drawn random inputs, one per pull: reward draws and standard Laplace noises of the tree."""
+DPUCBTuning = namedtuple("DPUCBTuning", "scale bound")
+"""DP-UCB's constants: the tree's node scale b = L/ε and the noise bound B (:func:`dp_ucb_noise_bound`)."""
+DPUCBState = namedtuple("DPUCBState", "counts sums nodes means widths")
+"""A run's mutable arrays, updated in place: pulls, raw sums, tree nodes (K, L), (private sum + B)/N, sqrt(2/N)."""
+CountsRecorder = namedtuple("CountsRecorder", "checkpoints counts_out")
+"""What a run records: the checkpoint rounds and the counts ``counts_out`` (C, K) at each."""
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -89,34 +103,17 @@ class DPUCB(_GlobalPolicy):
         sum per pull)."""
         reward_rng, noise_rng = run_streams(seed_seq)
         n = instance.n_arms
-        counts = np.zeros(n, dtype=np.int64)
-        sums = np.zeros(n)
         counts_out = np.zeros((checkpoints.shape[0], n), dtype=np.int64)
         depth, scale, bound = dp_ucb_noise_bound(horizon, n, self.epsilon, self.gamma)
-        nodes = np.zeros((n, depth))
-        means, widths = np.zeros(n), np.zeros(n)
+        arms = ArmLaws(instance.families, instance.params)
+        tuning = DPUCBTuning(scale, bound)
+        state = DPUCBState(np.zeros(n, dtype=np.int64), np.zeros(n), np.zeros((n, depth)), np.zeros(n), np.zeros(n))
+        recorder = CountsRecorder(checkpoints, counts_out)
 
         def step(t, ci, m):
             rd = instance.draw_stream(reward_rng, m)
             nd = mech.draw_noise(mech.Mechanism.LAPLACE, noise_rng, m)
-            return dp_ucb_chunk(
-                t,
-                horizon,
-                instance.families,
-                instance.params,
-                rd,
-                nd,
-                scale,
-                bound,
-                counts,
-                sums,
-                nodes,
-                means,
-                widths,
-                checkpoints,
-                ci,
-                counts_out,
-            )
+            return dp_ucb_chunk(t, horizon, arms, PullDraws(rd, nd), tuning, state, recorder, ci)
 
         run_in_chunks(horizon, cancel, step)
         return counts_out, horizon  # one new private sum per pull
@@ -173,27 +170,16 @@ def _record(t, counts, checkpoints, ci, counts_out):
 
 
 @njit(cache=True, nogil=True)
-def dp_ucb_chunk(
-    t,
-    horizon,
-    families,
-    params,
-    reward_draws,
-    noise_draws,
-    scale,
-    bound,
-    counts,
-    sums,
-    nodes,
-    means,
-    widths,
-    checkpoints,
-    ci,
-    counts_out,
-):
-    """Advance one DP-UCB run by ``len(reward_draws)`` steps (or to ``horizon``); one Laplace draw per step
-    feeds the new node of the pulled arm's tree. ``means`` holds (private sum + B)/N, ``widths`` sqrt(2/N).
-    Returns the new (t, ci)."""
+def dp_ucb_chunk(t, horizon, arms, draws, tuning, state, recorder, ci):
+    """Advance one DP-UCB run by ``len(draws.rewards)`` steps (or to ``horizon``); one Laplace draw per step
+    feeds the new node of the pulled arm's tree. ``arms`` an ``ArmLaws``, ``draws`` the chunk's ``PullDraws``,
+    ``tuning`` a ``DPUCBTuning``, ``state`` the run's ``DPUCBState`` (``means`` holds (private sum + B)/N,
+    ``widths`` sqrt(2/N)), ``recorder`` a ``CountsRecorder``. Returns the new (t, ci)."""
+    families, params = arms.families, arms.params
+    reward_draws, noise_draws = draws.rewards, draws.noise
+    scale, bound = tuning.scale, tuning.bound
+    counts, sums, nodes, means, widths = state.counts, state.sums, state.nodes, state.means, state.widths
+    checkpoints, counts_out = recorder.checkpoints, recorder.counts_out
     n = counts.shape[0]
     steps = min(reward_draws.shape[0], horizon - t)
     for s in range(steps):

@@ -3,7 +3,8 @@ r"""The numba-compiled steps of Algorithm 1's MAB instance (Zheng et al. 2020, S
 :func:`_ucb_select` (UCB1's index on losses), :func:`tsallis_weights` (Tsallis-INF's weights, Newton's method
 of Zimmert and Seldin 2021, Algorithm 2) and :func:`_sample` are shared by the Python learners
 (:mod:`ldpcode.reductions.learners`) and by :func:`_chunk`, the kernel that plays ``m`` rounds of one run of a
-built-in learner fed privatized losses (:func:`ldpcode.reductions.runs.simulate_mab`), and by
+built-in learner fed privatized losses (:func:`ldpcode.reductions.runs.simulate_mab`; its grouped arguments are
+the namedtuples ``LearnerTuning``, ``LossTable``, ``ChunkDraws``, ``LearnerState`` and ``RegretRecorder``), and by
 :func:`one_point_ucb_chunk`, Algorithm 1 around UCB1 on a stochastic instance of rewards, the kernel of the
 main engine's policy :class:`ldpcode.reductions.OnePointUCB`.
 
@@ -16,6 +17,7 @@ look it up in their own namespace, which is where a test must patch it.
 from __future__ import annotations
 
 import math
+from collections import namedtuple
 
 import numpy as np
 from numba import njit
@@ -28,6 +30,18 @@ from ..kit import lcb_scan, lcb_value, window_end
 # cache, and at 75-2500 ns a step in the kernels (ldpcode.limits) a call lasts at most tens of ms, the most
 # a Ctrl-C waits to be seen.
 ROUNDS_PER_CALL = 1 << 14
+
+# The grouped arguments of _chunk (namedtuples, which numba takes as arguments).
+LearnerTuning = namedtuple("LearnerTuning", "code param")
+"""The built-in learner: ``code`` (0 UCB, 1 Tsallis-INF) and its constant ``param`` (width constant or η scale)."""
+LossTable = namedtuple("LossTable", "levels bounds bernoulli")
+"""The loss schedule: mean losses ``levels`` (phases, K), the phases' first rounds ``bounds``, Bernoulli draws or not."""
+ChunkDraws = namedtuple("ChunkDraws", "env_u noise learn_u")
+"""A chunk's pre-drawn random inputs (m each): loss uniforms, privacy noises, learner uniforms (zeros if unused)."""
+LearnerState = namedtuple("LearnerState", "counts sums w cum_mean")
+"""A run's mutable arrays, updated in place: pulls, sums of the fed losses, Tsallis-INF's weights, cumulative means."""
+RegretRecorder = namedtuple("RegretRecorder", "checkpoints out_regret")
+"""What a run records: the checkpoint rounds and the pseudo-regret ``out_regret`` at each."""
 
 
 # ----------------------------------------------------------------------------------------------
@@ -100,29 +114,17 @@ def _sample(w, u):
 
 
 @njit(cache=True, nogil=True)
-def _chunk(
-    code,
-    t0,
-    m,
-    horizon,
-    levels,
-    bounds,
-    bernoulli,
-    env_u,
-    noise,
-    learn_u,
-    param,
-    counts,
-    sums,
-    w,
-    phase,
-    cum_mean,
-    played,
-    checkpoints,
-    ci,
-    out_regret,
-):
-    """Steps t0+1 .. t0+m of one run (t counts pulls from 1). Returns (phase, played, ci)."""
+def _chunk(t0, m, learner, losses, draws, state, phase, played, recorder, ci):
+    """Steps t0+1 .. t0+m of one run (t counts pulls from 1). Returns (phase, played, ci).
+
+    ``learner`` a ``LearnerTuning``, ``losses`` a ``LossTable``, ``draws`` the chunk's
+    ``ChunkDraws`` (m each), ``state`` the run's ``LearnerState``, ``recorder`` a
+    ``RegretRecorder``; ``phase``, ``played`` and ``ci`` are carried from the previous chunk."""
+    code, param = learner.code, learner.param
+    levels, bounds, bernoulli = losses.levels, losses.bounds, losses.bernoulli
+    env_u, noise, learn_u = draws.env_u, draws.noise, draws.learn_u
+    counts, sums, w, cum_mean = state.counts, state.sums, state.w, state.cum_mean
+    checkpoints, out_regret = recorder.checkpoints, recorder.out_regret
     k = counts.shape[0]
     nlev = levels.shape[0]
     for j in range(m):

@@ -24,7 +24,7 @@ from ..engine import run as run_policy
 from ..limits import Limits
 from ..results import RegretCurves
 from ..rng import run_streams
-from .kernels import ROUNDS_PER_CALL, _chunk
+from .kernels import ROUNDS_PER_CALL, ChunkDraws, LearnerState, LearnerTuning, LossTable, RegretRecorder, _chunk
 from .learners import TSALLIS, UCB, OnePointReduction, SubGaussianUCB, TsallisINF
 from .losses import LossSchedule
 
@@ -62,39 +62,19 @@ def _run_kernel(agent, env, horizon, seed_seq, checkpoints, cancel=None):
     env_rng, noise_rng, learn_rng = run_streams(seed_seq, 3)
     k = env.n_arms
     counts = np.zeros(k, dtype=np.int64)
-    sums = np.zeros(k)
-    w = np.full(k, 1.0 / k)
-    cum_mean = np.zeros(k)
     out = np.zeros(checkpoints.shape[0])
-    param = learner.kernel_param(v)
+    tuning = LearnerTuning(learner.code, learner.kernel_param(v))
+    losses = LossTable(env.levels, env.bounds, env.bernoulli)
+    state = LearnerState(counts, np.zeros(k), np.full(k, 1.0 / k), np.zeros(k))
+    recorder = RegretRecorder(checkpoints, out)
     carry = [0, 0.0]  # the kernel's phase and played mean loss, between chunks
 
     def step(t, ci, m):
         env_u = env_rng.random(m) if env.bernoulli else np.zeros(m)
         noise = mech.privatize(np.zeros(m), noise_rng) if mech is not None else np.zeros(m)
         learn_u = learn_rng.random(m) if learner.code == TSALLIS else np.zeros(m)
-        carry[0], carry[1], ci = _chunk(
-            learner.code,
-            t,
-            m,
-            horizon,
-            env.levels,
-            env.bounds,
-            env.bernoulli,
-            env_u,
-            noise,
-            learn_u,
-            param,
-            counts,
-            sums,
-            w,
-            carry[0],
-            cum_mean,
-            carry[1],
-            checkpoints,
-            ci,
-            out,
-        )
+        draws = ChunkDraws(env_u, noise, learn_u)
+        carry[0], carry[1], ci = _chunk(t, m, tuning, losses, draws, state, carry[0], carry[1], recorder, ci)
         return t + m, ci
 
     run_in_chunks(horizon, cancel, step, ROUNDS_PER_CALL)
