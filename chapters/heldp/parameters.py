@@ -188,6 +188,12 @@ NOTEBOOKS: dict[str, Notebook] = {
         ),
         (
             custom(
+                lambda p: p["level_law"] != "ren-heldp-discrete",
+                "level_law must have continuous levels (ren-heldp-gaussian): the exact tail's partial fractions "
+                "need distinct scales, and the discrete law repeats them (a pole of higher order; the Fourier "
+                "inversion that takes them is not accurate at the t^-4 tails checked here), got {level_law}",
+            ),
+            custom(
                 _some_users_kept,
                 "eps_min must be a level some users of level_law reach (else no response is kept), got "
                 "eps_min = {eps_min} for {level_law}",
