@@ -4,11 +4,16 @@ one loop. ``_one_point_chunk``: the sphere learner inside Algorithm 1 of Zheng e
 ``_two_point_chunk``: Algorithm 4 (Agarwal, Dekel and Xiao 2010) inside Algorithm 2; ``_barrier_chunk``:
 the barrier learners (Saha and Tewari 2011, Hazan and Levy 2014) inside Algorithm 1. The drivers of
 :mod:`ldpcode.bco.runs` call them chunk by chunk.
+
+A kernel takes the environment's code, the dimension, the rounds, its learner's tuning (:class:`SphereTuning`,
+:class:`TwoPointTuning` or :class:`BarrierTuning`), the run's two random streams, its learner's state (the
+centre ``x``, or a :class:`BarrierState`), the :class:`ComparatorSums` and the :class:`RegretRecorder`.
 """
 
 from __future__ import annotations
 
 import math
+from collections import namedtuple
 
 import numpy as np
 from numba import njit
@@ -16,14 +21,47 @@ from numba import njit
 from .environments import STOCH_NOISE_SD, _accumulate, _comparator, _loss
 from .geometry import _draw_direction, _ellipsoid, _ftrl_step, _step_and_project
 
+SphereTuning = namedtuple("SphereTuning", ["sigma", "strongly", "eta0", "rho0", "rho_max", "mu"])
+"""The constants of the sphere learner's run: the curator's noise σ, whether it runs the strongly convex
+schedule, η_0, ρ_0, the cap of ρ_t and μ (:func:`ldpcode.bco.runs.one_point_tuning`)."""
+
+TwoPointTuning = namedtuple("TwoPointTuning", ["sigma", "strongly", "eta0", "rho", "mu"])
+"""The constants of the two-point learner's run: σ of n_t, whether it runs the strongly convex schedule, η_0,
+the fixed radius ρ and μ (:func:`ldpcode.bco.runs.two_point_tuning`)."""
+
+BarrierTuning = namedtuple("BarrierTuning", ["sigma", "strongly", "eta0", "delta0", "mu"])
+"""The constants of a barrier learner's run: the curator's noise σ, Hazan-Levy (True) or Saha-Tewari (False),
+η_0, δ_0 and μ (:func:`ldpcode.bco.runs.barrier_tuning`)."""
+
+BarrierState = namedtuple("BarrierState", ["x", "gsum", "xsum", "max_norm"])
+"""The mutable state of a barrier learner's run, arrays: the centre x_t (d,), the sum of the estimates g_s (d,),
+the sum of the centres x_s (d,) (Hazan-Levy's strong-convexity terms) and [max ||y_t|| so far] (1,)."""
+
+ComparatorSums = namedtuple("ComparatorSums", ["S", "Q"])
+"""The environment's running sums of a run, from which its comparator is computed (``_accumulate``,
+``_comparator``): S (d,), the sum of the θ_s or c_s, and Q (1,)."""
+
+RegretRecorder = namedtuple("RegretRecorder", ["checkpoints", "out", "acc"])
+"""Where a run records its regret: the checkpoint times (C,), the regrets at them (C,), filled in, and
+``acc`` = [cumulative loss, next checkpoint index] (2,), carried from chunk to chunk."""
+
 
 @njit(cache=True)
-def _one_point_chunk(
-    env, d, t0, t1, sigma, strongly, eta0, rho0, rho_max, mu, checkpoints, rng_u, rng_z, out, x, S, Q, acc
-):
-    """Rounds t0 + 1 .. t1 of one run of the sphere learner. The run's state lives in the arrays ``x``
-    (centre), ``S``, ``Q`` (comparator sums) and ``acc`` = [cumulative loss, next checkpoint index], so
-    that a run is a sequence of chunks (a Ctrl-C is seen between them) with the arithmetic of one loop."""
+def _one_point_chunk(env, d, t0, t1, tuning, rng_u, rng_z, x, sums, record):
+    """Rounds t0 + 1 .. t1 of one run of the sphere learner (``tuning`` a :class:`SphereTuning`). The run's
+    state lives in the arrays ``x`` (centre), ``sums`` (:class:`ComparatorSums`) and ``record``
+    (:class:`RegretRecorder`), so that a run is a sequence of chunks (a Ctrl-C is seen between them) with the
+    arithmetic of one loop."""
+    sigma, strongly, eta0, rho0, rho_max, mu = (
+        tuning.sigma,
+        tuning.strongly,
+        tuning.eta0,
+        tuning.rho0,
+        tuning.rho_max,
+        tuning.mu,
+    )
+    S, Q = sums.S, sums.Q
+    checkpoints, out, acc = record.checkpoints, record.out, record.acc
     y = np.zeros(d)
     u = np.zeros(d)
     cvec = np.zeros(d)
@@ -58,8 +96,12 @@ def _one_point_chunk(
 
 
 @njit(cache=True)
-def _two_point_chunk(env, d, t0, t1, sigma, strongly, eta0, rho, mu, checkpoints, rng_u, rng_z, out, x, S, Q, acc):
-    """Rounds t0 + 1 .. t1 of one run of the two-point learner; state as in :func:`_one_point_chunk`."""
+def _two_point_chunk(env, d, t0, t1, tuning, rng_u, rng_z, x, sums, record):
+    """Rounds t0 + 1 .. t1 of one run of the two-point learner (``tuning`` a :class:`TwoPointTuning`); state
+    as in :func:`_one_point_chunk`."""
+    sigma, strongly, eta0, rho, mu = tuning.sigma, tuning.strongly, tuning.eta0, tuning.rho, tuning.mu
+    S, Q = sums.S, sums.Q
+    checkpoints, out, acc = record.checkpoints, record.out, record.acc
     x1 = np.zeros(d)
     x2 = np.zeros(d)
     u = np.zeros(d)
@@ -93,31 +135,15 @@ def _two_point_chunk(env, d, t0, t1, sigma, strongly, eta0, rho, mu, checkpoints
 
 
 @njit(cache=True)
-def _barrier_chunk(
-    env,
-    d,
-    t0,
-    t1,
-    sigma,
-    strongly,
-    eta0,
-    delta0,
-    mu,
-    checkpoints,
-    rng_u,
-    rng_z,
-    out,
-    max_norm,
-    x,
-    gsum,
-    xsum,
-    S,
-    Q,
-    acc,
-):
-    """Rounds t0 + 1 .. t1 of one run of a barrier learner; state as in :func:`_one_point_chunk`, plus
-    ``gsum`` (sum of the estimates g_s), ``xsum`` (sum of the centres x_s, Hazan-Levy's strong-convexity
-    terms) and ``max_norm`` = [max ||y_t|| so far]."""
+def _barrier_chunk(env, d, t0, t1, tuning, rng_u, rng_z, state, sums, record):
+    """Rounds t0 + 1 .. t1 of one run of a barrier learner (``tuning`` a :class:`BarrierTuning`); state as in
+    :func:`_one_point_chunk`, the learner's in ``state`` (:class:`BarrierState`: the centre, ``gsum`` the sum
+    of the estimates g_s, ``xsum`` the sum of the centres x_s, Hazan-Levy's strong-convexity terms, and
+    ``max_norm`` = [max ||y_t|| so far])."""
+    sigma, strongly, eta0, delta0, mu = tuning.sigma, tuning.strongly, tuning.eta0, tuning.delta0, tuning.mu
+    x, gsum, xsum, max_norm = state.x, state.gsum, state.xsum, state.max_norm
+    S, Q = sums.S, sums.Q
+    checkpoints, out, acc = record.checkpoints, record.out, record.acc
     y = np.zeros(d)
     u = np.zeros(d)
     w = np.zeros(d)

@@ -31,7 +31,17 @@ from ..results import RegretCurves
 from ..rng import run_streams
 from .environments import _ENV_CODE, Environment, _check_positive, make_environment
 from .geometry import BARRIER_NU
-from .kernels import _barrier_chunk, _one_point_chunk, _two_point_chunk
+from .kernels import (
+    BarrierState,
+    BarrierTuning,
+    ComparatorSums,
+    RegretRecorder,
+    SphereTuning,
+    TwoPointTuning,
+    _barrier_chunk,
+    _one_point_chunk,
+    _two_point_chunk,
+)
 from .privacy import noisy_range, one_point_sigma, two_point_sigma
 
 
@@ -323,11 +333,11 @@ class OnePointSphere(_Learner):
         sigma, strongly, tun = self.sigma(env), self.strongly(env), self.tuning(env, horizon)
         code, eta0, rho0, rho_max = _ENV_CODE[env.name], tun["eta0"], tun["rho0"], self.rho_max
         x, S, Q, acc, out = np.zeros(env.d), np.zeros(env.d), np.zeros(1), np.zeros(2), np.zeros(cp.size)
+        tuning = SphereTuning(sigma, strongly, eta0, rho0, rho_max, env.mu)
+        sums, record = ComparatorSums(S, Q), RegretRecorder(cp, out, acc)
 
         def advance(t0, t1, g_u, g_z):
-            _one_point_chunk(
-                code, env.d, t0, t1, sigma, strongly, eta0, rho0, rho_max, env.mu, cp, g_u, g_z, out, x, S, Q, acc
-            )
+            _one_point_chunk(code, env.d, t0, t1, tuning, g_u, g_z, x, sums, record)
 
         return advance, out
 
@@ -366,30 +376,11 @@ class OnePointBarrier(_Learner):
         code, eta0, delta0 = _ENV_CODE[env.name], tun["eta0"], tun["delta0"]
         x, gsum, xsum, S = (np.zeros(env.d) for _ in range(4))
         Q, acc, out, norm = np.zeros(1), np.zeros(2), np.zeros(cp.size), np.zeros(1)
+        tuning = BarrierTuning(sigma, strongly, eta0, delta0, env.mu)
+        state, sums, record = BarrierState(x, gsum, xsum, norm), ComparatorSums(S, Q), RegretRecorder(cp, out, acc)
 
         def advance(t0, t1, g_u, g_z):
-            _barrier_chunk(
-                code,
-                env.d,
-                t0,
-                t1,
-                sigma,
-                strongly,
-                eta0,
-                delta0,
-                env.mu,
-                cp,
-                g_u,
-                g_z,
-                out,
-                norm,
-                x,
-                gsum,
-                xsum,
-                S,
-                Q,
-                acc,
-            )
+            _barrier_chunk(code, env.d, t0, t1, tuning, g_u, g_z, state, sums, record)
 
         return advance, (out, norm)
 
@@ -423,9 +414,11 @@ class TwoPoint(_Learner):
         sigma, strongly, tun = self.sigma(env), self.strongly(env), self.tuning(env, horizon)
         code, eta0, rho = _ENV_CODE[env.name], tun["eta0"], tun["rho"]
         x, S, Q, acc, out = np.zeros(env.d), np.zeros(env.d), np.zeros(1), np.zeros(2), np.zeros(cp.size)
+        tuning = TwoPointTuning(sigma, strongly, eta0, rho, env.mu)
+        sums, record = ComparatorSums(S, Q), RegretRecorder(cp, out, acc)
 
         def advance(t0, t1, g_u, g_z):
-            _two_point_chunk(code, env.d, t0, t1, sigma, strongly, eta0, rho, env.mu, cp, g_u, g_z, out, x, S, Q, acc)
+            _two_point_chunk(code, env.d, t0, t1, tuning, g_u, g_z, x, sums, record)
 
         return advance, out
 
