@@ -107,8 +107,9 @@ _SENSE_TEXT = {"=": "", "<=": "≤ ", ">=": "≥ "}
 
 def _fmt_pm(value, se, sign: bool = False) -> str:
     """``value ± se`` with matching digits: the standard error to 2 significant digits and the value rounded
-    to the same decimal place, with thousands separators (``34,480 ± 210``, ``0.959 ± 0.012``); below 10⁻³
-    or from 10⁹ on, both share one power of ten (``(1.600 ± 0.020)·10⁻⁵``). ``sign`` writes a leading +."""
+    to the same decimal place, with thousands separators (``34,480 ± 210``, ``0.959 ± 0.012``,
+    ``1.1706742 ± 0.0000023``); below 10⁻³, from 10⁹ on, or from 10 on with a standard error below 10⁻⁶, both share
+    one power of ten (``(1.600 ± 0.020)·10⁻⁵``). ``sign`` writes a leading +."""
     if value is None:
         return "-"
     value, plus = float(value), "+" if sign else ""
@@ -122,6 +123,8 @@ def _fmt_pm(value, se, sign: bool = False) -> str:
         d = max(0, -last)
         v = round(value, -last) if last > 0 else value
         return f"{v:{plus},.{d}f} ± {se:,.{d}f}"
+    if 1e-3 <= top < 10:  # a tiny standard error on a plain number: every digit, no "(1.1706742 ± 0.0000023)·10⁰"
+        return f"{value:{plus}.{-last}f} ± {se:.{-last}f}"
     e = math.floor(math.log10(top))
     d = max(0, e - last)
     power = "·10" + str(e).translate(_SUPERSCRIPT)

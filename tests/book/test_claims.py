@@ -716,6 +716,8 @@ def test_quotes_reach_mathjax_with_its_output_delimiters():
         (12.0, 0.0004, "12.00000 ± 0.00040"),
         (1.6e-5, 2e-7, "(1.600 ± 0.020)·10⁻⁵"),  # below 10^-3: one power of ten for both
         (2.5e9, 3.1e7, "(2.500 ± 0.031)·10⁹"),
+        (1.1706742, 2.3e-6, "1.1706742 ± 0.0000023"),  # a unit value with a tiny se: no "·10⁰"
+        (0.43101564, 8.5e-6, "0.4310156 ± 0.0000085"),
         (0.5, 0.0, "0.5"),  # no standard error: the number alone
         (3.0, float("nan"), "3 ± nan"),  # shown, never hidden
     ],
