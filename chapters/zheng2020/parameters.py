@@ -219,7 +219,11 @@ NOTEBOOKS: dict[str, Notebook] = {
     ),
     "chapters/zheng2020/algorithm2_two_point_bco.ipynb": Notebook(
         dict(
-            d=Int(1, 10**4),
+            d=Int(
+                3,
+                10**4,
+                "the environments of ldp.bco.make_environment turn their loss direction in coordinates 2 and 3",
+            ),
             t_min=COUNT,
             t_min_log=horizon_rule(2, "the regret is fitted on log t, which must be > 0"),
             releases=Int(2, 10**9, "a standard error needs at least 2 releases"),
@@ -249,7 +253,11 @@ NOTEBOOKS: dict[str, Notebook] = {
     "chapters/zheng2020/algorithm3_theorems9_10_glm.ipynb": _contextual_notebook("gloc"),
     "chapters/zheng2020/corollary4_one_point_bco.ipynb": Notebook(
         dict(
-            d=Int(1, 10**4),
+            d=Int(
+                3,
+                10**4,
+                "the environments of ldp.bco.make_environment turn their loss direction in coordinates 2 and 3",
+            ),
             t_min=COUNT,
             sweep_epsilons=Seq(EPS, 3, why=RATIO_FIT, distinct=True),
             sweep_horizon=HORIZON,
