@@ -85,6 +85,18 @@ def _lemma6_cost(p) -> list:
 HELDP = ("HeLDP-UCB-L", "HeLDP-UCB-B")
 
 
+def _every_threshold_keeps_responses(p) -> bool:
+    """choosing_epsilon_min simulates each eps_min of its three grids: each must keep, in expectation, at least 10
+    responses per arm over the horizon (T p_0 >= 10 K). With fewer, arms go unobserved, and HeLDP-UCB-B, whose ties
+    between unobserved arms go to the lowest index, keeps pulling arm 0, the best arm of ren2020-bernoulli: a
+    regret near 0 that measures the tie-break, not the threshold (measured: at T = 1000 and eps_min = 4 on the
+    Gaussian law, two runs in four never left arm 0)."""
+    from ldpcode.experiments.heldp_epsilon_min import section42_laws
+
+    laws = section42_laws(p["exponential_mean"])
+    return all(p["horizon"] * laws[name].p_at_least(em) >= 10 * REN_ARMS for name in laws for em in p[f"grid_{name}"])
+
+
 NOTEBOOKS: dict[str, Notebook] = {
     # ---------------------------------------------------------------- heterogeneous LDP (Ren et al. 2020, HeLDP)
     "chapters/heldp/choosing_epsilon_min.ipynb": Notebook(
@@ -100,9 +112,20 @@ NOTEBOOKS: dict[str, Notebook] = {
             ),
             bound_grid=Grid(),
         ),
-        (_ren_horizon, simulated(HELDP, "ren2020-bernoulli")),
+        (
+            _ren_horizon,
+            custom(
+                _every_threshold_keeps_responses,
+                "grid_discrete, grid_gaussian and grid_exponential must hold only eps_min that keep at least 10 "
+                "responses per arm in expectation (horizon x P(eps_t >= eps_min) >= 200): with fewer, arms go unobserved and "
+                "HeLDP-UCB-B keeps pulling arm 0, the best arm, by tie-breaking, a regret near 0 that measures "
+                "nothing, got horizon = {horizon}, grid_discrete = {grid_discrete}, grid_gaussian = {grid_gaussian}, "
+                "grid_exponential = {grid_exponential}",
+            ),
+            simulated(HELDP, "ren2020-bernoulli"),
+        ),
         tiny=dict(
-            horizon=1000,
+            horizon=2000,
             runs=2,
             grid_discrete=[1.0, 2.0],
             grid_gaussian=[1.0, 2.0],
