@@ -3,6 +3,8 @@ their private predicates and messages."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ldpcode.parameters.library import accepted_by, printed, simulations, within_limits
@@ -226,6 +228,32 @@ def _pair_within_sensitivity(p) -> bool:
     return f.shape == g.shape and abs(float(np.abs(f - g).sum()) - p["sensitivity"]) <= 1e-12 * p["sensitivity"]
 
 
+def _broken_audit_has_power(p) -> bool:
+    """theorem1_table2 asserts that its audit refutes the broken mechanism (noise at broken_factor of Theorem 1's
+    scale) at every eps. Its best bin is the atom of the privacy loss L at +loss, loss = eps / broken_factor for a
+    pair at distance s(f): probability q = 2^-m under f and q e^-loss under f' (m coordinates differ). The audit's
+    lower bound there is log(l_a / h_b), Clopper-Pearson bounds at alpha / (4 (bins + 2)) a tail
+    (ldpcode.audit.binned_log_ratio). Taken at pessimistic counts, 2 standard deviations below n q under f and above
+    n q e^-loss under f' (about 98 % power), it must exceed eps: else a reader's run fails in cell 5 because the
+    audit had too few releases, not because the mechanism is private. The genuine mechanism's atom, of probability
+    q e^-eps under f', must expect at least 5 releases: its log-ratio is a stored number, infinite when no release
+    reaches the bin."""
+    from scipy.stats import beta
+
+    m = int(np.sum(np.asarray(p["f_d"], float) != np.asarray(p["f_d_prime"], float)))
+    n, q = p["samples"], 2.0**-m
+    tail = p["confidence_alpha"] / (4 * (p["bins"] + 2))
+    for eps in p["epsilons"]:
+        if n * q * math.exp(-eps) < 5:
+            return False
+        k_a = n * q - 2 * math.sqrt(n * q * (1 - q))
+        mean_b = n * q * math.exp(-eps / p["broken_factor"])
+        k_b = min(mean_b + 2 * math.sqrt(mean_b) + 1, n - 1)
+        if k_a <= 0 or math.log(beta.ppf(tail, k_a, n - k_a + 1) / beta.ppf(1 - tail, k_b + 1, n - k_b)) <= eps:
+            return False
+    return True
+
+
 THEOREM1_TABLE2 = Notebook(
     dict(
         sensitivity=POS,
@@ -253,6 +281,15 @@ THEOREM1_TABLE2 = Notebook(
             "pair of neighbouring inputs: at a smaller distance the loss the audit measures is below eps, and "
             "the broken mechanism is missed, measured at distance 1 and sensitivity 2), got f_d = {f_d}, "
             "f_d_prime = {f_d_prime}, sensitivity = {sensitivity}",
+        ),
+        custom(
+            _broken_audit_has_power,
+            "samples, bins, broken_factor and epsilons must give the audit the power to refute the broken mechanism "
+            "at every eps (its Clopper-Pearson lower bound at the atom of L, at counts 2 standard deviations on the "
+            "wrong side, above eps; the check asserts the refutation), and 5 releases of the genuine mechanism in "
+            "that atom, "
+            "got samples = {samples}, bins = {bins}, "
+            "broken_factor = {broken_factor}, epsilons = {epsilons}",
         ),
         custom(
             lambda p: p["table_horizon"] >= p["table_arms"] - 1,
