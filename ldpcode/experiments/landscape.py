@@ -265,6 +265,22 @@ def crossover_bootstrap(epsilons, local_runs, global_runs, factor: float, *, n_b
     return CrossoverEstimate(float(factor), value, float(v.std(ddof=1)), float(lo), float(hi), n_boot, outside)
 
 
+def crossovers_on_grid(epsilons, local_runs, global_runs, factors, *, n_boot: int, seed: int) -> tuple[dict, dict]:
+    """:func:`crossover_bootstrap` for each k of ``factors``, keeping apart the ones the grid cannot estimate: returns
+    (k -> :class:`CrossoverEstimate`, k -> why not), the second with the one-line reason (the ratio never reaches k,
+    is still above k at the largest ε, or too many replicates leave the grid). At a reader's horizon or grid a
+    crossover may lie outside it; the notebook then says so instead of stopping."""
+    found, outside = {}, {}
+    for k in factors:
+        try:
+            found[k] = crossover_bootstrap(epsilons, local_runs, global_runs, k, n_boot=n_boot, seed=seed)
+        except ValueError as err:
+            if "crossover" not in str(err):  # a bad argument, not a crossover off the grid
+                raise
+            outside[k] = str(err)
+    return found, outside
+
+
 def bound_crossover(means, factor: float, *, lo: float = 1e-4, hi: float = 1e3) -> float:
     r"""The ε below which the ε-LDP lower bound is at least ``factor`` (> 1) times the ε-global-DP lower bound, by
     root finding in log ε on [``lo``, ``hi``] (log T cancels in the ratio).

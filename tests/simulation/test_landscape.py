@@ -59,6 +59,19 @@ def test_crossover_of_a_power_law_is_exact(c, b, k):
     assert L.crossover(eps, ratio, k) == pytest.approx(want, rel=1e-9)
 
 
+def test_crossovers_on_grid_keep_apart_the_levels_the_grid_cannot_estimate():
+    """Runs whose mean ratio is exactly 10 / eps on [0.1, 1, 10]: k = 2 crosses at 5; k = 200 is never reached
+    and k = 0.5 is still exceeded at the largest eps, each kept apart with its one-line reason, not raised."""
+    eps = [0.1, 1.0, 10.0]
+    glo = np.ones((4, 3))
+    loc = np.tile([100.0, 10.0, 1.0], (4, 1))
+    found, outside = L.crossovers_on_grid(eps, loc, glo, [2.0, 200.0, 0.5], n_boot=20, seed=1)
+    assert list(found) == [2.0] and found[2.0].value == pytest.approx(5.0, rel=1e-12) and found[2.0].se == 0
+    assert "never reaches 200" in outside[200.0] and "lies above the grid" in outside[0.5]
+    with pytest.raises(ValueError, match="increasing"):  # a bad argument is still an error
+        L.crossovers_on_grid([1.0, 0.1, 10.0], loc, glo, [2.0], n_boot=20, seed=1)
+
+
 def test_price_of_trust_is_a_ratio_of_means():
     loc = np.array([[10.0, 4.0], [30.0, 8.0]])
     glo = np.array([[5.0, 4.0], [5.0, 2.0], [5.0, 3.0]])
