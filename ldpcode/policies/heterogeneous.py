@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import warnings
+from collections import namedtuple
 from dataclasses import dataclass
 
 import numpy as np
@@ -16,8 +17,17 @@ from .._validate import check_epsilon
 from ..engine import ArmedPolicy, check_bounded, pulls_cost, run_in_chunks
 from ..instances import PrivacyLevels, reward_from_draw
 from ..rng import run_streams
-from .index import USE_SIGMOID, no_options
+from .index import USE_SIGMOID, CountsRecorder, no_options
 from ..kit import leader_index, leader_scan, sqrt_log, window_end
+
+
+# The argument groups of heterogeneous_chunk (as index_policy_chunk's; its recorder is a CountsRecorder):
+#: The pre-drawn random inputs of one chunk: the reward draws, the curator's noise and the users' levels eps_t.
+HeterogeneousDraws = namedtuple("HeterogeneousDraws", ["rewards", "noise", "levels"])
+#: The constants of a run: the curator's code, Sigmoid or not, the threshold epsilon_min, forced pulls or not.
+HeterogeneousTuning = namedtuple("HeterogeneousTuning", ["mech_code", "use_sigmoid", "eps_min", "forced"])
+#: The learner's state, updated in place: pulls, kept responses N_a, their sum, A_a or B_a, means, widths.
+HeterogeneousState = namedtuple("HeterogeneousState", ["counts", "kept", "sums", "acc", "means", "widths"])
 
 
 class UniformPlayWarning(UserWarning):
@@ -93,6 +103,13 @@ class HeterogeneousPolicy(ArmedPolicy):
     def draw_noise(self, rng: np.random.Generator, size) -> np.ndarray:
         return mech.draw_noise(self.mechanism_code, rng, size)
 
+    def kernel_tuning(self) -> HeterogeneousTuning:
+        """The :data:`HeterogeneousTuning` of :func:`heterogeneous_chunk`, the code a plain int (as
+        :meth:`ldpcode.policies.index.IndexPolicy.kernel_tuning`)."""
+        return HeterogeneousTuning(
+            int(self.mechanism_code), self.use_sigmoid, self.epsilon_min, self.forced_exploration
+        )
+
     # --- the engine protocol (ldpcode.engine) ---------------------------------------------------------------
     @property
     def label(self) -> float:
@@ -148,37 +165,21 @@ class HeterogeneousPolicy(ArmedPolicy):
             self._warn_if_uniform(instance.n_arms, privacy_levels, horizon)
         reward_rng, noise_rng, level_rng = run_streams(seed_seq, 3)
         n = instance.n_arms
-        counts = np.zeros(n, dtype=np.int64)
-        kept = np.zeros(n, dtype=np.int64)
-        sums, acc, means, widths = (np.zeros(n) for _ in range(4))
+        state = HeterogeneousState(
+            np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), *(np.zeros(n) for _ in range(4))
+        )
         counts_out = np.zeros((checkpoints.shape[0], n), dtype=np.int64)
+        recorder = CountsRecorder(checkpoints, counts_out)
+        tuning = self.kernel_tuning()
         only = privacy_levels.only_level  # one level: the levels' own stream need not be drawn
 
         def step(t, ci, m):
             rd = instance.draw_stream(reward_rng, m)
             nd = self.draw_noise(noise_rng, m)
             ed = privacy_levels.sample(level_rng, m) if only is None else np.full(m, only)
+            draws = HeterogeneousDraws(rd, nd, ed)
             return heterogeneous_chunk(
-                t,
-                horizon,
-                instance.families,
-                instance.params,
-                rd,
-                nd,
-                ed,
-                self.mechanism_code,
-                self.use_sigmoid,
-                self.epsilon_min,
-                self.forced_exploration,
-                counts,
-                kept,
-                sums,
-                acc,
-                means,
-                widths,
-                checkpoints,
-                ci,
-                counts_out,
+                t, horizon, instance.families, instance.params, draws, tuning, state, recorder, ci
             )
 
         run_in_chunks(horizon, cancel, step)
@@ -218,31 +219,17 @@ def build_heterogeneous(name, epsilon, epsilon_min, options):
 
 
 @njit(cache=True, nogil=True)
-def heterogeneous_chunk(
-    t,
-    horizon,
-    families,
-    params,
-    reward_draws,
-    noise_draws,
-    eps_draws,
-    mech_code,
-    use_sigmoid,
-    eps_min,
-    forced,
-    counts,
-    kept,
-    sums,
-    acc,
-    means,
-    widths,
-    checkpoints,
-    ci,
-    counts_out,
-):
+def heterogeneous_chunk(t, horizon, families, params, draws, tuning, state, recorder, ci):
     """Advance one run of a HeLDP policy; like :func:`index_policy_chunk` with the users' levels
-    ``eps_draws``. ``counts`` are pulls (for the regret), ``kept`` the responses kept (N_a), ``acc`` A_a
-    or B_a. Returns the new (t, ci)."""
+    ``draws.levels`` (``draws`` a :data:`HeterogeneousDraws`, ``tuning`` a :data:`HeterogeneousTuning`,
+    ``recorder`` a :data:`~ldpcode.policies.index.CountsRecorder`). In ``state`` (a
+    :data:`HeterogeneousState`, updated in place) ``counts`` are pulls (for the regret), ``kept`` the
+    responses kept (N_a), ``acc`` A_a or B_a. Returns the new (t, ci)."""
+    reward_draws, noise_draws, eps_draws = draws.rewards, draws.noise, draws.levels
+    mech_code, use_sigmoid, eps_min, forced = tuning.mech_code, tuning.use_sigmoid, tuning.eps_min, tuning.forced
+    counts, kept, sums, acc = state.counts, state.kept, state.sums, state.acc
+    means, widths = state.means, state.widths
+    checkpoints, counts_out = recorder.checkpoints, recorder.counts_out
     n = counts.shape[0]
     steps = min(reward_draws.shape[0], horizon - t)
     force_factor = 4.0 / (eps_min * eps_min)

@@ -27,6 +27,7 @@ lowest-numbered arm, like ``numpy.argmax``. The first n steps pull arms 1..n onc
 from __future__ import annotations
 
 import math
+from collections import namedtuple
 from dataclasses import dataclass
 
 import numpy as np
@@ -40,6 +41,16 @@ from ..rng import run_streams
 from ..kit import leader_scan, sqrt_log, window_end
 
 USE_SIGMOID = "; use its Sigmoid version {name}S"
+
+# The argument groups of index_policy_chunk (numba takes namedtuples of arrays and scalars; a field is a local):
+#: The pre-drawn random inputs of one chunk: the arms' reward draws and the curator's noise, one a round.
+IndexDraws = namedtuple("IndexDraws", ["rewards", "noise"])
+#: The constants of a run: the curator (:meth:`IndexPolicy.kernel_args`), the index constant c, forced pulls.
+IndexTuning = namedtuple("IndexTuning", ["mech_code", "use_sigmoid", "laplace_scale", "exp_eps", "c", "forced"])
+#: The learner's state, updated in place: N_a, the sums of responses, the means and the widths b_a.
+IndexState = namedtuple("IndexState", ["counts", "sums", "means", "widths"])
+#: The checkpoint recorder: the pull counts at which ``counts`` is copied into ``counts_out[ci]``.
+CountsRecorder = namedtuple("CountsRecorder", ["checkpoints", "counts_out"])
 
 
 @dataclass(frozen=True)
@@ -79,6 +90,12 @@ class IndexPolicy(ArmedPolicy):
             return mech.Mechanism.NONE, self.use_sigmoid, 0.0, 1.0
         return self.curator.code, self.use_sigmoid, self.curator.laplace_scale, self.curator.exp_eps
 
+    def kernel_tuning(self) -> IndexTuning:
+        """The :data:`IndexTuning` of :func:`index_policy_chunk`, its curator's code a plain int: a namedtuple
+        holding an IntEnum member has no numba type fingerprint: each call typed it in Python, 25 µs, not 3.6."""
+        code, sig, scale, exp_eps = self.kernel_args()
+        return IndexTuning(int(code), sig, scale, exp_eps, self.index_constant, self.forced_exploration)
+
     # --- the engine protocol (ldpcode.engine) ---------------------------------------------------------------
     @property
     def label(self) -> float:
@@ -99,36 +116,15 @@ class IndexPolicy(ArmedPolicy):
         ``cancel`` is checked before each chunk of ``PULLS_PER_CALL`` pulls."""
         reward_rng, noise_rng = run_streams(seed_seq)
         n = instance.n_arms
-        counts = np.zeros(n, dtype=np.int64)
-        sums = np.zeros(n)
-        means = np.zeros(n)
-        widths = np.zeros(n)
+        state = IndexState(np.zeros(n, dtype=np.int64), np.zeros(n), np.zeros(n), np.zeros(n))
         counts_out = np.zeros((checkpoints.shape[0], n), dtype=np.int64)
-        code, sig, scale, exp_eps = self.kernel_args()
+        recorder = CountsRecorder(checkpoints, counts_out)
+        tuning = self.kernel_tuning()
 
         def step(t, ci, m):
-            rd = instance.draw_stream(reward_rng, m)
-            nd = self.draw_noise(noise_rng, m)
+            draws = IndexDraws(instance.draw_stream(reward_rng, m), self.draw_noise(noise_rng, m))
             return index_policy_chunk(
-                t,
-                horizon,
-                instance.families,
-                instance.params,
-                rd,
-                nd,
-                code,
-                sig,
-                scale,
-                exp_eps,
-                self.index_constant,
-                self.forced_exploration,
-                counts,
-                sums,
-                means,
-                widths,
-                checkpoints,
-                ci,
-                counts_out,
+                t, horizon, instance.families, instance.params, draws, tuning, state, recorder, ci
             )
 
         run_in_chunks(horizon, cancel, step)
@@ -175,33 +171,19 @@ def build_index(name, epsilon, epsilon_min, options):
 
 
 @njit(cache=True, nogil=True)
-def index_policy_chunk(
-    t,
-    horizon,
-    families,
-    params,
-    reward_draws,
-    noise_draws,
-    mech_code,
-    use_sigmoid,
-    laplace_scale,
-    exp_eps,
-    c,
-    forced,
-    counts,
-    sums,
-    means,
-    widths,
-    checkpoints,
-    ci,
-    counts_out,
-):
-    """Advance one run of an index policy by ``len(reward_draws)`` steps (or to ``horizon``).
+def index_policy_chunk(t, horizon, families, params, draws, tuning, state, recorder, ci):
+    """Advance one run of an index policy by ``len(draws.rewards)`` steps (or to ``horizon``).
 
-    State (updated in place): ``counts`` N_a, ``sums`` of responses, ``means`` = sums/counts and
-    ``widths`` b_a = c/sqrt(N_a). ``checkpoints`` are pull counts at which ``counts`` is copied into
-    ``counts_out[ci]``. Returns the new (t, ci).
+    ``draws`` an :data:`IndexDraws`, ``tuning`` an :data:`IndexTuning`, ``state`` an :data:`IndexState`
+    (updated in place): ``counts`` N_a, ``sums`` of responses, ``means`` = sums/counts and ``widths``
+    b_a = c/sqrt(N_a). ``recorder`` a :data:`CountsRecorder`: ``checkpoints`` are pull counts at which
+    ``counts`` is copied into ``counts_out[ci]``. Returns the new (t, ci).
     """
+    reward_draws, noise_draws = draws.rewards, draws.noise
+    mech_code, use_sigmoid, c, forced = tuning.mech_code, tuning.use_sigmoid, tuning.c, tuning.forced
+    laplace_scale, exp_eps = tuning.laplace_scale, tuning.exp_eps
+    counts, sums, means, widths = state.counts, state.sums, state.means, state.widths
+    checkpoints, counts_out = recorder.checkpoints, recorder.counts_out
     n = counts.shape[0]
     steps = min(reward_draws.shape[0], horizon - t)
     # Exact shortcuts (the pulls are bit-for-bit those of the plain loop; tests/policies/test_engine.py):

@@ -260,6 +260,8 @@ def test_every_kernel_quantity_is_finite_at_the_floor():
     """At eps = EPSILON_FLOOR the indexes, widths and sums of every agent are finite numbers (at 1e-310 every
     index was nan and the kernel pulled the last arm)."""
     from ldpcode.policies import heterogeneous_chunk, index_policy_chunk
+    from ldpcode.policies.heterogeneous import HeterogeneousDraws, HeterogeneousState
+    from ldpcode.policies.index import CountsRecorder, IndexDraws, IndexState
 
     inst = ldp.make_instance("bernoulli", means=[0.9, 0.1, 0.5])
     rng = np.random.default_rng(0)
@@ -268,27 +270,16 @@ def test_every_kernel_quantity_is_finite_at_the_floor():
     for name in ("LDP-UCB-L", "LDP-UCB-B"):
         pol = ldp.make_policy(name, EPSILON_FLOOR)
         counts, sums, means, widths = np.zeros(n, np.int64), np.zeros(n), np.zeros(n), np.zeros(n)
-        code, sig, scale, exp_eps = pol.kernel_args()
         index_policy_chunk(
             0,
             T,
             inst.families,
             inst.params,
-            inst.draw_stream(rng, T),
-            pol.draw_noise(rng, T),
-            code,
-            sig,
-            scale,
-            exp_eps,
-            pol.index_constant,
-            pol.forced_exploration,
-            counts,
-            sums,
-            means,
-            widths,
-            cps,
+            IndexDraws(inst.draw_stream(rng, T), pol.draw_noise(rng, T)),
+            pol.kernel_tuning(),
+            IndexState(counts, sums, means, widths),
+            CountsRecorder(cps, np.zeros((1, n), np.int64)),
             0,
-            np.zeros((1, n), np.int64),
         )
         assert np.isfinite(means).all() and np.isfinite(widths).all() and counts.sum() == T
         assert (counts > T / 10).all()  # pure noise: every arm explored, not the last one
@@ -301,22 +292,11 @@ def test_every_kernel_quantity_is_finite_at_the_floor():
             T,
             inst.families,
             inst.params,
-            inst.draw_stream(rng, T),
-            pol.draw_noise(rng, T),
-            np.full(T, EPSILON_FLOOR),
-            pol.mechanism_code,
-            pol.use_sigmoid,
-            pol.epsilon_min,
-            pol.forced_exploration,
-            counts,
-            kept,
-            sums,
-            acc,
-            means,
-            widths,
-            cps,
+            HeterogeneousDraws(inst.draw_stream(rng, T), pol.draw_noise(rng, T), np.full(T, EPSILON_FLOOR)),
+            pol.kernel_tuning(),
+            HeterogeneousState(counts, kept, sums, acc, means, widths),
+            CountsRecorder(cps, np.zeros((1, n), np.int64)),
             0,
-            np.zeros((1, n), np.int64),
         )
         for v in (sums, acc, means, widths):
             assert np.isfinite(v).all()
