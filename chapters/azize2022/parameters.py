@@ -414,8 +414,18 @@ NOTEBOOKS: dict[str, Notebook] = {
             lemma1_changed=Seq(Int(1, 10**4)),
             lemma1_samples=Int(1000, 10**9, LEMMA1_BINS),
             audit_means=MEANS,
-            audit_horizon=Int(12, 10**4, STALE_HORIZON),
-            audit_changed_step=Int(1),
+            audit_horizon=Int(
+                12,
+                24,
+                STALE_HORIZON + "; measured up to 24 at the fewest runs the rules accept: from 36 on the action "
+                "sequences multiply and the noise-halved AdaP-UCB went unrefuted",
+            ),
+            audit_changed_step=Int(
+                1,
+                1,
+                "the first decision's exact law (audit.first_decision_log_ratio) is for a change at step 1, and at the "
+                "fewest runs the rules accept a later change left a broken variant unrefuted (step 3; step 2 with T = 24)",
+            ),
             audit_table_entry=Fields((("arm", Int(0)), ("pull", Int(0)))),
             audit_runs=Int(2000, 10**8, GDP_POWER),
             audit_epsilons=EPSILONS,
@@ -445,6 +455,13 @@ NOTEBOOKS: dict[str, Notebook] = {
             broken_stale_runs=Int(25_000, 10**8, STALE_POWER),
         ),
         (
+            custom(
+                lambda p: p["lemma1_samples"] * math.exp(-p["lemma1_epsilon"]) / 2 >= 50,
+                "lemma1_samples and lemma1_epsilon must put at least 50 releases, in expectation, in the half-line "
+                "below both locations under r' (probability e^-eps / 2), whose log-ratio is a stored number: with "
+                "fewer its bins go empty and their standard errors undefined (measured: eps = 3 at 1,000 samples "
+                "failed so), got lemma1_samples = {lemma1_samples}, lemma1_epsilon = {lemma1_epsilon}",
+            ),
             at_least_arms("audit_horizon", "audit_means"),
             custom(
                 lambda p: len(p["audit_means"]) == 2,
