@@ -78,6 +78,15 @@ def _eps_grid_spans_switches(p) -> bool:
     return True
 
 
+def _epsilon_above_switches(p) -> bool:
+    from ldpcode.bounds import gdp_lower_bound_terms
+
+    return all(
+        p["epsilon"] >= gdp_lower_bound_terms(m, 1.0).epsilon_threshold.max()
+        for m in (p["fig2_means"], p["fig3_means"])
+    )
+
+
 SAME_RUNS = "at T = K each arm is pulled once: every run has the same regret, and its standard error is 0"
 
 
@@ -599,6 +608,12 @@ NOTEBOOKS: dict[str, Notebook] = {
                 _eps_grid_spans_switches,
                 "eps_grid must reach below the smallest switch point eps_a of the two instances and up to the largest "
                 "(the asymptotes are checked on both sides), got eps_grid = {eps_grid}",
+            ),
+            custom(
+                _epsilon_above_switches,
+                "epsilon must be at least the largest switch point eps_a = d(mu_a, mu*)/(6 t_inf) of the two "
+                "instances: the exact claims at epsilon compare Theorem 3's constant with the Lai-Robbins sum, which "
+                "it equals only when every arm is in the low-privacy regime, got epsilon = {epsilon}",
             ),
         ),
         tiny=dict(eps_grid=[1e-3, 1e2, 2], gap_axis=[0.1, 0.2, 2], gauss_check_ratios=[1.0], log_s_grid=[-1.0, 1.0, 2]),
