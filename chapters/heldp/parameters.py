@@ -85,6 +85,18 @@ def _lemma6_cost(p) -> list:
 HELDP = ("HeLDP-UCB-L", "HeLDP-UCB-B")
 
 
+def _bound_grid_holds_the_heuristic(p) -> bool:
+    """choosing_epsilon_min's second way transcribes the heuristic for the Gaussian law as a bounded search of
+    Section 4.2's V over [bound_grid[0], bound_grid[1]]: that interval must hold the heuristic's choice
+    (ldp.bounds.choose_epsilon_min, for V_L and V_B) strictly inside, else the two ways find different minima."""
+    from ldpcode.bounds import choose_epsilon_min
+    from ldpcode.instances import make_privacy_levels
+
+    levels = make_privacy_levels("ren-heldp-gaussian")
+    lo, hi = p["bound_grid"][0], p["bound_grid"][1]
+    return all(lo < choose_epsilon_min(levels, mech).epsilon_min < hi for mech in ("L", "B"))
+
+
 def _every_threshold_keeps_responses(p) -> bool:
     """choosing_epsilon_min simulates each eps_min of its three grids: each must keep, in expectation, at least 10
     responses per arm over the horizon (T p_0 >= 10 K). With fewer, arms go unobserved, and HeLDP-UCB-B, whose ties
@@ -114,6 +126,12 @@ NOTEBOOKS: dict[str, Notebook] = {
         ),
         (
             _ren_horizon,
+            custom(
+                _bound_grid_holds_the_heuristic,
+                "bound_grid must hold the heuristic's eps_min for the Gaussian law (V_L's and V_B's) strictly inside "
+                "[bound_grid[0], bound_grid[1]]: the transcribed second way searches the minimum of V there, got "
+                "bound_grid = {bound_grid}",
+            ),
             custom(
                 _every_threshold_keeps_responses,
                 "grid_discrete, grid_gaussian and grid_exponential must hold only eps_min that keep at least 10 "
