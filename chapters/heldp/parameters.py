@@ -3,6 +3,8 @@ HeLDP), with their private messages."""
 
 from __future__ import annotations
 
+import math
+
 from ldpcode.instances import make_instance
 from ldpcode.parameters.library import (
     simulated,
@@ -85,16 +87,23 @@ def _lemma6_cost(p) -> list:
 HELDP = ("HeLDP-UCB-L", "HeLDP-UCB-B")
 
 
+#: The heuristic's eps_min for the Gaussian law of Section 4.2 (argmin of V_L, of V_B), a property of the law
+#: alone: ldp.bounds.choose_epsilon_min takes seconds, too long for a rule, and tests/book/test_heldp_rules.py checks
+#: these two numbers against it.
+GAUSSIAN_HEURISTIC = (0.9977161068335945, 0.9881312246866223)
+
+
 def _bound_grid_holds_the_heuristic(p) -> bool:
     """choosing_epsilon_min's second way transcribes the heuristic for the Gaussian law as a bounded search of
     Section 4.2's V over [bound_grid[0], bound_grid[1]]: that interval must hold the heuristic's choice
-    (ldp.bounds.choose_epsilon_min, for V_L and V_B) strictly inside, else the two ways find different minima."""
-    from ldpcode.bounds import choose_epsilon_min
-    from ldpcode.instances import make_privacy_levels
+    (:data:`GAUSSIAN_HEURISTIC`) strictly inside, else the two ways find different minima."""
+    return p["bound_grid"][0] < min(GAUSSIAN_HEURISTIC) and max(GAUSSIAN_HEURISTIC) < p["bound_grid"][1]
 
-    levels = make_privacy_levels("ren-heldp-gaussian")
-    lo, hi = p["bound_grid"][0], p["bound_grid"][1]
-    return all(lo < choose_epsilon_min(levels, mech).epsilon_min < hi for mech in ("L", "B"))
+
+def gaussian_kept(eps_min: float) -> float:
+    """P(eps_t >= eps_min) for the users' levels 'ren-heldp-gaussian', Gaussian(1, 1) clipped to [0, 100]: the
+    Gaussian tail for 0 < eps_min <= 100 (the clip moves mass only to the two ends)."""
+    return 0.5 * math.erfc((eps_min - 1.0) / math.sqrt(2.0))
 
 
 def _every_threshold_keeps_responses(p) -> bool:
@@ -103,10 +112,16 @@ def _every_threshold_keeps_responses(p) -> bool:
     between unobserved arms go to the lowest index, keeps pulling arm 0, the best arm of ren2020-bernoulli: a
     regret near 0 that measures the tie-break, not the threshold (measured: at T = 1000 and eps_min = 4 on the
     Gaussian law, two runs in four never left arm 0)."""
-    from ldpcode.experiments.heldp_epsilon_min import section42_laws
+    from ldpcode.instances import make_privacy_levels
 
-    laws = section42_laws(p["exponential_mean"])
-    return all(p["horizon"] * laws[name].p_at_least(em) >= 10 * REN_ARMS for name in laws for em in p[f"grid_{name}"])
+    kept = {  # P(eps_t >= eps_min) of the three laws of ldpcode.experiments.heldp_epsilon_min.section42_laws
+        "discrete": make_privacy_levels("ren-heldp-discrete").p_at_least,
+        # Gaussian(1, 1) clipped to [0, 100], in closed form: the law's own quadrature loads scipy.stats (0.6 s,
+        # too long for a rule); tests/book/test_heldp_rules.py checks the two agree
+        "gaussian": gaussian_kept,
+        "exponential": lambda em: math.exp(-em / p["exponential_mean"]),  # exact (the law's own is Monte Carlo)
+    }
+    return all(p["horizon"] * kept[name](em) >= 10 * REN_ARMS for name in kept for em in p[f"grid_{name}"])
 
 
 NOTEBOOKS: dict[str, Notebook] = {
