@@ -211,6 +211,11 @@ NOTEBOOKS: dict[str, Notebook] = {
             less("eps_min", "eps_max"),
             less("x_min", "x_max"),
             custom(
+                lambda p: p["x_min"] <= 0 and p["x_max"] >= 1,
+                "x_min must be <= 0 and x_max >= 1: CTL's log density ratio between the rewards 0 and 1 reaches "
+                "+-eps only outside [0, 1], where the check reads it, got x_min = {x_min}, x_max = {x_max}",
+            ),
+            custom(
                 lambda p: p["eps_max"] * max(abs(p["x_min"]), abs(p["x_max"]), abs(p["x_min"] - 1), abs(p["x_max"] - 1))
                 <= 700,
                 "x_min, x_max must keep eps_max |x - r| <= 700 for r in [0, 1] (CTL's density e^(-eps |x - r|) eps/2 "
