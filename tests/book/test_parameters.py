@@ -383,6 +383,59 @@ REFUSED_NOW = [
         r"parameter sweep_epsilons must be a list of 3",
     ),
     (Z + "mab_reduction.ipynb", dict(fit_from=90_000), r"parameter fit_from must leave at least 3 of the run's 61"),
+    # found by running each notebook's tiny body with one parameter moved to a plausible value the rules accepted
+    (
+        A + "theorem2_minimax.ipynb",
+        dict(example=[100, 10**6]),
+        r"parameter example and every pair of curves_kt must be",
+    ),
+    (
+        A + "theorem3_problem_dependent.ipynb",
+        dict(epsilon=0.1),
+        r"parameter epsilon must be at least the largest switch",
+    ),
+    (A + "theorem1_table2.ipynb", dict(samples=1000), r"parameter samples, bins, broken_factor and epsilons must give"),
+    (A + "theorem1_table2.ipynb", dict(broken_factor=0.9, samples=20_000), r"the power to refute the broken mechanism"),
+    (
+        A + "lemma1_theorem6_privacy.ipynb",
+        dict(audit_horizon=36),
+        r"parameter audit_horizon must be an integer in \[12, 24\]",
+    ),
+    (
+        A + "lemma1_theorem6_privacy.ipynb",
+        dict(audit_changed_step=2),
+        r"parameter audit_changed_step must be an integer in \[1, 1\]",
+    ),
+    (
+        A + "lemma1_theorem6_privacy.ipynb",
+        dict(audit_means=[0.75, 0.5, 0.25]),
+        r"parameter audit_means must have 2 arms",
+    ),
+    (
+        A + "lemma1_theorem6_privacy.ipynb",
+        dict(lemma1_epsilon=3.0, lemma1_samples=1000),
+        r"parameter lemma1_samples and lemma1_epsilon must put at least 50 releases",
+    ),
+    (
+        H + "lemma6_laplace_tail.ipynb",
+        dict(level_law="ren-heldp-discrete"),
+        r"parameter level_law must have continuous",
+    ),
+    (H + "unbiasing_map_g.ipynb", dict(samples=5000), r"parameter samples must be an integer in \[20000, "),
+    (
+        H + "choosing_epsilon_min.ipynb",
+        dict(horizon=1000, grid_gaussian=[1.0, 2.0, 4.0]),
+        r"grid_exponential must hold only eps_min that keep at least 10 responses per arm",
+    ),
+    (H + "choosing_epsilon_min.ipynb", dict(bound_grid=[1.5, 6.0, 2]), r"parameter bound_grid must hold the heuristic"),
+    (R + "lemmas2_5_curators.ipynb", dict(x_max=0.4), r"parameter x_min must be <= 0 and x_max >= 1"),
+    (
+        Z + "appendix_b_best_arm.ipynb",
+        dict(broken_epsilon=20.0),
+        r"parameter broken_epsilon must be a number in \[1e-09, 8\]",
+    ),
+    (Z + "algorithm2_two_point_bco.ipynb", dict(d=2), r"parameter d must be an integer in \[3, "),
+    (Z + "corollary4_one_point_bco.ipynb", dict(d=2), r"parameter d must be an integer in \[3, "),
 ]
 
 
