@@ -136,6 +136,13 @@ class ArmedPolicy:
         )
 
 
+def decade_checkpoints(horizon: int) -> np.ndarray:
+    """The powers of ten 10, 100, ... up to ``horizon`` (int64, empty below 10): where tables are read at round
+    horizons."""
+    horizon = check_int("horizon", horizon, minimum=1)
+    return 10 ** np.arange(1, len(str(horizon)), dtype=np.int64)
+
+
 def log_checkpoints(horizon: int, points: int = 121) -> np.ndarray:
     """About ``points`` log-spaced pull counts from 1 to ``horizon`` (both included), unique and sorted."""
     horizon = check_int("horizon", horizon, minimum=1, maximum=MAX_HORIZON)

@@ -19,7 +19,7 @@ import numpy as np
 from ..bounds import adap_ucb_regret_bound
 from ..claims import Table
 from ..claims.tables import format_horizon
-from ..engine import log_checkpoints
+from ..engine import decade_checkpoints, log_checkpoints
 from ..global_policies import dp_se_epoch_length, dp_ucb_noise_bound
 from ..plotting import POLICY_COLORS, bound_curve, mean_sd_panel
 from ..policies import make_policy
@@ -33,13 +33,6 @@ BASELINES = ("DP-UCB", "DP-SE")
 ADAP = ("AdaP-UCB", "AdaP-KLUCB")
 
 
-def decades(horizon: int) -> list[int]:
-    """The powers of ten :math:`10, 100, \\ldots` up to ``horizon``: the times at which Figure 2 is read."""
-    if not isinstance(horizon, (int, np.integer)) or isinstance(horizon, bool) or horizon < 1:
-        raise ValueError(f"horizon must be an integer >= 1, got {horizon!r}")
-    return [10**k for k in range(1, int(math.log10(horizon)) + 1)]
-
-
 def figure2_checkpoints(horizon: int, linear_points: int) -> np.ndarray:
     """The checkpoints of Figure 2: the union of the log-spaced grid of ``ldp.log_checkpoints`` and the powers of
     ten (for the log-log panel) and of ``linear_points`` evenly spaced times in :math:`(0, T]` (for the linear
@@ -47,7 +40,7 @@ def figure2_checkpoints(horizon: int, linear_points: int) -> np.ndarray:
     if not isinstance(linear_points, (int, np.integer)) or isinstance(linear_points, bool) or linear_points < 1:
         raise ValueError(f"linear_points must be an integer >= 1, got {linear_points!r}")
     linear = np.linspace(0, horizon, linear_points + 1)[1:].astype(np.int64)
-    return np.union1d(np.union1d(log_checkpoints(horizon), decades(horizon)), linear)
+    return np.union1d(np.union1d(log_checkpoints(horizon), decade_checkpoints(horizon)), linear)
 
 
 @dataclass(frozen=True)
@@ -161,7 +154,7 @@ def ratio_table(results: dict, horizon: int) -> Table:
     """The ratio of mean regrets of each baseline to each AdaP algorithm at the powers of ten from
     :math:`10^4` below T and at T: the factor behind the "10 times lower regret" of Azize and Basu (2022),
     Section 5."""
-    read_at = [t for t in decades(horizon) if 10**4 <= t < horizon] + [horizon]
+    read_at = [t for t in decade_checkpoints(horizon) if 10**4 <= t < horizon] + [horizon]
     rows = [
         [f"{num} / {den}"] + [results[num].at(t).mean() / results[den].at(t).mean() for t in read_at]
         for num in BASELINES

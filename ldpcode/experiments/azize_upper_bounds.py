@@ -18,7 +18,7 @@ import numpy as np
 from .._validate import check_int
 from ..bounds import adap_klucb_regret_bound, adap_ucb_regret_bound, gdp_lower_bound_constant, gdp_lower_bound_terms
 from ..claims import Table
-from ..engine import log_checkpoints
+from ..engine import decade_checkpoints, log_checkpoints
 from ..global_policies import noise_free_pulls
 from ..policies import make_policy
 from ..simulate import simulate
@@ -28,15 +28,9 @@ ADAP = ("AdaP-UCB", "AdaP-KLUCB")  # the two instances of Algorithm 1 that Theor
 NONPRIVATE = {"AdaP-UCB": "UCB1", "AdaP-KLUCB": "KL-UCB"}  # their non-private ancestors
 
 
-def decades(horizon) -> np.ndarray:
-    """The powers of ten 10, 100, ... up to ``horizon`` (int64): where the table of part (a) is read."""
-    horizon = check_int("horizon", horizon, minimum=1)
-    return 10 ** np.arange(1, len(str(horizon)), dtype=np.int64)
-
-
 def checkpoints(horizon, *extra) -> np.ndarray:
-    """:func:`ldpcode.log_checkpoints` up to ``horizon`` with :func:`decades` and the rounds ``extra`` added."""
-    cp = np.union1d(log_checkpoints(horizon), decades(horizon))
+    """:func:`ldpcode.log_checkpoints` up to ``horizon`` with :func:`~ldpcode.engine.decade_checkpoints` and the rounds ``extra`` added."""
+    cp = np.union1d(log_checkpoints(horizon), decade_checkpoints(horizon))
     return np.union1d(cp, list(extra)) if extra else cp
 
 
@@ -139,10 +133,10 @@ def over_t(inst, horizon, horizon_np, runs, seed, *, epsilon, alpha, c1, c2) -> 
 
 
 def decade_table(a: OverT) -> Table:
-    """The table of part (a) at each power of ten from 100 on (:func:`decades`): AdaP-UCB's mean regret, Theorem 7's
+    """The table of part (a) at each power of ten from 100 on (:func:`~ldpcode.engine.decade_checkpoints`): AdaP-UCB's mean regret, Theorem 7's
     bound and their ratio, AdaP-KLUCB's mean regret and Theorem 3's lower bound."""
     a = _check(a, OverT)
-    tens = decades(int(a.t[-1]))
+    tens = decade_checkpoints(int(a.t[-1]))
     at = [int(np.flatnonzero(a.t == x)[0]) for x in tens[tens >= 100]]
     ucb, klucb = a.mean["AdaP-UCB"], a.mean["AdaP-KLUCB"]
     rows = [[float(a.t[i]), ucb[i], a.thm7[i], ucb[i] / a.thm7[i], klucb[i], a.lower[i]] for i in at]

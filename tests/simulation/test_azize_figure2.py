@@ -30,13 +30,18 @@ def run(inst):
     return f2.run_figure2(inst, T, 3, 7, epsilon=1.0, alpha=3.1, gamma=0.1, beta=None, linear_points=4)
 
 
-def test_decades_are_the_powers_of_ten_up_to_the_horizon():
-    assert f2.decades(10**7) == [10, 100, 1000, 10**4, 10**5, 10**6, 10**7]
-    assert f2.decades(999) == [10, 100]
-    assert f2.decades(9) == []
-    for bad in (0, 2.5, True):
-        with pytest.raises(ValueError, match="horizon must be an integer >= 1"):
-            f2.decades(bad)
+def test_decade_checkpoints_are_the_powers_of_ten_up_to_the_horizon():
+    """ldpcode.engine.decade_checkpoints, shared with azize_upper_bounds (one function for both notebooks)."""
+    from ldpcode.engine import decade_checkpoints
+
+    assert decade_checkpoints(10**7).tolist() == [10, 100, 1000, 10**4, 10**5, 10**6, 10**7]
+    assert decade_checkpoints(999).tolist() == [10, 100]
+    assert decade_checkpoints(9).tolist() == []
+    with pytest.raises(ValueError, match="horizon must be an integer >= 1"):
+        decade_checkpoints(0)
+    for bad in (2.5, True):  # a wrong type is a TypeError, as everywhere in ldpcode
+        with pytest.raises(TypeError, match="horizon must be an integer"):
+            decade_checkpoints(bad)
 
 
 def test_checkpoints_join_the_log_grid_the_decades_and_the_linear_times():

@@ -57,13 +57,16 @@ def _over_t(mean_ucb, mean_klucb, thm7, t, *, se=(0.0, 0.0), regret_ucb=None, lo
 
 
 def test_decades_by_hand():
-    assert aub.decades(10**4).tolist() == [10, 100, 1000, 10**4] and aub.decades(10**4).dtype == np.int64
-    assert aub.decades(9999).tolist() == [10, 100, 1000]
-    assert aub.decades(20).tolist() == [10]
+    assert (
+        aub.decade_checkpoints(10**4).tolist() == [10, 100, 1000, 10**4]
+        and aub.decade_checkpoints(10**4).dtype == np.int64
+    )
+    assert aub.decade_checkpoints(9999).tolist() == [10, 100, 1000]
+    assert aub.decade_checkpoints(20).tolist() == [10]
     with pytest.raises(ValueError, match="horizon must be an integer >= 1"):
-        aub.decades(0)
+        aub.decade_checkpoints(0)
     with pytest.raises(TypeError, match="horizon must be an integer"):
-        aub.decades(2.5)
+        aub.decade_checkpoints(2.5)
 
 
 def test_checkpoints_add_the_decades_and_the_extra_rounds():
