@@ -29,6 +29,7 @@ stored parameters (a slope from several window starts, the round a radius leaves
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from . import claims as _claims
 from .claims.store import _normalise
@@ -103,8 +104,11 @@ class Notebook:
     def at_stored_params(self) -> bool:
         """Whether this run is the book's own: its params are those stored in data/, or it is storing them
         (``LDPCODE_WRITE_CLAIMS`` set, :func:`ldpcode.claims.env_flag`)."""
-        if _claims.env_flag(_claims.WRITE_ENV):
-            return True
+        return _claims.env_flag(_claims.WRITE_ENV) or self._params_are_stored
+
+    @cached_property
+    def _params_are_stored(self) -> bool:
+        # read data/ once: a notebook wraps several reasons in observed()
         stored = _claims.load(self.path)
         return stored is not None and _normalise(stored.get("params")) == _normalise(self.params)
 
