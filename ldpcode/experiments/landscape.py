@@ -189,13 +189,19 @@ def price_of_trust(local_runs, global_runs) -> np.ndarray:
     return num.mean(axis=0) / d
 
 
+class NoCrossover(ValueError):
+    """The grid holds no crossover of the level (:func:`crossover`), or too few bootstrap replicates do
+    (:func:`crossover_bootstrap`): a finding about the runs and the grid, not a bad argument."""
+
+
 def crossover(epsilons, ratio, factor: float) -> float:
     r"""The largest ε at which ``ratio`` (local over global regret, one value per ε of the increasing grid
     ``epsilons``) still reaches ``factor``: the last crossing of the level ``factor``, scanning from the largest ε
     down, located by linear interpolation of log ratio against log ε between the two grid points around it.
 
-    Raises ValueError when the grid holds no crossing (the ratio is below ``factor`` everywhere, or already at
-    or above it at the largest ε): the crossover lies outside the grid and no number would be honest."""
+    Raises :class:`NoCrossover` (a ValueError) when the grid holds no crossing (the ratio is below ``factor``
+    everywhere, or already at or above it at the largest ε): the crossover lies outside the grid and no number
+    would be honest."""
     eps = as_float_array("epsilons", epsilons)
     r = as_float_array("ratio", ratio)
     if eps.ndim != 1 or r.shape != eps.shape or eps.size < 2 or (np.diff(eps) <= 0).any() or (eps <= 0).any():
@@ -206,13 +212,13 @@ def crossover(epsilons, ratio, factor: float) -> float:
     if not (math.isfinite(factor) and factor > 0):
         raise ValueError(f"factor must be a finite number > 0, got {factor!r}")
     if r[-1] >= factor:
-        raise ValueError(
+        raise NoCrossover(
             f"the ratio is {r[-1]:.4g} >= {factor:g} at the largest eps of the grid ({eps[-1]:g}): the crossover "
             "lies above the grid; extend the grid"
         )
     above = np.flatnonzero(r >= factor)
     if above.size == 0:
-        raise ValueError(
+        raise NoCrossover(
             f"the ratio never reaches {factor:g} on the grid (max {r.max():.4g}); the crossover lies below it"
         )
     i = int(above[-1])  # r[i] >= factor > r[i + 1]
@@ -240,8 +246,8 @@ class CrossoverEstimate:
 def crossover_bootstrap(epsilons, local_runs, global_runs, factor: float, *, n_boot: int = 1000, seed: int = 0):
     """:func:`crossover` of :func:`price_of_trust` with its uncertainty: each replicate resamples the runs of the
     two models independently (their cells are separate simulations at each ε; the runs of one model share seeds
-    across ε, so whole rows are resampled, as in :func:`ldpcode.stats.loglog_slope`). Raises ValueError when fewer
-    than 90 % of the replicates cross the level on the grid."""
+    across ε, so whole rows are resampled, as in :func:`ldpcode.stats.loglog_slope`). Raises :class:`NoCrossover`
+    when fewer than 90 % of the replicates cross the level on the grid."""
     value = crossover(epsilons, price_of_trust(local_runs, global_runs), factor)
     n_boot = check_int("n_boot", n_boot, minimum=2)
     loc = np.asarray(local_runs, dtype=float)
@@ -252,11 +258,11 @@ def crossover_bootstrap(epsilons, local_runs, global_runs, factor: float, *, n_b
     for a, b in zip(il, ig):
         try:
             values.append(crossover(epsilons, price_of_trust(loc[a], glo[b]), factor))
-        except ValueError:
+        except ValueError:  # no crossing in this replicate (or a ratio it cannot take): left out, and counted
             continue
     outside = n_boot - len(values)
     if outside > 0.1 * n_boot:
-        raise ValueError(
+        raise NoCrossover(
             f"{outside} of {n_boot} bootstrap replicates have no crossover of {factor:g} on the grid: the crossover "
             "is too close to the grid's end to estimate; extend the grid"
         )
@@ -274,9 +280,7 @@ def crossovers_on_grid(epsilons, local_runs, global_runs, factors, *, n_boot: in
     for k in factors:
         try:
             found[k] = crossover_bootstrap(epsilons, local_runs, global_runs, k, n_boot=n_boot, seed=seed)
-        except ValueError as err:
-            if "crossover" not in str(err):  # a bad argument, not a crossover off the grid
-                raise
+        except NoCrossover as err:  # a bad argument is still a ValueError and propagates
             outside[k] = str(err)
     return found, outside
 

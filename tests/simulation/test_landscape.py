@@ -70,6 +70,8 @@ def test_crossovers_on_grid_keep_apart_the_levels_the_grid_cannot_estimate():
     assert "never reaches 200" in outside[200.0] and "lies above the grid" in outside[0.5]
     with pytest.raises(ValueError, match="increasing"):  # a bad argument is still an error
         L.crossovers_on_grid([1.0, 0.1, 10.0], loc, glo, [2.0], n_boot=20, seed=1)
+    with pytest.raises(L.NoCrossover, match="never reaches 200"):  # the finding has its own class
+        L.crossover(eps, [100.0, 10.0, 1.0], 200.0)
 
 
 def test_price_of_trust_is_a_ratio_of_means():
