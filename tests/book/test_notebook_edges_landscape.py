@@ -36,7 +36,8 @@ def test_the_shell_runner_reports_the_failing_cell_and_the_outputs(tmp_path):
     failure, text = _run_in_shell(path, {"runs": 2})
     assert failure is None and text == "runs = 2\nOut[0]: 1.0\nnot reached\n\n21"  # printed, then displayed
     # a shell that other code made, with cells in its history, is set aside: the run starts at Out[0] again, and
-    # the other shell is the instance again afterwards (CI once read "Out[1]" from a shell left in the worker)
+    # the other shell is the instance again afterwards. (The prompt numbers are IPython 9's: 8.12, which CI's
+    # system Python carried until requirements.txt pinned ipython, prints Out[1] for the same first cell.)
     from IPython.core.interactiveshell import InteractiveShell
 
     other = InteractiveShell.instance()
