@@ -6,7 +6,7 @@ in the next cell::
     nb = ldp.book.notebook("chapters/<chapter>/<name>.ipynb", globals())
 
 :func:`notebook` reads the parameter *names* from the notebook's tagged cell, the one place they are declared
-(:func:`ldpcode.parameters.parameter_names`), takes their *values* from the namespace, and checks them before any
+(:func:`ldpcode.cells.parameter_names`), takes their *values* from the namespace, and checks them before any
 work (:func:`ldpcode.parameters.check`: type, range, consistency, and a misspelt name papermill injected). The
 returned :class:`Notebook` keeps them, so no notebook re-types its params for the check at its end.
 
@@ -35,7 +35,7 @@ from . import claims as _claims
 from .claims.store import _normalise
 from .stats import mean_se, ratio_of_means_se
 from .parameters import check as _check_parameters
-from .parameters import parameter_names
+from .cells import parameter_names
 
 
 @dataclass

@@ -4,7 +4,7 @@
 things, each refusing bad input before any work:
 
 1. checks the new values: every name must be a parameter the notebook declares (its cell tagged ``parameters``,
-   :func:`ldpcode.parameters.parameter_names`; papermill itself only warns about an unknown name and would run at
+   :func:`ldpcode.cells.parameter_names`; papermill itself only warns about an unknown name and would run at
    the paper's defaults), and the values, merged with the notebook's defaults, must pass its rules
    (:func:`ldpcode.parameters.check_values`), so a wrong type or an out-of-range value stops here, not after an
    hour of simulation;
@@ -127,7 +127,8 @@ def check_new_parameters(notebook: str, values: dict) -> dict:
     integer parameter made integers, :func:`_as_default_type`)."""
     import difflib
 
-    from .parameters import check_values, parameter_names
+    from .cells import parameter_names
+    from .parameters import check_values
 
     names = parameter_names(notebook)
     for name in values:

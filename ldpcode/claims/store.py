@@ -23,7 +23,7 @@ from pathlib import Path
 
 from .._paths import repo_root
 from ..parameters import check as _check_parameters
-from ..parameters import parameter_defaults
+from ..cells import parameter_defaults
 
 WRITE_ENV = "LDPCODE_WRITE_CLAIMS"
 _TRUE, _FALSE = ("1", "true", "yes"), ("", "0", "false", "no")
@@ -110,7 +110,7 @@ _SHORT.maxstring, _SHORT.maxother, _SHORT.maxlong = 60, 60, 40
 
 def params_differences(notebook: str, cell: dict, stored: dict) -> list[str]:
     """One line per parameter whose value in the notebook's parameters cell (``cell``, as
-    :func:`ldpcode.parameters.parameter_defaults` reads it) is not the one in its data/ file's ``"params"``
+    :func:`ldpcode.cells.parameter_defaults` reads it) is not the one in its data/ file's ``"params"``
     (``stored``), compared by :func:`_same`; a parameter in one and not the other is a difference too (the
     notebooks store exactly the parameters their cell declares, no derived value). Empty when they agree."""
     where = data_path(notebook, Path(".")).as_posix()  # data/<chapter>/<name>.json

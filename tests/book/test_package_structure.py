@@ -119,3 +119,17 @@ def test_no_module_is_over_the_size_limit_without_a_reason():
     assert not too_long, f"modules over {MAX_LINES} lines with no 'Size:' reason in their docstring: " + ", ".join(
         sorted(too_long)
     )
+
+
+def test_every_name_a_module_exports_in_all_exists():
+    """``from ldpcode.x import *`` and the API pages read ``__all__``: a name listed there that the module does not
+    define is an address that leads nowhere (ldpcode.parameters listed COMMON, defined only in its rules)."""
+    import importlib
+
+    missing = []
+    for name, path in _modules().items():
+        if "__all__" not in path.read_text():
+            continue
+        module = importlib.import_module(f"ldpcode.{name}")
+        missing += [f"ldpcode.{name}.{n}" for n in getattr(module, "__all__", []) if not hasattr(module, n)]
+    assert missing == []

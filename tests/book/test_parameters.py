@@ -15,6 +15,7 @@ import nbformat
 import pytest
 
 import ldpcode as ldp
+from ldpcode import cells as parameters_cell
 from ldpcode import parameters as P
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -205,8 +206,8 @@ def test_papermill_refuses_a_misspelt_parameter(tmp_path):
 
 def test_injected_names_are_read_from_the_history():
     ns = {"_ih": ["", "chapter = None", "# Parameters\nchaptr = 'ren2020'\nchapter = 'x'\n", "print(1)"]}
-    assert P.injected_names(ns) == ["chaptr", "chapter"]
-    assert P.injected_names({}) == [] and P.injected_names({"_ih": "not a list"}) == []
+    assert parameters_cell.injected_names(ns) == ["chaptr", "chapter"]
+    assert parameters_cell.injected_names({}) == [] and parameters_cell.injected_names({"_ih": "not a list"}) == []
     with pytest.raises(ValueError, match="parameter chaptr is not a parameter of"):
         ldp.claims.check_parameters("chapters/report/reproduction_report.ipynb", {"chapter": None, **ns})
 
@@ -486,7 +487,7 @@ def test_parameter_names_come_from_the_parameters_cell_in_order(tmp_path, monkey
     path = _write_notebook(
         tmp_path, [("import os", []), ("b = 1\na = [2, 3]  # a list\nc, d = 'x', 4", ["parameters"])]
     )
-    assert P.parameter_names(path) == ("b", "a", "c", "d")
+    assert parameters_cell.parameter_names(path) == ("b", "a", "c", "d")
     # edited: read again (the cache is per version of the file)
     import os
     import time
@@ -495,7 +496,7 @@ def test_parameter_names_come_from_the_parameters_cell_in_order(tmp_path, monkey
     nb.cells[1].source = "z = 0"
     nbformat.write(nb, tmp_path / path)
     os.utime(tmp_path / path, ns=(time.time_ns() + 10**9, time.time_ns() + 10**9))
-    assert P.parameter_names(path) == ("z",)
+    assert parameters_cell.parameter_names(path) == ("z",)
 
 
 @pytest.mark.parametrize(
@@ -512,13 +513,13 @@ def test_a_malformed_parameters_cell_is_refused_by_name(tmp_path, monkeypatch, c
     monkeypatch.setenv("LDPCODE_ROOT", str(tmp_path))
     path = _write_notebook(tmp_path, cells)
     with pytest.raises(ValueError, match=re.escape(message)):
-        P.parameter_names(path)
+        parameters_cell.parameter_names(path)
 
 
 def test_a_missing_notebook_is_refused_by_name(tmp_path, monkeypatch):
     monkeypatch.setenv("LDPCODE_ROOT", str(tmp_path))
     with pytest.raises(ValueError, match="notebook 'chapters/none.ipynb' not found"):
-        P.parameter_names("chapters/none.ipynb")
+        parameters_cell.parameter_names("chapters/none.ipynb")
 
 
 def test_the_api_converts_a_whole_float_and_a_notebook_rule_refuses_it():

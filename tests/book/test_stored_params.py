@@ -4,7 +4,7 @@ Each chapter notebook stores its numbers in ``data/<chapter>/<name>.json`` with 
 at. If a default in the notebook's parameters cell moves and the notebook is run without ``nbrun --write``, its own
 check compares nothing (other params: "not compared") and passes, nbval too, while data/ describes another
 experiment. These tests read every parameters cell with ``ast`` (no notebook is executed:
-:func:`ldpcode.parameters.parameter_defaults`) and compare it with the stored params
+:func:`ldpcode.cells.parameter_defaults`) and compare it with the stored params
 (:func:`ldpcode.claims.check_stored_params`): same names, and the same values with the types JSON keeps (``1`` is
 not ``1.0``; a tuple is a list). No exception is needed: every notebook stores exactly the parameters its cell
 declares (``tests/book/test_parameters.py`` checks the names too), nothing derived.
@@ -22,7 +22,7 @@ import pytest
 
 from ldpcode import claims as C
 from ldpcode import nbrun
-from ldpcode import parameters as P
+from ldpcode import cells
 
 ROOT = Path(__file__).resolve().parents[2]
 STORED = sorted(
@@ -55,7 +55,7 @@ def test_reading_the_cell_with_ast_gives_what_running_it_gives(notebook):
     namespace: dict = {}
     exec(_cell_source(ROOT / notebook), namespace)  # noqa: S102 - our own notebooks
     namespace.pop("__builtins__")
-    read = P.parameter_defaults(notebook, ROOT)
+    read = cells.parameter_defaults(notebook, ROOT)
     assert list(read) == list(namespace)
     for name, value in namespace.items():
         assert C.store._same(read[name], value) and type(read[name]) is type(value), name
@@ -127,9 +127,9 @@ def test_the_comparison_on_a_cell_text():
     """The same check on a cell given as text (the function the test above reaches through the files)."""
     stored = C.load(NB, ROOT)["params"]
     source = _cell_source(ROOT / NB)
-    assert C.params_differences(NB, P.cell_values(source), stored) == []
+    assert C.params_differences(NB, cells.cell_values(source), stored) == []
     moved = source.replace("runs = 50", "runs = 20", 1)
-    assert C.params_differences(NB, P.cell_values(moved), stored) == [
+    assert C.params_differences(NB, cells.cell_values(moved), stored) == [
         "parameter runs is 20 in the parameters cell but 50 in data/heldp/figure1.json"
     ]
     # type-aware: tuples and lists are one JSON type, ints and floats are not, nor bools and ints
@@ -157,12 +157,12 @@ def test_a_huge_value_is_cut_short_in_the_message():
 )
 def test_the_reader_refuses_what_it_cannot_read_without_running_it(source, message):
     with pytest.raises(ValueError, match=re.escape(message)):
-        P.cell_values(source, "the parameters cell of chapters/x/y.ipynb")
+        cells.cell_values(source, "the parameters cell of chapters/x/y.ipynb")
 
 
 def test_the_reader_handles_the_cells_simple_expressions():
     src = "a = 10 ** 6\nb = 2 * 10 ** 5\nc = [0.5] * 3\nd, e = -1, (1, 'x')\nf = 3 * [1]\ng = a // 4\nh = {'k': [1e-6]}"
-    assert P.cell_values(src) == {
+    assert cells.cell_values(src) == {
         "a": 10**6,
         "b": 200000,
         "c": [0.5, 0.5, 0.5],

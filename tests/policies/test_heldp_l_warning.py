@@ -15,7 +15,7 @@ import pytest
 
 import ldpcode as ldp
 from ldpcode import claims
-from ldpcode.parameters import parameter_defaults
+from ldpcode.cells import parameter_defaults
 from ldpcode.policies import HeterogeneousPolicy, UniformPlayWarning
 
 
