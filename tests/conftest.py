@@ -59,3 +59,28 @@ def pytest_collection_modifyitems(config, items):
         name = os.path.basename(str(item.fspath))
         if name.endswith(".ipynb") or name in SLOW_FILES or name.startswith("test_notebook_edges_"):
             item.add_marker(pytest.mark.slow)
+    # Longest first. pytest-xdist (--dist loadfile) hands the files to the two workers in this order, so a long
+    # notebook that came last would run alone while the other worker idles (addopts sets --no-loadscope-reorder:
+    # xdist's own order is by the number of tests in a file, which puts a notebook of few long cells late).
+    weights = _file_seconds()
+    items.sort(key=lambda item: -weights.get(os.path.relpath(str(item.fspath), ROOT).replace(os.sep, "/"), 0.0))
+
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+#: files whose time data/execution.json does not record: the page tests build the book and load every page
+#: (74 s and 72 s of setup in CI on 28 November 2026)
+KNOWN_SECONDS = {"tests/book/test_book_pages.py": 150.0}
+
+
+def _file_seconds() -> dict:
+    """Seconds per test file, as far as known: each notebook's last measured run at its paper parameters
+    (data/execution.json, written by nbrun), and KNOWN_SECONDS; the rest keep the collection order, after these."""
+    import json
+
+    try:
+        with open(os.path.join(ROOT, "data", "execution.json"), encoding="utf-8") as f:
+            runs = json.load(f)
+    except (OSError, ValueError):
+        runs = {}
+    seconds = {path: float(r.get("paper", {}).get("seconds", 0.0)) for path, r in runs.items() if isinstance(r, dict)}
+    return {**seconds, **KNOWN_SECONDS}
