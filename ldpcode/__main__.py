@@ -19,7 +19,9 @@ import argparse
 import difflib
 import math
 import sys
+from pathlib import Path
 
+from ._paths import in_book_folders
 from .policies.engines import ENGINES
 
 #: the exit status of an ordinary error (refused input), as argparse's own
@@ -305,6 +307,11 @@ def _sweep(args) -> int:
     from .sweep import check_table_path, cli_heterogeneous, save_table, summary, sweep
 
     check_table_path(args.out)  # before the grid runs: a bad --out must not cost the compute
+    if in_book_folders(args.out):
+        raise ValueError(
+            f"--out {Path(args.out).resolve()} is inside the book's own files; choose a path outside chapters/, "
+            "data/ and _build/"
+        )
     he = [p for p in args.policies if p.startswith("HeLDP-")]
     if he and args.levels is None:
         raise ValueError(

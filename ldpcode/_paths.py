@@ -18,3 +18,16 @@ def repo_root() -> Path:
         if (d / "_toc.yml").exists():
             return d
     return Path(__file__).resolve().parent.parent
+
+
+#: the book's own folders (its notebooks, its stored numbers, its build), which the command line never writes into
+BOOK_FOLDERS = ("chapters", "data", "_build")
+
+
+def in_book_folders(path) -> bool:
+    """Whether ``path`` (a file or a folder, existing or not) is the book's top folder or lies inside one of
+    :data:`BOOK_FOLDERS`: ``rerun --out`` and ``sweep --out`` refuse it, so a reader's outputs never land among,
+    or over, the book's own files."""
+    root = repo_root().resolve()
+    p = Path(path).resolve()
+    return p == root or any(p == root / d or root / d in p.parents for d in BOOK_FOLDERS)

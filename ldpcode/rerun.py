@@ -40,7 +40,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ._paths import repo_root
+from ._paths import in_book_folders, repo_root
 from .claims import WRITE_ENV
 
 
@@ -246,9 +246,8 @@ def check_out(out: Path, name: str) -> None:
     """Refuse an output folder where the re-run would overwrite what it did not write: a folder inside the
     book's ``chapters/``, ``data/`` or ``_build/`` (or the book's root), an ``OUT/<name>.ipynb`` that is not
     an earlier re-run's notebook, or an ``OUT/book`` that is not an earlier re-run's build."""
-    root = repo_root().resolve()
     out = Path(out).resolve()
-    if out == root or any(out == root / d or root / d in out.parents for d in ("chapters", "data", "_build")):
+    if in_book_folders(out):
         raise ValueError(
             f"--out {out} is inside the book's own files; choose a folder outside chapters/, data/ and _build/ "
             "(the default is rerun/)"

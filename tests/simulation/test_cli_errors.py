@@ -299,3 +299,15 @@ def test_a_rule_cuts_a_huge_value_before_formatting_it():
     with pytest.raises(ValueError, match=r"samples must .* got an integer of about 2\*\*332192"):
         rr.check_new_parameters(NB, {"samples": 10**100_000})
     assert time.perf_counter() - start < 5.0  # at once (before: 46 s, or never); generous on a loaded CI
+
+
+@pytest.mark.parametrize("inside", ["data/t.csv", "chapters/ren2020/t.csv", "_build/t.parquet"])
+def test_sweep_refuses_an_out_file_among_the_books_own_files(inside, monkeypatch, capsys):
+    """As rerun does: a table written into data/ or chapters/ would sit among (or over) the book's stored numbers
+    and notebooks. The argv fuzz found `sweep ... --out <book>/data/t.csv` writing there."""
+    root = Path(__file__).resolve().parents[2]
+    monkeypatch.setattr(sw, "sweep", lambda *a, **k: pytest.fail("the grid ran before its arguments were checked"))
+    code = main([*SWEEP, "--policies", "UCB1", "--horizon", "100", "--out", str(root / inside)])
+    assert code == 2
+    assert "inside the book's own files" in _one_error_line(capsys.readouterr().err)
+    assert not (root / inside).exists()
