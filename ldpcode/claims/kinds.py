@@ -218,7 +218,12 @@ class StatisticalClaim(_JudgedInStandardErrors, PaperClaim):
         **disagrees**; otherwise, with z in standard errors of the difference beyond the paper's rounding: z <= 2
         **agrees**, or **inconclusive** when the resolution is coarser than the paper's printed precision (or the
         stated margin); beyond, **underdetermined** when the systematic spread covers the difference, else
-        **near** (z <= 4) or **disagrees**."""
+        **near** (z <= 4) or **disagrees**.
+
+        An ``order`` claim with a one-sided sense (a rate such as Õ(T^{3/4}/ε), judged on an exponent
+        measured at finite horizons) is **underdetermined** whenever it is not within noise of the rate
+        (:meth:`rate_untestable`): a rate hides its constants and log factors and holds as T grows, so a local
+        exponent above it at the horizons run refutes nothing, whatever its z."""
         if self.category == "scope":
             return "not judged"
         if self.t_searched is not None:  # resolution read at the claim's horizon
@@ -228,15 +233,30 @@ class StatisticalClaim(_JudgedInStandardErrors, PaperClaim):
         z = self.z()
         if z <= AGREE_Z:
             return "inconclusive" if self._inconclusive() else "agrees"
+        if self.rate_untestable():
+            return "underdetermined"
         if self.systematic > 0 and self._excess() <= self.systematic + AGREE_Z * self.total_se():
             return "underdetermined"
         return self._z_verdict(z)
 
+    def rate_untestable(self) -> bool:
+        """An ``order`` claim (a rate with unstated constants and log factors, one-sided) whose measured exponent lies
+        beyond noise on the wrong side: finite horizons cannot refute a rate, so the verdict is underdetermined."""
+        return self.category == "order" and self.sense != "=" and self.z() > AGREE_Z
+
     def measure(self) -> str:
         """What the verdict rests on, in a few words: z, the relative difference, the horizon range, the
-        resolution and the margin."""
+        resolution and the margin; for a rate beyond noise (:meth:`rate_untestable`), how far beyond and why that
+        does not refute it (a z there would measure only the Monte Carlo noise, not the statement)."""
         if self.category == "scope":
             return "a statement about bounds, not an empirical number"
+        if self.t_searched is None and self.rate_untestable():
+            side = "above" if self.sense == "<=" else "below"
+            spread = f", fit-window spread ±{_fmt(self.systematic, 2)}" if self.systematic > 0 else ""
+            return (
+                f"{_fmt(abs(self.reproduced - self.paper), 2)} {side} the stated exponent (se {_fmt(self.total_se(), 2)}{spread}): "
+                "a rate, with its constants and log factors unstated, is not refuted at finite horizons"
+            )
         if self.t_searched is not None:
             lo, hi = self.t_searched
             if not self.t_consistent:

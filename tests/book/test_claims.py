@@ -588,6 +588,31 @@ def test_a_systematic_spread_that_covers_the_gap_is_underdetermined():
     assert "inside by 25.0 se" in _stat(0.5, 0.01, paper=0.75, sense="<=").verdict_text()
 
 
+def test_a_rate_measured_beyond_noise_is_underdetermined_whatever_its_z(monkeypatch):
+    """An order statement (a rate with unstated constants and log factors) is not refuted by a local exponent above
+    it at finite horizons: the verdict is underdetermined, and the measure gives the gap, not a z (which would
+    measure the Monte Carlo noise only). Within noise it agrees; a two-sided order claim is judged as any other."""
+    st_ = C.statements.Statement("ren2020ldp.rate", "ren2020ldp", "Table 1", "O(T^3/4)", "order")
+    monkeypatch.setitem(C.statements.STATEMENTS, st_.key, st_)
+
+    def rate(x, se, sense="<="):
+        return C.statistical(
+            "s", "s", reproduced=x, se=se, paper=0.75, sense=sense, statement=st_.key, reason="r", horizon=10**6
+        )
+
+    far = rate(0.858, 0.0007)
+    assert far.z() > 100 and far.verdict() == "underdetermined"
+    assert far.verdict_text() == (
+        "underdetermined (0.11 above the stated exponent (se 7.0e-04): a rate, with its constants and log factors unstated, "
+        "is not refuted at finite horizons)"
+    )
+    assert "z =" not in far.verdict_text()
+    assert rate(0.752, 0.003).verdict() == "agrees"  # within 2 se of 3/4
+    assert rate(0.5, 0.01).verdict() == "agrees" and "inside by 25.0 se" in rate(0.5, 0.01).verdict_text()
+    assert rate(0.858, 0.0007, sense="=").verdict() == "disagrees"
+    assert _stat(0.94, 0.004, paper=0.75, sense="<=").verdict() == "disagrees"  # not an order: judged by its z
+
+
 def test_a_scope_statement_is_never_judged(monkeypatch):
     st_ = C.statements.Statement("ren2020ldp.scope", "ren2020ldp", "Thm 6", "the bound scales as", "scope")
     monkeypatch.setitem(C.statements.STATEMENTS, st_.key, st_)
