@@ -71,6 +71,8 @@ SENSES = ("=", "<=", ">=")
 #: the papers whose numbers the book reproduces: bibliography key -> the name the report uses (a view of
 #: :data:`ldpcode.paper_index.PAPERS_BY_CITES`)
 PAPERS = {cites: paper.report_title for cites, paper in PAPERS_BY_CITES.items()}
+#: how data/ stores a systematic spread without bound (inf; strict JSON has no Infinity)
+UNBOUNDED = "unbounded"
 AGREE_Z = 2.0  # a statistical claim agrees within 2 standard errors (of the paper's rounded number)
 NEAR_Z = 4.0  # ... is near within 4, disagrees beyond
 #: the verdicts on a paper's number, from the best to the worst
@@ -273,8 +275,12 @@ class Claim:
     # --- the stored form ---------------------------------------------------------------------------------
     def to_dict(self) -> dict:
         """The claim as data/ stores it: every field of :data:`FIELDS`, in that order, a field its kind does not
-        have at its default."""
-        return {name: copy.deepcopy(getattr(self, name)) for name in FIELDS}
+        have at its default. An unbounded ``systematic`` (inf) is stored as the string ``"unbounded"``: data/ is
+        strict JSON, which has no Infinity."""
+        d = {name: copy.deepcopy(getattr(self, name)) for name in FIELDS}
+        if d.get("systematic") == math.inf:
+            d["systematic"] = UNBOUNDED
+        return d
 
     @classmethod
     def defaults(cls) -> dict:
@@ -301,6 +307,8 @@ class Claim:
         if not issubclass(kind_cls, cls):
             raise ValueError(f"{where}: stored claim {d.get('id')!r} is a {kind} claim, not a {cls.__name__}")
         mine = _field_names(kind_cls)
+        if d.get("systematic") == UNBOUNDED:
+            d = {**d, "systematic": math.inf}
         claim = kind_cls(**{key: v for key, v in d.items() if key in mine})
         for key in (f for f in FIELDS if f in d and f not in mine and f != "kind"):
             if d[key] != getattr(kind_cls, key):

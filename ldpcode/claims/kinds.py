@@ -107,6 +107,10 @@ class _JudgedInStandardErrors:
         difference (absolute; None without Monte Carlo noise)."""
         return None if self.se == 0 else AGREE_Z * self.total_se()
 
+    def _systematic_text(self) -> str:
+        """The systematic spread as a row shows it: ``±0.032``, or ``unbounded`` (inf)."""
+        return "unbounded" if math.isinf(self.systematic) else f"±{_fmt(self.systematic, 2)}"
+
     def _z_verdict(self, z: float) -> str:
         return "near" if z <= NEAR_Z else "disagrees"
 
@@ -122,7 +126,7 @@ class _JudgedInStandardErrors:
         if inside is not None and inside > 0:
             parts.append(f"inside by {inside:.1f} se")
         if self.systematic > 0:
-            parts.append(f"systematic ±{_fmt(self.systematic, 2)}")
+            parts.append(f"systematic {self._systematic_text()}")
         elif self.systematic_how:
             parts.append("no systematic spread found")
         if self.verdict() == "inconclusive":
@@ -163,7 +167,9 @@ class StatisticalClaim(_JudgedInStandardErrors, PaperClaim):
         super().__post_init__()
         name = self.id
         self._set("margin", check_real(f"{name}: margin", self.margin))
-        self._set("systematic", check_real(f"{name}: systematic", self.systematic))
+        # inf: what the paper leaves open moves the number without a bound the book can give (an unstated constant
+        # that scales it), so no gap beyond noise can be told from it
+        self._set("systematic", check_real(f"{name}: systematic", self.systematic, allow_inf=True))
         if self.margin < 0 or self.systematic < 0:
             raise ValueError(f"{name}: margin and systematic must be >= 0, got {self.margin!r}, {self.systematic!r}")
         if self.systematic > 0 and not self.systematic_how:
@@ -252,7 +258,7 @@ class StatisticalClaim(_JudgedInStandardErrors, PaperClaim):
             return "a statement about bounds, not an empirical number"
         if self.t_searched is None and self.rate_untestable():
             side = "above" if self.sense == "<=" else "below"
-            spread = f", fit-window spread ±{_fmt(self.systematic, 2)}" if self.systematic > 0 else ""
+            spread = f", systematic {self._systematic_text()}" if self.systematic > 0 else ""
             return (
                 f"{_fmt(abs(self.reproduced - self.paper), 2)} {side} the stated exponent (se {_fmt(self.total_se(), 2)}{spread}): "
                 "a rate, with its constants and log factors unstated, is not refuted at finite horizons"

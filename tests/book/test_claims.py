@@ -798,3 +798,22 @@ def test_a_table_with_math_is_typeset_by_mathjax():
     assert h.startswith("<div class='mathjax_process'>")
     assert "<th>\\(x\\)</th>" in h and "<td>\\(\\frac{1}{2}\\)</td>" in h and "&lt;b&gt;" in h
     assert "$" not in h
+
+
+def test_an_unbounded_systematic_spread_is_underdetermined_and_stored_as_strict_json():
+    """A number that an unstated constant scales without a bound the book can give (azize2022/figure2's '10 times',
+    proportional to the baseline's noise bound B) carries systematic=inf: underdetermined however large z is, shown
+    as 'unbounded', and stored as the string "unbounded", since data/ is strict JSON."""
+    import json
+    import math
+
+    c = _stat(3.3, 0.09, paper=10.0, sense=">=", systematic=math.inf, systematic_how="unbounded: B is unstated")
+    assert c.z() > 40 and c.verdict() == "underdetermined" and "systematic unbounded" in c.verdict_text()
+    stored = c.to_dict()
+    assert stored["systematic"] == "unbounded"
+    text = json.dumps(stored, allow_nan=False)  # strict JSON: no Infinity
+    back = C.Claim.from_dict(json.loads(text))
+    assert back.systematic == math.inf and back.verdict() == "underdetermined"
+    assert _stat(3.3, 0.09, paper=10.0, sense=">=").verdict() == "disagrees"  # without it: judged by z
+    with pytest.raises(ValueError, match="systematic must be a number"):
+        _stat(3.3, 0.09, paper=10.0, sense=">=", systematic=math.nan, systematic_how="x")

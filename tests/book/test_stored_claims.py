@@ -115,3 +115,19 @@ def test_every_claim_of_a_chapter_is_under_its_chapter():
     for c in SUMMARY.claims:
         chapter = SUMMARY.notebooks[c.id].split("/")[1]
         assert c.id.split(".")[0] == chapter, f"{c.id} is stored by {SUMMARY.notebooks[c.id]}"
+
+
+def test_every_stored_file_is_strict_json():
+    """data/ is read by other tools too: no NaN or Infinity, which Python's json writes by default (an unbounded
+    systematic spread is stored as "unbounded")."""
+
+    def refuse(name):
+        raise ValueError(f"non-standard JSON constant {name}")
+
+    bad = []
+    for path in sorted((ROOT / "data").rglob("*.json")):
+        try:
+            json.loads(path.read_text(encoding="utf-8"), parse_constant=refuse)
+        except ValueError as exc:
+            bad.append(f"{path.relative_to(ROOT)}: {exc}")
+    assert bad == []
