@@ -145,11 +145,12 @@ def ratio_table(results: dict, epsilon) -> Table:
 
 
 def setting_claims(nb, key, learner, results, slopes, late, sweep: Sweep, *, t_min, t_min_late, delta, reasons,
-                   ratio: bool = False) -> None:  # fmt: skip
+                   ratio: bool = False, loss_range: dict | None = None) -> None:  # fmt: skip
     """The claims of one setting of Table 1 built into ``nb``: its exponents of T, non-private and at the one private
     ε of ``results`` (:func:`~ldpcode.bco.one_point_exponent_claims`, reason ``reasons[key, eps]``), with ``ratio`` the private over
     non-private regret at T (``ratio_<key>``, reproducible), then its exponent of 1/ε from ``sweep``
-    (:func:`~ldpcode.bco.one_point_eps_claim`, ``reasons["eps"]``)."""
+    (:func:`~ldpcode.bco.one_point_eps_claim`, ``reasons["eps"]``), with the largest exponent a regret capped by
+    ``loss_range`` allows over the sweep (:func:`exponent_room`) as what it could reach."""
     eps_values = [e for k, e in results if k == key]
     if not eps_values:
         raise ValueError(f"no result for the setting {key!r}")
@@ -167,8 +168,9 @@ def setting_claims(nb, key, learner, results, slopes, late, sweep: Sweep, *, t_m
         nb.ratio(f"ratio_{key}", f"one-point BCO, {learner}: private / non-private regret at T, ε = {eps:g}", num,
                  den, t=num.horizon, note="Theorem 3's scale factor B_tilde/B = "
                  f"{num.tuning['B_tilde']:.4g}; delta-method se over paired runs")  # fmt: skip
+    reachable = None if loss_range is None else exponent_room({key: sweep}, loss_range)[key]
     one_point_eps_claim(nb, key, learner, sweep.fit, horizon=sweep.horizon, runs=sweep.num.shape[1],
-                        epsilons=sweep.epsilons, reason=reasons.get("eps"))  # fmt: skip
+                        epsilons=sweep.epsilons, reason=reasons.get("eps"), reachable=reachable)  # fmt: skip
 
 
 def exploration_costs(results: dict, keys, *, t_mins, mu: float = 2 * QUAD_SCALE) -> dict:

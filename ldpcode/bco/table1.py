@@ -99,11 +99,13 @@ def one_point_exponent_claims(
                    f"{1 / math.log(t_min_late):.3f} k)", **late_kw)  # fmt: skip
 
 
-def one_point_eps_claim(nb, key: str, learner: str, fit, *, horizon: int, runs: int, epsilons, reason=None) -> None:
+def one_point_eps_claim(nb, key: str, learner: str, fit, *, horizon: int, runs: int, epsilons, reason=None,
+                        reachable=None) -> None:  # fmt: skip
     r"""``eps_exponent_<key>``, built into ``nb``: ``fit``, the slope of log(private / non-private mean regret) on
     log(1/ε) over ``epsilons`` at ``horizon`` (``runs`` paired runs; :func:`ldpcode.stats.ratio_exponent`), judged
     (statistical, sense "<=") against the 1/ε of Table 1's private regret with ``reason`` if ``key`` is a row of
-    :data:`ONE_POINT_ROWS`, reproducible otherwise."""
+    :data:`ONE_POINT_ROWS`, reproducible otherwise; ``reachable``, the largest exponent the experiment allows
+    (:func:`~ldpcode.bco.report.exponent_room`), makes an agreement below it inconclusive when it is at most 1."""
     kw = dict(reproduced=fit.slope, se=fit.se, horizon=horizon,
               note=f"{learner}; slope of log(private / non-private regret) on log(1/ε), ε in {epsilons}, {runs} paired "
                    "runs, bootstrap se")  # fmt: skip
@@ -113,7 +115,7 @@ def one_point_eps_claim(nb, key: str, learner: str, fit, *, horizon: int, runs: 
     else:
         nb.statistical(f"eps_exponent_{key}", f"Table 1, {row.name} row: exponent of 1/ε in the private regret",
                        paper=1.0, paper_unit=EXACT_UNIT, sense="<=", statement=f"zheng2020locally.table1.{row.cell}.private",
-                       runs=runs, reason=reason, **kw)  # fmt: skip
+                       runs=runs, reason=reason, reachable=reachable, **kw)  # fmt: skip
 
 
 class LogIncrementRatio(NamedTuple):

@@ -79,6 +79,7 @@ def statistical(
     systematic: float = 0.0,
     systematic_how: str = "",
     horizons=None,
+    reachable: float | None = None,
     k: float = 4.0,
     note: str = "",
     tolerance_reason: str = "",
@@ -98,7 +99,10 @@ def statistical(
     practical margin (absolute) below which a difference does not matter; ``systematic`` (absolute, with
     ``systematic_how``) the spread of the number under what the paper leaves open (the fit window, the horizon);
     ``horizons`` the range of t where the reproduced curve is within the paper's interval
-    (:func:`~ldpcode.claims.consistent_horizons`), for a number whose horizon the paper does not state."""
+    (:func:`~ldpcode.claims.consistent_horizons`), for a number whose horizon the paper does not state;
+    ``reachable`` (with sense "<=" or ">=") the most extreme value the experiment could produce on the side that
+    would refute the statement (the largest exponent a capped regret allows): if it cannot pass the paper's number,
+    an agreement is **inconclusive**, as the claim could not have failed."""
     se, tol = _mc_tolerance(se, k, id)
     return StatisticalClaim(
         **_evidence(id, statement, cites),
@@ -107,6 +111,7 @@ def statistical(
         margin=margin,
         systematic=systematic,
         systematic_how=systematic_how,
+        reachable=reachable,
         id=id,
         source=source,
         reproduced=reproduced,

@@ -83,8 +83,10 @@ FIELDS = (
     *("id", "kind", "source", "reproduced", "tolerance", "se", "k", "paper", "paper_unit", "sense", "cites"),
     *("bound", "second", "how", "horizon", "scale", "reason", "note", "tolerance_reason", "statement", "category"),
     *("locator", "quote", "paper_horizon", "paper_runs", "runs", "margin", "systematic", "systematic_how"),
-    *("t_consistent", "t_searched", "predicted", "derived_in"),
+    *("t_consistent", "t_searched", "predicted", "derived_in", "reachable"),
 )
+#: fields a stored dict holds only when they are set (added after data/ was first written: older files lack them)
+STORED_WHEN_SET = ("reachable",)
 # the fields checked the same way whatever kind holds them, in the order the checks run
 _TEXT = ("source", "how", "scale", "reason", "note", "tolerance_reason", "category", "locator", "quote")
 _TEXT += ("systematic_how", "derived_in")
@@ -103,6 +105,7 @@ _NOT_HERE = {
     ),
     **dict.fromkeys(("t_consistent", "t_searched"), "a horizon range belongs to a statistical claim with sense '='"),
     **dict.fromkeys(("predicted", "derived_in"), "only a prediction has predicted and derived_in"),
+    "reachable": "only a one-sided statistical claim has a reachable value",
 }
 
 
@@ -155,7 +158,7 @@ class Claim:
 
     # --- the fields of the other kinds, as a claim without them reads them (see FIELDS) ---------------------
     paper = paper_unit = cites = bound = second = horizon = statement = paper_horizon = paper_runs = runs = None
-    t_consistent = t_searched = predicted = None
+    t_consistent = t_searched = predicted = reachable = None
     how = scale = reason = category = locator = quote = systematic_how = derived_in = ""
     sense = "="
     margin = systematic = 0.0
@@ -278,6 +281,9 @@ class Claim:
         have at its default. An unbounded ``systematic`` (inf) is stored as the string ``"unbounded"``: data/ is
         strict JSON, which has no Infinity."""
         d = {name: copy.deepcopy(getattr(self, name)) for name in FIELDS}
+        for name in STORED_WHEN_SET:
+            if d[name] is None:
+                del d[name]
         if d.get("systematic") == math.inf:
             d["systematic"] = UNBOUNDED
         return d

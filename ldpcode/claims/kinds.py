@@ -162,6 +162,7 @@ class StatisticalClaim(_JudgedInStandardErrors, PaperClaim):
     systematic_how: str = ""
     t_consistent: list | None = None
     t_searched: list | None = None
+    reachable: float | None = None
 
     def __post_init__(self):
         super().__post_init__()
@@ -182,7 +183,22 @@ class StatisticalClaim(_JudgedInStandardErrors, PaperClaim):
                 f"{name}: a statistical claim states its horizon (or, for a non-regret quantity, its scale)"
             )
         self._check_horizons()
+        if self.reachable is not None:
+            self._set("reachable", check_real(f"{name}: reachable", self.reachable))
+            if self.sense == "=":
+                raise ValueError(
+                    f"{name}: reachable (the most extreme value the experiment allows) needs sense <= or >="
+                )
         self._check_evidence()
+
+    def cannot_fail(self) -> bool:
+        """Whether the experiment could not have refuted the statement: ``reachable``, the most extreme value it
+        allows on the refuting side (an exponent of 1/ε that a regret capped by the loss range leaves over the ε
+        grid), lies on the statement's side of the paper's number. Such an agreement says nothing: the verdict is
+        **inconclusive**."""
+        if self.reachable is None:
+            return False
+        return self.reachable <= self.paper if self.sense == "<=" else self.reachable >= self.paper
 
     def _check_horizons(self):
         name = self.id
@@ -229,7 +245,8 @@ class StatisticalClaim(_JudgedInStandardErrors, PaperClaim):
         An ``order`` claim with a one-sided sense (a rate such as Õ(T^{3/4}/ε), judged on an exponent
         measured at finite horizons) is **underdetermined** whenever it is not within noise of the rate
         (:meth:`rate_untestable`): a rate hides its constants and log factors and holds as T grows, so a local
-        exponent above it at the horizons run refutes nothing, whatever its z."""
+        exponent above it at the horizons run refutes nothing, whatever its z. A claim that agrees but
+        :meth:`cannot_fail` (the experiment could not reach the refuting side) is **inconclusive**."""
         if self.category == "scope":
             return "not judged"
         if self.t_searched is not None:  # resolution read at the claim's horizon
@@ -238,7 +255,7 @@ class StatisticalClaim(_JudgedInStandardErrors, PaperClaim):
             return "inconclusive" if self._inconclusive() else "consistent at some t"
         z = self.z()
         if z <= AGREE_Z:
-            return "inconclusive" if self._inconclusive() else "agrees"
+            return "inconclusive" if self._inconclusive() or self.cannot_fail() else "agrees"
         if self.rate_untestable():
             return "underdetermined"
         if self.systematic > 0 and self._excess() <= self.systematic + AGREE_Z * self.total_se():
@@ -256,6 +273,12 @@ class StatisticalClaim(_JudgedInStandardErrors, PaperClaim):
         does not refute it (a z there would measure only the Monte Carlo noise, not the statement)."""
         if self.category == "scope":
             return "a statement about bounds, not an empirical number"
+        if self.t_searched is None and self.cannot_fail() and self.z() <= AGREE_Z:
+            most = "at most" if self.sense == "<=" else "at least"
+            return (
+                f"could not have failed: the experiment allows {most} {_fmt(self.reachable, 2)} against the stated "
+                f"{_fmt(self.paper)}; measured {_fmt(self.reproduced, 2)} ± {_fmt(self.total_se(), 2)}"
+            )
         if self.t_searched is None and self.rate_untestable():
             side = "above" if self.sense == "<=" else "below"
             spread = f", systematic {self._systematic_text()}" if self.systematic > 0 else ""

@@ -56,6 +56,7 @@ def table1_claims(
     learners: tuple,
     delta: float,
     reasons: dict,
+    eps_reachable: float | None = None,
 ) -> None:
     r"""Build, into ``nb`` (an :class:`ldpcode.book.Notebook`), the claims of Table 1's contextual ``row`` from the
     horizon sweeps ``sweeps`` (name -> :class:`~ldpcode.contextual.HorizonSweep`, the non-private one and then one
@@ -70,7 +71,9 @@ def table1_claims(
 
     ``learners``: the (non-private, private) learner names of the notes (``("non-private LinUCB", "LDP
     LinUCB")``); ``statement``: the key prefix of the row's statements (``.nonprivate``/``.private`` added);
-    ``reasons``: ``"nonprivate"``, ``"private"`` and ``"eps"``, why each judged number lands where it does."""
+    ``reasons``: ``"nonprivate"``, ``"private"`` and ``"eps"``, why each judged number lands where it does;
+    ``eps_reachable``: the largest exponent of 1/ε the experiment allows (:func:`epsilon_exponent_room`), which makes
+    an agreement inconclusive when it is at most 1."""
     private_seen = False
     for s in sweeps.values():
         T, runs, horizons = int(s.horizons[-1]), s.final.shape[0], [int(h) for h in s.horizons]
@@ -95,7 +98,7 @@ def table1_claims(
     epsilons = [s.epsilon for s in sweeps.values() if s.epsilon is not None]
     nb.statistical("eps_exponent", f"{theorem} / Table 1, {row} row: exponent of 1/ε in the private regret",
                    reproduced=-eps_fit.slope, se=eps_fit.se, paper=1.0, paper_unit=EXACT_UNIT, sense="<=",
-                   statement=f"{statement}.private", runs=runs, horizon=T, reason=reasons["eps"],
+                   statement=f"{statement}.private", runs=runs, horizon=T, reason=reasons["eps"], reachable=eps_reachable,
                    note=f"minus the slope of log mean regret at T on log ε, ε in {epsilons}, {runs} runs, bootstrap se")  # fmt: skip
 
 

@@ -817,3 +817,29 @@ def test_an_unbounded_systematic_spread_is_underdetermined_and_stored_as_strict_
     assert _stat(3.3, 0.09, paper=10.0, sense=">=").verdict() == "disagrees"  # without it: judged by z
     with pytest.raises(ValueError, match="systematic must be a number"):
         _stat(3.3, 0.09, paper=10.0, sense=">=", systematic=math.nan, systematic_how="x")
+
+
+def test_an_agreement_that_could_not_have_failed_is_inconclusive():
+    """An exponent of 1/ε below the stated 1, where a regret capped by the loss range allows at most 0.75 over the ε
+    grid: the claim could not have failed, so it does not agree, it is inconclusive; with room above 1 it agrees.
+    reachable is stored only when set, and read back."""
+    import json
+
+    vacuous = _stat(0.22, 0.03, paper=1.0, paper_unit=1e-9, sense="<=", reachable=0.75)
+    assert vacuous.cannot_fail() and vacuous.verdict() == "inconclusive"
+    assert vacuous.verdict_text() == (
+        "inconclusive (could not have failed: the experiment allows at most 0.75 against the stated 1; "
+        "measured 0.22 ± 0.03)"
+    )
+    assert _stat(0.22, 0.03, paper=1.0, paper_unit=1e-9, sense="<=", reachable=1.22).verdict() == "agrees"
+    assert _stat(0.22, 0.03, paper=1.0, paper_unit=1e-9, sense="<=").verdict() == "agrees"
+    assert _stat(1.5, 0.03, paper=1.0, paper_unit=1e-9, sense=">=", reachable=1.2).verdict() == "inconclusive"
+    assert (
+        vacuous.to_dict()["reachable"] == 0.75
+        and "reachable" not in _stat(0.22, 0.03, paper=1.0, paper_unit=1e-9).to_dict()
+    )
+    assert C.Claim.from_dict(json.loads(json.dumps(vacuous.to_dict()))) == vacuous
+    with pytest.raises(ValueError, match="needs sense <= or >="):
+        _stat(0.22, 0.03, paper=1.0, paper_unit=1e-9, reachable=0.75)
+    with pytest.raises(ValueError, match="reachable must be a finite number"):
+        _stat(0.22, 0.03, paper=1.0, paper_unit=1e-9, sense="<=", reachable=float("nan"))
