@@ -79,7 +79,7 @@ The rooms (every public name below is re-exported here, so ``ldpcode.bco.X`` and
 
 # BCO_ROUNDS_PER_CALL and run_in_chunks are read in ldpcode.bco.runs: to change or patch them, do it there (setting
 # ldpcode.bco.BCO_ROUNDS_PER_CALL changes nothing); the pool is the engine's (ldpcode.engine).
-from .environments import ENVIRONMENTS, PERIOD, QUAD_SCALE, STOCH_NOISE_SD, Environment, make_environment
+from .environments import ENVIRONMENTS, LOSS_RANGE, PERIOD, QUAD_SCALE, STOCH_NOISE_SD, Environment, make_environment
 from .geometry import (
     BARRIER_NU,
     ball_barrier,
@@ -122,6 +122,7 @@ __all__ = [
     "OnePointBarrier",
     "OnePointSphere",
     "ONE_POINT_ROWS",
+    "LOSS_RANGE",
     "PERIOD",
     "QUAD_SCALE",
     "STOCH_NOISE_SD",

@@ -36,6 +36,12 @@ QUAD_SCALE = 4.0 / 9.0  # f_t = QUAD_SCALE ||x - c_t||^2
 STOCH_NOISE_SD = 0.1  # sd of q_t in the stochastic environment
 
 
+#: the range (max - min) of f_t over the unit ball: 2|θ_t| = 2·hypot(0.6, 0.4) for the linear losses, QUAD_SCALE·(1 +
+#: 0.5)² = 1 for the quadratics (c_t at radius 0.5; the stochastic one without its noise). A regret per round is at
+#: most this, which caps the exponent of 1/ε an ε sweep can show (:func:`ldpcode.bco.report.exponent_room`)
+LOSS_RANGE = {"linear": 2 * math.hypot(0.6, 0.4), "quadratic": 1.0, "stochastic": 1.0}
+
+
 @dataclass(frozen=True)
 class Environment:
     """Constants of one environment (see the module docstring): ``B`` bound on ``|f_t|`` on X, ``G``

@@ -23,7 +23,7 @@ from ..claims import Table
 from ..stats import bootstrap_se, linear_fit, log_growth, loglog_slope, ratio_exponent
 from .environments import QUAD_SCALE
 from .privacy import two_point_release
-from .report import Sweep, ci_text, learner_name
+from .report import Sweep, ci_text, exponent_room, learner_name
 from .runs import simulate_two_point
 
 
@@ -198,17 +198,19 @@ def two_point_sweep(envs, epsilons, *, horizon, runs, seed, delta, d, n_boot, bo
     return out
 
 
-def eps_claims(nb, sweeps: dict, *, reasons: dict, paper_unit: float) -> None:
+def eps_claims(nb, sweeps: dict, *, reasons: dict, paper_unit: float, loss_range: dict | None = None) -> None:
     """``eps_exponent_<env>``, built into ``nb`` for each sweep (:func:`two_point_sweep`): the slope of the log
     regret ratio on log(1/ε), statistical <= 2 (Table 1's 1/ε² of the MP-BCO rows), reason
-    :func:`fit_reason` of the fit and ``reasons["eps", env]``."""
+    :func:`fit_reason` of the fit and ``reasons["eps", env]``; with ``loss_range``, the largest exponent a regret
+    capped by it allows over the sweep (:func:`~ldpcode.bco.report.exponent_room`) as what the claim could reach."""
+    room = {} if loss_range is None else exponent_room(sweeps, loss_range)
     for env, s in sweeps.items():
         row, name = ("mp_convex", "Convex") if env == "linear" else ("mp_strongly_convex", "Strongly Convex")
         nb.statistical(f"eps_exponent_{env}",
                        f"Table 1, MP-BCO {name} row: exponent of 1/ε in the private regret (1/ε²)",
                        reproduced=s.fit.slope, se=s.fit.se, paper=2.0, paper_unit=paper_unit, sense="<=",
                        statement=f"zheng2020locally.table1.{row}.private", runs=s.num.shape[1], horizon=s.horizon,
-                       reason=fit_reason(s.fit, 2, reasons["eps", env]),
+                       reason=fit_reason(s.fit, 2, reasons["eps", env]), reachable=room.get(env),
                        note=f"slope of log(private / non-private regret) on log(1/ε), ε "
                        f"in {s.epsilons}, {s.num.shape[1]} paired runs, bootstrap se")  # fmt: skip
 

@@ -260,3 +260,37 @@ def test_exponents_figure_draws_the_curves_guides_and_ratios():
         assert [t.get_text() for t in right.get_xticklabels()] == ["2", "0.5"]
     finally:
         plt.close(fig)
+
+
+def test_loss_range_is_the_range_of_each_environments_losses_on_the_ball():
+    """LOSS_RANGE caps the exponent of 1/ε a sweep can show (the 'reachable' of the 1/ε claims), so it must be the
+    true max - min of f_t over the unit ball: reached at two points (±θ_t/|θ_t| for the linear losses; c_t and the
+    antipode of c_t's direction for the quadratics), and never exceeded at random points of the ball."""
+    import math
+
+    import numpy as np
+
+    from ldpcode.bco import LOSS_RANGE
+    from ldpcode.bco.environments import _ENV_CODE, _loss
+
+    d, rng, scratch = 5, np.random.default_rng(3), np.zeros(5)
+    for name, width in LOSS_RANGE.items():
+        code = _ENV_CODE[name]
+        for t in (1, 2, 5):
+            ang = 2 * math.pi * t / 7.0
+            if name == "linear":
+                theta = np.array([0.6, 0.4 * math.cos(ang), 0.4 * math.sin(ang), 0, 0])
+                hi, lo = theta / np.linalg.norm(theta), -theta / np.linalg.norm(theta)
+            else:
+                c = (
+                    np.array([0.5 * math.cos(ang), 0.5 * math.sin(ang), 0, 0, 0])
+                    if name == "quadratic"
+                    else np.eye(5)[0] * 0.5
+                )
+                lo, hi = c, -c / np.linalg.norm(c)
+            f = lambda x: _loss(code, x, float(t), d, scratch)  # noqa: E731
+            assert f(hi) - f(lo) == pytest.approx(width, rel=1e-12), (name, t)
+            x = rng.normal(size=(2000, d))
+            x *= (rng.random(2000) ** (1 / d) / np.linalg.norm(x, axis=1))[:, None]
+            values = np.array([f(row) for row in x])
+            assert values.max() - values.min() <= width + 1e-12, (name, t)
