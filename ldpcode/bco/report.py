@@ -233,16 +233,19 @@ def per_round_table(results: dict, *, t_from: int) -> Table:
 def exponent_room(sweeps: dict, loss_range: dict) -> dict:
     """The largest exponent of 1/ε a regret capped by the loss range leaves over each sweep (power of Table 1's
     1/ε claims): :math:`\\ln(\\mathrm{range}\\cdot T/\\bar R(\\epsilon_{max}))/\\ln(\\epsilon_{max}/\\epsilon_{min})`,
-    with ``loss_range[environment]`` the range of the losses on the ball and the last and first ε of the sweep."""
+    with ``loss_range[environment]`` the range of the losses on the ball, and the largest and smallest ε of the sweep
+    in whatever order it lists them; inf when the regret at the largest ε is 0 (no cap)."""
     room = {}
     for k, s in sweeps.items():
         if s.environment not in loss_range:
             raise ValueError(f"loss_range has no entry for the environment {s.environment!r}")
-        if s.epsilons[-1] == s.epsilons[0]:
+        eps = np.asarray(s.epsilons, dtype=float)
+        hi, lo = int(np.argmax(eps)), int(np.argmin(eps))
+        if eps[hi] == eps[lo]:
             raise ValueError(f"the sweep of {k!r} needs two different epsilons, got {s.epsilons}")
-        room[k] = math.log(loss_range[s.environment] * s.horizon / s.num[-1].mean()) / math.log(
-            s.epsilons[-1] / s.epsilons[0]
-        )
+        regret = float(s.num[hi].mean())
+        top = loss_range[s.environment] * s.horizon
+        room[k] = math.inf if regret <= 0 else math.log(top / regret) / math.log(eps[hi] / eps[lo])
     return room
 
 

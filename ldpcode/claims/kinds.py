@@ -183,6 +183,8 @@ class StatisticalClaim(_JudgedInStandardErrors, PaperClaim):
                 f"{name}: a statistical claim states its horizon (or, for a non-regret quantity, its scale)"
             )
         self._check_horizons()
+        if self.reachable is not None and self.reachable == {"<=": math.inf, ">=": -math.inf}.get(self.sense):
+            self._set("reachable", None)  # no cap on the refuting side: the same as none given
         if self.reachable is not None:
             self._set("reachable", check_real(f"{name}: reachable", self.reachable))
             if self.sense == "=":

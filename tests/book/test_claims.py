@@ -839,6 +839,8 @@ def test_an_agreement_that_could_not_have_failed_is_inconclusive():
         and "reachable" not in _stat(0.22, 0.03, paper=1.0, paper_unit=1e-9).to_dict()
     )
     assert C.Claim.from_dict(json.loads(json.dumps(vacuous.to_dict()))) == vacuous
+    uncapped = _stat(0.22, 0.03, paper=1.0, paper_unit=1e-9, sense="<=", reachable=float("inf"))
+    assert uncapped.reachable is None and uncapped.verdict() == "agrees"  # no cap: as if none were given
     with pytest.raises(ValueError, match="needs sense <= or >="):
         _stat(0.22, 0.03, paper=1.0, paper_unit=1e-9, reachable=0.75)
     with pytest.raises(ValueError, match="reachable must be a finite number"):

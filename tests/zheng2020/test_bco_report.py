@@ -227,6 +227,10 @@ def test_exponent_room():
     assert report.exponent_room({"k": s}, {"quadratic": 0.1})["k"] == pytest.approx(math.log(10) / math.log(4))
     with pytest.raises(ValueError, match="no entry for the environment 'quadratic'"):
         report.exponent_room({"k": s}, {"linear": 1.0})
+    backwards = s._replace(epsilons=[2.0, 0.5], num=s.num[::-1])  # the same sweep listed from the largest eps
+    assert report.exponent_room({"k": backwards}, {"quadratic": 1.0})["k"] == pytest.approx(room["k"], rel=1e-12)
+    zero = s._replace(num=np.array([[50.0, 50.0], [0.0, 0.0]]))
+    assert report.exponent_room({"k": zero}, {"quadratic": 1.0})["k"] == math.inf
     flat = s._replace(epsilons=[1.0, 1.0])
     with pytest.raises(ValueError, match="needs two different epsilons"):
         report.exponent_room({"k": flat}, {"quadratic": 1.0})

@@ -42,8 +42,16 @@ def test_worst_arm_regret_is_the_mean_gap_between_the_best_and_the_worst_arm():
 def test_epsilon_exponent_room_is_the_exponent_that_reaches_the_cap():
     # cap 1 per round over T = 100 rounds, R = 10 at eps = 10: room for 10x over a 10x range of eps, exponent 1;
     # cap 0.5 x 1000 = 500, R = 50 at eps = 100: room for 10x over a 100x range, exponent 1/2
-    assert epsilon_exponent_room(1.0, 100, 10.0, [1.0, 10.0]) == pytest.approx(1.0, rel=1e-15)
-    assert epsilon_exponent_room(0.5, 1000, 50.0, [1.0, 10.0, 100.0]) == pytest.approx(0.5, rel=1e-15)
+    assert epsilon_exponent_room(1.0, 100, [80.0, 10.0], [1.0, 10.0]) == pytest.approx(1.0, rel=1e-15)
+    assert epsilon_exponent_room(0.5, 1000, [400.0, 90.0, 50.0], [1.0, 10.0, 100.0]) == pytest.approx(0.5, rel=1e-15)
+    # any order: the largest eps and its regret are found, not read off the end of the list (a reader's [100, 10, 1]
+    # once gave a negative room)
+    assert epsilon_exponent_room(0.5, 1000, [50.0, 90.0, 400.0], [100.0, 10.0, 1.0]) == pytest.approx(0.5, rel=1e-15)
+    assert epsilon_exponent_room(0.5, 1000, [400.0, 0.0], [1.0, 10.0]) == math.inf  # no regret left: no cap
+    with pytest.raises(ValueError, match="two different values"):
+        epsilon_exponent_room(0.5, 1000, [1.0, 2.0], [3.0, 3.0])
+    with pytest.raises(ValueError, match="one mean regret per epsilon"):
+        epsilon_exponent_room(0.5, 1000, [1.0], [1.0, 3.0])
 
 
 def _sweep(epsilon, mean_curve):
