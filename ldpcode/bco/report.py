@@ -14,7 +14,6 @@ A setting is a key (``"linear"``, ``"sc_smooth"``, ...) with the keyword argumen
 
 from __future__ import annotations
 
-import math
 from typing import NamedTuple
 
 import numpy as np
@@ -23,7 +22,7 @@ from ..claims import Table, format_horizon
 from ..stats import linear_fit, loglog_slope, ratio_exponent, ratio_of_means_se
 from .environments import QUAD_SCALE
 from .runs import hazan_levy_exploration_cost, simulate_one_point
-from .table1 import one_point_eps_claim, one_point_exponent_claims
+from .table1 import capped_eps_exponent, one_point_eps_claim, one_point_exponent_claims
 
 _TUNING = {"rho0": ("ρ_0", ".3f"), "eta0": ("η_0", ".4f"), "delta0": ("δ_0", ".3f")}
 COLORS = ("C0", "C3", "C2")
@@ -232,20 +231,19 @@ def per_round_table(results: dict, *, t_from: int) -> Table:
 
 def exponent_room(sweeps: dict, loss_range: dict) -> dict:
     """The largest exponent of 1/ε a regret capped by the loss range leaves over each sweep (power of Table 1's
-    1/ε claims): :math:`\\ln(\\mathrm{range}\\cdot T/\\bar R(\\epsilon_{max}))/\\ln(\\epsilon_{max}/\\epsilon_{min})`,
-    with ``loss_range[environment]`` the range of the losses on the ball, and the largest and smallest ε of the sweep
-    in whatever order it lists them; inf when the regret at the largest ε is 0 (no cap)."""
+    1/ε claims): :func:`~ldpcode.bco.table1.capped_eps_exponent` with the cap ``loss_range[environment]`` x T (the
+    range of the losses on the ball, each round) and the sweep's mean private regret at each of its ε, listed in
+    any order; inf when the regret at the largest ε is 0 (no cap)."""
     room = {}
     for k, s in sweeps.items():
         if s.environment not in loss_range:
             raise ValueError(f"loss_range has no entry for the environment {s.environment!r}")
-        eps = np.asarray(s.epsilons, dtype=float)
-        hi, lo = int(np.argmax(eps)), int(np.argmin(eps))
-        if eps[hi] == eps[lo]:
-            raise ValueError(f"the sweep of {k!r} needs two different epsilons, got {s.epsilons}")
-        regret = float(s.num[hi].mean())
-        top = loss_range[s.environment] * s.horizon
-        room[k] = math.inf if regret <= 0 else math.log(top / regret) / math.log(eps[hi] / eps[lo])
+        try:
+            room[k] = capped_eps_exponent(
+                loss_range[s.environment] * s.horizon, [row.mean() for row in s.num], s.epsilons
+            )
+        except ValueError as exc:
+            raise ValueError(f"the sweep of {k!r}: {exc}") from None
     return room
 
 

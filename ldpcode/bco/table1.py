@@ -19,6 +19,9 @@ ratio on log(1/ε) (:func:`ldpcode.stats.ratio_exponent`).
 * :data:`ONE_POINT_ROWS`, :data:`WINDOW_SHIFTS`, :data:`EXACT_UNIT`: the rows, keyed by the notebook's setting.
 * :func:`one_point_exponent_claims`, :func:`one_point_eps_claim`: the claim family of Corollary 4's notebook.
 * :func:`log_increment_ratio`: the O(log T) test of the strongly convex two-point row.
+* :func:`capped_eps_exponent`: the largest exponent of 1/ε a capped regret can show over an ε grid, what a claim of
+  1/ε could reach (one formula for the BCO rows, :func:`ldpcode.bco.report.exponent_room`, and the contextual rows,
+  :func:`ldpcode.contextual.epsilon_exponent_room`).
 """
 
 from __future__ import annotations
@@ -33,6 +36,26 @@ from ..stats import ratio_of_means_se, window_spread
 EXACT_UNIT = 1e-9
 """The ``paper_unit`` of an exponent Table 1 states (3/4, 2/3, 1/2 of T; 1 and 2 of 1/ε): an exact fraction, not a
 rounded decimal, so no rounding interval. The contextual rows' claims (:mod:`ldpcode.contextual.table1`) use it too."""
+
+
+def capped_eps_exponent(total_cap: float, regrets, epsilons) -> float:
+    r"""The largest exponent a of 1/ε that a regret capped by ``total_cap`` (the most any learner can lose over the
+    horizon) can show between the smallest and the largest of ``epsilons`` (any order), given ``regrets``, the mean
+    regret measured at each of them: :math:`R(\epsilon_{\min}) \le C` and
+    :math:`R(\epsilon_{\min})/R(\epsilon_{\max}) = (\epsilon_{\max}/\epsilon_{\min})^a` give
+    :math:`a \le \ln(C/R(\epsilon_{\max}))/\ln(\epsilon_{\max}/\epsilon_{\min})`; inf when R(ε_max) is 0 (no cap)."""
+    eps, regrets = np.asarray(epsilons, dtype=float), np.asarray(regrets, dtype=float)
+    if eps.ndim != 1 or regrets.shape != eps.shape:
+        raise ValueError(f"regrets must hold one mean regret per epsilon, got {regrets.shape} for {eps.shape}")
+    hi, lo = int(np.argmax(eps)), int(np.argmin(eps))
+    if eps[hi] == eps[lo]:
+        raise ValueError(
+            f"epsilons must hold two different values (an exponent needs two different epsilons), got {list(epsilons)}"
+        )
+    if regrets[hi] <= 0:
+        return math.inf
+    return math.log(total_cap / regrets[hi]) / math.log(eps[hi] / eps[lo])
+
 
 WINDOW_SHIFTS = (0.1, 10**-0.5, 10**0.5)
 """The late fit window's start moved 10x earlier and √10x either way: the systematic spread of a judged exponent."""

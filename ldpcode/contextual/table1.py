@@ -21,7 +21,7 @@ import math
 
 import numpy as np
 
-from ..bco.table1 import EXACT_UNIT
+from ..bco.table1 import EXACT_UNIT, capped_eps_exponent
 from ..stats import consecutive_windows, window_spread
 
 STATED = {False: 0.5, True: 0.75}
@@ -37,19 +37,10 @@ def worst_arm_regret(instance, n_rounds: int = 100_000, seed: int = 0) -> float:
 
 
 def epsilon_exponent_room(cap_per_round: float, horizon: int, regrets, epsilons) -> float:
-    r"""The largest exponent a of 1/ε that a regret capped by ``cap_per_round`` x T can show between the smallest and
-    the largest of ``epsilons`` (any order), given ``regrets``, the mean regret measured at each of them:
-    :math:`R(\epsilon_{\min}) \le cT` and :math:`R(\epsilon_{\min})/R(\epsilon_{\max}) = (\epsilon_{\max}/\epsilon_{\min})^a`
-    give :math:`a \le \ln(cT/R(\epsilon_{\max}))/\ln(\epsilon_{\max}/\epsilon_{\min})`; inf when R(ε_max) is 0."""
-    eps, regrets = np.asarray(epsilons, dtype=float), np.asarray(regrets, dtype=float)
-    if eps.ndim != 1 or regrets.shape != eps.shape:
-        raise ValueError(f"regrets must hold one mean regret per epsilon, got {regrets.shape} for {eps.shape}")
-    hi, lo = int(np.argmax(eps)), int(np.argmin(eps))
-    if eps[hi] == eps[lo]:
-        raise ValueError(f"epsilons must hold two different values, got {list(epsilons)}")
-    if regrets[hi] <= 0:
-        return math.inf
-    return math.log(cap_per_round * horizon / regrets[hi]) / math.log(eps[hi] / eps[lo])
+    """The largest exponent of 1/ε that a regret capped by ``cap_per_round`` x ``horizon`` can show over
+    ``epsilons`` (any order), given ``regrets``, the mean regret at each: :func:`ldpcode.bco.table1.capped_eps_exponent`
+    with the cap cT; inf when the regret at the largest ε is 0."""
+    return capped_eps_exponent(cap_per_round * horizon, regrets, epsilons)
 
 
 def table1_claims(
