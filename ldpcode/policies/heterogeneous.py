@@ -24,8 +24,13 @@ from ..kit import leader_index, leader_scan, sqrt_log, window_end
 # The argument groups of heterogeneous_chunk (as index_policy_chunk's; its recorder is a CountsRecorder):
 #: The pre-drawn random inputs of one chunk: the reward draws, the curator's noise and the users' levels eps_t.
 HeterogeneousDraws = namedtuple("HeterogeneousDraws", ["rewards", "noise", "levels"])
-#: The constants of a run: the curator's code, Sigmoid or not, the threshold epsilon_min, forced pulls or not.
-HeterogeneousTuning = namedtuple("HeterogeneousTuning", ["mech_code", "use_sigmoid", "eps_min", "forced"])
+#: The constants of a run: the curator's code, Sigmoid or not, the threshold epsilon_min, forced pulls or not, and the
+#: number of the users' distinct levels whose constants the kernel keeps (a discrete law's; 0 for a continuous one).
+HeterogeneousTuning = namedtuple(
+    "HeterogeneousTuning", ["mech_code", "use_sigmoid", "eps_min", "forced", "level_cache"], defaults=(0,)
+)
+#: the most distinct levels whose constants :func:`heterogeneous_chunk` keeps (a discrete law with more keeps none)
+LEVEL_CACHE = 16
 #: The learner's state, updated in place: pulls, kept responses N_a, their sum, A_a or B_a, means, widths.
 HeterogeneousState = namedtuple("HeterogeneousState", ["counts", "kept", "sums", "acc", "means", "widths"])
 
@@ -103,11 +108,14 @@ class HeterogeneousPolicy(ArmedPolicy):
     def draw_noise(self, rng: np.random.Generator, size) -> np.ndarray:
         return mech.draw_noise(self.mechanism_code, rng, size)
 
-    def kernel_tuning(self) -> HeterogeneousTuning:
+    def kernel_tuning(self, privacy_levels=None) -> HeterogeneousTuning:
         """The :data:`HeterogeneousTuning` of :func:`heterogeneous_chunk`, the code a plain int (as
-        :meth:`ldpcode.policies.index.IndexPolicy.kernel_tuning`)."""
+        :meth:`ldpcode.policies.index.IndexPolicy.kernel_tuning`); with ``privacy_levels`` a discrete law of at most
+        :data:`LEVEL_CACHE` levels, the kernel keeps each level's constants once computed."""
+        values = getattr(privacy_levels, "values", None)
+        cache = 0 if values is None or len(values) > LEVEL_CACHE else len(values)
         return HeterogeneousTuning(
-            int(self.mechanism_code), self.use_sigmoid, self.epsilon_min, self.forced_exploration
+            int(self.mechanism_code), self.use_sigmoid, self.epsilon_min, self.forced_exploration, cache
         )
 
     # --- the engine protocol (ldpcode.engine) ---------------------------------------------------------------
@@ -170,7 +178,7 @@ class HeterogeneousPolicy(ArmedPolicy):
         )
         counts_out = np.zeros((checkpoints.shape[0], n), dtype=np.int64)
         recorder = CountsRecorder(checkpoints, counts_out)
-        tuning = self.kernel_tuning()
+        tuning = self.kernel_tuning(privacy_levels)
         only = privacy_levels.only_level  # one level: the levels' own stream need not be drawn
 
         def step(t, ci, m):
@@ -236,12 +244,16 @@ def heterogeneous_chunk(t, horizon, families, params, draws, tuning, state, reco
     # Exact shortcuts, as in index_policy_chunk: the certified argmax (ldpcode.kit), the forced-pull
     # test skipped while the smallest A_a is above the window's last limit and otherwise scanned only when
     # it can be at the limit, and the per-level constants (1/eps_t, e^eps_t, k(eps_t)) recomputed only when
-    # eps_t differs from the previous user's (same floats, fewer exp/tanh calls).
+    # eps_t differs from the previous user's and, for a discrete law (tuning.level_cache levels), computed once a
+    # level and kept (the same floats, fewer exp/tanh calls).
     amin = np.inf
     for a in range(n):
         amin = min(amin, acc[a])
     last_e = -1.0
     e_scale = e_exp = e_k = e_inc = 0.0
+    n_cache = tuning.level_cache
+    kept_e, kept_x, kept_k, kept_inc = np.empty(n_cache), np.empty(n_cache), np.empty(n_cache), np.empty(n_cache)
+    filled = 0
     leader = -1  # the certified leader (-1: none); certified while its index at g_lo exceeds rival
     rival = np.inf
     g_lo = 0.0
@@ -282,13 +294,27 @@ def heterogeneous_chunk(t, horizon, families, params, draws, tuning, state, reco
         if e >= eps_min:  # otherwise the response is discarded (Agent 2 Line 17, Agent 4 Line 13)
             if e != last_e:
                 last_e = e
-                if mech_code == mech.Mechanism.LAPLACE:
-                    e_scale = 1.0 / e
-                    e_inc = 1.0 / (e * e)
+                j = -1
+                for i in range(filled):
+                    if kept_e[i] == e:
+                        j = i
+                        break
+                if j >= 0:
+                    e_scale = e_exp = kept_x[j]
+                    e_k, e_inc = kept_k[j], kept_inc[j]
                 else:
-                    e_exp = math.exp(e)
-                    e_k = mech.bernoulli_scale(e)
-                    e_inc = e_k * e_k
+                    if mech_code == mech.Mechanism.LAPLACE:
+                        e_scale = 1.0 / e
+                        e_inc = 1.0 / (e * e)
+                        e_x = e_scale
+                    else:
+                        e_exp = math.exp(e)
+                        e_k = mech.bernoulli_scale(e)
+                        e_inc = e_k * e_k
+                        e_x = e_exp
+                    if filled < n_cache:
+                        kept_e[filled], kept_x[filled], kept_k[filled], kept_inc[filled] = e, e_x, e_k, e_inc
+                        filled += 1
             r = reward_from_draw(families[arm], params[arm, 0], params[arm, 1], reward_draws[s])
             if mech_code == mech.Mechanism.LAPLACE:
                 x = mech.respond(mech_code, use_sigmoid, r, noise_draws[s], e_scale, 0.0)

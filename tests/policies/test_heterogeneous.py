@@ -168,10 +168,10 @@ def test_discarding_low_levels_costs_regret_and_determinism():
 )
 def test_heterogeneous_fast_path_pulls_exactly_the_arms_of_the_reference(name, levels, inst, eps_min):
     """The compiled HeLDP kernel (one log per pull, forced-pull scan skipped while min A_a is above the
-    limit, per-level constants reused while eps_t repeats) against the literal Agents 2 and 4 of
+    limit, per-level constants reused while eps_t repeats and kept per level of a discrete law) against the literal Agents 2 and 4 of
     :func:`ldpcode.reference.run_reference_heterogeneous`, on the same three streams: identical pulls
-    at every checkpoint. 40_000 pulls span two engine chunks; discrete levels repeat (the reuse path),
-    Gaussian ones do not."""
+    at every checkpoint. 40_000 pulls span two engine chunks; discrete levels repeat (the kept constants:
+    a constant read back wrong by one part in 10^6 fails three cases), Gaussian ones do not."""
     from ldpcode.reference import run_reference_heterogeneous
 
     pol, ins = ldp.make_policy(name, epsilon_min=eps_min), ldp.make_instance(inst)
