@@ -145,12 +145,15 @@ def test_a_sweep_beyond_the_limits_is_refused_locally():
 
 
 @pytest.mark.slow
-def test_localcluster_gives_the_local_table_at_paper_scale():
-    """Issue 14's done-when: 4 policies x 8 eps x 20 runs at T = 10^6 through a distributed.LocalCluster (one
-    single-threaded worker process per core) equal, row for row, the local threaded run."""
+def test_localcluster_gives_the_local_table_on_the_papers_grid():
+    """Issue 14's done-when: 4 policies x 8 eps x 20 runs (the grid of a paper's figure) through a
+    distributed.LocalCluster (one single-threaded worker process per core) equal, row for row, the local threaded
+    run. T = 10^5 (issue 14 measured it at 10^6): the equality does not depend on the horizon, and each run still
+    spans several of the engine's chunks; at 10^6 the two sweeps cost about 20 core-seconds of the test command."""
     grid = (["LDP-UCB-L", "LDP-UCB-B", "AdaP-UCB", "AdaP-KLUCB"], [0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 2.0, 4.0])
-    local = sw.sweep(*grid, INSTANCE, 10**6, 20, seed=0, checkpoints=[10**4, 10**5, 10**6])
-    cluster = sw.sweep(*grid, INSTANCE, 10**6, 20, seed=0, checkpoints=[10**4, 10**5, 10**6], scheduler="localcluster")
+    cps = [10**3, 10**4, 10**5]
+    local = sw.sweep(*grid, INSTANCE, 10**5, 20, seed=0, checkpoints=cps)
+    cluster = sw.sweep(*grid, INSTANCE, 10**5, 20, seed=0, checkpoints=cps, scheduler="localcluster")
     assert len(local) == 4 * 8 * 20 * 3
     assert local.equals(cluster)
 
