@@ -34,6 +34,7 @@ def _policy(name, eps=2.0, **kw):
         ("AdaP-UCB", {}, 3000),
         ("AdaP-KLUCB", {}, 3000),
         ("DP-UCB", {}, 3000),
+        ("DP-UCB", {}, 40_000),  # two engine chunks, and windows of rounds longer than the shortest (ldpcode.kit)
         ("KL-UCB", {}, 3000),
         ("DP-SE", {"beta": 0.5}, 20000),  # a large beta so that several epochs end within the horizon
     ],
