@@ -126,7 +126,7 @@ def check_probability_vector(name: str, values) -> np.ndarray:
     bad = ~np.isfinite(arr) | (arr < 0) | (arr > 1)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        raise ValueError(f"{name}[{i}] must be in [0, 1], got {arr[i]!r}")
+        raise ValueError(f"{name}[{i}] must be in [0, 1], got {float(arr[i])!r}")
     return arr
 
 

@@ -186,8 +186,8 @@ def _finite_array(name, values):
     arr = as_float_array(name, values, bools=False)
     bad = ~np.isfinite(arr)
     if bad.any():
-        i = np.unravel_index(int(np.flatnonzero(bad.ravel())[0]), arr.shape) if arr.ndim else ()
-        raise ValueError(f"{name} must contain only finite numbers, got {arr[i]!r} at index {i}")
+        i = tuple(int(j) for j in np.unravel_index(int(np.flatnonzero(bad.ravel())[0]), arr.shape)) if arr.ndim else ()
+        raise ValueError(f"{name} must contain only finite numbers, got {float(arr[i])!r} at index {i}")
     return arr
 
 
@@ -195,8 +195,8 @@ def _positive_array(name, values):
     arr = _finite_array(name, values)
     bad = arr <= 0
     if bad.any():
-        i = np.unravel_index(int(np.flatnonzero(bad.ravel())[0]), arr.shape) if arr.ndim else ()
-        raise ValueError(f"{name} must be a finite number > 0, got {arr[i]!r} at index {i}")
+        i = tuple(int(j) for j in np.unravel_index(int(np.flatnonzero(bad.ravel())[0]), arr.shape)) if arr.ndim else ()
+        raise ValueError(f"{name} must be a finite number > 0, got {float(arr[i])!r} at index {i}")
     return arr
 
 

@@ -271,7 +271,9 @@ class PrivacyLevels:
             return eps
         bad = ~np.isfinite(eps) | (eps < 0)
         if bad.any():
-            raise ValueError(f"privacy levels must be finite and >= 0, but {self.name!r} returned {eps[bad][0]!r}")
+            raise ValueError(
+                f"privacy levels must be finite and >= 0, but {self.name!r} returned {float(eps[bad][0])!r}"
+            )
         return eps
 
     @property

@@ -155,9 +155,9 @@ def linear_fit(x, y) -> LinearFit:
     dx, dy = xs - xs.mean(), ys - ys.mean()
     sxx, syy = float(dx @ dx), float(dy @ dy)
     if sxx == 0:
-        raise ValueError(f"x must not be constant (all values {xs[0]!r}): the slope is undefined")
+        raise ValueError(f"x must not be constant (all values {float(xs[0])!r}): the slope is undefined")
     if syy == 0:
-        raise ValueError(f"y must not be constant (all values {ys[0]!r}): R^2 is undefined")
+        raise ValueError(f"y must not be constant (all values {float(ys[0])!r}): R^2 is undefined")
     slope = float(dx @ dy) / sxx
     intercept = float(ys.mean() - slope * xs.mean())
     resid = ys - slope * xs - intercept

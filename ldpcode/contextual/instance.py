@@ -80,5 +80,5 @@ def make_contextual_instance(
         if th.ndim != 1 or th.shape[0] != dim:
             raise ValueError(f"theta must have dimension dim = {dim}, got shape {th.shape}")
         if not np.isfinite(th).all() or np.linalg.norm(th) > 1 + 1e-12:
-            raise ValueError(f"theta must be finite with norm <= 1, got norm {np.linalg.norm(th)!r}")
+            raise ValueError(f"theta must be finite with norm <= 1, got norm {float(np.linalg.norm(th))!r}")
     return ContextualInstance(theta=th, n_arms=n_arms, link=link, noise=noise, contexts=contexts)

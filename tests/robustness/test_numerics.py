@@ -405,3 +405,23 @@ def test_ctb_probability_takes_scalars_and_zero_d_arrays_at_every_eps():
         ctb = ldp.CTB(eps)
         assert float(ctb.probability_one(0.3)) == pytest.approx(float(mech.ctb_output_mean(0.3, eps)), rel=1e-12)
         assert ctb.probability_one([0.3, 1.0]).shape == (2,)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: ldp.make_instance("bernoulli", means=np.array([0.5, 1.2])),
+        lambda: ldp.divergences.tv_gaussian(np.array([0.0, np.nan]), 1.0, 1.0, 1.0),
+        lambda: ldp.linear_fit(np.array([2.0, 2.0, 2.0]), [1.0, 2.0, 3.0]),
+        lambda: ldp.instances.PrivacyLevels("mine", lambda rng, size: np.full(size, -1.0)).sample(
+            np.random.default_rng(0), 3
+        ),
+    ],
+    ids=["a mean above 1", "a nan at an index", "a constant x", "a sampler's negative level"],
+)
+def test_a_refusal_shows_the_value_as_a_reader_wrote_it_not_numpys_repr(call):
+    """A value read out of an array is shown as a plain number ("got 1.2", "at index (1,)"), not as NumPy 2's repr of
+    its scalar types ("got np.float64(1.2)", "at index (np.int64(1),)")."""
+    with pytest.raises(ValueError) as err:
+        call()
+    assert "np." not in str(err.value), str(err.value)
