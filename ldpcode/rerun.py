@@ -282,10 +282,16 @@ def _note_parameters(executed: Path, values: dict) -> None:
 
     nb = nbformat.read(executed, as_version=4)
     shown = ", ".join(f"`{k} = {v!r}`" for k, v in values.items()) or "the book's own parameters"
+    prose = (
+        " The text between the outputs was written for the book's own parameters: a number it quotes is the book's,"
+        " not this run's; this run's numbers are in the outputs and the check."
+        if values
+        else ""
+    )
     text = (
         ":::{note}\n"
         f"This page was re-run with {shown} (`python -m ldpcode rerun`). Its check compares nothing with the book's "
-        "stored numbers unless the parameters are the book's own; its verdicts are computed afresh at these values.\n"
+        f"stored numbers unless the parameters are the book's own; its verdicts are computed afresh at these values.{prose}\n"
         ":::"
     )
     nb.metadata[NB_MARK] = True  # a later re-run into the same folder may replace this notebook

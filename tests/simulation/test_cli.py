@@ -94,6 +94,7 @@ def test_rerun_renders_the_page_offline_through_the_books_build(tmp_path):
     html = page.read_text(encoding="utf-8")
     text = re.sub(r"<[^>]+>", "", html)
     assert "re-run with samples = 20000, n_values = [1, 4]" in text  # the note under the title
+    assert "a number it quotes is the book’s, not this run’s" in text  # the prose's numbers (smart quotes)
     assert "prf:lemma" in html or "proof lemma" in html
     assert 'src="http' not in html and "src='http" not in html
     assert "2020a" in html  # the citation of Ren et al. resolved through the bibliography page
