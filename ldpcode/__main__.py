@@ -248,7 +248,10 @@ def _parser() -> argparse.ArgumentParser:
         "engine: UCB1, LDP-UCB-B, KL-UCB and HeLDP-UCB-B with discrete levels, on Bernoulli arms; 10-1000x faster "
         "at large horizons, from another random stream) or auto (event where it applies)",
     )
-    sw.add_argument("--out", required=True, help="the table: a .parquet or .csv path")
+    sw.add_argument("--out", required=True, help="the table: a .parquet or .csv path (a new file)")
+    sw.add_argument(
+        "--replace", action="store_true", help="write over --out if it is a sweep table (any other file is kept)"
+    )
 
     rr = sub.add_parser(
         "rerun",
@@ -306,7 +309,7 @@ def _sweep(args) -> int:
     from .simulate import log_checkpoints
     from .sweep import check_table_path, cli_heterogeneous, save_table, summary, sweep
 
-    check_table_path(args.out)  # before the grid runs: a bad --out must not cost the compute
+    check_table_path(args.out, replace=args.replace)  # before the grid runs: a bad --out must not cost the compute
     if in_book_folders(args.out):
         raise ValueError(
             f"--out {Path(args.out).resolve()} is inside the book's own files; choose a path outside chapters/, "
@@ -334,7 +337,7 @@ def _sweep(args) -> int:
         limits=_limits(args),
         engine=args.engine,
     )
-    path = save_table(table, args.out)
+    path = save_table(table, args.out, replace=args.replace)
     if args.runs >= 2:
         print(summary(table).to_string(index=False))
     else:  # one run has no standard error: the final regret per cell, said so

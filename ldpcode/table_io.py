@@ -18,9 +18,11 @@ COLUMNS = ("policy", "instance", "epsilon", "run", "t", "regret")
 ``SeedSequence(seed).spawn(runs)[r]``), the checkpoint t and the run's pseudo-regret at t."""
 
 
-def check_table_path(path) -> Path:
+def check_table_path(path, *, replace: bool = False) -> Path:
     """The path a sweep's table will be written to, checked before any work: it ends in ``.parquet`` or ``.csv``,
-    is not a folder, and its folder exists and is writable. Returns it as a :class:`~pathlib.Path`."""
+    is not a folder, and its folder exists and is writable. An existing file is refused: with ``replace=True`` a
+    sweep table :func:`save_table` wrote may be written over (the command line's ``--replace``), and any other file
+    never is, so that no file of the reader's is lost to a mistyped path. Returns it as a :class:`~pathlib.Path`."""
     import os
 
     if not isinstance(path, (str, os.PathLike)) or not str(path):
@@ -35,7 +37,31 @@ def check_table_path(path) -> Path:
         raise ValueError(f"path {str(path)!r}: its folder {str(folder)!r} does not exist")
     if not os.access(folder, os.W_OK):
         raise ValueError(f"path {str(path)!r}: its folder {str(folder)!r} is not writable")
+    if path.exists():
+        if not _written_here(path):
+            raise ValueError(
+                f"path {str(path)!r} exists and is not a sweep table written by ldpcode: it is never replaced; "
+                "choose another name"
+            )
+        if not replace:
+            raise ValueError(
+                f"path {str(path)!r} exists (a sweep table); choose another name, or pass replace=True (--replace) "
+                "to write over it"
+            )
     return path
+
+
+def _written_here(path: Path) -> bool:
+    """Is the file at ``path`` a table :func:`save_table` wrote (its row count stored under :data:`ROWS_KEY`)?"""
+    try:
+        if path.suffix == ".parquet":
+            import pyarrow.parquet as pq
+
+            return ROWS_KEY.encode() in (pq.read_schema(path).metadata or {})
+        with open(path, encoding="utf-8") as f:
+            return f.readline().startswith(f"# {ROWS_KEY}:")
+    except (OSError, ValueError, UnicodeDecodeError):  # pyarrow's ArrowInvalid is a ValueError
+        return False
 
 
 ROWS_KEY = "ldpcode.rows"
@@ -43,16 +69,17 @@ ROWS_KEY = "ldpcode.rows"
 and in a CSV file's first line, ``# ldpcode.rows: N`` (a comment line, which pandas reads with ``comment="#"``)."""
 
 
-def save_table(table, path) -> Path:
+def save_table(table, path, *, replace: bool = False) -> Path:
     """Write a sweep's table to ``path``: Parquet for ``.parquet`` (through pyarrow), CSV for ``.csv`` (every float
-    written with enough digits to read back bit for bit). Returns the path.
+    written with enough digits to read back bit for bit). Returns the path. An existing file is refused, unless
+    ``replace=True`` and it is a table this function wrote (:func:`check_table_path`).
 
     The table is written beside ``path`` under a temporary name, then renamed over it in one step: a write that
     is killed half-way leaves the previous file whole (and the temporary one is removed on an error). The row
     count is stored with the table (:data:`ROWS_KEY`), and :func:`load_table` refuses a file that holds fewer."""
     import os
 
-    path = check_table_path(path)
+    path = check_table_path(path, replace=replace)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         if path.suffix == ".parquet":

@@ -182,7 +182,7 @@ def test_a_table_write_killed_half_way_leaves_the_previous_table_whole(tmp_path,
 
     monkeypatch.setattr(pd.DataFrame, "to_csv", dies)
     with pytest.raises(KeyboardInterrupt):
-        sw.save_table(new, path)
+        sw.save_table(new, path, replace=True)
     monkeypatch.undo()
     back = sw.load_table(path)
     assert len(back) == len(old) and np.array_equal(back["regret"].to_numpy(), old["regret"].to_numpy())

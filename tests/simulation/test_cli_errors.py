@@ -311,3 +311,33 @@ def test_sweep_refuses_an_out_file_among_the_books_own_files(inside, monkeypatch
     assert code == 2
     assert "inside the book's own files" in _one_error_line(capsys.readouterr().err)
     assert not (root / inside).exists()
+
+
+@pytest.mark.parametrize("name", ["results.csv", "results.parquet"])
+def test_sweep_never_writes_over_a_file_it_did_not_write(name, tmp_path, monkeypatch, capsys):
+    """Before: `sweep --out results.csv` replaced whatever file was there (a reader's own results, say) without a
+    word. Now a file that is not a sweep table is refused before any work, with --replace or without."""
+    mine = tmp_path / name
+    mine.write_text("the reader's own numbers\n")
+    monkeypatch.setattr(sw, "sweep", lambda *a, **k: pytest.fail("the grid ran before its arguments were checked"))
+    for replace in ([], ["--replace"]):
+        code = main([*SWEEP, "--policies", "UCB1", "--horizon", "100", "--out", str(mine), *replace])
+        assert code == 2
+        assert "is not a sweep table written by ldpcode: it is never replaced" in _one_error_line(
+            capsys.readouterr().err
+        )
+    assert mine.read_text() == "the reader's own numbers\n"
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".parquet"])
+def test_sweep_writes_over_its_own_table_only_when_asked(suffix, tmp_path, capsys):
+    out = tmp_path / f"t{suffix}"
+    argv = [*SWEEP, "--policies", "UCB1", "--horizon", "100", "--out", str(out)]
+    assert main(argv) == 0
+    first = sw.load_table(out)
+    capsys.readouterr()
+    assert main([*argv, "--seed", "1"]) == 2  # the table exists: refused, and kept
+    assert "exists (a sweep table); choose another name, or pass" in _one_error_line(capsys.readouterr().err)
+    assert sw.load_table(out).equals(first)
+    assert main([*argv, "--seed", "1", "--replace"]) == 0
+    assert not sw.load_table(out).equals(first)  # another seed, another table
