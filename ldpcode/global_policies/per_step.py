@@ -26,7 +26,7 @@ from .._validate import check_epsilon, check_int, check_probability
 from ..divergences import _kl_ber, klucb_bernoulli_scalar
 from ..engine import pulls_cost, run_in_chunks
 from ..instances import reward_from_draw
-from ..kit import leader_scan, sqrt_log, window_end
+from ..kit import certified_argmax
 from ..rng import run_streams
 from .protocol import _GlobalPolicy
 
@@ -184,33 +184,16 @@ def dp_ucb_chunk(t, horizon, arms, draws, tuning, state, recorder, ci):
     n = counts.shape[0]
     steps = min(reward_draws.shape[0], horizon - t)
     # The argmax of means + g(t) widths (ties: the lowest-numbered arm) is certified for the next rounds and skipped
-    # while the leader stays strictly above every other arm's index at the window's end (ldpcode.kit, written out as
-    # in index_policy_chunk): the pulls are bit for bit those of the scan at every round (tests/policies/
-    # test_global_policies.py compares them with the plain reference).
-    leader = -1  # the certified leader (-1: none); certified while its index at g_lo exceeds rival
-    rival = np.inf
-    g_lo = 0.0
-    t_end = -1  # the window's last round and its g(t_end)
-    g_end = 0.0
+    # while the leader stays strictly above every other arm's index at the window's end (ldpcode.kit): the pulls are
+    # bit for bit those of the scan at every round (tests/policies/test_global_policies.py, against the reference).
+    leader, rival, g_lo, t_end, g_end = -1, np.inf, 0.0, -1, 0.0  # the certificate (ldpcode.kit.certified_argmax)
     for s in range(steps):
-        if t > t_end:
-            t_end = window_end(t)
-            g_end = sqrt_log(t_end)
-            leader = -1
         if t < n:
             arm = t
-        elif leader >= 0 and means[leader] + g_lo * widths[leader] > rival:
-            arm = leader
         else:
-            g = sqrt_log(t)
-            if leader >= 0 and means[leader] + g * widths[leader] > rival:
-                arm = leader
-            else:
-                leader, rival = leader_scan(means, widths, counts, g, g_end)
-                arm = leader
-            g_lo = g
-        if arm != leader:
-            leader = -1  # another arm's index moves: the certificate is void
+            arm, leader, rival, g_lo, t_end, g_end = certified_argmax(
+                means, widths, counts, t, leader, rival, g_lo, t_end, g_end
+            )
         r = reward_from_draw(families[arm], params[arm, 0], params[arm, 1], reward_draws[s])
         counts[arm] += 1
         sums[arm] += r

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import ldpcode as ldp
 from ldpcode.kit import MIN_WINDOW, WINDOW_SHIFT, leader_index, leader_scan, sqrt_log, window_end
-from ldpcode.reference import run_reference, run_reference_heterogeneous
+from ldpcode.reference import run_reference, run_reference_global, run_reference_heterogeneous
 
 
 def test_leader_scan_by_hand():
@@ -88,6 +88,18 @@ def test_certified_heterogeneous_kernel_pulls_the_references_arm_at_every_round(
     ss = np.random.SeedSequence(8).spawn(1)[0]
     fast = pol.run_one(ins, horizon, ss, cps, privacy_levels=lv)[0]
     np.testing.assert_array_equal(fast, run_reference_heterogeneous(pol, ins, lv, horizon, ss, cps))
+
+
+@pytest.mark.parametrize("means", list(TIES.values()), ids=list(TIES))
+def test_certified_dp_ucb_kernel_pulls_the_references_arm_at_every_round(means):
+    """DP-UCB calls ldpcode.kit.certified_argmax (the kit's one function; the two fastest kernels write it out)."""
+    pol, ins = ldp.make_policy("DP-UCB", epsilon=1.0), ldp.make_instance("bernoulli", means=means)
+    horizon = 20_000
+    cps = np.arange(1, horizon + 1)
+    ss = np.random.SeedSequence(9).spawn(1)[0]
+    np.testing.assert_array_equal(
+        pol.run_one(ins, horizon, ss, cps)[0], run_reference_global(pol, ins, horizon, ss, cps)
+    )
 
 
 def _one_point_by_the_plain_scan(inst, reward_draws, noise_draws, width_c, horizon):
