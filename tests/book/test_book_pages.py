@@ -198,6 +198,12 @@ def test_every_figure_shows_its_smallest_font_at_9px_or_more(audited):
     assert not bad, "figures with fonts below 9 px as shown:\n" + "\n".join(bad)
 
 
+def test_no_legend_hides_a_data_point(audited):
+    """No figure's legend covers a marker of its data (ldpcode.plotting.hidden_markers, recorded in the PNG when the
+    figure was drawn): Theorem 1's audit figure hid the broken mechanism's point at the largest eps."""
+    assert not _problems(audited, "hidden"), _problems(audited, "hidden")
+
+
 def test_every_chapter_notebook_shows_a_check_table(audited):
     missing = [rel for rel in _chapter_pages() if "chapters/report/" not in rel and audited[rel].checks < 1]
     assert not missing, missing

@@ -70,3 +70,53 @@ def test_horizons_are_typeset_by_mathtext():
     assert format_horizon(16000, mathtext=True) == "16,000"
     assert format_horizon(2 * 10**5, mathtext=True) == "200,000"
     assert not hasattr(plotting, "format_horizon")  # one formatter, one address: ldpcode.claims.format_horizon
+
+
+def _legend_over_a_point(loc: str, *, scatter: bool = False, line_only: bool = False):
+    """Points along a diagonal with one at the top left corner, and a legend at ``loc``."""
+    fig, ax = plt.subplots(figsize=(5, 3))
+    xs, ys = [0.05, 0.5, 0.95], [0.95, 0.5, 0.05]
+    if line_only:
+        ax.plot(xs, ys, "-", label="a curve, no markers")
+    elif scatter:
+        ax.scatter(xs, ys, label="points")
+    else:
+        ax.plot(xs, ys, "o", label="points")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    ax.legend(loc=loc, fontsize="small")
+    return fig
+
+
+@pytest.mark.parametrize("scatter", [False, True], ids=["plot markers", "scatter"])
+def test_a_legend_over_a_marker_is_counted_and_recorded_in_the_png(scatter):
+    """The point at (0.05, 0.95) sits under a legend at the upper left, and none under one at the upper right; a
+    line without markers behind a legend is not a hidden point (a curve stays readable around it)."""
+    over = _legend_over_a_point("upper left", scatter=scatter)
+    plotting.legible(over)
+    assert plotting.hidden_markers(over) == 1
+    assert Image.open(io.BytesIO(plotting.figure_png(over))).info[plotting.HIDDEN_KEY] == "1"
+    clear = _legend_over_a_point("upper right", scatter=scatter)
+    plotting.legible(clear)
+    assert plotting.hidden_markers(clear) == 0
+    curve = _legend_over_a_point("upper left", line_only=True)
+    plotting.legible(curve)
+    assert plotting.hidden_markers(curve) == 0
+    plt.close("all")
+
+
+def test_the_page_audit_reads_the_keys_the_figures_write():
+    """tests/book/page_audit.py runs without ldpcode (as a script over any built book): its copies of the PNG keys
+    and of the font floor are the plotting module's."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "book" / "page_audit.py"
+    spec = importlib.util.spec_from_file_location("page_audit_keys", path)
+    audit = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(audit)
+    assert (audit.FONT_KEY, audit.HIDDEN_KEY, audit.MIN_FONT_PX) == (
+        plotting.FONT_KEY,
+        plotting.HIDDEN_KEY,
+        plotting.MIN_FONT_PX,
+    )
