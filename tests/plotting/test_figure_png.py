@@ -109,11 +109,13 @@ def test_the_page_audit_reads_the_keys_the_figures_write():
     """tests/book/page_audit.py runs without ldpcode (as a script over any built book): its copies of the PNG keys
     and of the font floor are the plotting module's."""
     import importlib.util
+    import sys
     from pathlib import Path
 
     path = Path(__file__).resolve().parents[1] / "book" / "page_audit.py"
     spec = importlib.util.spec_from_file_location("page_audit_keys", path)
     audit = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = audit  # its dataclasses look their module up there
     spec.loader.exec_module(audit)
     assert (audit.FONT_KEY, audit.HIDDEN_KEY, audit.MIN_FONT_PX) == (
         plotting.FONT_KEY,
