@@ -246,7 +246,7 @@ def plot_output_means(means, inst, arms, title: str, *, colors: dict, eps_colors
         ax.plot(j, case.z, markers[case.arm], ms=5, color=colors[case.curator])
     for arm in arms:
         ax.plot([], [], markers[arm], color="grey", ms=5, label=inst.arms[arm].describe())
-    ax.legend(loc="lower left", fontsize="x-small", ncol=2)
+    ax.legend(loc="center left", bbox_to_anchor=(1.02, 0.5), fontsize="x-small")  # right of the last panel: z fills it
     ax.set_ylim(-6, 6)
     ax.axhspan(-4, 4, color="grey", alpha=0.15)
     ax.set(xlabel="(curator, eps, arm) case", ylabel="(empirical - theory) / s.e.")

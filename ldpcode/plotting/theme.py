@@ -18,8 +18,8 @@ COLUMN_PX = 684
 MIN_FONT_PX = 9
 #: the PNG text key under which :func:`figure_png` records the figure's smallest font, in points
 FONT_KEY = "ldp-min-font-pt"
-#: the PNG text key of the book's figures: how many of their markers a legend covers (:func:`hidden_markers`)
-HIDDEN_KEY = "ldp-markers-under-legend"
+#: the PNG text key of the book's figures: how many markers and texts a legend hides (:func:`hidden_by_legend`)
+HIDDEN_KEY = "ldp-hidden-by-legend"
 DPI = 90
 
 
@@ -79,21 +79,25 @@ def legible(fig, *, column_px: int = COLUMN_PX, min_px: float = MIN_FONT_PX, dpi
     return min((t.get_fontsize() for t in _texts(fig)), default=float("inf"))
 
 
-def hidden_markers(fig) -> int:
-    """How many data markers of ``fig`` a legend covers: the points of every line drawn with a marker and of every
-    scatter, shown inside their axes, whose centre lies inside the box of a legend of the same axes or of the
-    figure. A reader cannot see such a point; lines passing behind a legend are not counted (a curve stays
-    readable around it). Reads the last draw (:func:`legible` draws the figure)."""
+def hidden_by_legend(fig) -> int:
+    """How many things a legend of ``fig`` hides: data markers (the points of every line drawn with a marker and of
+    every scatter, shown inside their axes) whose centre lies inside the box of a legend of the same axes or of the
+    figure, and texts (axis labels, tick labels, titles) whose box meets a legend's. A reader can see neither;
+    lines passing behind a legend are not counted (a curve stays readable around it). Reads the last draw
+    (:func:`legible` draws the figure)."""
     import numpy as np
     from matplotlib.collections import PathCollection
 
+    legends = [
+        leg for leg in [*fig.legends, *(ax.get_legend() for ax in fig.axes)] if leg is not None and leg.get_visible()
+    ]
+    if not legends:
+        return 0
+    own = {id(t) for leg in legends for t in leg.findobj(lambda a: True)}
+    boxes = {id(leg): leg.get_window_extent() for leg in legends}
     count = 0
     for ax in fig.axes:
-        boxes = [
-            leg.get_window_extent() for leg in [ax.get_legend(), *fig.legends] if leg is not None and leg.get_visible()
-        ]
-        if not boxes:
-            continue
+        mine = [boxes[id(leg)] for leg in [ax.get_legend(), *fig.legends] if leg is not None and id(leg) in boxes]
         frame = ax.get_window_extent()
         points = [
             line.get_transform().transform(line.get_xydata())
@@ -109,16 +113,22 @@ def hidden_markers(fig) -> int:
             xy = np.asarray(xy, dtype=float).reshape(-1, 2)
             shown = np.isfinite(xy).all(axis=1) & (xy[:, 0] >= frame.x0) & (xy[:, 0] <= frame.x1)
             shown &= (xy[:, 1] >= frame.y0) & (xy[:, 1] <= frame.y1)
-            for box in boxes:
+            for box in mine:
                 inside = (xy[:, 0] > box.x0) & (xy[:, 0] < box.x1) & (xy[:, 1] > box.y0) & (xy[:, 1] < box.y1)
                 count += int((shown & inside).sum())
+    renderer = fig.canvas.get_renderer()
+    for text in _texts(fig):
+        if id(text) in own:
+            continue
+        extent = text.get_window_extent(renderer)
+        count += sum(1 for box in boxes.values() if extent.overlaps(box))
     return count
 
 
 def figure_png(fig, *, dpi: float = DPI, column_px: int = COLUMN_PX, min_px: float = MIN_FONT_PX) -> bytes:
     """The PNG the book shows for ``fig``: made :func:`legible`, a tight bounding box, ``dpi`` recorded in
-    the PNG, the smallest font (points) under the text key ``FONT_KEY`` and the markers a legend covers
-    (:func:`hidden_markers`) under ``HIDDEN_KEY``, which the page test reads.
+    the PNG, the smallest font (points) under the text key ``FONT_KEY`` and what a legend hides
+    (:func:`hidden_by_legend`) under ``HIDDEN_KEY``, which the page test reads.
 
     The saved PNG's own width decides: if its smallest font would still show below ``min_px`` (the tight
     box came out wider than :func:`legible` estimated), the fonts are raised to that floor and it is saved
@@ -128,7 +138,7 @@ def figure_png(fig, *, dpi: float = DPI, column_px: int = COLUMN_PX, min_px: flo
     from PIL import Image
 
     smallest = legible(fig, dpi=dpi, column_px=column_px, min_px=min_px)
-    hidden = hidden_markers(fig)  # on legible's last draw
+    hidden = hidden_by_legend(fig)  # on legible's last draw
     for _ in range(4):
         buf = io.BytesIO()
         meta = {"Software": None, FONT_KEY: f"{smallest:.3f}", HIDDEN_KEY: str(hidden)}

@@ -21,8 +21,8 @@ WIDTH = 1280
 MIN_FONT_PX = 9.0
 #: the PNG text key of the book's figures: their smallest font, in points (ldpcode.plotting.FONT_KEY)
 FONT_KEY = "ldp-min-font-pt"
-#: the PNG text key of the book's figures: how many data markers a legend covers (ldpcode.plotting.HIDDEN_KEY)
-HIDDEN_KEY = "ldp-markers-under-legend"
+#: the PNG text key of the book's figures: how many markers and texts a legend hides (ldpcode.plotting.HIDDEN_KEY)
+HIDDEN_KEY = "ldp-hidden-by-legend"
 ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -173,7 +173,7 @@ def audit(browser, html: Path, rels=None, shots: dict | None = None) -> dict:
             px, info = figure_font_px(png, img["shown"])
             if info.get(HIDDEN_KEY, "0" if px is None else None) != "0":  # no record: reported once, as a font
                 a.hidden.append(
-                    f"{Path(img['src']).name[:12]}: {info.get(HIDDEN_KEY, 'no record of')} markers under a legend"
+                    f"{Path(img['src']).name[:12]}: {info.get(HIDDEN_KEY, 'no record of')} markers or texts hidden by a legend"
                 )
             if px is None:
                 a.fonts.append(f"{img['src']}: no {FONT_KEY} record (not shown through ldpcode.plotting.use_theme)")

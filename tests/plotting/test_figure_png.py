@@ -94,15 +94,30 @@ def test_a_legend_over_a_marker_is_counted_and_recorded_in_the_png(scatter):
     line without markers behind a legend is not a hidden point (a curve stays readable around it)."""
     over = _legend_over_a_point("upper left", scatter=scatter)
     plotting.legible(over)
-    assert plotting.hidden_markers(over) == 1
+    assert plotting.hidden_by_legend(over) == 1
     assert Image.open(io.BytesIO(plotting.figure_png(over))).info[plotting.HIDDEN_KEY] == "1"
     clear = _legend_over_a_point("upper right", scatter=scatter)
     plotting.legible(clear)
-    assert plotting.hidden_markers(clear) == 0
+    assert plotting.hidden_by_legend(clear) == 0
     curve = _legend_over_a_point("upper left", line_only=True)
     plotting.legible(curve)
-    assert plotting.hidden_markers(curve) == 0
+    assert plotting.hidden_by_legend(curve) == 0
     plt.close("all")
+
+
+def test_a_legend_over_the_axis_label_is_counted():
+    """A legend moved just below its axes lands on the x label and the tick labels: they count, and one placed
+    further down does not."""
+    counts = {}
+    for below in (-0.05, -0.45):
+        fig, ax = plt.subplots(figsize=(5, 3))
+        ax.plot([0, 1], [0, 1], "-", label="a curve")
+        ax.set_xlabel("the x label")
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, below))
+        plotting.legible(fig)
+        counts[below] = plotting.hidden_by_legend(fig)
+        plt.close(fig)
+    assert counts[-0.05] >= 1 and counts[-0.45] == 0, counts
 
 
 def test_the_page_audit_reads_the_keys_the_figures_write():
