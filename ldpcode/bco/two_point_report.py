@@ -252,7 +252,7 @@ def rates_figure(results: dict, fits: dict, sweeps: dict, *, title: str, runs: i
         plotting.bound_curve(axes[0], s.x, lambda T, s=s: s.y[0] * (T / s.x[0]) ** 0.5, color="C0")
         r, s = results["quadratic", eps], fits["quadratic", eps]
         plotting.band_curve(axes[1], r.checkpoints, r.regret, color="C3",
-                            label=f"{name}: {s.slope:.3g} per unit log t, R² {s.r2:.3f}")  # fmt: skip
+                            label=f"{name}: {s.slope:.3g} per unit log t,\nR² {s.r2:.3f}")  # fmt: skip
         axes[1].lines[-1].set_linestyle(ls)
         axes[1].plot(s.x, s.predict(np.log(s.x)), color="k", **plotting.THEORY_STYLE)  # the fitted a + b log t
     plotting.paper_axes(axes[0], xlabel="t (rounds)", ylabel="regret", title=f"convex, {runs} runs")
@@ -269,8 +269,10 @@ def rates_figure(results: dict, fits: dict, sweeps: dict, *, title: str, runs: i
     plotting.paper_axes(axes[2], xlabel="1/ε", ylabel="private / non-private", title=f"T = {s.horizon:.0e}")
     axes[2].minorticks_off()
     axes[2].set_xticks(inv, [f"{x:g}" for x in inv])
-    for ax in axes:
-        ax.legend(fontsize=6)
+    # the curves rise to the right: the regret panels' upper left and the ratios' lower right are empty (loc="best"
+    # put the middle legend over its y label)
+    for ax, loc in zip(axes, ("upper left", "upper left", "lower right")):
+        ax.legend(fontsize=6, loc=loc)
     fig.suptitle(title, fontsize=10)
     fig.tight_layout()
     return fig

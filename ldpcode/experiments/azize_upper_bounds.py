@@ -279,7 +279,8 @@ def figure(a: OverT, b: OverEps, c1n: C1Needed):
     ax.plot(t[td], needed, color=colors["AdaP-KLUCB"], linestyle=":", linewidth=1.4, label=label8)
     ax.plot(t[td], a.lower[td], color="k", **THEORY_STYLE, label="Theorem 3 lower bound")
     ax.set_ylim(1, None)
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, fontsize="xx-small")
+    # below both x labels: the legend is wider than its panel and reaches under panel (b)'s tick labels
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.36), ncol=2, fontsize="xx-small")
 
     ax = axes[1]
     for p in ADAP:
@@ -289,6 +290,6 @@ def figure(a: OverT, b: OverEps, c1n: C1Needed):
     ax.plot(b.eps, b.lower, color="k", **THEORY_STYLE, label="Theorem 3 lower bound")
     title = f"(b) against ε\nT = {format_horizon(b.horizon, mathtext=True)}, {b.runs} runs"
     paper_axes(ax, xlabel="privacy budget ε", ylabel="pseudo-regret R(T)", title=title)
-    ax.legend(loc="lower left", fontsize="x-small")
+    ax.legend(loc="center left", bbox_to_anchor=(1.02, 0.5), fontsize="x-small")  # inside, it met the tick labels
     fig.tight_layout()
     return fig

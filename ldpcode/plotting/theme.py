@@ -79,12 +79,13 @@ def legible(fig, *, column_px: int = COLUMN_PX, min_px: float = MIN_FONT_PX, dpi
     return min((t.get_fontsize() for t in _texts(fig)), default=float("inf"))
 
 
-def hidden_by_legend(fig) -> int:
+def hidden_by_legend(fig, *, details: bool = False):
     """How many things a legend of ``fig`` hides: data markers (the points of every line drawn with a marker and of
     every scatter, shown inside their axes) whose centre lies inside the box of a legend of the same axes or of the
     figure, and texts (axis labels, tick labels, titles) whose box meets a legend's. A reader can see neither;
     lines passing behind a legend are not counted (a curve stays readable around it). Reads the last draw
-    (:func:`legible` draws the figure)."""
+    (:func:`legible` draws the figure). Returns the count (markers and texts), or with ``details=True`` one line per
+    series or text hidden (an author's view of what the page test counts)."""
     import numpy as np
     from matplotlib.collections import PathCollection
 
@@ -92,37 +93,39 @@ def hidden_by_legend(fig) -> int:
         leg for leg in [*fig.legends, *(ax.get_legend() for ax in fig.axes)] if leg is not None and leg.get_visible()
     ]
     if not legends:
-        return 0
+        return [] if details else 0
     own = {id(t) for leg in legends for t in leg.findobj(lambda a: True)}
     boxes = {id(leg): leg.get_window_extent() for leg in legends}
-    count = 0
+    found = []
     for ax in fig.axes:
         mine = [boxes[id(leg)] for leg in [ax.get_legend(), *fig.legends] if leg is not None and id(leg) in boxes]
         frame = ax.get_window_extent()
         points = [
-            line.get_transform().transform(line.get_xydata())
+            (line.get_label(), line.get_transform().transform(line.get_xydata()))
             for line in ax.get_lines()
             if line.get_visible() and line.get_marker() not in (None, "None", "", " ") and len(line.get_xydata())
         ]
         points += [
-            c.get_offset_transform().transform(c.get_offsets())
+            (c.get_label(), c.get_offset_transform().transform(c.get_offsets()))
             for c in ax.collections
             if isinstance(c, PathCollection) and c.get_visible() and len(c.get_offsets())
         ]
-        for xy in points:
+        for label, xy in points:
             xy = np.asarray(xy, dtype=float).reshape(-1, 2)
             shown = np.isfinite(xy).all(axis=1) & (xy[:, 0] >= frame.x0) & (xy[:, 0] <= frame.x1)
             shown &= (xy[:, 1] >= frame.y0) & (xy[:, 1] <= frame.y1)
             for box in mine:
                 inside = (xy[:, 0] > box.x0) & (xy[:, 0] < box.x1) & (xy[:, 1] > box.y0) & (xy[:, 1] < box.y1)
-                count += int((shown & inside).sum())
+                n = int((shown & inside).sum())
+                if n:
+                    found.append((n, f"{n} marker(s) of {label!r} in the axes titled {ax.get_title()!r}"))
     renderer = fig.canvas.get_renderer()
     for text in _texts(fig):
         if id(text) in own:
             continue
         extent = text.get_window_extent(renderer)
-        count += sum(1 for box in boxes.values() if extent.overlaps(box))
-    return count
+        found += [(1, f"the text {text.get_text()!r}") for box in boxes.values() if extent.overlaps(box)]
+    return [what for _, what in found] if details else sum(n for n, _ in found)
 
 
 def figure_png(fig, *, dpi: float = DPI, column_px: int = COLUMN_PX, min_px: float = MIN_FONT_PX) -> bytes:

@@ -200,7 +200,9 @@ def test_rates_figure_draws_the_three_panels():
         x, y = left.lines[1].get_data()  # T^1/2 through the fit's first point
         assert y[-1] == pytest.approx(y[0] * (x[-1] / x[0]) ** 0.5, rel=1e-12)
         assert mid.get_yscale() == "symlog" and mid.get_xscale() == "log"
-        assert mid.get_legend().get_texts()[0].get_text() == "non-private: 1 per unit log t, R² 1.000"
+        assert (
+            mid.get_legend().get_texts()[0].get_text() == "non-private: 1 per unit log t,\nR² 1.000"
+        )  # two lines: narrow panel
         assert right.lines[1].get_ydata().tolist() == [16.0, 4.0, 1.0]  # 4 / eps^2 through the ratio at eps = 1
         assert [t.get_text() for t in right.get_xticklabels()] == ["2", "1", "0.5"]
     finally:
