@@ -12,15 +12,15 @@ computed :math:`\mathrm{fl}(\hat\mu_a + \mathrm{fl}(g\,b_a))` is non-decreasing 
    u_L(t) &\;\ge\; \mathrm{fl}(\hat\mu_L + \mathrm{fl}(g_0\, b_L)) \qquad (g_0 \le g(t)).
 
 If the leader's lower value is *strictly* above C, the per-pull argmax (ties to the lowest-numbered arm) is the
-leader, whatever the ties among the others: the kernel pulls it without a log or a scan. Otherwise it computes
-g(t) and the leader's exact index, and only if that is not above C either does it scan all arms
-(:func:`leader_scan`), which also gives the new C. A window of rounds shares one :math:`g_{\rm end}`
-(:func:`window_end`); the next window recomputes it and C. :func:`certified_argmax` is the whole certificate as one function (DP-UCB
-calls it). The two fastest kernels, ``index_policy_chunk`` and ``heterogeneous_chunk``, write it out instead: as a
-call, inlined or not, UCB1 took 18.3 ns a pull instead of 9.6 and LDP-UCB-B 19.8 instead of 13.2 (the pulls were the
-same), while for DP-UCB, whose pull costs 80 ns, the call costs about 5 %. Every pull is the per-pull
-kernel's own (``tests/policies/test_engine.py`` compares the counts with the plain reference at every
-checkpoint, and ``tests/policies/test_kit.py`` with the scan at every round, ties included).
+leader, whatever the ties among the others: the kernel pulls it without a log or a scan. Otherwise it computes g(t)
+and the leader's exact index, and only if that is not above C either does it scan all arms (:func:`leader_scan`),
+which also gives the new C. A window of rounds shares one :math:`g_{\rm end}` (:func:`window_end`); the next window
+recomputes it and C. :func:`certified_argmax` is the whole certificate as one function (DP-UCB calls it). The two
+fastest kernels, ``index_policy_chunk`` and ``heterogeneous_chunk``, write it out instead: as a call, inlined or
+not, UCB1 took 18.3 ns a pull instead of 9.6 and LDP-UCB-B 19.8 instead of 13.2 (the pulls were the same), while for
+DP-UCB, whose pull costs 80 ns, the call costs about 5 %. Every pull is the per-pull kernel's own
+(``tests/policies/test_engine.py`` compares the counts with the plain reference at every checkpoint, and
+``tests/policies/test_kit.py`` with the scan at every round, ties included).
 """
 
 from __future__ import annotations
