@@ -51,16 +51,24 @@ def check_table_path(path, *, replace: bool = False) -> Path:
     return path
 
 
+def _stored_rows(path: Path):
+    """The row count :func:`save_table` stored with the table at ``path`` (:data:`ROWS_KEY`: the Parquet schema's
+    metadata, or the CSV's first line), as text, or None for a file without it. A file that cannot be read raises
+    (OSError, ValueError; pyarrow's ArrowInvalid is a ValueError)."""
+    if path.suffix == ".parquet":
+        import pyarrow.parquet as pq
+
+        return (pq.read_schema(path).metadata or {}).get(ROWS_KEY.encode())
+    with open(path, encoding="utf-8") as f:
+        first = f.readline()
+    return first.split(":", 1)[1].strip() if first.startswith(f"# {ROWS_KEY}:") else None
+
+
 def _written_here(path: Path) -> bool:
     """Is the file at ``path`` a table :func:`save_table` wrote (its row count stored under :data:`ROWS_KEY`)?"""
     try:
-        if path.suffix == ".parquet":
-            import pyarrow.parquet as pq
-
-            return ROWS_KEY.encode() in (pq.read_schema(path).metadata or {})
-        with open(path, encoding="utf-8") as f:
-            return f.readline().startswith(f"# {ROWS_KEY}:")
-    except (OSError, ValueError, UnicodeDecodeError):  # pyarrow's ArrowInvalid is a ValueError
+        return _stored_rows(path) is not None
+    except (OSError, ValueError):  # UnicodeDecodeError is a ValueError
         return False
 
 
@@ -110,19 +118,11 @@ def load_table(path):
         raise ValueError(f"path must end in .parquet or .csv, got {str(path)!r}")
     if not path.is_file():
         raise ValueError(f"no table at {str(path)!r}")
-    stored = None
     try:
+        stored = _stored_rows(path)
         if path.suffix == ".parquet":
-            import pyarrow.parquet as pq
-
-            meta = pq.read_schema(path).metadata or {}
-            stored = meta.get(ROWS_KEY.encode())
             table = pd.read_parquet(path)
         else:
-            with open(path, encoding="utf-8") as f:
-                first = f.readline()
-            if first.startswith(f"# {ROWS_KEY}:"):
-                stored = first.split(":", 1)[1].strip()
             table = pd.read_csv(path, comment="#", dtype={"policy": "string", "instance": "string"})
     except (OSError, ValueError) as err:  # pyarrow's ArrowInvalid is a ValueError
         raise ValueError(f"{str(path)!r} is not a readable sweep table: {type(err).__name__}: {err}") from None
