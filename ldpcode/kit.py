@@ -125,19 +125,19 @@ def lcb_scan(counts, sums, log_t, log_end, width_c):
 @njit(cache=True, nogil=True, inline="always")
 def certified_argmax(means, widths, kept, t, leader, rival, g_lo, t_end, g_end):
     """The per-pull argmax of ``means + g(t) * widths`` at round ``t`` (ties: the lowest-numbered arm), through a
-    certificate the kernel carries: returns (arm, leader, rival, g_lo, t_end, g_end), to be passed back at the next
-    round (start a chunk with leader = t_end = -1, rival = inf, g_lo = g_end = 0). The leader is pulled without a
-    log or a scan while its index at g_lo stays strictly above rival, every other arm's largest index at the
-    window's end; else g(t) and the leader's exact index decide; else :func:`leader_scan`. A kernel that pulls
-    another arm (a forced pull) must set leader = -1: that arm's index moves."""
+    certificate the kernel carries: returns the certificate (leader, rival, g_lo, t_end, g_end), whose leader is the
+    arm to pull, to be passed back at the next round (start a chunk with leader = t_end = -1, rival = inf, g_lo =
+    g_end = 0). The leader is pulled without a log or a scan while its index at g_lo stays strictly above rival, every
+    other arm's largest index at the window's end; else g(t) and the leader's exact index decide; else
+    :func:`leader_scan`. A kernel that pulls another arm (a forced pull) must set leader = -1: that arm's index moves."""
     if t > t_end:
         t_end = window_end(t)
         g_end = sqrt_log(t_end)
         leader = -1
     if leader >= 0 and means[leader] + g_lo * widths[leader] > rival:
-        return leader, leader, rival, g_lo, t_end, g_end
+        return leader, rival, g_lo, t_end, g_end
     g = sqrt_log(t)
     if leader >= 0 and means[leader] + g * widths[leader] > rival:
-        return leader, leader, rival, g, t_end, g_end
+        return leader, rival, g, t_end, g_end
     leader, rival = leader_scan(means, widths, kept, g, g_end)
-    return leader, leader, rival, g, t_end, g_end
+    return leader, rival, g, t_end, g_end

@@ -191,9 +191,10 @@ def dp_ucb_chunk(t, horizon, arms, draws, tuning, state, recorder, ci):
         if t < n:
             arm = t
         else:
-            arm, leader, rival, g_lo, t_end, g_end = certified_argmax(
+            leader, rival, g_lo, t_end, g_end = certified_argmax(
                 means, widths, counts, t, leader, rival, g_lo, t_end, g_end
             )
+            arm = leader
         r = reward_from_draw(families[arm], params[arm, 0], params[arm, 1], reward_draws[s])
         counts[arm] += 1
         sums[arm] += r
