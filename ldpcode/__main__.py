@@ -198,7 +198,7 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         help="the ceiling on the estimated memory, e.g. 8GiB (default 4GiB, or half the machine's memory)",
     )
-    ap = _Parser(prog="python -m ldpcode", description=__doc__.splitlines()[0])
+    ap = _Parser(prog="python -m ldpcode", description=__doc__.split("\n\n")[0].replace("``", "").replace("\n", " "))
     sub = ap.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     sw = sub.add_parser(
@@ -309,12 +309,14 @@ def _sweep(args) -> int:
     from .simulate import log_checkpoints
     from .sweep import check_table_path, cli_heterogeneous, save_table, summary, sweep
 
-    check_table_path(args.out, replace=args.replace)  # before the grid runs: a bad --out must not cost the compute
+    # before the grid runs: a bad --out must not cost the compute. The book's own folders first: that refusal
+    # holds whether or not the folder exists yet (_build/ is absent until the book is built)
     if in_book_folders(args.out):
         raise ValueError(
             f"--out {Path(args.out).resolve()} is inside the book's own files; choose a path outside chapters/, "
             "data/ and _build/"
         )
+    check_table_path(args.out, replace=args.replace)
     he = [p for p in args.policies if p.startswith("HeLDP-")]
     if he and args.levels is None:
         raise ValueError(

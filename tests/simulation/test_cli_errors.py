@@ -127,6 +127,15 @@ def test_help_lists_the_names_and_defaults(capsys):
     assert "(default 5)" in text and "(default 121)" in text and "(default 3600" in text
 
 
+def test_the_top_help_says_its_whole_first_sentence(capsys):
+    """Before: the description was the docstring's first line, cut mid-sentence at '... and'."""
+    with pytest.raises(SystemExit) as e:
+        main(["--help"])
+    assert e.value.code == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "python -m ldpcode findings [--write]." in text and "``" not in text
+
+
 # --- the cost ceilings from the command line ----------------------------------------------------------------------
 
 
