@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from .._validate import check_real
 from .core import AGREE_Z, NEAR_Z, PAPERS, Claim, paper_unit
-from .statements import CATEGORIES
+from .statements import CATEGORIES, STATEMENTS, prints
 from .tables import _SENSE_TEXT, _fmt, approx_horizon, span_text
 
 
@@ -78,9 +78,25 @@ class PaperClaim(Claim):
         signed = {"=": abs(diff), "<=": diff, ">=": -diff}[self.sense]
         return max(0.0, signed - self.paper_unit / 2)
 
+    def paper_prints(self) -> bool:
+        """Whether the paper prints this claim's number itself (:func:`~ldpcode.claims.statements.prints`): a
+        table shows it under the paper's name only then; otherwise it is the book's reading of the quoted
+        statement (an ordering as a difference >= 0, "does not depend on ε" as a ratio of 1, a formula
+        evaluated at the experiment's values, an exponent read off a rate)."""
+        if self.paper is None:
+            return False
+        st = STATEMENTS.get(self.statement)
+        return prints(self.category, self.quote, st.printed if st is not None else "", self.paper)
+
+    def paper_text(self) -> str:
+        """The paper's number as a table shows it: ``≥ 10`` where the paper prints it, ``read as = 1`` where it is
+        the book's reading of a statement that prints no such number."""
+        text = _SENSE_TEXT[self.sense] + _fmt(self.paper)
+        return text if self.paper_prints() else "read as " + (text if self.sense != "=" else "= " + text)
+
     def reference(self) -> str:
         if self.paper is not None:
-            return f"paper {_SENSE_TEXT[self.sense]}{_fmt(self.paper)}"
+            return ("paper " if self.paper_prints() else "paper, ") + self.paper_text()
         return super().reference()
 
 
@@ -125,7 +141,10 @@ class _JudgedInStandardErrors:
         inside = self.inside()
         if inside is not None and inside > 0:
             parts.append(f"inside by {inside:.1f} se")
-        if self.systematic > 0:
+        if self.systematic > 0 and self.verdict() in ("near", "disagrees"):
+            beyond = (self._excess() - self.systematic) / self.total_se()
+            parts.append(f"{beyond:.1f} se beyond the systematic spread {self._systematic_text()}")
+        elif self.systematic > 0:
             parts.append(f"systematic {self._systematic_text()}")
         elif self.systematic_how:
             parts.append("no systematic spread found")
@@ -287,6 +306,15 @@ class StatisticalClaim(_JudgedInStandardErrors, PaperClaim):
             return (
                 f"{_fmt(abs(self.reproduced - self.paper), 2)} {side} the stated exponent (se {_fmt(self.total_se(), 2)}{spread}): "
                 "a rate, with its constants and log factors unstated, is not refuted at finite horizons"
+            )
+        if self.t_searched is None and self.verdict() == "underdetermined":
+            # the spread of what the paper leaves open covers the gap: a z would measure the gap against the Monte
+            # Carlo noise alone, of a number the paper's own setting does not fix
+            gap = self.reproduced - self.paper
+            rel = f", {100 * gap / abs(self.paper):+.1f}%" if self.paper else ""
+            return (
+                f"gap {_fmt(gap, 2)}{rel}: within the systematic spread ({self._systematic_text()}), beyond the "
+                f"Monte Carlo noise (se of the difference {_fmt(self.total_se(), 2)}); what the paper leaves open decides it"
             )
         if self.t_searched is not None:
             lo, hi = self.t_searched

@@ -23,7 +23,6 @@ from .core import PAPERS, VERDICTS, Claim
 from .statements import CATEGORIES
 from .store import _read_json
 from .tables import (
-    _SENSE_TEXT,
     _VERDICT_CLASS,
     Markup,
     Table,
@@ -245,7 +244,7 @@ class PaperSection:
         for c in self._ordered():
             nb = self.notebooks[c.id]
             name = nb.removeprefix("chapters/").removesuffix(".ipynb")
-            paper = _SENSE_TEXT[c.sense] + _fmt(c.paper)
+            paper = c.paper_text()
             body.append(
                 [
                     c.verdict_text(),
@@ -289,8 +288,14 @@ class PaperSection:
                 )
                 last_st = c.statement
             _, source, paper, reproduced, at, why, link = r
-            cells = [f"<td class={cls[0]!r}>{html.escape(c.verdict())}</td>"] + [
-                f"<td>{html.escape(str(x))}</td>" for x in (source, paper, reproduced, at)
+            # the paper's column: a number the paper prints, or (greyed) the book's reading of the statement
+            paper_class = "" if c.paper_prints() else " class='ldp-reading'"
+            cells = [
+                f"<td class={cls[0]!r}>{html.escape(c.verdict())}</td>",
+                f"<td>{html.escape(source)}</td>",
+                f"<td{paper_class}>{html.escape(paper)}</td>",
+                f"<td>{html.escape(reproduced)}</td>",
+                f"<td>{html.escape(at)}</td>",
             ]
             rows.append("<tr class='ldp-main'>" + "".join(cells) + "</tr>")
             measure = c.measure() if c.kind == "statistical" else ""

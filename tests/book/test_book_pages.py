@@ -96,6 +96,11 @@ def test_report_shows_each_papers_verdicts_at_1280px(browser, html):
         assert re.fullmatch(r"\d+ statements \(\d+ numbers\): \d+ [a-z ]+(, \d+ [a-z ]+)*", text), text
         assert not text.startswith("0 "), "every paper has stated numbers"
     assert page.locator("tr.ldp-quote q").count() >= 40, "each statement shows its quote"
+    # a number the paper does not print is shown as the book's reading, greyed, never under the paper's name alone
+    readings = page.locator("td.ldp-reading").all_inner_texts()
+    assert readings and all(t.startswith("read as ") for t in readings), readings
+    style = page.locator("td.ldp-reading").first.evaluate("td => getComputedStyle(td).fontStyle")
+    assert style == "italic", "a reading is set apart from the printed numbers"
     for i in range(4):
         table = tables.nth(i)
         ok, where = _visible_column(page, table, "verdict")

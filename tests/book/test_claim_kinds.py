@@ -128,3 +128,51 @@ def test_the_papers_are_one_table_seen_two_ways():
     }
     for cites, paper in paper_index.PAPERS_BY_CITES.items():
         assert (ROOT / "chapters" / paper.chapter).is_dir() and C.statements.PAPER_FILES[cites]
+
+
+def _stored(notebook: str, claim_id: str):
+    for d in json.loads((ROOT / "data" / f"{notebook}.json").read_text())["claims"]:
+        if d["id"] == claim_id:
+            return C.Claim.from_dict(d)
+    raise AssertionError(f"{claim_id} is not stored in data/{notebook}.json")
+
+
+@pytest.mark.parametrize(
+    "notebook, claim_id, shown",
+    [
+        ("ren2020/figure1", "ren2020.figure1.ratio_B_UCB.eps2.T1e7", "1.6"),  # printed: 'is 1.6'
+        ("ren2020/figure1", "ren2020.figure1.factor_L.eps2", "9"),  # printed '= 9.0'
+        ("azize2022/figure2", "azize2022.figure2.ratio_T1e7.dp_ucb_to_adap_ucb", "≥ 10"),  # '10 times lower'
+        ("azize2022/theorem2_minimax", "azize2022.theorem2.threshold_T1e6_K100", "0.05"),
+        # the paper prints no such number: the book's reading of the quoted statement
+        ("azize2022/figure3", "azize2022.figure3.ratio_eps0.365_to_eps10", "read as = 1"),  # 'does not depend'
+        ("azize2022/figure2", "azize2022.figure2.order.adap_ucb_minus_adap_klucb", "read as ≥ 0"),  # an ordering
+        (
+            "azize2022/theorem1_table2",
+            "azize2022.table2.stochastic_pd_gaussian_cell_vs_thm3",
+            "read as = 9,210",
+        ),  # a formula
+        ("heldp/figure1", "heldp.figure1.worst_eps_min_gap.discrete.HeLDP-UCB-B.T1e6", "read as ≥ 0"),
+        ("heldp/unbiasing_map_g", "heldp.map_g.bias_eps1", "read as = 1"),  # an identity: unbiased
+        ("zheng2020/theorems7_8_linear", "zheng2020.theorems7_8_linear.exponent_eps1", "read as ≤ 0.75"),  # a rate
+    ],
+)
+def test_a_number_stands_under_the_papers_name_only_where_the_paper_prints_it(notebook, claim_id, shown):
+    claim = _stored(notebook, claim_id)
+    assert claim.paper_text() == shown
+    assert claim.paper_prints() is not shown.startswith("read as")
+    assert claim.reference() == ("paper, " if shown.startswith("read as") else "paper ") + shown
+
+
+def test_what_a_statement_prints():
+    from ldpcode.claims.statements import numbers_in, prints
+
+    assert numbers_in("$T = 10^{7}$, over 1,000,000 runs: 9.0 and 0.0765.") == [10, 7, 1e6, 9, 0.0765]
+    assert prints("printed result", "ratio is 1.6, and 8.5", "1.6", 1.6)
+    assert not prints("printed result", "ratio is 1.6, and 8.5", "1.6", 8.5)  # another statement's number
+    assert not prints("printed result", "for eps > 0.3 regret does not depend on eps", "0.3", 1.0)
+    assert prints("printed constant", "upper bounded by 441 and 101", "", 101)
+    assert not prints("printed constant", "# Private Means ... KT", "", 5e7)
+    assert not prints("printed constant", "(1 + 4/eps)^2 = 9.0", "", 9.000001)  # 9.000001 is not printed
+    for category in ("identity", "order", "scope"):
+        assert not prints(category, "the noise is Lap(1/eps), 1 unit", "1", 1.0)

@@ -581,9 +581,16 @@ def test_a_systematic_spread_that_covers_the_gap_is_underdetermined():
     far = _stat(0.94, 0.004, paper=0.75, sense="<=")
     assert far.verdict() == "disagrees"
     wide = _stat(0.94, 0.004, paper=0.75, sense="<=", systematic=0.2, systematic_how="fit window")
-    assert wide.verdict() == "underdetermined" and "systematic ±0.2" in wide.verdict_text()
+    assert wide.verdict() == "underdetermined"
+    # the gap, the spread and the noise, and no z: against the noise alone a z would say nothing of the paper
+    assert wide.measure() == (
+        "gap 0.19, +25.3%: within the systematic spread (±0.2), beyond the Monte Carlo noise (se of the difference "
+        "0.004); what the paper leaves open decides it"
+    )
     narrow = _stat(0.94, 0.004, paper=0.75, sense="<=", systematic=0.1, systematic_how="fit window")
     assert narrow.verdict() == "disagrees"  # 0.185 > 0.1 + 2 * 0.004
+    # how far beyond the spread, in standard errors: (0.185 - 0.1) / 0.004
+    assert "21.2 se beyond the systematic spread ±0.1" in narrow.measure()
     assert _stat(0.5, 0.01, paper=0.75, sense="<=").inside() == pytest.approx(25.0)
     assert "inside by 25.0 se" in _stat(0.5, 0.01, paper=0.75, sense="<=").verdict_text()
 
@@ -808,7 +815,8 @@ def test_an_unbounded_systematic_spread_is_underdetermined_and_stored_as_strict_
     import math
 
     c = _stat(3.3, 0.09, paper=10.0, sense=">=", systematic=math.inf, systematic_how="unbounded: B is unstated")
-    assert c.z() > 40 and c.verdict() == "underdetermined" and "systematic unbounded" in c.verdict_text()
+    assert c.z() > 40 and c.verdict() == "underdetermined" and "systematic spread (unbounded)" in c.verdict_text()
+    assert "z =" not in c.verdict_text()
     stored = c.to_dict()
     assert stored["systematic"] == "unbounded"
     text = json.dumps(stored, allow_nan=False)  # strict JSON: no Infinity

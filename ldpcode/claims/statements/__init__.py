@@ -124,6 +124,31 @@ def get(key: str) -> Statement:
 
 STATEMENTS: dict = _registry()
 
+_NUMBER = re.compile(r"(?<![\d.])\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?")
+
+
+def numbers_in(text: str) -> list[float]:
+    """The numbers written in ``text`` after :func:`normalise`: ``1.6``, ``9.0``, ``1,000,000``; ``10^7`` gives
+    10 and 7 (a power is not read as its value)."""
+    return [float(m.replace(",", "")) for m in _NUMBER.findall(normalise(text))]
+
+
+def prints(category: str, quote: str, printed: str, value: float) -> bool:
+    """Whether the paper prints ``value`` itself, so that a table may show it under the paper's name.
+
+    A ``printed result`` prints the number of its ``printed`` field (``"10 times"`` prints 10; ``"lowest
+    regret followed by AdaP-UCB"`` prints none: the book's difference >= 0 is its reading); a ``printed
+    constant`` prints a number of its quote (``= 1.7``; a formula such as Table 2's cell, evaluated at the
+    experiment's values, is the book's evaluation, not a printed number). An ``identity`` (a ratio of 1 to a stated property), an ``order`` (an
+    exponent read off a rate) and a ``scope`` statement print none: their numbers are the book's readings."""
+    if category == "printed result":
+        written = numbers_in(printed)
+    elif category == "printed constant":
+        written = numbers_in(quote)
+    else:
+        return False
+    return any(abs(x - value) <= 1e-9 * max(1.0, abs(value)) for x in written)
+
 
 def found(quote: str, text: str) -> bool:
     """Whether ``quote`` is in ``text`` verbatim after :func:`normalise`; an ellipsis (``...`` or ``…``) joins

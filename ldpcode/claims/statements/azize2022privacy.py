@@ -94,18 +94,6 @@ STATEMENTS: tuple[Statement, ...] = (
         category="printed constant",
         printed="4",
     ),
-    # --- Table 1 ------------------------------------------------------------------------------------------------
-    Statement(
-        key=f"{_P}.table1.private_means_dp_ucb",
-        cites=_P,
-        locator="Section 1, Table 1, row DP-UCB, column '# Private Means' (footnote 3)",
-        quote=r"The number of private empirical mean reward statistics computed by the algorithm. ... DP-UCB "
-        r"(Mishra and Thakurta (2015); Tossou and Dimitrakakis (2016)) ... KT Yes No",
-        category="printed constant",
-        printed="KT",
-        note="KT evaluated at K = 5, T = 10^7. Section 4 explains the count: 'an index-based bandit algorithm "
-        "computes the empirical mean KT times', i.e. every arm's index at every step.",
-    ),
     # --- Section 4: after Theorems 7 and 8 ------------------------------------------------------------------------
     Statement(
         key=f"{_P}.theorems7_8.low_privacy_independent_of_eps",
