@@ -1,7 +1,8 @@
 r"""Azize and Basu (2022), Figure 3: the regret of AdaP-KLUCB against ε and its regime change, for
 ``chapters/azize2022/figure3``.
 
-:func:`run_grid` simulates AdaP-KLUCB at each ε of a grid and reads the regret at T; :func:`theory_curves`
+:func:`run_grid` simulates AdaP-KLUCB at each ε of a grid and reads the regret at T (with either reading of
+eq. (8), :data:`READINGS`); :func:`theory_curves`
 evaluates beside it Theorem 3's lower bound and its two parts, the shape of Theorem 8 and the noise-free model
 of the index (:func:`ldpcode.global_policies.noise_free_pulls`); :func:`grid_table` shows both.
 :func:`regime_fits` fits the two-regime hinge (:func:`ldpcode.stats.hinge_fit`, :func:`ldpcode.stats.hinge_bootstrap`) to
@@ -23,6 +24,8 @@ from ..bounds import adap_klucb_regret_bound, gdp_lower_bound_terms, lai_robbins
 from ..claims import Table
 from ..claims.tables import format_horizon
 from ..global_policies import noise_free_pulls
+from ..global_policies.episodes import AdaptiveEpisodes
+from ..global_policies.indexes import KLUCBIndexAsPrinted
 from ..plotting import POLICY_COLORS, THEORY_STYLE, band_curve, paper_axes
 from ..policies import make_policy
 from ..simulate import simulate
@@ -51,12 +54,26 @@ class GridRun:
     pulls_sub: np.ndarray
 
 
-def run_grid(instance, eps_grid, horizon: int, runs: int, seed: int, *, alpha: float) -> GridRun:
+#: The two readings of eq. (8) (:func:`run_grid`): the shifted private mean its next sentence defines (the
+#: book's AdaP-KLUCB), or the private mean as eq. (8) itself prints it (:class:`KLUCBIndexAsPrinted`).
+READINGS = ("shifted", "as printed")
+
+
+def run_grid(
+    instance, eps_grid, horizon: int, runs: int, seed: int, *, alpha: float, reading: str = "shifted"
+) -> GridRun:
     """Simulate AdaP-KLUCB (exploration ``alpha``) on ``instance`` at each ε of ``eps_grid``, one simulation of
     ``runs`` runs per ε, all with the same ``seed``, read at the ``horizon`` only: the measured curve of Figure 3
-    of Azize and Basu (2022). The best arm must be arm 0. Returns a :class:`GridRun`."""
+    of Azize and Basu (2022). The best arm must be arm 0. ``reading`` (one of :data:`READINGS`) chooses the index
+    of eq. (8): ``"shifted"``, the book's AdaP-KLUCB, or ``"as printed"``, without the shift. Returns a
+    :class:`GridRun`."""
+    if reading not in READINGS:
+        raise ValueError(f"reading must be one of {', '.join(map(repr, READINGS))}, got {reading!r}")
     eps = _grid(eps_grid)
-    policies = {e: make_policy(POLICY, epsilon=float(e), alpha=alpha) for e in eps}
+    if reading == "shifted":
+        policies = {e: make_policy(POLICY, epsilon=float(e), alpha=alpha) for e in eps}
+    else:
+        policies = {e: AdaptiveEpisodes(POLICY, KLUCBIndexAsPrinted(), float(e), alpha) for e in eps}
     res = {e: simulate(policies[e], instance, horizon, runs, seed, checkpoints=[horizon]) for e in eps}
     final = np.array([res[e].final_regret() for e in eps], dtype=float).T
     pulls_sub = np.array([res[e].pulls[:, 1:].mean() for e in eps])
@@ -272,3 +289,56 @@ def regret_over_bound(run: GridRun, theory: Theory, i: int) -> tuple[float, floa
     se_mean = run.sd_regret / math.sqrt(run.final.shape[0])
     ratio = run.mean_regret[i] / theory.lower[i]
     return ratio, se_or_zero(se_mean[i] / theory.lower[i], ratio)
+
+
+@dataclass(frozen=True)
+class ReadingCheck:
+    """What :func:`reading_check` returns: ``eps``, the smallest ε of the grid, the first above the switch and the
+    largest; the mean regret at each under the book's reading of eq. (8) (``shifted``) and without the shift
+    (``printed``, a :class:`GridRun`); and, without the shift, ``up`` (the ratio the check judges, as
+    :func:`above_switch`) and ``low``, the regret at the smallest ε over that at the largest with its
+    unpaired delta-method ``low_se``: near 1 when the regret does not depend on ε below the switch either."""
+
+    eps: np.ndarray
+    shifted: np.ndarray
+    printed: GridRun
+    up: AboveSwitch
+    low: float
+    low_se: float
+
+
+def reading_check(
+    instance, eps_grid, run: GridRun, horizon: int, runs: int, seed: int, *, alpha: float, switch: float
+) -> ReadingCheck:
+    """Eq. (8) of Azize and Basu (2022) without the shift (``reading="as printed"`` of :func:`run_grid`) at the
+    smallest ε of ``eps_grid``, the first above ``switch`` and the largest, with the same horizon, runs and seed
+    as ``run`` (the book's reading, on the whole grid): how much the paper's two regimes depend on that choice."""
+    eps = _grid(eps_grid)
+    i_up = above_switch(eps, run.final, switch).index
+    pick = [0, i_up, eps.size - 1]
+    printed = run_grid(instance, eps[pick], horizon, runs, seed, alpha=alpha, reading="as printed")
+    up = above_switch(eps[pick], printed.final, switch)
+    low_se = float(ratio_of_means_se(printed.final[:, 0], printed.final[:, -1], paired=False))
+    low = float(printed.mean_regret[0] / printed.mean_regret[-1])
+    return ReadingCheck(eps[pick], run.mean_regret[pick], printed, up, low, low_se)
+
+
+def reading_table(check: ReadingCheck) -> Table:
+    """The mean regret at T of the three ε of :func:`reading_check` under both readings of eq. (8)."""
+    e = check.eps
+    head = [
+        "eq. (8) with",
+        *(f"R(ε = {x:.3g})" for x in e),
+        f"R({e[1]:.3g}) / R({e[2]:g})",
+        f"R({e[0]:g}) / R({e[2]:g})",
+    ]
+    rows = [
+        [
+            "the shifted mean (the book)",
+            *check.shifted,
+            check.shifted[1] / check.shifted[2],
+            check.shifted[0] / check.shifted[2],
+        ],
+        ["the mean as printed", *check.printed.mean_regret, (check.up.ratio, check.up.se), (check.low, check.low_se)],
+    ]
+    return Table(head, rows, formats=[None, ".4g", ".4g", ".4g", ".3g", ".3g"])

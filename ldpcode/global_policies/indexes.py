@@ -3,7 +3,7 @@ r"""The optimistic indexes of Algorithm 1 (Azize and Basu 2022), each computed f
 
 :class:`PrivateIndex` is the interface; :class:`UCBIndex` is AdaP-UCB's index, eq. (7) (with our reading of
 where its privacy term sits), :class:`KLUCBIndex` AdaP-KLUCB's, eq. (8) (KL-UCB on the clipped private
-mean). A third index is a subclass of :class:`PrivateIndex` with ``__call__(mu_tilde, m, t_l, epsilon,
+mean), and :class:`KLUCBIndexAsPrinted` the other reading of eq. (8), without the shift. A third index is a subclass of :class:`PrivateIndex` with ``__call__(mu_tilde, m, t_l, epsilon,
 alpha)``; :class:`ldpcode.global_policies.episodes.AdaptiveEpisodes` (Algorithm 1) takes any of them.
 """
 
@@ -59,4 +59,19 @@ class KLUCBIndex(PrivateIndex):
         a = alpha * math.log(t_l)
         clipped = np.clip(mu_tilde + a / (epsilon * m), 0.0, 1.0)
         level = a / m
+        return np.array([klucb_bernoulli_scalar(float(p), float(c)) for p, c in zip(clipped, level)])
+
+
+class KLUCBIndexAsPrinted(PrivateIndex):
+    r"""Eq. (8) as its extraction prints it, the reading the book does not take: KL-UCB on the private mean
+    :math:`\mathrm{Clip}_{0,1}(\tilde\mu)` itself, :math:`\max\{q\in[0,1] : d(\tilde\mu, q) \le \alpha\log
+    t_\ell / m\}`. Eq. (8) writes :math:`d(\tilde\mu^\ell_{a,\epsilon}, q)`, and the sentence after it defines the
+    shifted :math:`\tilde\mu^{\ell,\alpha}_{a,\epsilon}` that :class:`KLUCBIndex` uses. Used only to show how much
+    the verdicts on Figure 3 depend on that choice (``chapters/azize2022/figure3``); not a registered policy."""
+
+    name = "KLUCB-as-printed"
+
+    def __call__(self, mu_tilde, m, t_l, epsilon, alpha):
+        level = alpha * math.log(t_l) / m
+        clipped = np.clip(mu_tilde, 0.0, 1.0)
         return np.array([klucb_bernoulli_scalar(float(p), float(c)) for p, c in zip(clipped, level)])

@@ -248,6 +248,23 @@ def test_klucb_index_uses_the_clipped_private_mean():
     assert u[1] == 1.0  # a private mean above 1 is clipped to 1
 
 
+def test_klucb_index_as_printed_has_no_shift():
+    """Eq. (8) read as printed: KL-UCB on the private mean itself, the same at every eps; it is below the book's
+    index, whose shift alpha log t / (eps m) raises the mean first."""
+    from ldpcode.global_policies.indexes import KLUCBIndexAsPrinted
+
+    mu, m = np.array([0.2, -0.3, 1.5]), np.array([1000.0, 50.0, 1.0])
+    printed = KLUCBIndexAsPrinted()
+    u = printed(mu, m, 10, 0.1, 3.1)
+    assert np.array_equal(u, printed(mu, m, 10, 10.0, 3.1))  # no eps anywhere
+    a = 3.1 * math.log(10)
+    assert ldp.divergences.kl_bernoulli(0.2, u[0]) == pytest.approx(a / 1000, rel=1e-9)  # the mean itself
+    assert ldp.divergences.kl_bernoulli(0.0, u[1]) == pytest.approx(a / 50, rel=1e-9)  # clipped up to 0
+    assert u[2] == 1.0
+    book = gp.KLUCBIndex()(mu, m, 10, 10.0, 3.1)
+    assert u[0] < book[0] and u[1] == book[1]  # -0.3 + 0.014 is still clipped to 0
+
+
 def test_klucb_bernoulli_scalar_inverts_kl():
     from ldpcode.divergences import klucb_bernoulli
 

@@ -143,3 +143,23 @@ def test_figure3_draws_both_panels():
     assert "paper: ε = 0.3" in labels and "Thm 3 threshold 0.250" in labels
     assert len(right.get_legend().get_texts()) == 6
     plt.close(fig)
+
+
+def test_the_reading_of_eq8_is_checked_and_named():
+    """Both readings of eq. (8) on Figure 3's instance at a short horizon: without the shift the regret does not
+    depend on eps at all (the index never reads eps), with it the regret at small eps is larger. A misspelt
+    reading is refused before any run."""
+    inst = ldp.make_instance("bernoulli", means=MEANS)
+    eps = [0.05, 0.2, 0.4, 10.0]
+    run = f3.run_grid(inst, eps, 10**5, 4, 7, alpha=3.1)
+    check = f3.reading_check(inst, eps, run, 10**5, 4, 7, alpha=3.1, switch=0.3)
+    assert list(check.eps) == [0.05, 0.4, 10.0]
+    assert np.array_equal(check.shifted, run.mean_regret[[0, 2, 3]])
+    assert check.shifted[0] > 2 * check.shifted[2]  # the shift makes small eps costly
+    assert check.printed.mean_regret[0] < check.shifted[0] / 10  # ... and the reading as printed has no shift
+    assert check.low == pytest.approx(check.printed.mean_regret[0] / check.printed.mean_regret[2])
+    assert check.up.index == 1 and check.low_se > 0
+    table = repr(f3.reading_table(check))
+    assert "the mean as printed" in table and "R(0.4) / R(10)" in table
+    with pytest.raises(ValueError, match="reading must be one of 'shifted', 'as printed', got 'literal'"):
+        f3.run_grid(inst, eps, 10**5, 4, 7, alpha=3.1, reading="literal")
