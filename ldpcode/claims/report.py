@@ -14,12 +14,13 @@ favourable of its numbers' verdicts (the order of ``SEVERITY``).
 from __future__ import annotations
 
 import html
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
 from .._paths import repo_root
 from ..paper_index import PAPERS_BY_CITES
-from .core import PAPERS, VERDICTS, Claim
+from .core import AGREE_Z, PAPERS, VERDICTS, Claim
 from .statements import CATEGORIES
 from .store import _read_json
 from .tables import (
@@ -205,6 +206,25 @@ def scorecard(summary: Summary) -> Scorecard:
     return Scorecard(rows)
 
 
+def chance_note(claim, group: list) -> str:
+    """For a statistical number judged near or disagreeing by its z, one of k > 1 such numbers of one statement:
+    the chance that, with the statement true and the k numbers independent, at least one lies beyond 2 standard
+    errors, :math:`1 - (1 - p)^k` with :math:`p = P(\\lvert Z\\rvert > 2) = 0.0455` (:math:`P(Z > 2) = 0.0228`
+    one-sided). A family read number by number finds such a row by chance; this says how often. Empty
+    otherwise."""
+    if claim.kind != "statistical" or claim.t_searched is not None or claim.verdict() not in ("near", "disagrees"):
+        return ""
+    k = sum(1 for c in group if c.kind == "statistical" and c.t_searched is None and c.category != "scope")
+    if k < 2:
+        return ""
+    tail = math.erfc(AGREE_Z / math.sqrt(2)) / (1 if claim.sense == "=" else 2)
+    chance = 1 - (1 - tail) ** k
+    return (
+        f"one of {k} numbers of this statement: were it true, at least one of {k} would lie beyond {AGREE_Z:g} se "
+        f"by chance with probability {chance:.0%}"
+    )
+
+
 @dataclass
 class PaperSection:
     """One paper's statements in the reproduction report, grouped by category: each statement with its quote
@@ -299,6 +319,8 @@ class PaperSection:
             ]
             rows.append("<tr class='ldp-main'>" + "".join(cells) + "</tr>")
             measure = c.measure() if c.kind == "statistical" else ""
+            chance = chance_note(c, statements_of(self.claims)[c.statement])
+            measure += f"; {chance}" if chance else ""
             measure = f"<span class='ldp-measure'>{html.escape(measure)}.</span> " if measure else ""
             spread = (
                 f" <span class='ldp-why-label'>systematic:</span> {html.escape(c.systematic_how)}."

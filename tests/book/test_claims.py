@@ -853,3 +853,20 @@ def test_an_agreement_that_could_not_have_failed_is_inconclusive():
         _stat(0.22, 0.03, paper=1.0, paper_unit=1e-9, reachable=0.75)
     with pytest.raises(ValueError, match="reachable must be a finite number"):
         _stat(0.22, 0.03, paper=1.0, paper_unit=1e-9, sense="<=", reachable=float("nan"))
+
+
+def test_a_row_beyond_2_se_says_how_often_its_family_would_give_one_by_chance():
+    """One of six numbers of one statement at z = 2.5 is what a true statement gives in 24% of such families
+    (1 - (1 - 0.0455)^6); one-sided, 13%. A lone number, or one within 2 se, gets no note."""
+    from ldpcode.claims.report import chance_note
+
+    family = [_stat(1.0, 0.1, paper=1.0, paper_unit=0) for _ in range(5)] + [_stat(1.25, 0.1, paper=1.0, paper_unit=0)]
+    far = family[-1]
+    assert far.verdict() == "near"
+    assert chance_note(far, family) == (
+        "one of 6 numbers of this statement: were it true, at least one of 6 would lie beyond 2 se by chance with "
+        "probability 24%"
+    )
+    assert chance_note(family[0], family) == "" and chance_note(far, [far]) == ""
+    one_sided = [_stat(0.75, 0.1, paper=1.0, paper_unit=0, sense=">=") for _ in range(6)]
+    assert one_sided[0].verdict() == "near" and "probability 13%" in chance_note(one_sided[0], one_sided)
