@@ -314,7 +314,8 @@ class StatisticalClaim(_JudgedInStandardErrors, PaperClaim):
             rel = f", {100 * gap / abs(self.paper):+.1f}%" if self.paper else ""
             return (
                 f"gap {_fmt(gap, 2)}{rel}: within the systematic spread ({self._systematic_text()}), beyond the "
-                f"Monte Carlo noise (se of the difference {_fmt(self.total_se(), 2)}); what the paper leaves open decides it"
+                f"Monte Carlo noise (se of the difference {_fmt(self.total_se(), 2)}); "
+                "what the paper leaves open decides it"
             )
         if self.t_searched is not None:
             lo, hi = self.t_searched

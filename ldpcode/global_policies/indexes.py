@@ -3,8 +3,9 @@ r"""The optimistic indexes of Algorithm 1 (Azize and Basu 2022), each computed f
 
 :class:`PrivateIndex` is the interface; :class:`UCBIndex` is AdaP-UCB's index, eq. (7) (with our reading of
 where its privacy term sits), :class:`KLUCBIndex` AdaP-KLUCB's, eq. (8) (KL-UCB on the clipped private
-mean), and :class:`KLUCBIndexAsPrinted` the other reading of eq. (8), without the shift. A third index is a subclass of :class:`PrivateIndex` with ``__call__(mu_tilde, m, t_l, epsilon,
-alpha)``; :class:`ldpcode.global_policies.episodes.AdaptiveEpisodes` (Algorithm 1) takes any of them.
+mean), and :class:`KLUCBIndexAsPrinted` the other reading of eq. (8), without the shift. A third index is a
+subclass of :class:`PrivateIndex` with ``__call__(mu_tilde, m, t_l, epsilon, alpha)``;
+:class:`ldpcode.global_policies.episodes.AdaptiveEpisodes` (Algorithm 1) takes any of them.
 """
 
 from __future__ import annotations

@@ -139,8 +139,9 @@ def prints(category: str, quote: str, printed: str, value: float) -> bool:
     A ``printed result`` prints the number of its ``printed`` field (``"10 times"`` prints 10; ``"lowest
     regret followed by AdaP-UCB"`` prints none: the book's difference >= 0 is its reading); a ``printed
     constant`` prints a number of its quote (``= 1.7``; a formula such as Table 2's cell, evaluated at the
-    experiment's values, is the book's evaluation, not a printed number). An ``identity`` (a ratio of 1 to a stated property), an ``order`` (an
-    exponent read off a rate) and a ``scope`` statement print none: their numbers are the book's readings."""
+    experiment's values, is the book's evaluation, not a printed number). An ``identity`` (a ratio of 1 to a
+    stated property), an ``order`` (an exponent read off a rate) and a ``scope`` statement print none: their
+    numbers are the book's readings."""
     if category == "printed result":
         written = numbers_in(printed)
     elif category == "printed constant":
