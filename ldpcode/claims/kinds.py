@@ -136,8 +136,7 @@ class _JudgedInStandardErrors:
         ref = self._against()
         parts = [f"z = {z:.1f}" if math.isfinite(z) else "z = ∞: every run gave the same value"]
         if ref and math.isfinite(z) and z > 0:  # the effect size, beside z
-            rel = 100 * (self.reproduced - ref) / abs(ref)
-            parts.append(f"{rel:+.2f}%" if abs(rel) < 1 else f"{rel:+.1f}%")
+            parts.append(self._relative_text(ref))
         inside = self.inside()
         if inside is not None and inside > 0:
             parts.append(f"inside by {inside:.1f} se")
@@ -151,6 +150,11 @@ class _JudgedInStandardErrors:
         if self.verdict() == "inconclusive":
             parts.append(self._resolution_text())
         return ", ".join(parts)
+
+    def _relative_text(self, ref: float) -> str:
+        """The relative difference from ``ref`` as a row shows it: ``+25.3%``, or ``-0.07%`` below 1 %."""
+        rel = 100 * (self.reproduced - ref) / abs(ref)
+        return f"{rel:+.2f}%" if abs(rel) < 1 else f"{rel:+.1f}%"
 
     def _resolution_text(self) -> str:
         need = self.runs_needed()
@@ -311,7 +315,7 @@ class StatisticalClaim(_JudgedInStandardErrors, PaperClaim):
             # the spread of what the paper leaves open covers the gap: a z would measure the gap against the Monte
             # Carlo noise alone, of a number the paper's own setting does not fix
             gap = self.reproduced - self.paper
-            rel = f", {100 * gap / abs(self.paper):+.1f}%" if self.paper else ""
+            rel = f", {self._relative_text(self.paper)}" if self.paper else ""
             return (
                 f"gap {_fmt(gap, 2)}{rel}: within the systematic spread ({self._systematic_text()}), beyond the "
                 f"Monte Carlo noise (se of the difference {_fmt(self.total_se(), 2)}); "

@@ -297,6 +297,7 @@ class PaperSection:
         body, classes = self._rows(True)
         head = "".join(f"<th>{html.escape(h)}</th>" for h in self.HEAD[:5])
         rows, last_cat, last_st = [], None, None
+        groups = statements_of(self.claims)
         for c, r, cls in zip(self._ordered(), body, classes):
             if c.category != last_cat:
                 rows.append(f"<tr class='ldp-category'><th colspan='5'>{html.escape(c.category)}</th></tr>")
@@ -319,7 +320,7 @@ class PaperSection:
             ]
             rows.append("<tr class='ldp-main'>" + "".join(cells) + "</tr>")
             measure = c.measure() if c.kind == "statistical" else ""
-            chance = chance_note(c, statements_of(self.claims)[c.statement])
+            chance = chance_note(c, groups[c.statement])
             measure += f"; {chance}" if chance else ""
             measure = f"<span class='ldp-measure'>{html.escape(measure)}.</span> " if measure else ""
             spread = (
