@@ -134,12 +134,14 @@ class _JudgedInStandardErrors:
         """What the verdict rests on, in a few words: z, the relative difference, the resolution and the margin."""
         z = self.z()
         ref = self._against()
-        parts = [f"z = {z:.1f}" if math.isfinite(z) else "z = ∞: every run gave the same value"]
+        inside = self.inside()
+        if inside is not None and inside > 0:  # on the statement's side: a z of 0 would say nothing, the distance does
+            side = "below" if self.reproduced < ref else "above"
+            parts = [f"on the stated side: {_fmt(abs(self.reproduced - ref), 2)} {side} {_fmt(ref)}, {inside:.1f} se"]
+        else:
+            parts = [f"z = {z:.1f}" if math.isfinite(z) else "z = ∞: every run gave the same value"]
         if ref and math.isfinite(z) and z > 0:  # the effect size, beside z
             parts.append(self._relative_text(ref))
-        inside = self.inside()
-        if inside is not None and inside > 0:
-            parts.append(f"inside by {inside:.1f} se")
         if self.systematic > 0 and self.verdict() in ("near", "disagrees"):
             beyond = (self._excess() - self.systematic) / self.total_se()
             parts.append(f"{beyond:.1f} se beyond the systematic spread {self._systematic_text()}")

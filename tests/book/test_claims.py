@@ -592,7 +592,17 @@ def test_a_systematic_spread_that_covers_the_gap_is_underdetermined():
     # how far beyond the spread, in standard errors: (0.185 - 0.1) / 0.004
     assert "21.2 se beyond the systematic spread ±0.1" in narrow.measure()
     assert _stat(0.5, 0.01, paper=0.75, sense="<=").inside() == pytest.approx(25.0)
-    assert "inside by 25.0 se" in _stat(0.5, 0.01, paper=0.75, sense="<=").verdict_text()
+    # on its side a z of 0 says nothing: the row gives the distance and how many se it is, and no z
+    assert _stat(0.5, 0.01, paper=0.75, sense="<=").verdict_text() == (
+        "agrees (on the stated side: 0.25 below 0.75, 25.0 se)"
+    )
+    assert (
+        _stat(3.2, 0.1, paper=0.0, sense=">=", paper_unit=0).verdict_text()
+        == "agrees (on the stated side: 3.2 above 0, 32.0 se)"
+    )
+    assert (
+        _stat(0.765, 0.01, paper=0.75, sense="<=").verdict_text() == "agrees (z = 1.0, +2.0%)"
+    )  # wrong side, in noise
 
 
 def test_a_rate_measured_beyond_noise_is_underdetermined_whatever_its_z(monkeypatch):
@@ -615,7 +625,7 @@ def test_a_rate_measured_beyond_noise_is_underdetermined_whatever_its_z(monkeypa
     )
     assert "z =" not in far.verdict_text()
     assert rate(0.752, 0.003).verdict() == "agrees"  # within 2 se of 3/4
-    assert rate(0.5, 0.01).verdict() == "agrees" and "inside by 25.0 se" in rate(0.5, 0.01).verdict_text()
+    assert rate(0.5, 0.01).verdict() == "agrees" and "25.0 se" in rate(0.5, 0.01).verdict_text()
     assert rate(0.858, 0.0007, sense="=").verdict() == "disagrees"
     assert _stat(0.94, 0.004, paper=0.75, sense="<=").verdict() == "disagrees"  # not an order: judged by its z
 

@@ -48,6 +48,8 @@ def _one_error_line(err: str) -> str:
         (["--policies", "HeLDP-UCB-B", "--horizon", "100", "--levels", "discrete:-1"], "finite and >= 0"),
         (["--policies", "HeLDP-UCB-B", "--horizon", "100", "--levels", "discret:1"], "did you mean 'discrete'?"),
         (["--policies", "UCB1", "--horizon", "100", "--engine", "fast"], "invalid choice: 'fast'"),
+        # before: "points must be an integer >= 2", a name the command line does not have
+        (["--policies", "UCB1", "--horizon", "100", "--checkpoints", "1"], "--checkpoints must be in [2, "),
     ],
 )
 def test_an_ordinary_sweep_error_is_one_line_with_exit_status_2(argv, said, tmp_path, monkeypatch, capsys):
