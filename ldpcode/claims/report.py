@@ -293,7 +293,8 @@ class PaperSection:
     def _repr_html_(self) -> str:
         """Per category a heading; per statement its quote and locator; per number two rows, so that the table fits
         a page beside the book's sidebars: the numbers (verdict, stated number, paper, reproduced, at), then the
-        reason and the link to the notebook."""
+        measure, how the number was measured (its note: runs, fit window), the reason and the link to the
+        notebook."""
         body, classes = self._rows(True)
         head = "".join(f"<th>{html.escape(h)}</th>" for h in self.HEAD[:5])
         rows, last_cat, last_st = [], None, None
@@ -323,6 +324,9 @@ class PaperSection:
             chance = chance_note(c, groups[c.statement])
             measure += f"; {chance}" if chance else ""
             measure = f"<span class='ldp-measure'>{html.escape(measure)}.</span> " if measure else ""
+            # how the number was measured (runs, fit window, horizon searched): what the verdict holds for
+            if c.note:
+                measure += f"<span class='ldp-why-label'>measured:</span> {html.escape(c.note.rstrip('.'))}. "
             spread = (
                 f" <span class='ldp-why-label'>systematic:</span> {html.escape(c.systematic_how)}."
                 if c.systematic_how

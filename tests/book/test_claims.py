@@ -446,6 +446,14 @@ def test_collect_sections_and_claim_list(root):
     page = sec._repr_html_()
     assert "href='../demo/other.html'" in page and "class='disagree'" in page
     assert "a sentence the paper prints</q>" in page and "ldp-category" in page
+    # how the number was measured stands beside its verdict; a claim without a note shows no empty label
+    with_note = C.statistical(
+        "o.far", "Fig. 2", reproduced=3.0, se=0.1, paper=2.0, statement="ren2020ldp.test", reason="why",
+        horizon=10**6, note="log-log slope on t in [1e5, 1e6], 12 runs",
+    )  # fmt: skip
+    noted = C.PaperSection("ren2020ldp", [with_note], {"o.far": "chapters/demo/other.ipynb"})._repr_html_()
+    assert "measured:</span> log-log slope on t in [1e5, 1e6], 12 runs. " in noted
+    assert "measured:" not in page
     assert sum(C.paper_section(s, "azize2022privacy").counts().values()) == 0
     card = C.scorecard(s)
     assert card.rows == [("ren2020ldp", "printed constant", {**dict.fromkeys(C.VERDICTS, 0), "disagrees": 1}, 2)]
