@@ -100,6 +100,11 @@ class PaperClaim(Claim):
         return super().reference()
 
 
+def _se_count(n: float) -> str:
+    """A number of standard errors as a row shows it: ``6.0``, or ``4,427`` from 100 on (a tenth is noise there)."""
+    return f"{n:,.0f}" if abs(n) >= 100 else f"{n:.1f}"
+
+
 class _JudgedInStandardErrors:
     """What statistical claims and predictions share: a Monte Carlo number judged by its distance, in standard
     errors of the difference (:meth:`z`), from the number it is judged against (:meth:`_distance`,
@@ -137,7 +142,9 @@ class _JudgedInStandardErrors:
         inside = self.inside()
         if inside is not None and inside > 0:  # on the statement's side: a z of 0 would say nothing, the distance does
             side = "below" if self.reproduced < ref else "above"
-            parts = [f"on the stated side: {_fmt(abs(self.reproduced - ref), 2)} {side} {_fmt(ref)}, {inside:.1f} se"]
+            parts = [
+                f"on the stated side: {_fmt(abs(self.reproduced - ref), 2)} {side} {_fmt(ref)}, {_se_count(inside)} se"
+            ]
         else:
             parts = [f"z = {z:.1f}" if math.isfinite(z) else "z = ∞: every run gave the same value"]
         if ref and math.isfinite(z) and z > 0:  # the effect size, beside z
@@ -218,14 +225,25 @@ class StatisticalClaim(_JudgedInStandardErrors, PaperClaim):
                 )
         self._check_evidence()
 
+    def _reachable_z(self) -> float:
+        """How far ``reachable`` lies beyond the paper's number (past its rounding), in standard errors of the
+        difference: the largest z the experiment could have produced (negative on the statement's side)."""
+        beyond = (
+            self.reachable - self.paper if self.sense == "<=" else self.paper - self.reachable
+        ) - self.paper_unit / 2
+        if self.se == 0:
+            return math.inf if beyond > 0 else -math.inf
+        return beyond / self.total_se()
+
     def cannot_fail(self) -> bool:
         """Whether the experiment could not have refuted the statement: ``reachable``, the most extreme value it
         allows on the refuting side (an exponent of 1/ε that a regret capped by the loss range leaves over the ε
-        grid), lies on the statement's side of the paper's number. Such an agreement says nothing: the verdict is
-        **inconclusive**."""
+        grid), lies on the statement's side of the paper's number, or beyond it by no more than ``AGREE_Z``
+        standard errors of the difference, so that even there the number would agree. Such an agreement says
+        nothing: the verdict is **inconclusive**. (The standard error is the one measured, at the value found.)"""
         if self.reachable is None:
             return False
-        return self.reachable <= self.paper if self.sense == "<=" else self.reachable >= self.paper
+        return self._reachable_z() <= AGREE_Z
 
     def _check_horizons(self):
         name = self.id
@@ -300,11 +318,19 @@ class StatisticalClaim(_JudgedInStandardErrors, PaperClaim):
         does not refute it (a z there would measure only the Monte Carlo noise, not the statement)."""
         if self.category == "scope":
             return "a statement about bounds, not an empirical number"
+        most = "at most" if self.sense == "<=" else "at least"
         if self.t_searched is None and self.cannot_fail() and self.z() <= AGREE_Z:
-            most = "at most" if self.sense == "<=" else "at least"
+            beyond = self._reachable_z()
+            within = f", within noise of it ({beyond:.1f} se beyond)" if beyond > 0 else ""
             return (
-                f"could not have failed: the experiment allows {most} {_fmt(self.reachable, 2)} against the stated "
-                f"{_fmt(self.paper)}; measured {_fmt(self.reproduced, 2)} ± {_fmt(self.total_se(), 2)}"
+                f"could not have failed: the experiment allows {most} {_fmt(self.reachable, 3)} against the stated "
+                f"{_fmt(self.paper)}{within}; measured {_fmt(self.reproduced, 2)} ± {_fmt(self.total_se(), 2)}"
+            )
+        if self.t_searched is None and self.reachable is not None and self.verdict() == "agrees":
+            # it could have failed, by this much: the power of the test, beside the distance found
+            return (
+                f"{super().measure()}; it could have failed: the experiment allows {most} "
+                f"{_fmt(self.reachable, 3)}, {_se_count(self._reachable_z())} se beyond"
             )
         if self.t_searched is None and self.rate_untestable():
             side = "above" if self.sense == "<=" else "below"

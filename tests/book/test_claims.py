@@ -860,6 +860,21 @@ def test_an_agreement_that_could_not_have_failed_is_inconclusive():
     assert _stat(0.22, 0.03, paper=1.0, paper_unit=1e-9, sense="<=", reachable=1.22).verdict() == "agrees"
     assert _stat(0.22, 0.03, paper=1.0, paper_unit=1e-9, sense="<=").verdict() == "agrees"
     assert _stat(1.5, 0.03, paper=1.0, paper_unit=1e-9, sense=">=", reachable=1.2).verdict() == "inconclusive"
+    # beyond the paper's number, but within noise of it: even at the cap the number would agree, so it could not
+    # have failed either (Zheng's two-point exponent of 1/eps: at most 2.047 against 2, se 0.0245, 1.9 se)
+    close = _stat(0.962, 0.0245, paper=2.0, paper_unit=1e-9, sense="<=", reachable=2.047)
+    assert close.cannot_fail() and close.verdict() == "inconclusive"
+    assert close.verdict_text() == (
+        "inconclusive (could not have failed: the experiment allows at most 2.05 against the stated 2, within noise "
+        "of it (1.9 se beyond); measured 0.96 ± 0.025)"
+    )
+    # just past 2 se at the cap it could have failed: it agrees, and says by how much it could have failed
+    power = _stat(0.962, 0.0245, paper=2.0, paper_unit=1e-9, sense="<=", reachable=2.05)
+    assert not power.cannot_fail() and power.verdict() == "agrees"
+    assert power.verdict_text() == (
+        "agrees (on the stated side: 1 below 2, 42.4 se; it could have failed: the experiment allows at most 2.05, "
+        "2.0 se beyond)"
+    )
     assert (
         vacuous.to_dict()["reachable"] == 0.75
         and "reachable" not in _stat(0.22, 0.03, paper=1.0, paper_unit=1e-9).to_dict()
