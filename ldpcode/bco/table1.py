@@ -110,16 +110,25 @@ def one_point_exponent_claims(
     source = (f"Table 1, {row.name} row: exponent of T in the private regret O~(T^{row.fraction}/ε)" if eps is not None
               else f"Table 1, {row.name} row: exponent of T in the best non-private regret O~(T^{row.fraction}) "
                    f"({row.reference})")  # fmt: skip
-    cp = result.checkpoints
-    ws = window_spread(cp, result.regret.mean(axis=0), {t_min_late * k: cp >= t_min_late * k for k in WINDOW_SHIFTS},
-                       late_fit.slope)  # fmt: skip
     nb.statistical(cid + "_late", source, paper=row.exponent, paper_unit=EXACT_UNIT, sense="<=",
                    statement=f"zheng2020locally.table1.{row.cell}.{tag}", runs=n_runs, reason=reason,
-                   systematic=ws.spread, systematic_how=f"fit window: the largest change of the slope when the window's "
-                   f"start {t_min_late:g} moves 10x earlier or sqrt(10)x either way (slopes "
-                   + ", ".join(f"{v:.3f} from {t:.2g}" for t, v in ws.slopes.items())
-                   + f"); no log allowance: Table 1's Õ hides logs of unstated power ((ln T)^k would add "
-                   f"{1 / math.log(t_min_late):.3f} k)", **late_kw)  # fmt: skip
+                   **window_systematic(result, t_min_late, late_fit.slope), **late_kw)  # fmt: skip
+
+
+def window_systematic(result, t_min_late: int, slope: float) -> dict:
+    """The systematic spread of an exponent of T judged on the late window [``t_min_late``, T] of ``result`` (a
+    :class:`~ldpcode.bco.BCOResult`; ``slope``, the judged fit there): the largest change of the log-log slope of the
+    mean regret when the window's start moves by :data:`WINDOW_SHIFTS`, as the keyword arguments ``systematic`` and
+    ``systematic_how`` of a statistical claim. No allowance is made for Table 1's Õ, whose logs have no stated
+    power; the text says what one log would add."""
+    cp = result.checkpoints
+    windows = {t_min_late * k: cp >= t_min_late * k for k in WINDOW_SHIFTS}
+    ws = window_spread(cp, result.regret.mean(axis=0), windows, slope)
+    how = (f"fit window: the largest change of the slope when the window's start {t_min_late:g} moves 10x earlier or "
+           "sqrt(10)x either way (slopes " + ", ".join(f"{v:.3f} from {t:.2g}" for t, v in ws.slopes.items())
+           + f"); no log allowance: Table 1's Õ hides logs of unstated power ((ln T)^k would add "
+           f"{1 / math.log(t_min_late):.3f} k)")  # fmt: skip
+    return {"systematic": ws.spread, "systematic_how": how}
 
 
 def one_point_eps_claim(nb, key: str, learner: str, fit, *, horizon: int, runs: int, epsilons, reason=None,

@@ -25,6 +25,7 @@ from .environments import QUAD_SCALE
 from .privacy import two_point_release
 from .report import Sweep, ci_text, exponent_room, learner_name
 from .runs import simulate_two_point
+from .table1 import window_systematic
 
 
 class ReleaseNoise(NamedTuple):
@@ -123,7 +124,8 @@ def fit_table(results: dict, fits: dict, coef: dict, envs: dict) -> Table:
 def rate_claims(nb, results, fits, late, increments, coef, *, reasons, paper_unit, delta, t_min, t_min_log, horizon,
                 runs, n_boot, seed) -> None:  # fmt: skip
     """The claims of Table 1's MP-BCO rows built into ``nb``, non-private then private (the ε of ``increments``):
-    the convex exponent of T (reproducible, on [``t_min``, T]; statistical <= 1/2, on [``t_min_log``, T]), the
+    the convex exponent of T (reproducible, on [``t_min``, T]; statistical <= 1/2, on [``t_min_log``, T], with the
+    fit window's spread as its systematic, :func:`~ldpcode.bco.table1.window_systematic`), the
     strongly convex slope on log t (bound ``coef[eps]``, Agarwal et al. 2010's d² G~²/(2μ)) and its :math:`R^2`
     (bootstrap se), and the late over early slope on log t (statistical <= 1, Theorem 6's O(log T)). The reasons
     are :func:`fit_reason` with ``reasons["convex", eps]``, and ``reasons["log", eps]``; ``paper_unit`` marks the
@@ -144,6 +146,7 @@ def rate_claims(nb, results, fits, late, increments, coef, *, reasons, paper_uni
                        paper_unit=paper_unit, sense="<=", runs=runs, horizon=horizon,
                        statement=f"zheng2020locally.table1.mp_convex.{tag}",
                        reason=fit_reason(late["linear", eps], 0.5, reasons["convex", eps]),
+                       **window_systematic(results["linear", eps], t_min_log, late["linear", eps].slope),
                        note=f"linear losses{what}; log-log slope on t in [{t_min_log}, {horizon}], {runs} runs, "
                        "bootstrap se")  # fmt: skip
         nb.bound(f"logT_slope_strongly_convex_{tag}", f"two-point BCO, moving quadratics{what}: slope of the regret on "

@@ -125,6 +125,10 @@ def test_rate_claims_builds_the_claims_of_each_learner_in_order():
     assert late_c.reason == "about 0.5: c0"  # the measured part from the fit, then the why
     assert late_c.source.endswith("best non-private regret O~(T^1/2) (Agarwal et al. 2010)")
     assert c["exponent_convex_private_late"].source.endswith("private regret O~(T^1/2/ε²) (Theorem 6)")
+    # the fit window's spread is the judged exponent's systematic: every window of a pure t^0.5 gives 0.5, the late
+    # fits say 0.45 and 0.52 (before: no systematic, while Corollary 4's one-point exponents carried theirs)
+    assert late_c.systematic == pytest.approx(0.05) and late_c.systematic_how.startswith("fit window: ")
+    assert c["exponent_convex_private_late"].systematic == pytest.approx(0.02)
     assert c["logT_slope_strongly_convex_private"].bound == 80.0
     r2 = c["logT_r2_strongly_convex_nonprivate"]
     assert r2.reproduced == 0.98 and r2.se == pytest.approx(0.0, abs=1e-12)
