@@ -355,6 +355,10 @@ class StatisticalClaim(_JudgedInStandardErrors, PaperClaim):
                 return f"no horizon in [{approx_horizon(lo)}, {approx_horizon(hi)}] reaches it"
             where = f"within the paper's interval at {span_text(self.t_consistent, self.t_searched)} only"
             return where + ("; " + self._resolution_text() if self._inconclusive() else "")
+        res = self.resolution()
+        if self.sense == "=" and self.target() == 0 and res is not None and self.verdict() == "agrees":
+            # an exact identity (unbiasedness, a ratio of 1) agrees only to what the runs resolve: say it
+            return f"{super().measure()}, resolution ±{_fmt(res, 2)}"
         return super().measure()
 
 

@@ -845,6 +845,15 @@ def test_an_unbounded_systematic_spread_is_underdetermined_and_stored_as_strict_
         _stat(3.3, 0.09, paper=10.0, sense=">=", systematic=math.nan, systematic_how="x")
 
 
+def test_an_exact_identity_agrees_to_the_resolution_of_its_runs():
+    """An identity with no rounding and no margin (the map g's unbiasedness) agrees within 2 se whatever the se: the
+    row says what the runs resolve (2 se of the difference), so a wide one reads as what it is."""
+    exact = _stat(0.9993, 0.0035, paper=1.0, paper_unit=0.0)
+    assert exact.verdict_text() == "agrees (z = 0.2, -0.07%, resolution ±0.007)"
+    assert "resolution" not in _stat(1.04, 0.01, paper=1.0, paper_unit=0.1).verdict_text()  # printed 1.0: digits set it
+    assert "resolution" not in _stat(1.2, 0.05, paper=1.0, paper_unit=0.0).verdict_text()  # beyond: a z says it
+
+
 def test_an_agreement_that_could_not_have_failed_is_inconclusive():
     """An exponent of 1/ε below the stated 1, where a regret capped by the loss range allows at most 0.75 over the ε
     grid: the claim could not have failed, so it does not agree, it is inconclusive; with room above 1 it agrees.
