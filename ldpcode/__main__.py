@@ -306,7 +306,7 @@ def _findings(args) -> int:
 
 
 def _sweep(args) -> int:
-    from .engine import MAX_POINTS
+    from .limits import MAX_POINTS, MIN_POINTS
     from .simulate import log_checkpoints
     from .sweep import check_table_path, cli_heterogeneous, save_table, summary, sweep
 
@@ -326,9 +326,10 @@ def _sweep(args) -> int:
         )
     if args.levels is not None and not he:
         raise ValueError("--levels is for the HeLDP-UCB-* policies, and none is in --policies")
-    if not 2 <= args.checkpoints <= MAX_POINTS:  # named as the user typed it, not as log_checkpoints' "points"
+    if not MIN_POINTS <= args.checkpoints <= MAX_POINTS:  # log_checkpoints' own bounds, named as the user typed it
         raise ValueError(
-            f"--checkpoints must be in [2, {MAX_POINTS}] (the first round and the horizon at least), got {args.checkpoints}"
+            f"--checkpoints must be in [{MIN_POINTS}, {MAX_POINTS}] (the first round and the horizon at least), "
+            f"got {args.checkpoints}"
         )
     table = sweep(
         args.policies,

@@ -57,6 +57,7 @@ from .limits import (
     PULLS_PER_CALL,
     MAX_HORIZON,
     MAX_POINTS,
+    MIN_POINTS,
     MAX_RUNS,
     MAX_WORKERS,
     Limits,
@@ -146,7 +147,7 @@ def decade_checkpoints(horizon: int) -> np.ndarray:
 def log_checkpoints(horizon: int, points: int = 121) -> np.ndarray:
     """About ``points`` log-spaced pull counts from 1 to ``horizon`` (both included), unique and sorted."""
     horizon = check_int("horizon", horizon, minimum=1, maximum=MAX_HORIZON)
-    points = check_int("points", points, minimum=2, maximum=MAX_POINTS)
+    points = check_int("points", points, minimum=MIN_POINTS, maximum=MAX_POINTS)
     cp = np.unique(np.rint(np.geomspace(1, horizon, points)).astype(np.int64))
     cp[-1] = horizon
     return cp

@@ -87,6 +87,8 @@ MAX_RUNS = 2**32
 memory (a call of more runs is refused by the default limits long before)."""
 MAX_WORKERS = 1024
 """The most worker threads a call may ask for (more threads than cores only add overhead)."""
+MIN_POINTS = 2
+"""The fewest log-spaced checkpoints :func:`log_checkpoints` makes: the first round and the horizon."""
 MAX_POINTS = 10**7
 """The most log-spaced checkpoints :func:`log_checkpoints` makes."""
 

@@ -58,9 +58,7 @@ class KLUCBIndex(PrivateIndex):
 
     def __call__(self, mu_tilde, m, t_l, epsilon, alpha):
         a = alpha * math.log(t_l)
-        clipped = np.clip(mu_tilde + a / (epsilon * m), 0.0, 1.0)
-        level = a / m
-        return np.array([klucb_bernoulli_scalar(float(p), float(c)) for p, c in zip(clipped, level)])
+        return _klucb_each(mu_tilde + a / (epsilon * m), a / m)
 
 
 class KLUCBIndexAsPrinted(PrivateIndex):
@@ -73,6 +71,10 @@ class KLUCBIndexAsPrinted(PrivateIndex):
     name = "KLUCB-as-printed"
 
     def __call__(self, mu_tilde, m, t_l, epsilon, alpha):
-        level = alpha * math.log(t_l) / m
-        clipped = np.clip(mu_tilde, 0.0, 1.0)
-        return np.array([klucb_bernoulli_scalar(float(p), float(c)) for p, c in zip(clipped, level)])
+        return _klucb_each(mu_tilde, alpha * math.log(t_l) / m)
+
+
+def _klucb_each(means, levels) -> np.ndarray:
+    """KL-UCB per arm, as both readings of eq. (8) compute it: the largest q with d(Clip_{0,1}(mean), q) <= level."""
+    clipped = np.clip(means, 0.0, 1.0)
+    return np.array([klucb_bernoulli_scalar(float(p), float(c)) for p, c in zip(clipped, levels)])
