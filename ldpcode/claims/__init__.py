@@ -67,6 +67,7 @@ from .report import (
     collect,
     paper_section,
     scorecard,
+    statement_summary,
     statement_verdict,
     stored_files,
 )
@@ -124,6 +125,7 @@ __all__ = [
     "SEVERITY",
     "Scorecard",
     "scorecard",
+    "statement_summary",
     "statement_verdict",
     "Summary",
     "Table",

@@ -115,6 +115,22 @@ def statement_verdict(claims: list) -> str:
     return next(v for v in SEVERITY if v in verdicts)
 
 
+def statement_summary(group: list) -> str:
+    """How the scorecard counts a statement judged by several numbers: once, with the least favourable of their
+    verdicts, and how many numbers gave each. Empty for a statement judged by one number (its row says it all)."""
+    if len(group) < 2:
+        return ""
+    counts: dict = {}
+    for c in group:
+        counts[c.verdict()] = counts.get(c.verdict(), 0) + 1
+    verdict = statement_verdict(group)
+    if len(counts) == 1:
+        every = "both" if len(group) == 2 else f"all {len(group)}"
+        return f"one statement, counted as {verdict} ({every} of its numbers)"
+    parts = ", ".join(f"{counts[v]} {v}" for v in SEVERITY if v in counts)
+    return f"one statement, counted as {verdict}: the least favourable of its {len(group)} numbers ({parts})"
+
+
 def statements_of(claims: list) -> dict:
     """Claims grouped by the statement they judge, in first-seen order: statement key -> list of claims."""
     out: dict = {}
@@ -283,9 +299,11 @@ class PaperSection:
         body, _ = self._rows(False)
         out, last = [f"{PAPERS[self.cites]}", self.headline()], None
         ordered = self._ordered()
+        groups = statements_of(self.claims)
         for c, row in zip(ordered, body):
             if c.statement != last:
-                out.append(f'\n[{c.category}] {c.locator}: "{c.quote}"')
+                summary = statement_summary(groups[c.statement])
+                out.append(f'\n[{c.category}] {c.locator}: "{c.quote}"' + (f" — {summary}" if summary else ""))
                 last = c.statement
             out.append(_text_table(self.HEAD, [row]).splitlines()[-1])
         return "\n".join(out)
@@ -297,18 +315,27 @@ class PaperSection:
         notebook."""
         body, classes = self._rows(True)
         head = "".join(f"<th>{html.escape(h)}</th>" for h in self.HEAD[:5])
-        rows, last_cat, last_st = [], None, None
+        rows, last_cat, last_st, last_passage = [], None, None, None
         groups = statements_of(self.claims)
         for c, r, cls in zip(self._ordered(), body, classes):
             if c.category != last_cat:
                 rows.append(f"<tr class='ldp-category'><th colspan='5'>{html.escape(c.category)}</th></tr>")
-                last_cat = c.category
+                last_cat, last_passage = c.category, None
             if c.statement != last_st:
-                rows.append(
-                    f"<tr class='ldp-quote'><td colspan='5'><q class='mathjax_process'>{_mathjax(c.quote)}</q> "
-                    f"<span class='ldp-locator'>({html.escape(c.locator)})</span></td></tr>"
+                # a passage that states two numbers heads two statements: the second time it is named, not repeated
+                passage = (c.quote, c.locator)
+                quote = (
+                    "<span class='ldp-locator'>the same passage</span>"
+                    if passage == last_passage
+                    else f"<q class='mathjax_process'>{_mathjax(c.quote)}</q>"
                 )
-                last_st = c.statement
+                summary = statement_summary(groups[c.statement])
+                summary = f"<span class='ldp-statement'>{html.escape(summary)}.</span>" if summary else ""
+                rows.append(
+                    f"<tr class='ldp-quote'><td colspan='5'>{quote} "
+                    f"<span class='ldp-locator'>({html.escape(c.locator)})</span>{summary}</td></tr>"
+                )
+                last_st, last_passage = c.statement, passage
             _, source, paper, reproduced, at, why, link = r
             # the paper's column: a number the paper prints, or (greyed) the book's reading of the statement
             paper_class = "" if c.paper_prints() else " class='ldp-reading'"

@@ -446,6 +446,9 @@ def test_collect_sections_and_claim_list(root):
     page = sec._repr_html_()
     assert "href='../demo/other.html'" in page and "class='disagree'" in page
     assert "a sentence the paper prints</q>" in page and "ldp-category" in page
+    # the statement line says how the scorecard counts a statement judged by two numbers, and why
+    line = "one statement, counted as disagrees: the least favourable of its 2 numbers (1 disagrees, 1 inconclusive)"
+    assert f"<span class='ldp-statement'>{line}.</span>" in page and f'prints" — {line}' in text
     # how the number was measured stands beside its verdict; a claim without a note shows no empty label
     with_note = C.statistical(
         "o.far", "Fig. 2", reproduced=3.0, se=0.1, paper=2.0, statement="ren2020ldp.test", reason="why",
@@ -465,6 +468,31 @@ def test_collect_sections_and_claim_list(root):
     assert s.get("o.r").reproduced == 7.0
     with pytest.raises(ValueError, match="no stored claim"):
         s.get("nope")
+
+
+def test_the_statement_line_and_a_passage_that_heads_two_statements(monkeypatch):
+    def stat(id, x, statement):
+        return C.statistical(
+            id, "Fig. 2", reproduced=x, se=0.1, paper=2.0, statement=statement, reason="why", horizon=10**6
+        )
+
+    one, two = stat("o.a", 2.0, "ren2020ldp.test"), stat("o.b", 2.01, "ren2020ldp.test")
+    assert C.statement_summary([one]) == ""  # one number: its own row says it all
+    assert C.statement_summary([one, two]) == "one statement, counted as agrees (both of its numbers)"
+    assert C.statement_summary([one, two, stat("o.c", 1.99, "ren2020ldp.test")]).endswith("(all 3 of its numbers)")
+    # the severity order decides: near is less favourable than agrees, whichever comes first
+    near = stat("o.n", 2.85, "ren2020ldp.test")  # (0.85 - 0.5) / 0.1 = 3.5 se beyond the rounding
+    assert near.verdict() == "near" and C.statement_verdict([one, near]) == C.statement_verdict([near, one]) == "near"
+    # a second statement quoting the same passage names it instead of printing it again
+    twin = C.statements.Statement("ren2020ldp.twin", "ren2020ldp", "Section 0", "a sentence the paper prints",
+                                  "printed constant")  # fmt: skip
+    monkeypatch.setitem(C.statements.STATEMENTS, twin.key, twin)
+    other = stat("o.t", 2.0, "ren2020ldp.twin")
+    nbs = dict.fromkeys(["o.a", "o.t"], "chapters/demo/other.ipynb")
+    page = C.PaperSection("ren2020ldp", [one, other], nbs)._repr_html_()
+    assert page.count("a sentence the paper prints</q>") == 1 and page.count("ldp-quote") == 2
+    assert "<span class='ldp-locator'>the same passage</span>" in page
+    assert "ldp-statement" not in page  # each statement has one number
 
 
 def test_a_stored_file_with_unknown_fields_is_refused(root):
