@@ -119,12 +119,14 @@ def _kl_ber(p, q):
 
 
 @njit(cache=True, nogil=True)
-def klucb_bernoulli_scalar(p, level):
+def klucb_bernoulli_scalar(p, level, halvings=50):
     r"""The KL-UCB index :math:`\max\{q \in [p, 1] : d(p, q) \le \text{level}\}` for one arm, by bisection.
 
     ``d`` is the Bernoulli KL divergence. Compiled, no checks (see :func:`klucb_bernoulli`); 50 halvings of
     [p, 1] leave an error below 1e-15, and the returned end is the upper one, so the index is never
-    below the exact maximiser (an optimistic index stays optimistic).
+    below the exact maximiser (an optimistic index stays optimistic). Fewer ``halvings`` give an upper bound of
+    the 50-halving index, within 2^-halvings of it: the same midpoints in the same order, stopped earlier (the
+    caps of :func:`ldpcode.global_policies.per_step.klucb_chunk`).
     """
     if level <= 0.0:
         return p
@@ -134,7 +136,7 @@ def klucb_bernoulli_scalar(p, level):
         return 1.0
     lo = p
     hi = 1.0
-    for _ in range(50):
+    for _ in range(halvings):
         mid = 0.5 * (lo + hi)
         if _kl_ber(p, mid) > level:
             hi = mid

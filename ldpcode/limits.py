@@ -37,7 +37,9 @@ side (the README's quieter benchmark gives 1.1-2·10^7 pulls/s for the index pol
   (:mod:`ldpcode.kit`) falls back to when it certifies nothing; with it the book's runs take 12-16 ns a
   pull (UCB1, LDP-UCB-B), 29-54 ns (LDP-UCB-L and the HeLDP policies, their draws included) and 30-43 ns
   (OnePoint-UCB) at K = 20, quietly;
-* DP-UCB: 250 + 3K ns a pull (288, 332, 500 ns); KL-UCB: 4000 + 45K ns a pull (3.9, 4.7, 8.2 µs);
+* DP-UCB: 250 + 3K ns a pull (288, 332, 500 ns); KL-UCB: 4000 + 45K ns a pull (3.9, 4.7, 8.2 µs), the cost of
+  a scan at every pull, which its certified argmax falls back to on tied means (ren2020's 20 arms: 0.13-0.28 µs
+  a pull at T = 10^6-10^7, ``benchmarks/README.md``);
 * ``OnePoint-UCB`` (Algorithm 1 of Zheng et al. around UCB, as a policy): 45 + 14K ns a pull (69, 156, 709 ns at
   K = 2, 10, 50: its index takes a log and a square root per arm; again the cost of a scan at every pull);
 * episodic policies (``AdaP-*``, DP-SE): 20 + 4K µs an episode (10-110 µs at K <= 20, 370 µs at K = 100), at

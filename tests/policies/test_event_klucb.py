@@ -45,7 +45,7 @@ def event_counts(inst, brk=ke.NO_BREAK, seed=2, runs=RUNS):
 
 @pytest.fixture(scope="module")
 def per_pull():
-    """The per-pull KL-UCB's counts on each instance (seed 1): 3 * 10**6 pulls each, about 5 s."""
+    """The per-pull KL-UCB's counts on each instance (seed 1): 3 * 10**6 pulls each, about 1 s."""
     return [
         ldp.simulate(KL, inst, T, RUNS, 1, checkpoints=CHECKPOINTS, workers=1, progress=False).counts
         for inst in INSTANCES
