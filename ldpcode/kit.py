@@ -40,9 +40,11 @@ MIN_WINDOW = 8
 
 
 @njit(cache=True, nogil=True)
-def window_end(t):
-    """The last round t (pulls so far) of the window that starts at round ``t``."""
-    return t + max(MIN_WINDOW, t >> WINDOW_SHIFT)
+def window_end(t, shift=WINDOW_SHIFT):
+    """The last round t (pulls so far) of the window that starts at round ``t``: ``t >> shift`` rounds on, at least
+    ``MIN_WINDOW`` (KL-UCB's kernel, whose window costs a bisection per arm, takes a longer one,
+    :data:`ldpcode.global_policies.per_step.KL_WINDOW_SHIFT`)."""
+    return t + max(MIN_WINDOW, t >> shift)
 
 
 @njit(cache=True, nogil=True)

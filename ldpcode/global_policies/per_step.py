@@ -27,7 +27,7 @@ from .._validate import check_epsilon, check_int, check_probability
 from ..divergences import _kl_ber, klucb_bernoulli_scalar
 from ..engine import pulls_cost, run_in_chunks
 from ..instances import reward_from_draw
-from ..kit import MIN_WINDOW, certified_argmax
+from ..kit import certified_argmax, window_end
 from ..rng import run_streams
 from .protocol import _GlobalPolicy
 
@@ -231,7 +231,7 @@ def klucb_argmax(lt, counts, sums):
 #: terms are at most about 35 in absolute value, so its rounding is below 1e-13), far below the gaps it decides
 KL_MARGIN_REL, KL_MARGIN_ABS = 1e-9, 1e-12
 #: a window of rounds of :func:`klucb_chunk` shares one log t_end: ``t >> KL_WINDOW_SHIFT`` rounds, at least
-#: ``ldpcode.kit.MIN_WINDOW``
+#: ``ldpcode.kit.MIN_WINDOW`` (:func:`ldpcode.kit.window_end`)
 KL_WINDOW_SHIFT = 10
 #: the halvings of a cap's bisection: fewer than the index's 50, so a cap is an upper bound of the index
 KL_CAP_HALVINGS = 24
@@ -268,7 +268,13 @@ def klucb_certified_rounds(s, n, cap, lt, room):
     all-zero path is the worst, up to a rounding far inside the margins of :func:`klucb_certifies`. On that path
     the certificate fails from some k on: with p = s / (n + k) <= cap, (n + k) d(p, cap) grows with k (its
     derivative in n + k is log((1 - p) / (1 - cap)) >= 0) while the level lt / (n + k) falls, so k is found by
-    doubling, then bisection."""
+    doubling, then bisection.
+
+    The event engine's :func:`~ldpcode.global_policies.klucb_event.leader_reach` solves the same question for its
+    condition (L), whose margin τ sits on the index, not on the divergence: a rounding argument there, where this
+    kernel needs a bound on the rounding of every computed divergence, since its pulls must be
+    :func:`klucb_argmax`'s bit for bit. Sharing one would move the event engine's blocks, and with them its random
+    stream and the stored numbers of the notebooks that use it."""
     if room <= 0 or not klucb_certifies(s / (n + 1), cap, lt / (n + 1)):
         return 0
     lo, hi = 1, 2
@@ -316,7 +322,7 @@ def klucb_chunk(t, horizon, families, params, reward_draws, counts, sums, checkp
             lt_known = math.log(t)
             arm = klucb_argmax(lt_known, counts, sums)[0]
             if t > t_end:  # a new window: every arm's index at its end
-                t_end = t + max(MIN_WINDOW, t >> KL_WINDOW_SHIFT)
+                t_end = window_end(t, KL_WINDOW_SHIFT)
                 lt_end = math.log(t_end)
                 for a in range(n):
                     caps[a] = klucb_bernoulli_scalar(sums[a] / counts[a], lt_end / counts[a], KL_CAP_HALVINGS)

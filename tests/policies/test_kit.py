@@ -34,6 +34,7 @@ def test_leader_scan_by_hand():
 def test_window_and_g_by_hand():
     assert (WINDOW_SHIFT, MIN_WINDOW) == (12, 8)
     assert window_end(0) == 8 and window_end(40_960) == 40_970 and window_end(10**6) == 10**6 + 244
+    assert window_end(10**6, 10) == 10**6 + 976 and window_end(100, 10) == 108  # KL-UCB's longer windows
     assert sqrt_log(1) == 0.0 and sqrt_log(0) == 0.0 and sqrt_log(100) == math.sqrt(math.log(100))
 
 

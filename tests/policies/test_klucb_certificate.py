@@ -19,7 +19,7 @@ from ldpcode.global_policies.per_step import (
     klucb_certifies,
     klucb_chunk,
 )
-from ldpcode.kit import MIN_WINDOW
+from ldpcode.kit import window_end
 from ldpcode.reference import run_reference_global
 
 KL = ldp.make_policy("KL-UCB")
@@ -74,7 +74,7 @@ def wrong_pulls(counts, sums, t, lt_caps, rounds=12):
     arms' caps computed at log t = ``lt_caps``, names the leader while klucb_argmax pulls another arm. The kernel
     computes the caps at log t_end: then the list must be empty."""
     n = counts.shape[0]
-    t_end = t + max(MIN_WINDOW, t >> KL_WINDOW_SHIFT)
+    t_end = window_end(t, KL_WINDOW_SHIFT)
     lt = math.log(t)
     leader = klucb_argmax(lt, counts, sums)[0]
     cap = max(
@@ -115,7 +115,7 @@ def test_the_certificate_and_its_run_never_name_a_wrong_arm(arms, nudge, t0):
     sums = np.array([float(round(m * c)) for m, c in arms]) + np.minimum(nudge, counts)
     sums = np.minimum(sums, counts.astype(float))
     t = max(t0, int(counts.sum()))
-    assert wrong_pulls(counts, sums, t, math.log(t + max(MIN_WINDOW, t >> KL_WINDOW_SHIFT))) == []
+    assert wrong_pulls(counts, sums, t, math.log(window_end(t, KL_WINDOW_SHIFT))) == []
 
 
 def test_the_checker_finds_the_wrong_pulls_of_caps_taken_too_early():
@@ -129,7 +129,7 @@ def test_the_checker_finds_the_wrong_pulls_of_caps_taken_too_early():
     for t in range(horizon):
         arm = t if t < n else klucb_argmax(math.log(t), counts, sums)[0]
         if t >= 1000 and t % 7 == 0:
-            assert wrong_pulls(counts, sums, t, math.log(t + max(MIN_WINDOW, t >> KL_WINDOW_SHIFT))) == []
+            assert wrong_pulls(counts, sums, t, math.log(window_end(t, KL_WINDOW_SHIFT))) == []
             found += len(wrong_pulls(counts, sums, t, math.log(t)))
         counts[arm] += 1
         sums[arm] += 1.0 if draws[t] < inst.means[arm] else 0.0
