@@ -266,12 +266,25 @@ class PaperSection:
     HEAD = ["verdict", "stated number", "paper", "reproduced", "at", "why", "notebook"]
 
     def _ordered(self) -> list:
-        """Claims by category (``CATEGORIES``), then statement (least favourable first), then notebook and id."""
+        """Claims by category (``CATEGORIES``), then passage, then statement (least favourable first, a passage
+        ranked by its least favourable statement, so that the statements of one quoted passage stay together),
+        then notebook and id."""
         groups = statements_of(self.claims)
         sev = {v: i for i, v in enumerate(SEVERITY)}
+        own = {k: sev[statement_verdict(g)] for k, g in groups.items()}
+        passage = {k: (g[0].category, g[0].quote, g[0].locator) for k, g in groups.items()}
+        worst, first = {}, {}
+        for k, p in passage.items():
+            worst[p], first[p] = min(worst.get(p, own[k]), own[k]), min(first.get(p, k), k)
         keyed = sorted(
             groups.items(),
-            key=lambda kv: (CATEGORIES.index(kv[1][0].category), sev[statement_verdict(kv[1])], kv[0]),
+            key=lambda kv: (
+                CATEGORIES.index(kv[1][0].category),
+                worst[passage[kv[0]]],
+                first[passage[kv[0]]],
+                own[kv[0]],
+                kv[0],
+            ),
         )
         return [c for _, group in keyed for c in sorted(group, key=lambda c: (self.notebooks[c.id], c.id))]
 

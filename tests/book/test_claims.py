@@ -493,6 +493,19 @@ def test_the_statement_line_and_a_passage_that_heads_two_statements(monkeypatch)
     assert page.count("a sentence the paper prints</q>") == 1 and page.count("ldp-quote") == 2
     assert "<span class='ldp-locator'>the same passage</span>" in page
     assert "ldp-statement" not in page  # each statement has one number
+    # the passage stays together although another statement's verdict ranks between its two: its near twin and
+    # an unrelated near statement both outrank its agreeing one, and ordering by verdict alone would put the
+    # unrelated one in between (and quote the passage twice)
+    apart = C.statements.Statement(
+        "ren2020ldp.u", "ren2020ldp", "Section 9", "an unrelated sentence", "printed constant"
+    )
+    monkeypatch.setitem(C.statements.STATEMENTS, apart.key, apart)
+    twin_near, unrelated = stat("o.t", 2.85, "ren2020ldp.twin"), stat("o.u", 2.85, "ren2020ldp.u")
+    nbs = dict.fromkeys(["o.a", "o.t", "o.u"], "chapters/demo/other.ipynb")
+    section = C.PaperSection("ren2020ldp", [unrelated, one, twin_near], nbs)
+    assert [c.id for c in section._ordered()] == ["o.t", "o.a", "o.u"]
+    page = section._repr_html_()
+    assert page.count("a sentence the paper prints</q>") == 1 and page.count("the same passage") == 1
 
 
 def test_a_stored_file_with_unknown_fields_is_refused(root):
