@@ -147,6 +147,11 @@ class _JudgedInStandardErrors:
             ]
         else:
             parts = [f"z = {z:.1f}" if math.isfinite(z) else "z = ∞: every run gave the same value"]
+        if math.isfinite(z) and self.total_se() != self.se:
+            # the se counted is not the ± the row shows: say so, or a reader's own division disagrees with it
+            parts[0] += (
+                f" (se of the difference ±{_fmt(self.total_se(), 2)}, with the paper's own {self.paper_runs} runs)"
+            )
         if ref and math.isfinite(z) and z > 0:  # the effect size, beside z
             parts.append(self._relative_text(ref))
         if self.systematic > 0 and self.verdict() in ("near", "disagrees"):
@@ -309,7 +314,8 @@ class StatisticalClaim(_JudgedInStandardErrors, PaperClaim):
 
     def rate_untestable(self) -> bool:
         """An ``order`` claim (a rate with unstated constants and log factors, one-sided) whose measured exponent lies
-        beyond noise on the wrong side: finite horizons cannot refute a rate, so the verdict is underdetermined."""
+        beyond noise on the wrong side: a slope over a finite range of horizons (or of ε, for an exponent of 1/ε)
+        cannot refute a rate, so the verdict is underdetermined."""
         return self.category == "order" and self.sense != "=" and self.z() > AGREE_Z
 
     def measure(self) -> str:
@@ -337,7 +343,7 @@ class StatisticalClaim(_JudgedInStandardErrors, PaperClaim):
             spread = f", systematic {self._systematic_text()}" if self.systematic > 0 else ""
             return (
                 f"{_fmt(abs(self.reproduced - self.paper), 2)} {side} the stated exponent (se {_fmt(self.total_se(), 2)}{spread}): "
-                "a rate, with its constants and log factors unstated, is not refuted at finite horizons"
+                "a rate, with its constants and log factors unstated, is not refuted by a slope over a finite range"
             )
         if self.t_searched is None and self.verdict() == "underdetermined":
             # the spread of what the paper leaves open covers the gap: a z would measure the gap against the Monte

@@ -272,7 +272,7 @@ class PaperSection:
         groups = statements_of(self.claims)
         sev = {v: i for i, v in enumerate(SEVERITY)}
         own = {k: sev[statement_verdict(g)] for k, g in groups.items()}
-        passage = {k: (g[0].category, g[0].quote, g[0].locator) for k, g in groups.items()}
+        passage = {k: (g[0].category, g[0].quote) for k, g in groups.items()}  # one quote, maybe two locators
         worst, first = {}, {}
         for k, p in passage.items():
             worst[p], first[p] = min(worst.get(p, own[k]), own[k]), min(first.get(p, k), k)
@@ -336,7 +336,8 @@ class PaperSection:
                 last_cat, last_passage = c.category, None
             if c.statement != last_st:
                 # a passage that states two numbers heads two statements: the second time it is named, not repeated
-                passage = (c.quote, c.locator)
+                # (its locator follows: a table row quoted for two of its columns names the column)
+                passage = c.quote
                 quote = (
                     "<span class='ldp-locator'>the same passage</span>"
                     if passage == last_passage

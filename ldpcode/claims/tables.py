@@ -98,7 +98,8 @@ def _fmt(x, digits: int = 4) -> str:
     if x == int(x) and abs(x) < 1e3:
         return f"{int(x)}"
     if 1e-3 <= abs(x) < 1e3:
-        return f"{x:.{digits}g}"
+        text = f"{x:.{digits}g}"  # fewer digits than the whole part has: the rounded whole number, no exponent
+        return f"{float(text):.0f}" if "e" in text else text
     return f"{x:.{digits - 1}e}"
 
 
@@ -146,7 +147,7 @@ _VERDICT_CLASS = {
     "near": "near",
     "holds within noise": "near",
     "disagrees": "disagree",
-    "consistent at some t": "agree",
+    "consistent at some t": "partial",
     "inconclusive": "near",
     "underdetermined": "near",
     "not judged": "plain",
@@ -179,10 +180,17 @@ class Markup(str):
 
 def _mathjax(text: str) -> str:
     """A quote for HTML, its TeX as MathJax typesets it in a notebook's output: ``$$x$$`` as ``\\[x\\]`` and ``$x$``
-    as ``\\(x\\)`` (the book's MathJax reads only those delimiters in outputs), the rest escaped."""
+    as ``\\(x\\)`` (the book's MathJax reads only those delimiters in outputs), the rest escaped; outside the
+    math, ``x_{min}``, ``x_0`` and ``R^2`` (TeX-like text of an extraction) as HTML sub- and superscripts."""
     out = html.escape(text, quote=False)
     out = re.sub(r"\$\$(.+?)\$\$", lambda m: "\\[" + m.group(1) + "\\]", out, flags=re.S)
-    return re.sub(r"\$(.+?)\$", lambda m: "\\(" + m.group(1).strip() + "\\)", out, flags=re.S)
+    out = re.sub(r"\$(.+?)\$", lambda m: "\\(" + m.group(1).strip() + "\\)", out, flags=re.S)
+    # outside the math, a text extraction's TeX-like sub- and superscripts (ϵ_{min}, α_0, R^2) as HTML, not braces
+    parts = re.split(r"(\\\(.*?\\\)|\\\[.*?\\\])", out, flags=re.S)
+    for i in range(0, len(parts), 2):
+        for mark, tag in (("_", "sub"), (r"\^", "sup")):
+            parts[i] = re.sub(rf"(?<=\w){mark}(?:\{{([^{{}}]*)\}}|(\w)(?!\w))", rf"<{tag}>\1\2</{tag}>", parts[i])
+    return "".join(parts)
 
 
 def _id_html(claim_id: str) -> Markup:

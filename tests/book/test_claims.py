@@ -506,6 +506,16 @@ def test_the_statement_line_and_a_passage_that_heads_two_statements(monkeypatch)
     assert [c.id for c in section._ordered()] == ["o.t", "o.a", "o.u"]
     page = section._repr_html_()
     assert page.count("a sentence the paper prints</q>") == 1 and page.count("the same passage") == 1
+    # a table row quoted for two of its columns: one quote, two locators; named the second time, with its locator
+    column = C.statements.Statement(
+        "ren2020ldp.twin", "ren2020ldp", "Section 0, column 2", "a sentence the paper prints", "printed constant"
+    )
+    monkeypatch.setitem(C.statements.STATEMENTS, column.key, column)
+    page = C.PaperSection("ren2020ldp", [unrelated, one, stat("o.t", 2.85, "ren2020ldp.twin")], nbs)._repr_html_()
+    assert page.count("a sentence the paper prints</q>") == 1
+    # the near column comes first, quoted, with its locator; the agreeing one is named, with its own locator
+    assert "prints</q> <span class='ldp-locator'>(Section 0, column 2)</span>" in page
+    assert "the same passage</span> <span class='ldp-locator'>(Section 0)</span>" in page
 
 
 def test_a_stored_file_with_unknown_fields_is_refused(root):
@@ -536,6 +546,13 @@ def test_numbers_are_formatted_for_reading(x, text):
     from ldpcode.claims.tables import _fmt
 
     assert _fmt(x) == text
+
+
+@pytest.mark.parametrize("x, text", [(0.3879, "0.39"), (12.34, "12"), (320.4, "320"), (107.9, "110"), (99.5, "100")])
+def test_two_significant_digits_never_print_an_exponent_below_1000(x, text):
+    from ldpcode.claims.tables import _fmt
+
+    assert _fmt(x, 2) == text  # not "3.2e+02"
 
 
 @pytest.mark.parametrize(
@@ -603,6 +620,9 @@ def test_the_papers_own_runs_widen_the_standard_error_and_runs_needed_is_solved(
         assert c.total_se() == pytest.approx(0.0113 * 2**0.5)
         assert c.z() == pytest.approx((0.11 - 0.05) / (0.0113 * 2**0.5))  # 3.75: near, where se alone says 5.3
         assert c.verdict() == "near" and "+6.9%" in c.verdict_text()
+        # the row shows our ± (0.011); the z counts 0.016, and the row says so, or a reader's 0.06 / 0.0113 = 5.3
+        # disagrees with it
+        assert "z = 3.8 (se of the difference ±0.016, with the paper's own 50 runs)" in c.verdict_text()
         ten = C.statistical(
             "r",
             "s",
@@ -670,7 +690,7 @@ def test_a_rate_measured_beyond_noise_is_underdetermined_whatever_its_z(monkeypa
     assert far.z() > 100 and far.verdict() == "underdetermined"
     assert far.verdict_text() == (
         "underdetermined (0.11 above the stated exponent (se 7.0e-04): a rate, with its constants and log factors unstated, "
-        "is not refuted at finite horizons)"
+        "is not refuted by a slope over a finite range)"
     )
     assert "z =" not in far.verdict_text()
     assert rate(0.752, 0.003).verdict() == "agrees"  # within 2 se of 3/4
@@ -953,3 +973,19 @@ def test_a_row_beyond_2_se_says_how_often_its_family_would_give_one_by_chance():
     assert chance_note(family[0], family) == "" and chance_note(far, [far]) == ""
     one_sided = [_stat(0.75, 0.1, paper=1.0, paper_unit=0, sense=">=") for _ in range(6)]
     assert one_sided[0].verdict() == "near" and "probability 13%" in chance_note(one_sided[0], one_sided)
+
+
+@pytest.mark.parametrize(
+    "quote, html_",
+    [
+        ("When ϵ_{min} is too small", "When ϵ<sub>min</sub> is too small"),
+        ("the terms α_0 and β_0 may", "the terms α<sub>0</sub> and β<sub>0</sub> may"),
+        ("the R^2 -value is 0.9977", "the R<sup>2</sup> -value is 0.9977"),
+        ("$\\epsilon_{min}=0.2$ and t_4", "\\(\\epsilon_{min}=0.2\\) and t<sub>4</sub>"),  # TeX stays TeX
+        ("a snake_case word, 3 < 4", "a snake_case word, 3 &lt; 4"),  # a subscript is one letter or braced
+    ],
+)
+def test_a_quotes_text_subscripts_render_as_html_and_its_tex_as_mathjax(quote, html_):
+    from ldpcode.claims.tables import _mathjax
+
+    assert _mathjax(quote) == html_
