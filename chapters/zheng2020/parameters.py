@@ -85,7 +85,7 @@ def _horizon_sweep_cost(p) -> list:
 
 
 def _exact_delta_in_range(p) -> bool:
-    """algorithm1_theorems2_3 divides delta by the exact delta(eps) of line 1's sigma at every eps of eps_grid (the
+    """algorithm1_theorems2_3 divides delta by the exact delta(eps) of line 2's sigma at every eps of eps_grid (the
     library's ldp.reductions.gaussian_exact_delta), which must not underflow to 0, and its check asserts that the
     calibration holds at eps = 1 and 8 (delta(eps) <= delta, Theorem 2) and breaks at 16 (delta(16) >= delta)."""
     from ldpcode import reductions as rd
@@ -195,7 +195,7 @@ NOTEBOOKS: dict[str, Notebook] = {
             at_least_arms("horizon", "loss_means"),
             custom(
                 lambda p: {1.0, 8.0, 16.0} <= set(p["eps_grid"]),
-                "eps_grid must hold 1.0, 8.0 and 16.0 (the check reads the exact delta(eps) of line 1's sigma at "
+                "eps_grid must hold 1.0, 8.0 and 16.0 (the check reads the exact delta(eps) of line 2's sigma at "
                 "these), got {eps_grid}",
             ),
             within_limits(_algorithm1_cost, ("horizon", "runs"), "each simulation"),

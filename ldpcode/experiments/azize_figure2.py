@@ -118,8 +118,13 @@ def figure2(results: dict, *, means, horizon: int, epsilon: float, alpha: float,
         color=POLICY_COLORS["AdaP-UCB"],
         label="Theorem 7 bound (AdaP-UCB)",
     )
-    axes[1].legend(loc="upper left", fontsize="x-small")
-    fig.tight_layout()
+    # one legend under both panels: inside either it covered DP-SE's rise (linear) or the bound's start (log-log)
+    handles, labels = axes[1].get_legend_handles_labels()
+    for ax in axes:
+        if ax.get_legend() is not None:
+            ax.get_legend().remove()
+    fig.legend(handles, labels, loc="lower center", ncol=len(labels), fontsize="small", frameon=False)
+    fig.tight_layout(rect=(0, 0.07, 1, 1))
     return fig
 
 

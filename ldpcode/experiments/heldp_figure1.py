@@ -105,13 +105,18 @@ def final_regret_table(res: dict) -> Table:
     return Table(["instance", "agent", "levels", "ε_min", "R(T)"], rows, formats=[None] * 3 + ["g", (".4g", ".2g")])
 
 
+def _math(text: str) -> str:
+    """A figure's words with ε_t as mathtext (a title, a legend), not an underscore."""
+    return text.replace("ε_t", r"$\epsilon_t$")
+
+
 def panels_ab(res: dict, epsilons):
     """Figure 1(a), (b): HeLDP-UCB-L, then -B, on the Bernoulli arms at each constant ε of ``epsilons``."""
     col = epsilon_colors(epsilons)
     fig, axes = plt.subplots(1, 2, figsize=(10, 4), sharey=True)
     for ax, p, tag in zip(axes, AGENTS, "ab"):
         regret_panel(ax, [res[(BERNOULLI, p, "constant", e)] for e in epsilons], colors=[col[e] for e in epsilons],
-                     labels=[f"ε_t ≡ ε = {e:g}" for e in epsilons],
+                     labels=[rf"$\epsilon_t \equiv \epsilon$ = {e:g}" for e in epsilons],
                      title=f"({tag}) {p}, Bernoulli arms,\nseveral ε (our choice)")  # fmt: skip
     fig.tight_layout()
     return fig
@@ -124,7 +129,7 @@ def panels_cd(res: dict, eps_compare):
         keys = [UCB_KEY] + [(MIXED, p, "constant", e) for p in AGENTS]
         regret_panel(ax, [res[k] for k in keys], colors=[AGENT_COLORS[k[1]] for k in keys],
                      labels=["UCB1 (non-private)"] + [f"{p}, ε = {e:g}" for p in AGENTS],
-                     title=f"({tag}) mixed arms, ε_t ≡ {e:g}")  # fmt: skip
+                     title=rf"({tag}) mixed arms, $\epsilon_t \equiv$ {e:g}")  # fmt: skip
     fig.tight_layout()
     return fig
 
@@ -137,7 +142,7 @@ def panels_efgh(res: dict, law: str, grid):
     fig, axes = plt.subplots(1, 2, figsize=(10, 4), sharey=True)
     for ax, p, tag in zip(axes, AGENTS, tags):
         regret_panel(ax, [res[(BERNOULLI, p, law, em)] for em in grid], colors=[col[em] for em in grid],
-                     labels=[f"ε_min = {em:g}" for em in grid], title=f"({tag}) {p}, Bernoulli arms,\n{what}")  # fmt: skip
+                     labels=[rf"$\epsilon_{{\min}}$ = {em:g}" for em in grid], title=f"({tag}) {p}, Bernoulli arms,\n{_math(what)}")  # fmt: skip
         ax.set_ylim(bottom=1.0)
     fig.tight_layout()
     return fig

@@ -201,7 +201,9 @@ def samples_figure(results, broken, grid, curve, *, delta, cp_alpha):
             ax.annotate(k, (x, y), textcoords="offset points", xytext=(6, -10), fontsize=7)
     xlabel = r"variance proxy of a release $s^2 = 1/4 + \sigma^2(\epsilon, \delta)$"
     ax.set(xscale="log", yscale="log", xlabel=xlabel, ylabel=r"samples to stop $\tau$ (users)")
-    ax.set_title(f"successive elimination, K = {k_arms}, δ_c = {conf_delta:g}, δ = {delta:g}, {runs} runs", fontsize=9)
+    ax.set_title(
+        rf"successive elimination, K = {k_arms}, $\delta_c$ = {conf_delta:g}, δ = {delta:g}, {runs} runs", fontsize=9
+    )
     ax.legend(fontsize=7)
     rs, x = [results[k] for k in order] + [broken], np.arange(len(order) + 1)
     colors = ["C0"] * len(order) + ["C3"]
@@ -216,8 +218,9 @@ def samples_figure(results, broken, grid, curve, *, delta, cp_alpha):
     bx.axhline(1 - conf_delta, color="C1", **THEORY_STYLE, label=r"guarantee $1 - \delta_c$")
     bx.axhline(1 / k_arms, color="0.5", linestyle=":", label="1/K (a random arm)")
     bx.set_xticks(x, order + [f"broken (ε = {broken.epsilon:g})"], rotation=35, ha="right", fontsize=7)
-    bx.set(ylabel="P(returned arm is the best)", ylim=(0, 1.05))
-    bx.set_title(f"fixed confidence δ_c = {conf_delta:g}, {runs} runs per level", fontsize=9)
-    bx.legend(fontsize=7, loc="center left")
+    bx.set(ylabel="P(returned arm is the best)", ylim=(0, 1.42))
+    bx.set_title(rf"fixed confidence $\delta_c$ = {conf_delta:g}, {runs} runs per level", fontsize=9)
+    bx.set_yticks(np.linspace(0, 1, 6))  # the room above 1 holds the legend, not a probability
+    bx.legend(fontsize=7, loc="upper center", ncol=2)  # above the bars: in the middle it covered them
     fig.tight_layout()
     return fig

@@ -1,7 +1,7 @@
 r"""The tables, audit, runs and figures of the notebook ``algorithm1_theorems2_3`` (Zheng et al. 2020, Algorithm 1,
 Theorem 2's privacy and Theorem 3's utility), so that the notebook only calls them.
 
-* Theorem 2: :func:`calibration_rows` and :func:`calibration_table` (line 1's σ against the exact privacy loss at
+* Theorem 2: :func:`calibration_rows` and :func:`calibration_table` (line 2's σ against the exact privacy loss at
   each ε), :func:`exact_delta_curves` (the exact δ(ε) of the calibrated σ on a grid), :func:`loss_audit`
   (:class:`LossAudit`, a Monte Carlo audit of the privacy loss) and :func:`loss_audit_figure`.
 * Theorem 3: :func:`wrapped_regrets` (each learner non-private and wrapped by Algorithm 1), :func:`ratio_se` (the
@@ -29,7 +29,7 @@ TAIL_SD = 3.0
 
 
 def calibration_rows(eps_grid, delta, loss_bound) -> list[dict]:
-    r"""Theorem 2's calibration at each ε of ``eps_grid``: line 1's σ (:func:`algorithm1_mechanism`), the mean
+    r"""Theorem 2's calibration at each ε of ``eps_grid``: line 2's σ (:func:`algorithm1_mechanism`), the mean
     :math:`\mu = \Delta^2/(2\sigma^2)` of the privacy loss :math:`L\sim N(\mu, 2\mu)` (:math:`\Delta = 2B`), the
     tail :math:`P[L > \epsilon]` Dwork and Roth bound by δ, and the exact δ(ε) of Balle and Wang (2018, Thm 8).
     One dict per ε with keys ``eps``, ``sigma``, ``mu``, ``tail``, ``exact``."""
@@ -52,7 +52,7 @@ def calibration_table(rows, delta) -> Table:
 
 
 def exact_delta_curves(eps_line, delta_grid, loss_bound) -> tuple[dict, dict]:
-    r"""For each δ of ``delta_grid``, the exact δ(ε) (Balle and Wang 2018, Thm 8) of line 1's
+    r"""For each δ of ``delta_grid``, the exact δ(ε) (Balle and Wang 2018, Thm 8) of line 2's
     :math:`\sigma = 2B\sqrt{2\ln(1.25/\delta)}/\epsilon` at each ε of ``eps_line`` (Theorem 2's calibration outside
     Dwork and Roth's ε < 1), and the first ε of the grid where it exceeds δ (``inf`` if none).
     Returns ``(curves, cross)``, both keyed by δ."""

@@ -10,7 +10,7 @@ from scipy.stats import norm
 
 from ldpcode.reductions import bernoulli_losses, gaussian_exact_delta, make_agent, report, simulate_mab
 
-# 2 ln(1.25 / DELTA) = 4, so line 1's sigma is 2B * 2 / eps: sigma = 2 at B = 1, eps = 2
+# 2 ln(1.25 / DELTA) = 4, so line 2's sigma is 2B * 2 / eps: sigma = 2 at B = 1, eps = 2
 DELTA = 1.25 * math.exp(-2)
 
 
@@ -55,7 +55,7 @@ def test_exact_delta_curves_and_the_first_crossing():
     assert curves[DELTA] == pytest.approx([0.006830, 0.020924, 0.084953], rel=1e-4)
     assert cross[DELTA] == math.inf
     curves2, cross2 = report.exact_delta_curves([0.5, 50.0], [1e-6], 1.0)
-    assert curves2[1e-6][0] <= 1e-6 < curves2[1e-6][1] and cross2[1e-6] == 50.0  # line 1 fails at eps = 50
+    assert curves2[1e-6][0] <= 1e-6 < curves2[1e-6][1] and cross2[1e-6] == 50.0  # line 2 fails at eps = 50
     assert curves2[1e-6][1] == pytest.approx(float(gaussian_exact_delta(50.0, 2 * math.sqrt(2 * math.log(1.25e6))
                                                                         / 50.0, 2.0)), rel=1e-12)  # fmt: skip
     with pytest.raises(ValueError, match="eps_line must be a non-empty 1-d array of epsilons > 0"):
