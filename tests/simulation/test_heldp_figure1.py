@@ -121,7 +121,10 @@ def test_panels_ab_and_efgh_draw_one_curve_per_level():
     fig = f1.panels_ab(res, [0.5, 1.0])
     assert [len(ax.lines) for ax in fig.axes] == [2, 2]
     assert fig.axes[1].get_title().startswith("(b) HeLDP-UCB-B, Bernoulli arms,\nseveral ε (our choice)")
-    assert [t.get_text() for t in fig.axes[0].get_legend().get_texts()] == ["ε_t ≡ ε = 0.5", "ε_t ≡ ε = 1"]
+    assert [t.get_text() for t in fig.axes[0].get_legend().get_texts()] == [
+        r"$\epsilon_t \equiv \epsilon$ = 0.5",
+        r"$\epsilon_t \equiv \epsilon$ = 1",
+    ]
     plt.close(fig)
     res = {(f1.BERNOULLI, p, G, e): curve([[1, 5], [1, 7]], [20, 40], p) for p in (L, B) for e in (1.0, 2.0)}
     fig = f1.panels_efgh(res, G, [1.0, 2.0])
