@@ -17,11 +17,20 @@ def _is_real(x) -> bool:
     return isinstance(x, numbers.Real) and not isinstance(x, bool)
 
 
+def _to_float(name: str, value, allowed: str) -> float:
+    """float(value) for a real ``value``; one beyond the doubles (2**1100 raised OverflowError) is a ValueError."""
+    try:
+        return float(value)
+    except OverflowError:
+        shown = f"an integer of {int(value).bit_length()} bits" if isinstance(value, numbers.Integral) else "a number"
+        raise ValueError(f"{name} must be {allowed}, got {shown}, beyond the largest double (1.8e308)") from None
+
+
 def check_real(name: str, value, *, allow_inf: bool = False) -> float:
     """Return ``value`` as a float, or raise if it is not a real number (``nan`` is never allowed)."""
     if not _is_real(value):
         raise TypeError(f"{name} must be a real number, got {value!r} of type {type(value).__name__}")
-    value = float(value)
+    value = _to_float(name, value, "a number (inf allowed)" if allow_inf else "a finite number")
     if math.isnan(value) or (not allow_inf and math.isinf(value)):
         allowed = "a number (inf allowed)" if allow_inf else "a finite number"
         raise ValueError(f"{name} must be {allowed}, got {value!r}")
@@ -42,7 +51,7 @@ def check_epsilon(value, name: str = "epsilon", *, floor: float = EPSILON_FLOOR)
     for a positive constant that is not a privacy level."""
     if not _is_real(value):
         raise TypeError(f"{name} must be a real number > 0, got {value!r} of type {type(value).__name__}")
-    value = float(value)
+    value = _to_float(name, value, "a finite number > 0")
     if not (math.isfinite(value) and value > 0):
         raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
     if value < floor:
@@ -78,7 +87,7 @@ def check_probability(name: str, value, *, low_closed: bool = False) -> float:
         raise TypeError(
             f"{name} must be a probability, a real number in (0, 1), got {value!r} of type {type(value).__name__}"
         )
-    value = float(value)
+    value = _to_float(name, value, f"a probability in {'[0, 1)' if low_closed else '(0, 1)'}")
     ok = (0.0 <= value < 1.0) if low_closed else (0.0 < value < 1.0)
     if not ok:
         interval = "[0, 1)" if low_closed else "(0, 1)"
@@ -235,6 +244,14 @@ def check_finite_array(name: str, values) -> np.ndarray:
     if not np.isfinite(arr).all():
         raise ValueError(f"{name} must contain only finite numbers")
     return arr
+
+
+def check_bool(name: str, value) -> bool:
+    """A flag: ``True`` or ``False`` (a NumPy bool too), returned as a bool. A string is refused: ``"no"`` is truthy,
+    and ``paired="no"`` ran paired; so are 0 and 1, which say nothing a bool does not."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {value!r} of type {type(value).__name__}")
+    return bool(value)
 
 
 def check_choice(name: str, value, known) -> str:

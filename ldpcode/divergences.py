@@ -22,6 +22,7 @@ def kl_bernoulli(p, q):
     q = as_float_array("q", q, bools=False)
     for name, v in (("p", p), ("q", q)):
         check_probability_vector(name, np.atleast_1d(v).ravel())
+    p, q = p + 0.0, q + 0.0  # -0.0 + 0.0 = 0.0, every other value unchanged: kl_bernoulli(0.5, -0.0) was nan, not inf
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         a = np.where(p > 0, p * np.log(p / q), 0.0)
         # log((1-p)/(1-q)) = log1p((q-p)/(1-q)): accurate when p and q are both tiny (1e-12 against 2e-12)
@@ -65,7 +66,7 @@ def _probability_pair(f, g):
         bad = (v < 0).any() or (v > 1).any() or not np.isfinite(v).all()
         if bad or not np.isclose(v.sum(axis=-1), 1.0).all():
             raise ValueError(f"{name} must be a probability vector (entries in [0, 1], summing to 1), got {v.tolist()}")
-    return f, g
+    return f + 0.0, g + 0.0  # an entry -0.0 is 0.0 (f / -0.0 is -inf, whose log was nan)
 
 
 def kl_discrete(f, g):
@@ -104,6 +105,7 @@ def kl_mixture(p, q, f, g):
         bad = (v < 0).any() or (v > 1).any() or not np.isfinite(v).all()
         if bad or not np.allclose(v.sum(axis=-1), 1.0, rtol=0, atol=1e-9):
             raise ValueError(f"{name} must be a probability vector (entries in [0, 1], summing to 1 on its last axis)")
+    p, q, f, g = p + 0.0, q + 0.0, f + 0.0, g + 0.0  # -0.0 is 0.0, as in kl_bernoulli
     ha = p[..., None] * f + (1 - p[..., None]) * g
     hb = q[..., None] * f + (1 - q[..., None]) * g
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):

@@ -51,7 +51,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from ._validate import as_float_array, check_int
+from ._validate import as_float_array, check_bool, check_int
 from .instances import Instance
 from .limits import (
     PULLS_PER_CALL,
@@ -167,7 +167,7 @@ def resolve_checkpoints(horizon: int, checkpoints=None, points: int = 121) -> np
     if checkpoints is None:
         return log_checkpoints(horizon, points)
     try:
-        cpf = as_float_array("checkpoints", checkpoints)
+        cpf = as_float_array("checkpoints", checkpoints, bools=False)  # [True, 100] was the rounds [1, 100]
     except TypeError:
         raw = np.asarray(checkpoints, dtype=object) if not isinstance(checkpoints, (str, bytes)) else None
         if (
@@ -284,6 +284,8 @@ def run(
     progress bar over runs if ``progress`` (default: on a terminal, for 10^8 rounds or more), and
     ``policy.result`` builds the result from the runs' outputs. Ctrl-C stops the call within a fraction of a
     second (:mod:`ldpcode.limits`, "Interrupts")."""
+    if progress is not None:  # a flag: progress="no" is truthy and showed the bar
+        progress = check_bool("progress", progress)
     c = prepare(
         policy,
         environment,

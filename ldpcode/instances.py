@@ -288,7 +288,10 @@ class PrivacyLevels:
         return self._mc
 
     def expect(self, f, eps_min: float = 0.0) -> float:
-        """E[f(eps) 1{eps >= eps_min}] (f vectorised; it is never evaluated below eps_min)."""
+        """E[f(eps) 1{eps >= eps_min}] (f vectorised; it is never evaluated below eps_min, a finite number >= 0)."""
+        if not callable(f):
+            raise TypeError(f"f must be a vectorised function of the levels, got {f!r}")
+        eps_min = _check_eps_min(eps_min)
         if self.values is not None:
             keep = self.values >= eps_min
             return float(np.sum(self.probs[keep] * f(self.values[keep]))) if keep.any() else 0.0
@@ -312,11 +315,20 @@ class PrivacyLevels:
         return float(np.sum(f(x[keep])) / x.size) if keep.any() else 0.0
 
     def p_at_least(self, eps_min: float) -> float:
-        """p_0 = P{eps_t >= eps_min}: the share of users whose responses the agents keep."""
-        return self.expect(lambda e: np.ones_like(e), eps_min)
+        """p_0 = P{eps_t >= eps_min}: the share of users whose responses the agents keep (``eps_min`` a finite
+        number >= 0; the result clipped to [0, 1], which a quadrature may leave by a rounding)."""
+        return min(1.0, max(0.0, self.expect(lambda e: np.ones_like(e), _check_eps_min(eps_min))))
 
     def __repr__(self) -> str:
         return f"PrivacyLevels({self.name!r})"
+
+
+def _check_eps_min(eps_min) -> float:
+    """A threshold on privacy levels: a finite number >= 0 (p_at_least(nan) was 0, and '1' a NumPy error)."""
+    eps_min = check_real("eps_min", eps_min)
+    if eps_min < 0:
+        raise ValueError(f"eps_min must be a finite number >= 0 (privacy levels are >= 0), got {eps_min!r}")
+    return eps_min
 
 
 @njit(cache=True, nogil=True)

@@ -28,9 +28,17 @@ from decimal import Decimal, localcontext
 import numpy as np
 
 from ._validate import as_float_array, check_finite_array, check_int, check_rng
+from .limits import check_limits
 
 MIXED_SUM_MAX_TERMS = 2000
 """The most terms :func:`laplace_mixed_sum_sf` accepts: its cost is m^2 decimal products per precision tried."""
+
+MIXED_SUMS_DRAW_SECONDS = 40e-9
+"""The time :func:`laplace_mixed_sums` counts for one Laplace draw added to a running sum (measured 18 ns, rounded up
+twofold as ldpcode's other costs: ``ldpcode.parameters.library.LAPLACE_DRAW_SECONDS``)."""
+
+KEPT_SCALES_MAX_CHUNK = 2**20
+"""The most levels :func:`kept_scales` draws at a time (``chunk``): 8 MiB of them."""
 
 _MAX_DIGITS = 20_000  # the precision doubling stops here (clustered scales needing more raise, not guess)
 
@@ -145,13 +153,24 @@ def laplace_mixed_sum_sf_inversion(lam, scales):
     return out.reshape(lam.shape) if lam.ndim else float(out[0])
 
 
-def laplace_mixed_sums(scales, samples, rng, *, block: int = 2**20) -> np.ndarray:
+def laplace_mixed_sums(scales, samples, rng, *, block: int = 2**20, limits=None) -> np.ndarray:
     """``samples`` Monte Carlo draws of :math:`\\sum_i X_i`, :math:`X_i\\sim\\mathrm{Laplace}(b_i)` independent
-    (``scales`` = the :math:`b_i`), accumulated term by term in blocks of ``block`` samples (memory stays
-    O(block) beyond the output). Deterministic given ``rng`` (a NumPy Generator)."""
+    (``scales`` = the :math:`b_i`), accumulated term by term in blocks of ``block`` samples (an integer >= 1;
+    memory stays O(block) beyond the output). Deterministic given ``rng`` (a NumPy Generator). A call whose
+    estimated cost (:data:`MIXED_SUMS_DRAW_SECONDS` a draw, 8 bytes a sample and 16 a sample of a block) is beyond
+    ``limits`` (an :class:`ldpcode.Limits`, default ``Limits()``) is refused before any draw."""
     b = _check_scales(scales, distinct=False)
     samples = check_int("samples", samples, minimum=1)
     rng = check_rng("rng", rng)
+    block = check_int("block", block, minimum=1)
+    check_limits(
+        "laplace_mixed_sums",
+        f"samples={samples} sums of {b.size} Laplace draws each",
+        samples * b.size * MIXED_SUMS_DRAW_SECONDS,
+        8.0 * samples + 16.0 * min(block, samples),
+        limits,
+        scale_out="Or lower samples, or draw them in several calls.",
+    )
     out = np.empty(samples)
     for start in range(0, samples, block):
         stop = min(samples, start + block)
@@ -167,7 +186,8 @@ def kept_scales(levels, epsilon_min, rng, *, count=None, until_a=None, chunk: in
     drawn from ``levels`` (a :class:`~ldpcode.instances.PrivacyLevels`) in order, those below ``epsilon_min``
     discarded (Line 11 of Agent 2), until either ``count`` are kept or, with ``until_a``, the first time
     :math:`A = \sum_r \epsilon_{a,r}^{-2}` exceeds ``until_a`` (the end of Line 4's forced phase when
-    ``until_a`` = :math:`\epsilon_{\min}^{-2}\log t^4`). Exactly one of ``count``, ``until_a``."""
+    ``until_a`` = :math:`\epsilon_{\min}^{-2}\log t^4`). Exactly one of ``count``, ``until_a``. Levels are drawn
+    ``chunk`` at a time, an integer in [1, :data:`KEPT_SCALES_MAX_CHUNK`]."""
     from ._validate import check_epsilon, check_real
     from .instances import PrivacyLevels
 
@@ -175,6 +195,7 @@ def kept_scales(levels, epsilon_min, rng, *, count=None, until_a=None, chunk: in
         raise TypeError(f"levels must be a PrivacyLevels object (ldpcode.make_privacy_levels), got {levels!r}")
     eps_min = check_epsilon(epsilon_min, "epsilon_min")
     rng = check_rng("rng", rng)
+    chunk = check_int("chunk", chunk, minimum=1, maximum=KEPT_SCALES_MAX_CHUNK)  # chunk=0 looped forever
     if (count is None) == (until_a is None):
         raise ValueError(f"give exactly one of count and until_a, got count={count!r}, until_a={until_a!r}")
     if not levels.p_at_least(eps_min) > 0:
@@ -183,8 +204,8 @@ def kept_scales(levels, epsilon_min, rng, *, count=None, until_a=None, chunk: in
         count = check_int("count", count, minimum=1, maximum=MIXED_SUM_MAX_TERMS)
     else:
         until_a = check_real("until_a", until_a)
-        if until_a >= MIXED_SUM_MAX_TERMS / eps_min**2:
-            raise ValueError(f"until_a must be < {MIXED_SUM_MAX_TERMS} / epsilon_min^2, got {until_a!r}")
+        if not 0 <= until_a < MIXED_SUM_MAX_TERMS / eps_min**2:  # A = sum of eps^-2 is >= 0
+            raise ValueError(f"until_a must be >= 0 and < {MIXED_SUM_MAX_TERMS} / epsilon_min^2, got {until_a!r}")
     kept: list[float] = []
     a = 0.0
     while True:

@@ -52,7 +52,9 @@ class RegretCurves:
         return self.name if not np.isfinite(eps) else f"{self.name} (ε = {eps:g})"
 
     def checkpoint_index(self, t) -> int:
-        """The index of round ``t`` in ``checkpoints``; a ValueError naming ``t`` and the checkpoints if it is not one."""
+        """The index of round ``t`` in ``checkpoints``; a ValueError naming ``t`` and the checkpoints if it is not one
+        (an integer: at(True) was the regret at round 1)."""
+        t = check_int("t", t)
         idx = np.flatnonzero(np.asarray(self.checkpoints == t))
         if idx.size == 0:
             cp = self.checkpoints

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validate import as_float_array, check_int, check_real
+from ._validate import as_float_array, check_array, check_bool, check_int, check_real
 from .limits import Limits, check_limits
 
 _UNLIMITED = Limits(cpu_seconds=math.inf, memory_bytes=math.inf)  # inner calls: the outer call was checked
@@ -69,6 +69,8 @@ def mean_and_half_width(values, level: float = 0.95):
     v = as_float_array("values", values)
     if v.ndim == 0 or v.shape[0] == 0:
         raise ValueError(f"values must be a non-empty array with runs on axis 0, got shape {v.shape}")
+    if not np.isfinite(v).all():  # a nan gave a nan band, an inf a nan half-width
+        raise ValueError(f"values must be finite, got {float(v[~np.isfinite(v)][0])!r} among them")
     level = check_real("level", level)
     if not 0 < level < 1:
         raise ValueError(f"level must be in (0, 1), got {level!r}")
@@ -100,7 +102,7 @@ def ratio_of_means_se(num, den, *, paired: bool = True):
             )
     if x.shape[1:] != y.shape[1:]:
         raise ValueError(f"num and den must have the same shape after the runs axis, got {x.shape} and {y.shape}")
-    if paired and x.shape[0] != y.shape[0]:
+    if check_bool("paired", paired) and x.shape[0] != y.shape[0]:  # paired="no" was paired
         raise ValueError(f"paired=True needs the same number of runs, got num {x.shape[0]} and den {y.shape[0]}")
     ym = y.mean(axis=0)
     if np.any(ym == 0):
@@ -146,10 +148,8 @@ def linear_fit(x, y) -> LinearFit:
     ys = as_float_array("y", y)
     for name, a in (("x", xs), ("y", ys)):
         if a.ndim != 1 or a.size < 3 or not np.isfinite(a).all():
-            raise ValueError(
-                f"{name} must be a finite 1-d array of at least 3 points, got shape {a.shape}"
-                + ("" if np.isfinite(a).all() else " with non-finite values")
-            )
+            bad = "" if np.isfinite(a).all() else " with non-finite values"
+            raise ValueError(f"{name} must be a finite 1-d array of at least 3 points, got shape {a.shape}{bad}")
     if xs.size != ys.size:
         raise ValueError(f"x and y must have the same length, got {xs.size} and {ys.size}")
     dx, dy = xs - xs.mean(), ys - ys.mean()
@@ -213,13 +213,8 @@ def hinge_fit(x, y, *, grid: int = 2001, limits: Limits | None = None) -> HingeF
             best = (sse, (c, coef))
     sse, (c, (a, b)) = best
     syy = float(((ly - ly.mean()) ** 2).sum())
-    return HingeFit(
-        breakpoint=float(np.exp(c)),
-        plateau=float(np.exp(a)),
-        slope=float(b),
-        r2=float(1 - sse / syy) if syy > 0 else 1.0,
-        n=int(xs.size),
-    )
+    r2 = float(1 - sse / syy) if syy > 0 else 1.0
+    return HingeFit(breakpoint=float(np.exp(c)), plateau=float(np.exp(a)), slope=float(b), r2=r2, n=int(xs.size))
 
 
 @dataclass(frozen=True)
@@ -292,9 +287,8 @@ def hinge_bootstrap(
     cols = np.arange(n_boot)
     slopes = shy[best, cols] / shh[best]
     intercepts = ly.mean(axis=1) - slopes * h[best].mean(axis=1)
-    return HingeBootstrap(
-        fit=fit, indices=idx, breakpoints=np.exp(cands[best]), plateaus=np.exp(intercepts), slopes=slopes
-    )
+    breakpoints, plateaus = np.exp(cands[best]), np.exp(intercepts)
+    return HingeBootstrap(fit=fit, indices=idx, breakpoints=breakpoints, plateaus=plateaus, slopes=slopes)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -331,8 +325,10 @@ def mean_with_se(values) -> tuple[float, float]:
 
 def se_or_zero(se, value) -> float:
     """A Monte Carlo standard error below floating-point round-off of ``value`` (1e-12 relative) is 0: the runs
-    agree exactly, and :func:`ldpcode.claims.statistical` then checks that every run gave the same value."""
-    return float(se) if se > 1e-12 * abs(value) else 0.0
+    agree exactly, and :func:`ldpcode.claims.statistical` then checks that every run gave the same value. ``se`` is
+    a finite number >= 0 and ``value`` a finite number (a nan se was 0: an unknown error read as exact runs)."""
+    se, value = float(check_array("se", se, ndim=0, low=0)), check_real("value", value)
+    return se if se > 1e-12 * abs(value) else 0.0
 
 
 def bootstrap_se(statistic, *arrays, n_boot: int = 1000, seed: int = 0, limits: Limits | None = None) -> float:
@@ -350,9 +346,8 @@ def bootstrap_se(statistic, *arrays, n_boot: int = 1000, seed: int = 0, limits: 
     arrs = [as_float_array(f"arrays[{i}]", a) for i, a in enumerate(arrays)]
     runs = arrs[0].shape[0] if arrs[0].ndim else 0
     if runs < 2 or any(a.ndim == 0 or a.shape[0] != runs for a in arrs):
-        raise ValueError(
-            f"every array needs the same number of runs (>= 2) along axis 0, got shapes {[a.shape for a in arrs]}"
-        )
+        shapes = [a.shape for a in arrs]
+        raise ValueError(f"every array needs the same number of runs (>= 2) along axis 0, got shapes {shapes}")
     n_boot = check_int("n_boot", n_boot, minimum=2)
     _check_cost("bootstrap_se", limits, n_boot=n_boot, runs=runs, values=sum(a.size for a in arrs))
     idx = bootstrap_indices(runs, n_boot, seed, limits=_UNLIMITED)
@@ -414,11 +409,8 @@ def _check_runs_matrix(name: str, values, n_points: int, *, min_runs: int = 2) -
 def _check_abscissa(name: str, x, *, positive: bool) -> np.ndarray:
     xs = as_float_array(name, x)
     if xs.ndim != 1 or xs.size < 3 or not np.isfinite(xs).all() or (positive and (xs <= 0).any()):
-        raise ValueError(
-            f"{name} must be a 1-d array of at least 3 finite"
-            + (" positive" if positive else "")
-            + f" numbers (log taken), got {x!r}"
-        )
+        what = " positive" if positive else ""
+        raise ValueError(f"{name} must be a 1-d array of at least 3 finite{what} numbers (log taken), got {x!r}")
     return xs
 
 
@@ -456,19 +448,9 @@ def _slope_fit(x, y, lx, boot_y, level, *, log_y: bool) -> SlopeFit:
     fit = linear_fit(lx, np.log(y) if log_y else y)
     slopes = _row_slopes(lx, boot_y)
     lo, hi = np.quantile(slopes, [(1 - level) / 2, (1 + level) / 2])
-    return SlopeFit(
-        slope=fit.slope,
-        intercept=fit.intercept,
-        se=float(slopes.std(ddof=1)),
-        ci_low=float(lo),
-        ci_high=float(hi),
-        r2=fit.r2,
-        n=fit.n,
-        level=float(level),
-        n_boot=int(slopes.size),
-        x=np.asarray(x, dtype=float),
-        y=np.asarray(y, dtype=float),
-    )
+    return SlopeFit(slope=fit.slope, intercept=fit.intercept, se=float(slopes.std(ddof=1)), ci_low=float(lo),
+                    ci_high=float(hi), r2=fit.r2, n=fit.n, level=float(level), n_boot=int(slopes.size),
+                    x=np.asarray(x, dtype=float), y=np.asarray(y, dtype=float))  # fmt: skip
 
 
 def loglog_slope(
@@ -540,7 +522,7 @@ def ratio_exponent(
     den = as_float_array("den_runs", den_runs)
     if den.ndim != 1 or den.size < 2 or not np.isfinite(den).all():
         raise ValueError(f"den_runs must be a finite array of shape (runs >= 2,), got {den.shape}")
-    if paired and den.size != num.shape[0]:
+    if check_bool("paired", paired) and den.size != num.shape[0]:
         raise ValueError(
             f"paired=True needs as many runs in den_runs as in num_runs, got {den.size} and {num.shape[0]}"
         )
@@ -574,25 +556,41 @@ def consecutive_windows(n: int, min_points: int = 3, *, limits: Limits | None = 
     return [slice(i, j) for i in range(n) for j in range(i + k, n + 1)]
 
 
+def _check_window(w, n: int, name: str):
+    """A fit window over n points: a slice of integers, or a boolean mask of n entries (the index 2 was one point)."""
+    if isinstance(w, slice) and all(v is None or np.issubdtype(type(v), np.integer) for v in (w.start, w.stop, w.step)):
+        if w.step != 0:
+            return w
+    elif isinstance(w, (list, tuple, np.ndarray)) and np.asarray(w).dtype == bool and np.shape(w) == (n,):
+        return np.asarray(w)
+    raise ValueError(f"{name} must be a slice of integers or a boolean mask of {n} entries (one per x), got {w!r}")
+
+
 def window_spread(x, y, windows, reference: float) -> WindowSpread:
     r"""What the choice of fit window does to a measured exponent (its systematic spread, beside the Monte Carlo
     standard error): the log-log slope (:func:`linear_fit` of :math:`\log y` on :math:`\log x`) refitted on each
     window, and the largest distance of these slopes from ``reference`` (the judged slope).
 
-    ``x``, ``y``: 1-d arrays of one length (the horizons or ε, and the mean regret there); ``windows``: slices or
-    boolean masks over them, as a list (each labelled by its first and last x) or a dict (label -> window). A
-    window with fewer than 3 points, or a y <= 0, cannot be fitted and is left out."""
-    xs = as_float_array("x", x)
-    ys = as_float_array("y", y)
-    if xs.ndim != 1 or xs.shape != ys.shape:
+    ``x``, ``y``: 1-d arrays of one length of finite numbers (the horizons or ε, and the mean regret there);
+    ``windows``: slices or boolean masks of that length over them, as a list (each labelled by its first and last x)
+    or a dict (label -> window). A window with fewer than 3 points cannot be fitted and is left out (no spread is
+    claimed when none is left); one of 3 or more with an x or y <= 0, whose log is fitted, is refused."""
+    xs, ys = check_array("x", x, ndim=1), check_array("y", y, ndim=1)  # a window with a nan was left out
+    if xs.shape != ys.shape:
         raise ValueError(f"x and y must be 1-d arrays of one length, got shapes {xs.shape} and {ys.shape}")
     ref = check_real("reference", reference)
+    if not isinstance(windows, (list, tuple, dict)):
+        raise TypeError(f"windows must be a list, tuple or dict of slices or boolean masks, got {windows!r}")
     items = windows.items() if isinstance(windows, dict) else ((None, w) for w in windows)
     slopes = {}
-    for label, w in items:
+    for i, (label, w) in enumerate(items):
+        name = f"windows[{i if label is None else repr(label)}]"
+        w = _check_window(w, xs.size, name)
         wx, wy = xs[w], ys[w]
-        if wx.size < 3 or not (wy > 0).all() or not (wx > 0).all():
+        if wx.size < 3:
             continue
+        if (wx <= 0).any() or (wy <= 0).any():  # such a window was left out, and the spread taken over the others
+            raise ValueError(f"x and y must be > 0 in {name} (their logs are fitted), got {wx.tolist()}, {wy.tolist()}")
         key = (wx[0].item(), wx[-1].item()) if label is None else label
         slopes[key] = linear_fit(np.log(wx), np.log(wy)).slope
     spread = max((abs(v - ref) for v in slopes.values()), default=0.0)

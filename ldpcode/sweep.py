@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._validate import check_epsilon, check_choice, check_int
+from ._validate import check_bool, check_choice, check_epsilon, check_int
 from .instances import Instance, make_instance
 from .limits import MAX_HORIZON, MAX_RUNS, MAX_WORKERS, Limits, check_limits, default_workers, run_pool
 from .policies import REGISTRY, make_policy
@@ -440,8 +440,7 @@ def sweep(
         engine=engine,
     )
     workers = default_workers() if workers is None else check_int("workers", workers, minimum=1, maximum=MAX_WORKERS)
-    if progress is None:
-        progress = sys.stderr.isatty()
+    progress = sys.stderr.isatty() if progress is None else check_bool("progress", progress)
     start = time.perf_counter()
     if scheduler is None or scheduler == "localcluster":  # this machine: the whole grid within the limits
         seconds, nbytes, work = _cost(tasks, workers)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from ._validate import as_float_array, check_int, check_rng, check_unit_interval
+from ._validate import EPSILON_FLOOR, as_float_array, check_epsilon, check_int, check_rng, check_unit_interval
 from .mechanisms import Mechanism, respond, unbias
 
 
@@ -40,11 +40,15 @@ def ctb_unbiased_values(rewards, epsilons, rng) -> np.ndarray:
     r = check_unit_interval("rewards", rewards, ndim=1)
     e = as_float_array("epsilons", epsilons, bools=False)
     if e.ndim == 0:
-        e = np.full(r.shape, float(e))
-    if e.shape != r.shape or not np.isfinite(e).all() or (e <= 0).any():
+        e = np.full(r.shape, check_epsilon(float(e), "epsilons"))
+    if e.shape != r.shape:
         raise ValueError(
             f"epsilons must be finite levels > 0, one per reward ({r.size}) or one for all, got shape {e.shape}"
         )
+    bad = ~(np.isfinite(e) & (e >= EPSILON_FLOOR))  # 1e-320 gave g-values of -1e300
+    if bad.any():  # each level is a privacy level, with check_epsilon's floor and message
+        i = int(np.flatnonzero(bad)[0])
+        check_epsilon(float(e[i]), f"epsilons[{i}]")
     rng = check_rng("rng", rng)
     return _g_values(np.ascontiguousarray(r), np.ascontiguousarray(e), rng.random(r.size))
 
@@ -55,6 +59,12 @@ def kept_levels(levels, epsilon_min: float, rng, size: int) -> np.ndarray:
     ``levels.sample(rng, 4 size)`` call, the first ``size`` of those that reach ``epsilon_min``, in their order.
     Raises ValueError when fewer than ``size`` of the ``4 size`` reach it (a law that keeps under a quarter of its
     users needs its own draw)."""
+    from .instances import PrivacyLevels
+
+    if not isinstance(levels, PrivacyLevels):
+        raise TypeError(f"levels must be a PrivacyLevels object (ldpcode.make_privacy_levels), got {levels!r}")
+    epsilon_min = check_epsilon(epsilon_min, "epsilon_min")
+    rng = check_rng("rng", rng)
     size = check_int("size", size, minimum=1)
     eps = levels.sample(rng, 4 * size)
     eps = eps[eps >= epsilon_min][:size]

@@ -17,13 +17,18 @@ import math
 
 import numpy as np
 
-from .._validate import as_float_array, check_int
+from .._validate import as_float_array, check_int, check_probability_vector
 
 
-def _gaps(means) -> np.ndarray:
+def _gaps(means, *, bounded: bool = True) -> np.ndarray:
+    """The positive gaps of ``means``. With ``bounded`` (a statement about rewards in [0, 1]: Bernoulli arms,
+    UCB1, Theorems 1, 4, 6, 7 and 10) every mean must lie in [0, 1]: ucb1_regret_bound([5.0, -3.0], T) was a
+    number; ``bounded=False`` for the Sigmoid corollaries, whose arms are unbounded."""
     means = as_float_array("means", means, bools=False)
     if means.ndim != 1 or means.size < 2 or not np.isfinite(means).all():
         raise ValueError(f"means must be a 1-d sequence of at least 2 finite numbers, got {means!r}")
+    if bounded:
+        check_probability_vector("means", means)
     gaps = means.max() - means
     return gaps[gaps > 0]
 
@@ -45,6 +50,6 @@ def _inv_two_sinh_squared(eps: float) -> float:
     return math.exp(-2.0 * eps) / (-math.expm1(-2.0 * eps)) ** 2
 
 
-def _regret_bound(means, horizon, factor, const):
-    gaps = _gaps(means)
+def _regret_bound(means, horizon, factor, const, *, bounded: bool = True):
+    gaps = _gaps(means, bounded=bounded)
     return float(np.sum(8.0 * factor * _log_horizon(horizon) / gaps + const * gaps))

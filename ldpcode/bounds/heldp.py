@@ -5,7 +5,8 @@ Theorems 7 (HeLDP-UCB-L) and 10 (HeLDP-UCB-B) with their infimum over κ, their 
 Section 4.2's :math:`V_L`, :math:`V_B`, the choice of ε_min minimizing them, and Figure 2's fit of the regret on
 them (:func:`regret_fit_on_v`). Every function but that fit takes a
 PrivacyLevels object ``levels`` (the law F of the users' eps_t) and the threshold ``epsilon_min`` below which
-the agents discard responses. The cost functions :math:`\alpha(\epsilon)`, :math:`\beta(\epsilon)` are in
+the agents discard responses. The bounds take ``means`` in [0, 1]: the rewards of Theorems 7 and 10 and of
+Corollaries 8 and 11 lie there, and Corollary 13's Lemma 12 needs 0 <= mu <= lambda <= 1. The cost functions :math:`\alpha(\epsilon)`, :math:`\beta(\epsilon)` are in
 :mod:`~ldpcode.bounds.factors` (:func:`~ldpcode.bounds.factors.heldp_alpha`,
 :func:`~ldpcode.bounds.factors.heldp_beta`).
 """

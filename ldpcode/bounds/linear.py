@@ -69,7 +69,8 @@ class LinearCEpsilon:
 
 
 def _check_epsilon_or_inf(epsilon) -> float:
-    if isinstance(epsilon, _numbers.Real) and not isinstance(epsilon, bool) and float(epsilon) == math.inf:
+    # an integer is never inf (and float(2**1100) raised OverflowError): check_epsilon refuses it by name
+    if isinstance(epsilon, _numbers.Real) and not isinstance(epsilon, _numbers.Integral) and float(epsilon) == math.inf:
         return math.inf
     return check_epsilon(epsilon, "epsilon (finite > 0, or math.inf for no privacy)")
 

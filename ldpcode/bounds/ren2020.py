@@ -182,23 +182,27 @@ def ucb1_regret_bound(means, horizon) -> float:
 def ldp_ucb_l_regret_bound(means, horizon, epsilon, c_s: float = 1.0) -> float:
     r"""Theorem 4: :math:`\sum [8(1+4/\epsilon)^2\log T/\Delta_a + (1 + 2\pi^2/3)\Delta_a]`.
 
-    With ``c_s`` < 1 the whole bound is divided by :math:`c_s^2`: Corollary 10 (LDP-UCB-LS).
+    With ``c_s`` < 1 the whole bound is divided by :math:`c_s^2`: Corollary 10 (LDP-UCB-LS), whose means may lie
+    outside [0, 1]; Theorem 4's (``c_s`` = 1) must lie in [0, 1].
     """
     c_s = check_real("c_s", c_s)
     if not 0 < c_s <= 1:
         raise ValueError(f"c_s must be in (0, 1], got {c_s!r}")
-    return _regret_bound(means, horizon, laplace_ratio(epsilon), 1.0 + 2 * math.pi**2 / 3) / c_s**2
+    # Theorem 4 (c_s = 1) is about rewards in [0, 1]; Corollary 10 (c_s < 1) about unbounded ones
+    return _regret_bound(means, horizon, laplace_ratio(epsilon), 1.0 + 2 * math.pi**2 / 3, bounded=c_s == 1) / c_s**2
 
 
 def ldp_ucb_b_regret_bound(means, horizon, epsilon, c_s: float = 1.0) -> float:
     r"""Theorem 6: :math:`\sum [8((e^\epsilon+1)/(e^\epsilon-1))^2\log T/\Delta_a + (1+\pi^2/3)\Delta_a]`.
 
-    With ``c_s`` < 1 the whole bound is divided by :math:`c_s^2`: Corollary 11 (LDP-UCB-BS).
+    With ``c_s`` < 1 the whole bound is divided by :math:`c_s^2`: Corollary 11 (LDP-UCB-BS), whose means may lie
+    outside [0, 1]; Theorem 6's (``c_s`` = 1) must lie in [0, 1].
     """
     c_s = check_real("c_s", c_s)
     if not 0 < c_s <= 1:
         raise ValueError(f"c_s must be in (0, 1], got {c_s!r}")
-    return _regret_bound(means, horizon, bernoulli_ratio(epsilon), 1.0 + math.pi**2 / 3) / c_s**2
+    # Theorem 6 (c_s = 1) is about rewards in [0, 1]; Corollary 11 (c_s < 1) about unbounded ones
+    return _regret_bound(means, horizon, bernoulli_ratio(epsilon), 1.0 + math.pi**2 / 3, bounded=c_s == 1) / c_s**2
 
 
 def ldp_ucb_l_pulls_bound(gap, horizon, epsilon):

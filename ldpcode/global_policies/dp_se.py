@@ -59,6 +59,13 @@ class DPSE(_Episodic):
     forgetful = True
     alpha = math.nan
 
+    def __post_init__(self):
+        object.__setattr__(self, "epsilon", check_epsilon(self.epsilon))
+        if self.beta is not None:  # a failure probability; None: 1/T
+            object.__setattr__(self, "beta", check_probability("beta", self.beta))
+        if not isinstance(self.name, str):
+            raise TypeError(f"name must be a string, got {self.name!r} of type {type(self.name).__name__}")
+
     def run(
         self, instance, horizon: int, reward_rng, noise_rng, *, sampler: str = "exact", trace: bool = False, cancel=None
     ) -> Blocks:

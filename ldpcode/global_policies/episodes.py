@@ -29,7 +29,7 @@ import numpy as np
 
 from .. import instances as ins
 from .. import mechanisms as mech
-from .._validate import check_epsilon, check_int, check_probability_vector, check_real
+from .._validate import check_bool, check_epsilon, check_int, check_probability_vector, check_real
 from ..rng import run_streams
 from .indexes import KLUCBIndex, PrivateIndex, UCBIndex
 from .protocol import _GlobalPolicy
@@ -201,6 +201,18 @@ class AdaptiveEpisodes(_Episodic):
     anytime = True
     forgetful = True
 
+    def __post_init__(self):
+        # every argument checked when the policy is built: AdaptiveEpisodes("AdaP-UCB", UCBIndex(), -1.0) ran
+        if not isinstance(self.name, str):
+            raise TypeError(f"name must be a string, got {self.name!r} of type {type(self.name).__name__}")
+        if not isinstance(self.index, PrivateIndex):
+            raise TypeError(
+                f"index must be a PrivateIndex (UCBIndex(), KLUCBIndex()), got {self.index!r} "
+                f"of type {type(self.index).__name__}"
+            )
+        object.__setattr__(self, "epsilon", check_epsilon(self.epsilon))
+        object.__setattr__(self, "alpha", _check_alpha(self.alpha, warn=False))  # make_policy warns when <= 3
+
     def run(
         self, instance, horizon: int, reward_rng, noise_rng, *, sampler: str = "exact", trace: bool = False, cancel=None
     ) -> Blocks:
@@ -284,6 +296,7 @@ def noise_free_pulls(
     alpha = check_real("alpha", alpha)
     if alpha <= 0:
         raise ValueError(f"alpha must be a finite number > 0 (the paper uses 3.1), got {alpha!r}")
+    staircase = check_bool("staircase", staircase)  # "no" is truthy: it gave the staircase
     index = UCBIndex() if name == "AdaP-UCB" else KLUCBIndex()
 
     def excess(log_m, mu_a):

@@ -28,6 +28,7 @@ from ..divergences import _kl_ber, klucb_bernoulli_scalar
 from ..engine import pulls_cost, run_in_chunks
 from ..instances import reward_from_draw
 from ..kit import certified_argmax, window_end
+from ..mechanisms.global_dp import _tree_push_kernel
 from ..rng import run_streams
 from .protocol import _GlobalPolicy
 
@@ -96,6 +97,12 @@ class DPUCB(_GlobalPolicy):
     forgetful = False
     alpha = math.nan
 
+    def __post_init__(self):
+        object.__setattr__(self, "epsilon", check_epsilon(self.epsilon))
+        object.__setattr__(self, "gamma", check_probability("gamma", self.gamma))  # a failure probability
+        if not isinstance(self.name, str):
+            raise TypeError(f"name must be a string, got {self.name!r} of type {type(self.name).__name__}")
+
     def cost(self, instance, horizon: int, runs: int, n_checkpoints: int, workers: int):
         K = instance.n_arms
         return pulls_cost("pulls of DP-UCB", 250 + 3 * K, K, horizon, runs, n_checkpoints, workers)
@@ -136,6 +143,10 @@ class KLUCB(_GlobalPolicy):
     forgetful = False
     epsilon = math.inf
     alpha = math.nan
+
+    def __post_init__(self):
+        if not isinstance(self.name, str):
+            raise TypeError(f"name must be a string, got {self.name!r} of type {type(self.name).__name__}")
 
     def cost(self, instance, horizon: int, runs: int, n_checkpoints: int, workers: int):
         K = instance.n_arms
@@ -199,7 +210,7 @@ def dp_ucb_chunk(t, horizon, arms, draws, tuning, state, recorder, ci):
         r = reward_from_draw(families[arm], params[arm, 0], params[arm, 1], reward_draws[s])
         counts[arm] += 1
         sums[arm] += r
-        noise = mech.tree_push(nodes[arm], counts[arm], noise_draws[s], scale)
+        noise = _tree_push_kernel(nodes[arm], counts[arm], noise_draws[s], scale)
         means[arm] = (sums[arm] + noise + bound) / counts[arm]
         widths[arm] = math.sqrt(2.0 / counts[arm])
         t += 1

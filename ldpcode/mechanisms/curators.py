@@ -175,11 +175,17 @@ def ctb_privacy_loss(u, epsilon) -> float:
     return float(max(lp1.max() - lp1.min(), lp0.max() - lp0.min()))
 
 
+GAUSS_HERMITE_MAX_ORDER = 300
+"""The most nodes :func:`gaussian_sigmoid_mean` takes. NumPy's ``hermegauss`` keeps every weight a normal double up to
+300 nodes (the smallest 2e-248); its weights leave the doubles at 371 nodes (the mean was then 0.0) and nan from 372."""
+
+
 def gaussian_sigmoid_mean(mu, sigma=1.0, order: int = 80):
     r""":math:`\mathbb{E}[s(\mu + \sigma Z)]` for :math:`Z\sim N(0,1)`, by Gauss-Hermite quadrature.
 
     The mean of the Sigmoid-mapped reward of a Gaussian arm: the quantity CTL-S and CTB-S see
-    (Lemmas 7-9). 80 nodes give about 1e-15 accuracy for sigma <= 2.
+    (Lemmas 7-9). 80 nodes give about 1e-15 accuracy for sigma <= 2; ``order`` is an integer in
+    [1, :data:`GAUSS_HERMITE_MAX_ORDER`].
     """
     from .._validate import check_int
 
@@ -187,7 +193,7 @@ def gaussian_sigmoid_mean(mu, sigma=1.0, order: int = 80):
     sigma = check_real("sigma", sigma)
     if sigma < 0:
         raise ValueError(f"sigma must be a finite number >= 0 (a standard deviation), got {sigma!r}")
-    order = check_int("order", order, minimum=1)
+    order = check_int("order", order, minimum=1, maximum=GAUSS_HERMITE_MAX_ORDER)
     x, w = np.polynomial.hermite_e.hermegauss(order)
     with np.errstate(over="ignore"):  # e^{-z} = inf for z < -709: the Sigmoid is then 0, as it should be
         vals = 1.0 / (1.0 + np.exp(-(mu[..., None] + sigma * x)))

@@ -26,7 +26,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validate import check_delta, check_epsilon, check_finite_array, check_probability, check_real, check_rng
+from .._validate import (
+    check_array,
+    check_delta,
+    check_epsilon,
+    check_finite_array,
+    check_probability,
+    check_real,
+    check_rng,
+)
 
 
 def _check_sensitivity(value, name: str = "sensitivity") -> float:
@@ -34,6 +42,12 @@ def _check_sensitivity(value, name: str = "sensitivity") -> float:
     if value <= 0:
         raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
     return value
+
+
+def _check_curve_epsilon(epsilon) -> np.ndarray:
+    """The ε of a point of the Gaussian mechanism's privacy curve: finite numbers >= 0, an array or a number (strings,
+    bools and nan refused by name; '0.5' was 0.5)."""
+    return check_array("epsilon", epsilon, low=0)
 
 
 def _spread(inputs, default_sensitivity: float) -> float:
@@ -59,13 +73,13 @@ def gaussian_exact_delta(epsilon, sigma, sensitivity):
 
     the smallest δ for which :math:`x\mapsto x + N(0,\sigma^2)` with sensitivity Δ is (ε, δ)-DP.
     Equivalently, with the privacy loss :math:`L\sim N(\mu, 2\mu)`, :math:`\mu = \Delta^2/(2\sigma^2)`:
-    :math:`\delta = P[L>\epsilon] - e^\epsilon P[L' < -\epsilon]`. ``epsilon`` may be an array.
+    :math:`\delta = P[L>\epsilon] - e^\epsilon P[L' < -\epsilon]`. ``epsilon`` may be an array of finite numbers
+    >= 0 (ε = 0 included: the curve starts there, :func:`gaussian_epsilon_at_delta` reads it; no floor, since
+    nothing here divides by ε).
     """
     from scipy.stats import norm
 
-    eps = np.asarray(epsilon, dtype=float)
-    if not np.all(np.isfinite(eps)) or np.any(eps < 0):
-        raise ValueError(f"epsilon must be finite and >= 0, got {epsilon!r}")
+    eps = _check_curve_epsilon(epsilon)
     s = check_real("sigma", sigma)
     if s <= 0:
         raise ValueError(f"sigma must be > 0, got {sigma!r}")
@@ -111,10 +125,11 @@ def gaussian_epsilon_at_delta(sigma, sensitivity, delta) -> float:
 
 def gaussian_loss_tail(epsilon, sigma, sensitivity):
     r""":math:`P[L > \epsilon]` for the privacy loss :math:`L\sim N(\mu, 2\mu)`, :math:`\mu=\Delta^2/(2\sigma^2)`
-    (Dwork and Roth 2014, proof of Theorem A.1 bounds it by δ for ε < 1)."""
+    (Dwork and Roth 2014, proof of Theorem A.1 bounds it by δ for ε < 1). ``epsilon`` as in
+    :func:`gaussian_exact_delta`."""
     from scipy.stats import norm
 
-    eps = np.asarray(epsilon, dtype=float)
+    eps = _check_curve_epsilon(epsilon)
     s = check_real("sigma", sigma)
     d = check_real("sensitivity", sensitivity)
     if s <= 0 or d <= 0:
@@ -125,8 +140,16 @@ def gaussian_loss_tail(epsilon, sigma, sensitivity):
 
 def gaussian_privacy_loss(outputs, f, f_prime, sigma):
     r"""Privacy loss :math:`\ln\frac{p(y\mid f)}{p(y\mid f')} = \frac{(y-f')^2 - (y-f)^2}{2\sigma^2}` of the
-    Gaussian mechanism at outputs y (Dwork and Roth 2014, Appendix A)."""
-    y = np.asarray(outputs, dtype=float)
+    Gaussian mechanism at outputs y (Dwork and Roth 2014, Appendix A). ``outputs``, ``f`` and ``f_prime`` are finite
+    numbers or arrays that broadcast together (f = nan gave a loss of nan)."""
+    y = check_array("outputs", outputs)
+    f, f_prime = check_array("f", f), check_array("f_prime", f_prime)
+    try:
+        np.broadcast_shapes(y.shape, f.shape, f_prime.shape)
+    except ValueError:
+        raise ValueError(
+            f"outputs, f and f_prime must broadcast together, got shapes {y.shape}, {f.shape} and {f_prime.shape}"
+        ) from None
     s = check_real("sigma", sigma)
     if s <= 0:
         raise ValueError(f"sigma must be > 0, got {sigma!r}")

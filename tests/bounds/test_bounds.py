@@ -9,9 +9,10 @@ from hypothesis import strategies as st
 
 from ldpcode import bounds as B
 from ldpcode import divergences as D
-from ldpcode.instances import REN2020_MEANS
+from ldpcode.instances import REN2020_MEANS, make_privacy_levels
 
 TWO = [0.9, 0.6]  # one suboptimal arm, gap 0.3
+LEVELS = make_privacy_levels("ren-heldp-discrete")
 
 
 def test_theorem1_by_hand():
@@ -120,3 +121,43 @@ def test_bound_validation():
         B.ldp_ucb_b_regret_bound(TWO, 100, 1.0, c_s=0.0)
     with pytest.raises(ValueError, match="means"):
         B.basu2019_lower_bound_constant([0.5, 1.5], 1.0)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda m: B.ucb1_regret_bound(m, 1000),
+        lambda m: B.ldp_ucb_l_regret_bound(m, 1000, 1.0),
+        lambda m: B.ldp_ucb_b_regret_bound(m, 1000, 1.0),
+        lambda m: B.lower_bound_constant(m, 1.0),
+        lambda m: B.lower_bound_constant_small_epsilon(m, 1.0),
+        lambda m: B.lower_bound_constant_tightened(m, 1.0),
+        lambda m: B.heldp_ucb_l_homogeneous_bound(m, 1000, 1.0),
+        lambda m: B.heldp_ucb_b_homogeneous_bound(m, 1000, 1.0),
+        lambda m: B.heldp_ucb_b_regret_bound(m, 1000, LEVELS, 1.0, kappa=1.0),
+        lambda m: B.heldp_ucb_l_best_kappa(m, 1000, LEVELS, 1.0),
+    ],
+)
+@pytest.mark.parametrize("means", [[5.0, -3.0], [1.5, 0.2], [0.9, -1e-9], [1.0 + 1e-12, 0.5]])
+def test_statements_on_rewards_in_unit_interval_refuse_other_means(call, means):
+    """UCB1's bound, Theorem 1's constant, Theorems 4, 6, 7, 10 and Corollaries 8, 11 are about rewards in [0, 1]:
+    ucb1_regret_bound([5.0, -3.0], T) was a number."""
+    with pytest.raises(ValueError, match=r"^means\[\d\] must be in \[0, 1\], got "):
+        call(means)
+
+
+def test_sigmoid_corollaries_keep_unbounded_means_and_every_value_is_unchanged():
+    """Corollaries 10 and 11 (c_s < 1) are about unbounded arms: their means may lie anywhere. In [0, 1] every bound
+    is the formula it was."""
+    gaps = np.array([8.0])  # means [5, -3]
+    log_t = math.log(1000)
+    assert B.ldp_ucb_l_regret_bound([5.0, -3.0], 1000, 1.0, c_s=0.5) == pytest.approx(
+        float(np.sum(8 * 25 * log_t / gaps + (1 + 2 * math.pi**2 / 3) * gaps)) / 0.25
+    )
+    assert math.isfinite(B.ldp_ucb_b_regret_bound([5.0, -3.0], 1000, 1.0, c_s=0.5))
+    gap = 0.4
+    assert B.ucb1_regret_bound([0.9, 0.5], 1000) == 8 * log_t / (0.9 - 0.5) + (1 + math.pi**2 / 3) * (0.9 - 0.5)
+    assert B.lower_bound_constant([0.0, 1.0], 1.0) == pytest.approx(1.0 / (2 * math.sinh(1.0)) ** 2)
+    assert B.heldp_ucb_b_homogeneous_bound([0.9, 0.5], 1000, 1.0) == pytest.approx(
+        8 * B.bernoulli_ratio(1.0) * log_t / gap + (2 + math.pi**2 / 3) * gap
+    )

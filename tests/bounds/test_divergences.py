@@ -58,3 +58,21 @@ def test_an_entry_above_one_is_no_probability_even_when_the_sum_rounds_to_one(fn
         fn([0.5, 0.5], over)
     with pytest.raises(ValueError, match=r"entries in \[0, 1\]"):
         D.kl_mixture(0.5, 0.2, [0.5, 0.5], over)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda z: D.kl_bernoulli(0.5, z),  # was nan: 0.5 log(0.5 / -0.0) is the log of -inf
+        lambda z: D.kl_bernoulli([0.5, 0.0], [z, z]),
+        lambda z: D.kl_bernoulli(z, 0.5),
+        lambda z: D.kl_discrete([0.5, 0.5], [z, 1.0]),
+        lambda z: D.kl_discrete([[0.5, 0.5], [z, 1.0]], [[z, 1.0], [0.25, 0.75]]),
+        lambda z: D.tv_discrete([0.5, 0.5], [z, 1.0]),
+        lambda z: D.kl_mixture(0.5, z, [1.0, 0.0], [z, 1.0]),
+    ],
+)
+def test_minus_zero_is_zero(call):
+    """A probability given as -0.0 (the result of 0.0 * -1, say) is the probability 0: the same divergence."""
+    np.testing.assert_array_equal(call(-0.0), call(0.0))
+    assert not np.isnan(call(-0.0)).any()

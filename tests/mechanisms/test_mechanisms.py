@@ -148,3 +148,38 @@ def test_laplace_draws_fall_back_to_numpy_on_a_zero_uniform():
 
     x = M.draw_noise(M.Mechanism.LAPLACE, ZeroAtThree(8), 10)
     assert x.tobytes() == np.random.default_rng(8).laplace(0.0, 1.0, 10).tobytes()
+
+
+def test_gaussian_sigmoid_mean_up_to_its_largest_order():
+    """Gauss-Hermite quadrature is accurate up to GAUSS_HERMITE_MAX_ORDER nodes (NumPy's weights stay normal doubles);
+    371 nodes gave 0.0 and 372 on nan, so a larger order is refused by name."""
+    top = mech.GAUSS_HERMITE_MAX_ORDER
+    for mu, sigma in [(0.5, 1.0), (0.0, 2.0), (0.2, 0.1)]:
+        assert float(mech.gaussian_sigmoid_mean(mu, sigma, order=top)) == pytest.approx(
+            float(mech.gaussian_sigmoid_mean(mu, sigma)), abs=1e-15
+        )
+    for order in (top + 1, 371, 372, 10**7):
+        with pytest.raises(ValueError, match=rf"^order must be an integer <= {top}, got {order}"):
+            mech.gaussian_sigmoid_mean(0.5, 1.0, order=order)
+
+
+def test_gaussian_privacy_curve_refuses_what_is_no_epsilon():
+    """The privacy curve's ε is a finite number >= 0 (0 included: the curve starts there); '0.5' was 0.5, True was 1
+    and nan went through as nan. The privacy loss refused nothing of f: f = nan gave a loss of nan."""
+    assert mech.gaussian_exact_delta(0.0, 1.0, 1.0) == pytest.approx(
+        math.erf(0.5 / math.sqrt(2))
+    )  # Phi(1/2) - Phi(-1/2)
+    for f in (mech.gaussian_exact_delta, mech.gaussian_loss_tail):
+        for bad in ("0.5", True, [True], None):
+            with pytest.raises(TypeError, match=r"^epsilon must (be a number or an array of numbers|hold numbers)"):
+                f(bad, 1.0, 1.0)
+        for bad in (math.nan, -1.0, [1.0, -0.5], math.inf):
+            with pytest.raises(ValueError, match=r"^epsilon must be finite and >= 0, got"):
+                f(bad, 1.0, 1.0)
+    for name, args in (("f", ([0.1], math.nan, 1.0)), ("f_prime", ([0.1], 0.0, "1")), ("outputs", (["0.5"], 0, 1))):
+        with pytest.raises((TypeError, ValueError), match=rf"^{name} must be"):
+            mech.gaussian_privacy_loss(*args, 1.0)
+    with pytest.raises(ValueError, match=r"^outputs, f and f_prime must broadcast together"):
+        mech.gaussian_privacy_loss([0.1, 0.2], [0.0, 1.0], [1.0, 0.0, 2.0], 1.0)
+    y = np.array([0.1, -0.4])
+    np.testing.assert_array_equal(mech.gaussian_privacy_loss(y, 0.0, 1.0, 2.0), ((y - 1.0) ** 2 - y**2) / 8.0)

@@ -222,6 +222,64 @@ def test_tree_push_sums_the_nodes_of_the_binary_decomposition(n_items):
 def test_tree_depth_hand_values():
     assert mech.tree_depth(1) == 1 and mech.tree_depth(7) == 3 and mech.tree_depth(8) == 4
     assert mech.tree_depth(10**7) == 24  # 2^23 = 8388608 <= 1e7 < 2^24
+    assert mech.tree_depth(1e6) == 20  # a whole float, as a horizon is typed
+
+
+@pytest.mark.parametrize("horizon", [0, -5, 100.7, 127.9, True, math.nan, "12"])
+def test_tree_depth_refuses_what_is_no_horizon(horizon):
+    """tree_depth(0) was 0 levels, tree_depth(-5) 3 and tree_depth(100.7) 7 (truncated)."""
+    with pytest.raises((TypeError, ValueError), match=r"^horizon must be an integer"):
+        mech.tree_depth(horizon)
+
+
+@pytest.mark.parametrize("n", [0, -1, 16, 1024, 2**70])
+def test_tree_push_refuses_a_count_its_tree_cannot_hold(n):
+    """n = 0 looped forever in the kernel, and n >= 2**len(nodes) wrote past the end of ``nodes``: into the rest of
+    the array it is a view of. The array is left as it was."""
+    buf = np.zeros(64)
+    with pytest.raises(ValueError, match=r"^n must be an integer "):
+        mech.tree_push(buf[:4], n, 0.3, 1.0)
+    assert not buf.any()
+
+
+def test_tree_push_is_its_kernel_on_valid_input():
+    """The checked tree_push and the unchecked kernel DP-UCB's compiled loop calls give the same noise, bit for bit."""
+    from ldpcode.mechanisms.global_dp import _tree_push_kernel
+
+    a, b = np.zeros(5), np.zeros(5)
+    draws = np.random.default_rng(3).laplace(size=31)
+    for n in range(1, 32):
+        assert mech.tree_push(a, n, draws[n - 1], 2.5) == _tree_push_kernel(b, n, draws[n - 1], 2.5)
+        np.testing.assert_array_equal(a, b)
+    with pytest.raises(TypeError, match=r"^nodes must be a non-empty 1-d float64 numpy array"):
+        mech.tree_push([0.0, 0.0], 1, 0.3, 1.0)
+    with pytest.raises(ValueError, match=r"^scale must be a finite number > 0"):
+        mech.tree_push(np.zeros(2), 1, 0.3, 0.0)
+
+
+def test_episodic_and_tree_policies_check_their_arguments_when_built():
+    """AdaptiveEpisodes("AdaP-UCB", UCBIndex(), -1.0) was built and ran with Laplace noise of scale -1/m; DPSE(-1) and
+    DPUCB(gamma=nan) failed only inside simulate. Valid arguments are stored as they were given (as floats)."""
+    with pytest.raises(ValueError, match=r"^epsilon must be a finite number > 0, got -1.0"):
+        gp.AdaptiveEpisodes("AdaP-UCB", gp.UCBIndex(), -1.0)
+    with pytest.raises(TypeError, match=r"^alpha must be a real number"):
+        gp.AdaptiveEpisodes("AdaP-UCB", gp.UCBIndex(), 1.0, alpha=True)
+    with pytest.raises(TypeError, match=r"^index must be a PrivateIndex"):
+        gp.AdaptiveEpisodes("AdaP-UCB", None, 1.0)
+    with pytest.raises(ValueError, match=r"^epsilon must be a finite number > 0"):
+        gp.DPSE(-1.0)
+    with pytest.raises(ValueError, match=r"^beta must be a probability"):
+        gp.DPSE(1.0, beta=5.0)
+    with pytest.raises(ValueError, match=r"^gamma must be a probability"):
+        gp.DPUCB(1.0, gamma=math.nan)
+    with pytest.raises(TypeError, match=r"^name must be a string"):
+        gp.KLUCB(name=5)
+    pol = gp.AdaptiveEpisodes("AdaP-UCB", gp.UCBIndex(), 1, alpha=4)
+    assert (pol.epsilon, pol.alpha) == (1.0, 4.0) and type(pol.epsilon) is float
+    assert gp.DPSE(0.5).beta is None and gp.DPUCB(0.5).gamma == gp.DEFAULT_GAMMA
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # built directly with alpha <= 3: make_policy warns, the constructor does not
+        assert gp.AdaptiveEpisodes("AdaP-UCB", gp.UCBIndex(), 1.0, alpha=2.0).alpha == 2.0
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -233,3 +233,24 @@ def test_discrete_levels_are_numpys_choice_draw_for_draw(values, probs, size):
         ours, numpys = np.random.default_rng(seed), np.random.default_rng(seed)
         np.testing.assert_array_equal(lv.sample(ours, size), np.asarray(values)[numpys.choice(len(values), size, p=p)])
         assert ours.random() == numpys.random()
+
+
+def test_p_at_least_is_a_probability_and_its_threshold_a_level():
+    """P{eps_t >= 0} under the clipped Gaussian law was 1.0000000000000002 (its atom at 0 plus a quadrature); the
+    share is clipped to [0, 1]. A threshold is a finite number >= 0: nan was p_0 = 0, and '1' a NumPy error."""
+    g = ldp.make_privacy_levels("ren-heldp-gaussian")
+    assert g.p_at_least(0.0) == 1.0
+    assert g.expect(lambda e: np.ones_like(e), 0.0) == pytest.approx(1.0)  # expect is no probability: not clipped
+    assert g.p_at_least(1.5) == g.expect(lambda e: np.ones_like(e), 1.5)  # inside [0, 1]: unchanged
+    d = ldp.make_privacy_levels("ren-heldp-discrete")
+    for levels in (d, g):
+        for bad in (math.nan, math.inf, -math.inf, -0.5):
+            with pytest.raises(ValueError, match=r"^eps_min must be a finite number"):
+                levels.p_at_least(bad)
+            with pytest.raises(ValueError, match=r"^eps_min must be a finite number"):
+                levels.expect(np.exp, bad)
+        for bad in ("1", None, True, [1.0]):
+            with pytest.raises(TypeError, match=r"^eps_min must be a real number"):
+                levels.p_at_least(bad)
+    with pytest.raises(TypeError, match=r"^f must be a vectorised function"):
+        d.expect(1.0, 0.5)

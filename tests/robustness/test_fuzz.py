@@ -134,7 +134,10 @@ def bad_name(known):
 
 BAD_POS = bad_real(0, lo_open=True)
 # a privacy level: also positive values below EPSILON_FLOOR = 1e-9 (at 1e-310 every index was nan)
-BAD_EPS = st.one_of(BAD_POS, st.floats(min_value=5e-324, max_value=9.99e-10), st.sampled_from([1e-310, 1e-12]))
+# and integers beyond the doubles (2**1100 raised a bare OverflowError)
+BAD_EPS = st.one_of(
+    BAD_POS, st.floats(min_value=5e-324, max_value=9.99e-10), st.sampled_from([1e-310, 1e-12, 2**1100, -(2**1100)])
+)
 # bools are not numbers: means=[True, False] was the instance [1.0, 0.0]
 BOOL_VECTORS = st.sampled_from([[True, False], [0.5, True], [0.9, np.bool_(False)], np.array([True, False])])
 BAD_PROB = bad_real(0, 1, lo_open=True, hi_open=True)
@@ -463,7 +466,10 @@ TARGETS = [
         "mean_and_half_width",
         mean_and_half_width,
         dict(values=[[1.0, 2.0], [1.5, 2.5]], level=0.95),
-        dict(level=BAD_PROB, values=st.sampled_from([[], "a", None, 1.0, {"a": 1}])),
+        # a nan or inf run gave a nan band (issue 13, item 10)
+        dict(
+            level=BAD_PROB, values=st.sampled_from([[], "a", None, 1.0, {"a": 1}, [[1.0, NAN], [2.0, 3.0]], [1.0, INF]])
+        ),
     ),
     Target(
         "ratio_of_means_se",
@@ -1206,7 +1212,12 @@ TARGETS += [
         "mechanisms.gaussian_sigmoid_mean",
         mechanisms.gaussian_sigmoid_mean,
         dict(mu=0.3, sigma=1.0, order=20),
-        dict(mu=st.one_of(NONFINITE, WRONG_TYPES), sigma=bad_real(0), order=bad_int(1)),
+        # order 371 gave 0.0 and 372 on nan (issue 13, item 9)
+        dict(
+            mu=st.one_of(NONFINITE, WRONG_TYPES),
+            sigma=bad_real(0),
+            order=bad_int(1, mechanisms.GAUSS_HERMITE_MAX_ORDER),
+        ),
     ),
     *[
         Target(
@@ -1263,6 +1274,231 @@ TARGETS += [
         ldp.make_policy,
         dict(name="HeLDP-UCB-L", epsilon_min=1.0),
         dict(epsilon_min=st.sampled_from([1e151, 1e200, 1e300])),
+    ),
+]
+
+# Issue 13 (the API audit of /tmp/audit_api): policies checked when built, Monte Carlo sizes, the tree mechanism,
+# statements about rewards in [0, 1], thresholds of privacy levels, fit windows, flags given as strings, bools given
+# as numbers. Each of these values was accepted (a plausible wrong number, a hang, memory past an array's end) or
+# failed deep inside NumPy or numba before.
+from ldpcode import laplace_tails, unbiasing  # noqa: E402
+
+LEVELS = ldp.make_privacy_levels("ren-heldp-discrete")
+BAD_FLAG = st.sampled_from(["no", "yes", "", "False", 0, 1, 1.0, [True], np.float64(1.0)])  # "no" is truthy
+BAD_INDEX = st.sampled_from([None, "UCB", _gp.UCBIndex, 1, lambda *a: 0])  # a class, not an index
+OUTSIDE_UNIT = st.one_of(  # finite means outside [0, 1]: ucb1_regret_bound([5.0, -3.0], T) was a number
+    st.floats(min_value=1, exclude_min=True, allow_nan=False, allow_infinity=False),
+    st.floats(max_value=0, exclude_max=True, allow_nan=False, allow_infinity=False),
+)
+BAD_UNIT_MEANS = st.tuples(st.lists(UNIT, min_size=1, max_size=3), OUTSIDE_UNIT).map(lambda t: [*t[0], t[1]])
+BAD_LEVEL_VECTORS = st.sampled_from([[1.0, 1e-320], [1.0, 0.0], [1.0, -1.0], [1.0, NAN], [1.0, INF], [True, 1.0]])
+_RES = ldp.simulate(ldp.make_policy("UCB1"), BERN, 20, runs=1, workers=1)
+_HELDP = dict(horizon=1000, levels=LEVELS, epsilon_min=1.0)
+
+TARGETS += [
+    Target(
+        "global_policies.AdaptiveEpisodes",
+        _gp.AdaptiveEpisodes,
+        dict(name="AdaP-UCB", index=_gp.UCBIndex(), epsilon=1.0, alpha=3.1),
+        dict(
+            epsilon=st.one_of(BAD_EPS, st.just(2**1100)),
+            alpha=bad_real(0, lo_open=True),
+            index=BAD_INDEX,
+            name=st.sampled_from([None, 5, b"AdaP-UCB"]),
+        ),
+    ),
+    Target(
+        "global_policies.DPSE",
+        _gp.DPSE,
+        dict(epsilon=1.0, beta=0.1),
+        dict(epsilon=BAD_EPS, beta=bad_real(0, 1, lo_open=True, hi_open=True, none_ok=True), name=st.just(5)),
+    ),
+    Target(
+        "global_policies.DPUCB",
+        _gp.DPUCB,
+        dict(epsilon=1.0, gamma=0.1),
+        dict(epsilon=BAD_EPS, gamma=BAD_PROB, name=st.sampled_from([5, None])),
+    ),
+    Target("global_policies.KLUCB", _gp.KLUCB, dict(), dict(name=st.sampled_from([5, None, b"KL-UCB"]))),
+    Target(
+        "global_policies.noise_free_pulls.staircase",
+        _gp.noise_free_pulls,
+        dict(name="AdaP-UCB", means=[0.6, 0.4], horizon=1000, epsilon=1.0),
+        dict(staircase=BAD_FLAG),
+    ),
+    Target(
+        "laplace_tails.laplace_mixed_sums",
+        laplace_tails.laplace_mixed_sums,
+        dict(scales=[1.0, 2.0], samples=10, rng=_rng()),  # block=-1 returned uninitialised memory, 0 hung
+        dict(block=bad_int(1), samples=st.one_of(bad_int(1), st.sampled_from([10**13, 2**62])), limits=BAD_LIMITS),
+    ),
+    Target(
+        "laplace_tails.kept_scales.count",
+        laplace_tails.kept_scales,
+        dict(levels=LEVELS, epsilon_min=0.5, rng=_rng(), count=3),  # chunk=0 looped forever
+        dict(chunk=bad_int(1, laplace_tails.KEPT_SCALES_MAX_CHUNK)),
+    ),
+    Target(
+        "laplace_tails.kept_scales.until_a",
+        laplace_tails.kept_scales,
+        dict(levels=LEVELS, epsilon_min=0.5, rng=_rng(), until_a=10.0),
+        dict(until_a=bad_real(0, none_ok=True)),
+    ),
+    Target("mechanisms.tree_depth", mechanisms.tree_depth, dict(horizon=100), dict(horizon=bad_int(1))),
+    Target(
+        "mechanisms.tree_push",
+        lambda nodes, n, draw, scale: mechanisms.tree_push(nodes, n, draw, scale),
+        dict(nodes=np.zeros(4), n=3, draw=0.3, scale=1.0),  # n = 0 hung, n >= 2**len(nodes) wrote past its end
+        dict(
+            n=bad_int(1, 15),
+            nodes=st.sampled_from(
+                [None, [0.0, 0.0], np.zeros(2, dtype=int), np.zeros((2, 2)), np.zeros(0), np.zeros(64)]
+            ),
+            draw=bad_real(),
+            scale=BAD_POS,
+        ),
+    ),
+    Target("se_or_zero", ldp.se_or_zero, dict(se=0.1, value=1.0), dict(se=bad_real(0), value=bad_real())),
+    *[
+        Target(f"bounds.{f.__name__}.unit_means", f, dict(means=MEANS3, epsilon=1.0), dict(means=BAD_UNIT_MEANS))
+        for f in (
+            bounds.lower_bound_constant,
+            bounds.lower_bound_constant_small_epsilon,
+            bounds.lower_bound_constant_tightened,
+        )
+    ],
+    Target(
+        "bounds.ucb1_regret_bound.unit_means",
+        bounds.ucb1_regret_bound,
+        dict(means=MEANS3, horizon=100),
+        dict(means=BAD_UNIT_MEANS),
+    ),
+    *[
+        Target(
+            f"bounds.{f.__name__}.unit_means",
+            f,
+            dict(means=MEANS3, horizon=100, epsilon=1.0),  # c_s = 1: Theorems 4 and 6, Corollaries 8 and 11
+            dict(means=BAD_UNIT_MEANS),
+        )
+        for f in (
+            bounds.ldp_ucb_l_regret_bound,
+            bounds.ldp_ucb_b_regret_bound,
+            bounds.heldp_ucb_l_homogeneous_bound,
+            bounds.heldp_ucb_b_homogeneous_bound,
+        )
+    ],
+    *[
+        Target(f"bounds.{f.__name__}.unit_means", f, dict(means=MEANS3, **_HELDP), dict(means=BAD_UNIT_MEANS))
+        for f in (
+            bounds.heldp_ucb_l_regret_bound,
+            bounds.heldp_ucb_b_regret_bound,
+            bounds.heldp_ucb_l_best_kappa,
+            bounds.heldp_ucb_b_best_kappa,
+        )
+    ],
+    Target("PrivacyLevels.p_at_least", LEVELS.p_at_least, dict(eps_min=0.5), dict(eps_min=bad_real(0))),
+    Target(
+        "PrivacyLevels.expect",
+        LEVELS.expect,
+        dict(f=np.exp, eps_min=0.5),
+        dict(eps_min=bad_real(0), f=st.sampled_from([None, 1.0, "exp"])),
+    ),
+    Target(
+        "unbiasing.kept_levels",
+        unbiasing.kept_levels,
+        dict(levels=LEVELS, epsilon_min=0.5, rng=_rng(), size=8),
+        dict(
+            epsilon_min=BAD_EPS,
+            levels=st.sampled_from([None, 1.0, "ren-heldp-discrete"]),
+            rng=st.sampled_from([None, 0, "a", np.random.RandomState(0)]),
+        ),
+    ),
+    Target(
+        "unbiasing.ctb_unbiased_values",
+        unbiasing.ctb_unbiased_values,
+        dict(rewards=[0.5, 0.2], epsilons=[1.0, 2.0], rng=_rng()),  # eps 1e-320 gave g-values of -1e300
+        dict(
+            epsilons=st.one_of(
+                NONFINITE,
+                WRONG_TYPES,
+                st.floats(max_value=0, allow_nan=False, allow_infinity=False),
+                st.sampled_from([1e-310, 1e-12, 9.9e-10]),
+                BAD_LEVEL_VECTORS,
+            )
+        ),
+    ),
+    Target(
+        "window_spread",
+        ldp.window_spread,
+        dict(
+            x=[1.0, 10.0, 100.0, 1000.0], y=[1.0, 10.0, 100.0, 1e4], windows=[slice(0, 3), slice(1, 4)], reference=1.0
+        ),
+        dict(
+            x=st.sampled_from([[1.0, NAN, 100.0, 1000.0], [-1.0, 10.0, 100.0, 1000.0], "a", [True, False, True, True]]),
+            y=st.sampled_from([[1.0, 10.0, INF, 1e4], [1.0, 0.0, 100.0, 1e4], [1.0, 10.0, 100.0], None]),
+            windows=st.sampled_from(
+                [
+                    [0, 1, 2],  # integers: each was one point, left out
+                    [[0, 1, 2]],  # an index list, not a mask
+                    [np.array([True, True, True])],  # a mask of the wrong length
+                    {"late": np.array([1, 1, 1, 1])},
+                    [slice("a", None)],
+                    [slice(0, 4, 0)],
+                    "abc",
+                    None,
+                    5,
+                ]
+            ),
+            reference=bad_real(),
+        ),
+    ),
+    *[
+        Target(
+            f"mechanisms.{f.__name__}",
+            f,
+            dict(epsilon=1.0, sigma=1.0, sensitivity=1.0),
+            dict(
+                epsilon=st.one_of(bad_real(0, vector_ok=True), st.just(["0.5"]), BOOL_VECTORS),
+                sigma=BAD_POS,
+                sensitivity=BAD_POS,
+            ),
+        )
+        for f in (mechanisms.gaussian_exact_delta, mechanisms.gaussian_loss_tail)
+    ],
+    Target(
+        "mechanisms.gaussian_privacy_loss",
+        mechanisms.gaussian_privacy_loss,
+        dict(outputs=[0.1, 0.2], f=0.0, f_prime=1.0, sigma=1.0),
+        dict(
+            outputs=st.one_of(bad_vector(st.one_of(NONFINITE, st.just("0.5")), FINITE, min_len=0, one_d=False)),
+            f=st.one_of(bad_real(vector_ok=True), st.just([0.0, 1.0, 2.0])),
+            f_prime=st.one_of(bad_real(vector_ok=True), st.just("1")),
+            sigma=BAD_POS,
+        ),
+    ),
+    Target(
+        "ratio_of_means_se.paired",
+        ldp.ratio_of_means_se,
+        dict(num=[1.0, 2.0, 1.5], den=[1.0, 1.1, 0.9]),
+        dict(paired=BAD_FLAG),
+    ),
+    Target(
+        "ratio_exponent.paired",
+        ratio_exponent,
+        dict(x=[1.0, 2.0, 4.0], num_runs=[[1.0, 2.0, 4.0], [1.1, 2.1, 4.1]], den_runs=[1.0, 1.1], n_boot=20),
+        dict(paired=BAD_FLAG),
+    ),
+    Target(
+        "simulate.flags",
+        ldp.simulate,
+        dict(policy=ldp.make_policy("UCB1"), instance=BERN, horizon=20, runs=1, seed=0, workers=1),
+        dict(progress=BAD_FLAG, checkpoints=st.sampled_from([[True, 20], [1, np.True_, 20], np.array([True, False])])),
+    ),
+    Target(
+        "SimulationResult.at",
+        lambda t: _RES.at(t),
+        dict(t=20),
+        dict(t=st.sampled_from([True, False, np.True_, "1", None, 1.5, [1], np.array([1, 20])])),
     ),
 ]
 

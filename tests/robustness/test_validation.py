@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import ldpcode as ldp
+from ldpcode import _validate
 
 
 @pytest.mark.parametrize("eps", [0, -1.0, math.inf, -math.inf, math.nan])
@@ -119,3 +120,61 @@ def test_wrong_objects_to_simulate():
         ldp.simulate("UCB1", ldp.make_instance("bernoulli", means=[0.5, 0.4]), 10, 1)
     with pytest.raises(TypeError, match="make_instance"):
         ldp.simulate(ldp.make_policy("UCB1"), [0.5, 0.4], 10, 1)
+
+
+@pytest.mark.parametrize("huge", [2**1100, -(2**1100), 10**400], ids=["2**1100", "-2**1100", "10**400"])
+@pytest.mark.parametrize(
+    "check,allowed",
+    [
+        (lambda v: _validate.check_real("x", v), "x must be a finite number"),
+        (lambda v: _validate.check_real("x", v, allow_inf=True), r"x must be a number \(inf allowed\)"),
+        (lambda v: _validate.check_epsilon(v), "epsilon must be a finite number > 0"),
+        (lambda v: _validate.check_probability("delta", v), r"delta must be a probability in \(0, 1\)"),
+        (lambda v: ldp.make_policy("LDP-UCB-B", epsilon=v), "epsilon must be a finite number > 0"),
+        (lambda v: ldp.CTB(v), "epsilon must be a finite number > 0"),
+    ],
+)
+def test_integers_beyond_the_doubles_are_a_value_error(check, allowed, huge):
+    """float(2**1100) raises OverflowError: it escaped every check as a bare OverflowError."""
+    with pytest.raises(ValueError, match=rf"^{allowed}, got an integer of \d+ bits, beyond the largest double"):
+        check(huge)
+
+
+def test_check_bool_takes_only_bools():
+    assert _validate.check_bool("paired", True) is True and _validate.check_bool("paired", np.bool_(False)) is False
+    for bad in ("no", "False", "", 0, 1, 1.0, None, [True]):
+        with pytest.raises(TypeError, match=r"^paired must be True or False, got "):
+            _validate.check_bool("paired", bad)
+
+
+@pytest.mark.parametrize(
+    "call,name",
+    [
+        (lambda v: ldp.ratio_of_means_se([1.0, 2.0], [1.0, 2.0], paired=v), "paired"),
+        (lambda v: ldp.ratio_exponent([1, 2, 4], np.ones((3, 3)) + np.arange(3), [1.0, 2.0, 3.0], paired=v), "paired"),
+        (lambda v: ldp.global_policies.noise_free_pulls("AdaP-UCB", [0.9, 0.5], 10**5, 1.0, staircase=v), "staircase"),
+        (
+            lambda v: ldp.simulate(
+                ldp.make_policy("UCB1"), ldp.make_instance("bernoulli", means=[0.6, 0.4]), 20, 1, progress=v
+            ),
+            "progress",
+        ),
+    ],
+)
+@pytest.mark.parametrize("flag", ["no", "yes", 0, 1])
+def test_flags_are_bools(call, name, flag):
+    """paired="no", staircase="no" and progress="no" are truthy strings: they did what "yes" does."""
+    with pytest.raises(TypeError, match=rf"^{name} must be True or False, got {flag!r}"):
+        call(flag)
+
+
+def test_bools_are_not_rounds():
+    """res.at(True) was the regret at round 1, and checkpoints=[True, 100] the rounds [1, 100]."""
+    inst = ldp.make_instance("bernoulli", means=[0.6, 0.4])
+    res = ldp.simulate(ldp.make_policy("UCB1"), inst, 20, 1, workers=1)
+    with pytest.raises(TypeError, match=r"^t must be an integer, got True"):
+        res.at(True)
+    np.testing.assert_array_equal(res.at(1), res.regret[:, 0])
+    assert res.at(1.0).shape == (1,)  # a whole float is a round, as a horizon is
+    with pytest.raises(TypeError, match=r"^checkpoints must hold numbers, not bools"):
+        ldp.simulate(ldp.make_policy("UCB1"), inst, 20, 1, checkpoints=[True, 20])

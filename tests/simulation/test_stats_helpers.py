@@ -57,3 +57,56 @@ def test_window_spread_refits_each_window_against_hand_computed_slopes():
         ldp.window_spread(x, y[:3], [slice(0, 3)], 1.0)
     with pytest.raises(ValueError, match="min_points"):
         ldp.consecutive_windows(4, 1)
+
+
+@pytest.mark.parametrize(
+    "se,value,error",
+    [
+        (math.nan, 5.0, ValueError),  # was 0.0: an unknown error read as runs that agree exactly
+        (-1.0, 5.0, ValueError),
+        (math.inf, 5.0, ValueError),
+        (0.1, math.nan, ValueError),
+        (0.1, math.inf, ValueError),
+        ("0.1", 1.0, TypeError),
+        (True, 1.0, TypeError),
+        (np.array([0.1, 0.2]), 1.0, ValueError),
+    ],
+)
+def test_se_or_zero_refuses_what_is_no_standard_error(se, value, error):
+    with pytest.raises(error, match=r"^(se|value) must be"):
+        ldp.se_or_zero(se, value)
+
+
+def test_window_spread_refuses_what_it_used_to_leave_out():
+    """A window of 3 or more points with a y <= 0 (or a nan anywhere) was left out, and the spread taken over the
+    windows left; an index, or a mask of the wrong length, was a window of one point, left out too, or an IndexError
+    from NumPy. Windows of fewer than 3 points are still left out, and none left claims no spread (as documented)."""
+    x = np.array([1.0, 10.0, 100.0, 1000.0])
+    y = np.array([1.0, 10.0, 100.0, 10000.0])
+    with pytest.raises(ValueError, match=r"^x and y must be > 0 in windows\[0\]"):
+        ldp.window_spread(x, np.array([1.0, 0.0, 100.0, 1e4]), [slice(0, 3)], 1.0)
+    with pytest.raises(ValueError, match=r"^y must be finite, got nan at index 1"):
+        ldp.window_spread(x, np.array([1.0, math.nan, 100.0, 1e4]), [slice(2, 4)], 1.0)
+    for bad in ([0, 1, 2, 3], [np.array([True, True, True])], [[0, 1, 2]], [slice(0, 4, 0)], [slice("a", None)]):
+        with pytest.raises(ValueError, match=r"^windows\[0\] must be a slice of integers or a boolean mask of 4"):
+            ldp.window_spread(x, y, bad, 1.0)
+    with pytest.raises(ValueError, match=r"^windows\['late'\] must be"):
+        ldp.window_spread(x, y, {"late": [1, 1, 1, 1]}, 1.0)
+    for bad in ("abc", None, 5):
+        with pytest.raises(TypeError, match=r"^windows must be a list, tuple or dict"):
+            ldp.window_spread(x, y, bad, 1.0)
+    assert ldp.window_spread(x, y, [], 1.0).spread == 0.0
+    masks = ldp.window_spread(x, y, [x >= 10, list(x >= 1)], 1.5)  # masks as arrays or lists of bools
+    assert masks.slopes == {
+        (10.0, 1000.0): pytest.approx(1.5),
+        (1.0, 1000.0): pytest.approx(ldp.linear_fit(np.log(x), np.log(y)).slope),
+    }
+
+
+@pytest.mark.parametrize("values", [[1.0, math.nan, 3.0], [1.0, math.inf, 3.0], [[1.0, 2.0], [-math.inf, 1.0]]])
+def test_mean_and_half_width_refuses_non_finite_runs(values):
+    """A nan run gave a nan band, an inf one a nan half-width around an inf mean."""
+    from ldpcode.stats import mean_and_half_width
+
+    with pytest.raises(ValueError, match=r"^values must be finite, got"):
+        mean_and_half_width(values)
