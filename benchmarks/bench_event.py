@@ -17,7 +17,6 @@ warm-up first. This is a script, not a test; timings depend on the machine and o
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 
@@ -27,26 +26,34 @@ import ldpcode as ldp
 from ldpcode.policies.event import _run
 
 sys.path.insert(0, os.path.dirname(__file__))
-from bench_policies import event_arguments, machine_line, print_table, timed  # noqa: E402
+from bench_policies import Parser, _epsilon, check_cost, event_arguments, machine_line, print_table, timed  # noqa: E402
 
 POLICIES = ["UCB1", "LDP-UCB-B"]
 INSTANCE = "ren2020-bernoulli"
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = Parser(description=__doc__.splitlines()[0])
     event_arguments(ap, [10**6, 10**7, 10**8])
-    ap.add_argument("--epsilon", type=float, default=1.0, help="privacy level of LDP-UCB-B (default 1)")
+    ap.add_argument("--epsilon", type=_epsilon, default=1.0, help="privacy level of LDP-UCB-B (default 1)")
     args = ap.parse_args(argv)
+    inst = ldp.make_instance(INSTANCE)
+    pols = {name: ldp.make_policy(name, None if name == "UCB1" else args.epsilon) for name in POLICIES}
+    check_cost(  # before any work: each T's event runs and per-pull runs, at the per-pull estimate
+        ap,
+        [
+            (pol, inst, T, args.repeat + (1 if T >= 10**8 else args.repeat))
+            for pol in pols.values()
+            for T in args.horizons
+        ],
+    )
 
     print(machine_line())
     print(
         f"{INSTANCE}, epsilon = {args.epsilon:g}, seed {args.seed}, best of {args.repeat} "
         f"(per-pull at T >= 1e8: once)\n"
     )
-    inst = ldp.make_instance(INSTANCE)
     ss = np.random.SeedSequence(args.seed).spawn(1)[0]
-    pols = {name: ldp.make_policy(name, None if name == "UCB1" else args.epsilon) for name in POLICIES}
     for pol in pols.values():  # warm-up: load or compile every kernel
         cp = np.array([2000], dtype=np.int64)
         pol.run_one(inst, 2000, ss, cp)
@@ -61,7 +68,7 @@ def main(argv=None) -> int:
             te, (ce, stats) = timed(lambda: _run(pol, inst, T, ss, cp), args.repeat)
             tp, (cpp, _) = timed(lambda: pol.run_one(inst, T, ss, cp), 1 if T >= 10**8 else args.repeat)
             rows.append(
-                [name, f"{T:.0e}", f"{te:.3f}", f"{tp:.3f}", f"{T / te:.3g}", f"{T / tp:.3g}", f"{tp / te:.1f}x"]
+                [name, f"{T:,}", f"{te:.3f}", f"{tp:.3f}", f"{T / te:.3g}", f"{T / tp:.3g}", f"{tp / te:.1f}x"]
                 + [f"{stats[0]:,}", f"{stats[1]:,}", f"{ce[-1] @ inst.gaps:.0f}", f"{cpp[-1] @ inst.gaps:.0f}"]
             )
             print("  measured", name, T, flush=True)

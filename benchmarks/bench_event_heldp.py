@@ -20,7 +20,6 @@ process's load disturbs less than wall time. This is a script, not a test.
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import time
@@ -31,25 +30,30 @@ import ldpcode as ldp
 from ldpcode.policies.event_heldp import _run
 
 sys.path.insert(0, os.path.dirname(__file__))
-from bench_policies import event_arguments, machine_line, print_table, timed  # noqa: E402
+from bench_policies import Parser, _epsilon, check_cost, event_arguments, machine_line, print_table, timed  # noqa: E402
 
 INSTANCE = "ren2020-bernoulli"
 LEVELS = "ren-heldp-discrete"
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = Parser(description=__doc__.splitlines()[0])
     event_arguments(ap, [10**6, 10**7, 10**8])
-    ap.add_argument("--epsilon-min", type=float, default=1.0, help="epsilon_min of HeLDP-UCB-B (default 1)")
+    ap.add_argument("--epsilon-min", type=_epsilon, default=1.0, help="epsilon_min of HeLDP-UCB-B (default 1)")
     args = ap.parse_args(argv)
+    inst, levels = ldp.make_instance(INSTANCE), ldp.make_privacy_levels(LEVELS)
+    pol = ldp.make_policy("HeLDP-UCB-B", epsilon_min=args.epsilon_min)
+    try:  # e.g. an epsilon_min no user reaches: every response discarded
+        pol.check_environment(inst, levels)
+    except ValueError as err:
+        ap.error(str(err))
+    check_cost(ap, [(pol, inst, T, args.repeat + (1 if T >= 10**8 else args.repeat)) for T in args.horizons])
 
     print(machine_line())
     print(
         f"HeLDP-UCB-B, epsilon_min = {args.epsilon_min:g}, levels {LEVELS}, {INSTANCE}, seed {args.seed}, "
         f"best of {args.repeat} (per-pull at T >= 1e8: once), CPU seconds\n"
     )
-    inst, levels = ldp.make_instance(INSTANCE), ldp.make_privacy_levels(LEVELS)
-    pol = ldp.make_policy("HeLDP-UCB-B", epsilon_min=args.epsilon_min)
     ss = np.random.SeedSequence(args.seed).spawn(1)[0]
     cp = np.array([2000], dtype=np.int64)  # warm-up: load or compile every kernel
     pol.run_one(inst, 2000, ss, cp, privacy_levels=levels)
@@ -67,7 +71,7 @@ def main(argv=None) -> int:
             time.process_time,
         )
         rows.append(
-            [f"{T:.0e}", f"{te:.3f}", f"{tp:.3f}", f"{T / te:.3g}", f"{T / tp:.3g}", f"{tp / te:.1f}x"]
+            [f"{T:,}", f"{te:.3f}", f"{tp:.3f}", f"{T / te:.3g}", f"{T / tp:.3g}", f"{tp / te:.1f}x"]
             + [f"{stats[0]:,}", f"{stats[1]:,}", f"{stats[2] / max(stats[1], 1):.1f}"]
             + [f"{ce[-1] @ inst.gaps:.0f}", f"{cpp[-1] @ inst.gaps:.0f}"]
         )

@@ -19,7 +19,6 @@ on the machine and on its load.
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 
@@ -29,20 +28,21 @@ import ldpcode as ldp
 from ldpcode.global_policies.klucb_event import _run
 
 sys.path.insert(0, os.path.dirname(__file__))
-from bench_policies import event_arguments, machine_line, print_table, timed  # noqa: E402
+from bench_policies import Parser, check_cost, event_arguments, machine_line, print_table, timed  # noqa: E402
 
 INSTANCE = "ren2020-bernoulli"
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = Parser(description=__doc__.splitlines()[0])
     event_arguments(ap, [10**5, 10**6, 10**7])
     args = ap.parse_args(argv)
+    inst = ldp.make_instance(INSTANCE)
+    pol = ldp.make_policy("KL-UCB")
+    check_cost(ap, [(pol, inst, T, args.repeat + (1 if T >= 10**7 else args.repeat)) for T in args.horizons])
 
     print(machine_line())
     print(f"KL-UCB on {INSTANCE}, seed {args.seed}, best of {args.repeat} (per-pull at T >= 1e7: once)\n")
-    inst = ldp.make_instance(INSTANCE)
-    pol = ldp.make_policy("KL-UCB")
     ss = np.random.SeedSequence(args.seed).spawn(1)[0]
     cp = np.array([2000], dtype=np.int64)
     pol.run_one(inst, 2000, ss, cp)  # warm-up: load or compile every kernel
@@ -56,7 +56,7 @@ def main(argv=None) -> int:
         te, (ce, stats) = timed(lambda: _run(pol, inst, T, ss, cp), args.repeat)
         tp, (cpp, _) = timed(lambda: pol.run_one(inst, T, ss, cp), 1 if T >= 10**7 else args.repeat)
         rows.append(
-            [f"{T:.0e}", f"{te:.3f}", f"{tp:.3f}", f"{T / te:.3g}", f"{T / tp:.3g}", f"{tp / te:.0f}x"]
+            [f"{T:,}", f"{te:.3f}", f"{tp:.3f}", f"{T / te:.3g}", f"{T / tp:.3g}", f"{tp / te:.0f}x"]
             + [f"{stats[0]:,}", f"{stats[1]:,}", f"{stats[5]:,}", f"{ce[-1] @ inst.gaps:.0f}"]
             + [f"{cpp[-1] @ inst.gaps:.0f}"]
         )

@@ -15,7 +15,6 @@ the 2-core CI machine; the README quotes the figures this script printed. A scri
 
 from __future__ import annotations
 
-import argparse
 import os
 import platform
 import sys
@@ -24,10 +23,10 @@ import time
 import numpy as np
 
 import ldpcode as ldp
-from ldpcode.reference import run_reference_global
+from ldpcode.reference import reference_cost, run_reference_global
 
 sys.path.insert(0, os.path.dirname(__file__))
-from bench_policies import _int  # noqa: E402
+from bench_policies import Parser, _int, check_cost  # noqa: E402
 
 FIG2 = [0.75, 0.625, 0.5, 0.375, 0.25]
 FIG3 = [0.8, 0.1, 0.1, 0.1, 0.1]
@@ -41,19 +40,26 @@ def timed(fn):
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = Parser(description=__doc__.splitlines()[0])
     ap.add_argument("--horizon", type=_int, default=10**7)
     ap.add_argument("--runs", type=_int, default=20)
     ap.add_argument("--plain-horizon", type=_int, default=2 * 10**4)
     ap.add_argument("--seed", type=_int, default=2022)
     args = ap.parse_args(argv)
     T, R = args.horizon, args.runs
+    fig2, fig3 = ldp.make_instance("bernoulli", means=FIG2), ldp.make_instance("bernoulli", means=FIG3)
+    plain = [reference_cost("global", ldp.make_policy(n, 1.0), len(FIG2), args.plain_horizon, 1) for n in NAMES]
+    check_cost(  # before any work: Figure 2, Figure 3's 25 epsilons, and the fast and plain runs of the last part
+        ap,
+        [(ldp.make_policy(n, 1.0), fig2, T, R + 1) for n in NAMES]
+        + [(ldp.make_policy("AdaP-KLUCB", 1.0), fig3, T, 25 * R)],
+        (sum(c[0] for c in plain), max(c[1] for c in plain)),
+    )
     print(
         f"ldpcode {ldp.__version__}, numpy {np.__version__}, numba {__import__('numba').__version__}, "
         f"Python {platform.python_version()}, {os.cpu_count()} logical CPUs, "
         f"load average {os.getloadavg()[0]:.2f}; T = {T:,}, {R} runs\n"
     )
-    fig2 = ldp.make_instance("bernoulli", means=FIG2)
     for name in NAMES:  # warm-up: compile the kernels
         ldp.simulate(ldp.make_policy(name, 1.0), fig2, 2000, 1, 0, progress=False)
 
@@ -66,7 +72,6 @@ def main(argv=None) -> int:
         print(f"  {name:11s} {secs:7.2f} s   regret at T: {r.mean():9.1f} (sd {r.std(ddof=1):7.1f})")
     print(f"  {'all four':11s} {total:7.2f} s\n")
 
-    fig3 = ldp.make_instance("bernoulli", means=FIG3)
     grid = np.geomspace(0.05, 10, 25)
     _, secs = timed(
         lambda: [

@@ -26,6 +26,7 @@ the machine and on its load; the figures quoted in the README were taken with th
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import platform
 import re
@@ -35,7 +36,10 @@ import time
 import numpy as np
 
 import ldpcode as ldp
-from ldpcode.reference import run_reference, run_reference_heterogeneous
+from ldpcode._validate import EPSILON_FLOOR, check_epsilon
+from ldpcode.limits import MAX_HORIZON, check_limits
+from ldpcode.reference import reference_cost, run_reference, run_reference_heterogeneous
+from ldpcode.simulate import simulate_cost
 
 POLICIES = [  # (policy, instance)
     ("UCB1", "ren2020-bernoulli"),
@@ -49,17 +53,65 @@ POLICIES = [  # (policy, instance)
 HELDP_LEVELS = "ren-heldp-discrete"  # the users' levels of the heterogeneous policies
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse with its error on one line, ``prog: error: message``, and exit status 2 (as ``python -m ldpcode``):
+    the parser of every benchmark of this folder."""
+
+    def error(self, message):  # noqa: D102 (argparse's hook)
+        self.exit(2, f"{self.prog}: error: {' '.join(message.split())}\n")
+
+
 def _int(text: str) -> int:
-    """A positive integer from the command line: 2000000, 2_000_000, 2e6, 10**6 or 2*10**6."""
+    """A positive integer from the command line: 2000000, 2_000_000, 2e6, 10**6 or 2*10**6, at most
+    :data:`ldpcode.limits.MAX_HORIZON` (2^53; 1e400 and 10**400 are refused, not computed)."""
     t = text.replace("_", "").replace(" ", "")
-    m = re.fullmatch(r"(?:(\d+)\*)?(\d+)\*\*(\d+)", t)
+    m = re.fullmatch(r"(?:(\d{1,20})\*)?(\d{1,20})\*\*(\d{1,4})", t)
+    value = None
     try:
-        value = int(m[1] or 1) * int(m[2]) ** int(m[3]) if m else float(t)
+        if m:
+            base, power = int(m[2]), int(m[3])
+            if base <= 1 or power * math.log10(base) <= 16:  # else beyond 2^53 (about 9e15): not computed
+                value = int(m[1] or 1) * base**power
+        else:
+            value = float(t)
     except ValueError:
         value = None
-    if value is None or value != int(value) or value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer such as 2000000, 2e6 or 2*10**6, got {text!r}")
+    if value is None or not math.isfinite(value) or value != int(value) or not 1 <= value <= MAX_HORIZON:
+        raise argparse.ArgumentTypeError(
+            f"expected a positive integer such as 2000000, 2e6 or 2*10**6, at most 2**53, got {text[:40]!r}"
+        )
     return int(value)
+
+
+def _epsilon(text: str) -> float:
+    """A privacy level from the command line: a finite number >= 1e-9 (:func:`ldpcode._validate.check_epsilon`)."""
+    try:
+        return check_epsilon(float(text))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected a privacy level, a finite number >= {EPSILON_FLOOR:g}, got {text[:40]!r}"
+        ) from None
+
+
+def check_cost(ap: argparse.ArgumentParser, runs: list, extra: tuple = (0.0, 0.0)) -> None:
+    """Refuse, before any work and in one line (``ap.error``, exit status 2), a benchmark whose runs ``runs``, each
+    ``(policy, instance, horizon, times)``, are estimated beyond :class:`ldpcode.Limits` (an hour of one core and
+    4 GiB, or ``LDPCODE_CPU_SECONDS`` and ``LDPCODE_MEMORY_BYTES``): each at the per-pull engine's estimate, the
+    library's (:func:`ldpcode.simulate.simulate_cost`), also for the event engines, whose worst case it is. ``extra``: the
+    (core-seconds, bytes) of the benchmark's other work."""
+    seconds, nbytes = extra
+    for policy, instance, horizon, times in runs:
+        s, b, _ = simulate_cost(policy, instance, horizon, times, 1)
+        seconds, nbytes = seconds + s, max(nbytes, b)
+    longest = max(r[2] for r in runs)
+    work = f"{sum(r[3] for r in runs)} timed runs of up to {longest:,} pulls (the per-pull engine's estimate)"
+    try:
+        check_limits("the benchmark", work, seconds, nbytes)
+    except ValueError as err:
+        said = str(err).split(". To run it anyway")[0]
+        said = said.replace("(limits.cpu_seconds)", "(LDPCODE_CPU_SECONDS)")
+        said = said.replace("(limits.memory_bytes)", "(LDPCODE_MEMORY_BYTES)")
+        ap.error(f"{said}. To run it anyway, raise that environment variable (inf for no ceiling), or lower T")
 
 
 def make(name: str, instance: str, epsilon: float):
@@ -147,14 +199,27 @@ def same_pulls(pol, inst, levels, horizon: int, seed: int) -> bool:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = Parser(description=__doc__.splitlines()[0])
     ap.add_argument("--horizon", type=_int, default=2 * 10**6, help="pulls per run, compiled engine (default 2*10**6)")
     ap.add_argument("--runs", type=_int, default=2, help="runs, compiled engine (default 2)")
     ap.add_argument("--plain-horizon", type=_int, default=2 * 10**4, help="pulls, plain version (default 2*10**4)")
-    ap.add_argument("--epsilon", type=float, default=1.0, help="privacy level of the private policies (default 1)")
+    ap.add_argument("--epsilon", type=_epsilon, default=1.0, help="privacy level of the private policies (default 1)")
     ap.add_argument("--repeat", type=_int, default=2, help="timings per measurement; the best is kept (default 2)")
     ap.add_argument("--seed", type=_int, default=0)
     args = ap.parse_args(argv)
+    made = [make(name, instance, args.epsilon) for name, instance in POLICIES]
+    runs2 = max(2, args.runs)
+    plain = [  # the plain runs: repeat timings and the same-pulls check, at the reference's own estimate
+        reference_cost("index" if lv is None else "heterogeneous", pol, inst.n_arms, args.plain_horizon, 25)
+        for pol, inst, lv in made
+    ]
+    check_cost(  # before any work: the fast runs, the same-pulls runs, the two-worker runs and the plain runs
+        ap,
+        [(pol, inst, args.horizon, args.runs * args.repeat) for pol, inst, _ in made]
+        + [(pol, inst, args.plain_horizon, 1) for pol, inst, _ in made]
+        + [(pol, inst, args.horizon, runs2 * args.repeat) for pol, inst, _ in made if pol.name == "LDP-UCB-B"],
+        (sum(c[0] for c in plain) * (args.repeat + 1), max(c[1] for c in plain)),
+    )
 
     print(machine_line())
     print(
@@ -180,7 +245,6 @@ def main(argv=None) -> int:
     print_table(head, rows, left=2)
 
     pol, inst, levels = make("LDP-UCB-B", "ren2020-bernoulli", args.epsilon)
-    runs2 = max(2, args.runs)
     two = fast_rate(pol, inst, levels, args.horizon, runs2, args.seed, 2, args.repeat)
     one = fast_rates["LDP-UCB-B"]
     print(

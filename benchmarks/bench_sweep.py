@@ -12,7 +12,6 @@ seconds. A script, not a test.
 
 from __future__ import annotations
 
-import argparse
 import os
 import platform
 import sys
@@ -22,19 +21,24 @@ import ldpcode as ldp
 from ldpcode import sweep as sw
 
 sys.path.insert(0, os.path.dirname(__file__))
-from bench_policies import _int  # noqa: E402
+from bench_policies import Parser, _int, check_cost  # noqa: E402
 
 POLICIES = ["LDP-UCB-L", "LDP-UCB-B", "AdaP-UCB", "AdaP-KLUCB"]
 EPSILONS = [0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 2.0, 4.0]
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = Parser(description=__doc__.splitlines()[0])
     ap.add_argument("--horizon", type=_int, default=10**6)
     ap.add_argument("--runs", type=_int, default=20)
     ap.add_argument("--block", type=_int, default=5)
     args = ap.parse_args()
     T, R = args.horizon, args.runs
+    if T < 100:  # the checkpoints T // 100, T // 10, T
+        ap.error(f"--horizon must be at least 100, got {T}")
+    inst = ldp.make_instance("ren2020-bernoulli")
+    # before any work: the grid twice (threads, then the LocalCluster)
+    check_cost(ap, [(ldp.make_policy(p, e), inst, T, 2 * R) for p in POLICIES for e in EPSILONS])
     cp = [T // 100, T // 10, T]
     grid = (POLICIES, EPSILONS, "ren2020-bernoulli", T, R)
     print(

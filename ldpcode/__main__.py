@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import math
+import re
 import sys
 from pathlib import Path
 
@@ -38,7 +39,11 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _list(text: str, kind=str) -> list:
-    items = [t.strip() for t in text.split(",") if t.strip()]
+    """A comma-separated list; an empty item (``0.5,,1``, a trailing comma) is refused, not dropped: it is a value
+    left out by mistake more often than a separator typed twice."""
+    items = [t.strip() for t in text.split(",")]
+    if not all(items):
+        raise argparse.ArgumentTypeError(f"a comma-separated list with an empty item: {text[:80]!r}")
     try:
         return [kind(t) for t in items]
     except ValueError:
@@ -87,10 +92,9 @@ def _policies(text: str) -> list:
     from .policies import REGISTRY
 
     check = _choice("policy", sorted(REGISTRY))
-    names = [check(t) for t in text.split(",") if t.strip()]
-    if not names:
+    if not text.strip():
         raise argparse.ArgumentTypeError("expected at least one policy name")
-    return names
+    return [check(t) for t in _list(text)]
 
 
 def _instance(text: str):
@@ -120,11 +124,29 @@ def _levels(text: str) -> tuple:
     kind, _, numbers = text.partition(":")
     kind = _choice("privacy-level family", sorted(LEVEL_FAMILIES))(kind)
     spec = (kind, tuple(_floats(numbers)) if numbers else ())
+    if kind == "discrete" and len(set(spec[1])) != len(spec[1]):  # equally likely values: a repeat is a weight
+        raise argparse.ArgumentTypeError(
+            f"--levels {text[:80]!r} repeats a level; discrete levels are equally likely, so a repeat would double "
+            "its weight: give each level once"
+        )
     try:
         cli_levels(spec, 1.0)
     except (TypeError, ValueError) as err:
         raise argparse.ArgumentTypeError(f"--levels {text[:80]!r}: {err}") from None
     return spec
+
+
+_ADDRESS = re.compile(r"(tcp|tls|ws|wss)://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):[0-9]{1,5}/?")
+
+
+def _scheduler(text: str) -> str:
+    """``--scheduler``: ``localcluster`` or a Dask scheduler address with its scheme, host and port."""
+    if text == "localcluster" or _ADDRESS.fullmatch(text):
+        return text
+    raise argparse.ArgumentTypeError(
+        f"expected 'localcluster' or a Dask scheduler address such as tcp://10.0.0.1:8786 (tcp, tls, ws or wss, a "
+        f"host and a port), got {text[:80]!r}"
+    )
 
 
 _UNITS = {"": 1, "b": 1, "kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12, "kib": 2**10, "mib": 2**20, "gib": 2**30}
@@ -237,6 +259,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     sw.add_argument(
         "--scheduler",
+        type=_scheduler,
         default=None,
         help="'localcluster', or a Dask scheduler address such as tcp://10.0.0.1:8786 (default: this process)",
     )
@@ -295,13 +318,20 @@ def _limits(args):
 
 
 def _findings(args) -> int:
-    from .claims.report import findings, write_findings
+    from ._paths import repo_root
+    from .claims.report import collect, findings, write_findings
 
+    summary = collect()
+    if not summary.claims:  # an empty table would read as "0 statements judged", a plausible wrong finding
+        raise ValueError(
+            f"no stored claims under {repo_root() / 'data'}: no findings to show (is this the book's folder? "
+            "LDPCODE_ROOT names another; python -m ldpcode.nbrun --write stores a notebook's claims)"
+        )
     if args.write:
         changed = write_findings()
         print("rewrote " + ", ".join(p.name for p in changed) if changed else "README.md and intro.md are up to date")
     else:
-        print(findings())
+        print(findings(summary))
     return 0
 
 
@@ -364,7 +394,7 @@ def _rerun(args) -> int:
     twice = sorted({n for n in names if names.count(n) > 1})
     if twice:
         raise ValueError(f"parameter {twice[0]!r} is given twice")
-    values = {name: parse_value(value) for name, value in args.parameter}
+    values = {name: parse_value(value, name) for name, value in args.parameter}
     _limits(args)
     out = rerun(
         args.notebook,

@@ -7,17 +7,28 @@ import os
 from pathlib import Path
 
 
+def _is_book(folder: Path) -> bool:
+    """Whether ``folder`` is a book's top folder: its table of contents and its chapters."""
+    return (folder / "_toc.yml").is_file() and (folder / "chapters").is_dir()
+
+
 def repo_root() -> Path:
-    """The book's top folder: ``$LDPCODE_ROOT``, else the nearest parent of the working directory
-    holding ``_toc.yml``, else the folder above the installed package."""
+    """The book's top folder: ``$LDPCODE_ROOT``, else the repository of the installed package (the folder above
+    ``ldpcode/``, an editable install) when it is a book, else the nearest parent of the working directory holding
+    ``_toc.yml``, else the folder above the package. The package's own book comes before the working directory, so
+    that a command run from inside another book (a re-run's one-page build ``OUT/book`` has a ``_toc.yml``) still
+    reads, and guards, this one."""
     env = os.environ.get("LDPCODE_ROOT")
     if env:
         return Path(env).resolve()
+    package = Path(__file__).resolve().parent.parent
+    if _is_book(package):
+        return package
     here = Path.cwd().resolve()
     for d in (here, *here.parents):
         if (d / "_toc.yml").exists():
             return d
-    return Path(__file__).resolve().parent.parent
+    return package
 
 
 #: the book's own folders (its notebooks, its stored numbers, its build), which the command line never writes into

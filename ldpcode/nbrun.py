@@ -12,8 +12,14 @@ compare nothing with data/ and pass, while data/ describes another experiment.
 Each run is timed into ``data/execution.json`` (:data:`RECORD`), the record from which the book's
 execution-statistics page is built: the wall time of the last run at the paper's scale (the notebook as
 committed), and with ``--tiny`` the wall time at the notebook's ``tiny`` parameters
-(``ldpcode.parameters``), run by papermill into a temporary folder so that neither the notebook nor
-``data/`` changes. Each entry carries its date and the machine's core count.
+(``ldpcode.parameters``), run by papermill into a temporary folder so that neither the notebook nor its numbers
+under ``data/`` change (``--tiny`` writes only its time, into the record). Each entry carries its date and the
+machine's core count.
+
+Only the book's own chapter notebooks (``chapters/<chapter>/<name>.ipynb`` under :func:`ldpcode._paths.repo_root`)
+are run: any other path is refused before any work, as is a file that is not a readable notebook (one line, exit
+status 2). A notebook that fails in its kernel ends the command with one line naming the cell and its error (exit
+status 1); ``--debug`` shows the traceback instead.
 """
 
 from __future__ import annotations
@@ -45,7 +51,13 @@ def run(path: Path, timeout: int = 3600) -> float:
     client = nbclient.NotebookClient(
         nb, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}
     )
-    client.execute()
+    try:
+        client.execute()
+    except Exception as err:  # name the cell that failed (nbclient does not): its execution count
+        failed = [c for c in nb.cells if any(o.get("output_type") == "error" for o in c.get("outputs", []))]
+        if failed:
+            err.exec_count = failed[0].get("execution_count")
+        raise
     for cell in nb.cells:  # keep the stored notebook free of run-specific metadata
         cell.get("metadata", {}).pop("execution", None)
     nbformat.write(nb, path)
@@ -125,34 +137,99 @@ def record(path: Path, scale: str, seconds: float, record_file: Path | None = No
         tmp.replace(record_file)
 
 
+PROG = "python -m ldpcode.nbrun"
+
+
+def _refuse(message: str) -> None:
+    """An ordinary error: one line, exit status 2 (as ``python -m ldpcode``)."""
+    print(f"{PROG}: error: {' '.join(message.split())}", file=sys.stderr)
+    raise SystemExit(2)
+
+
+def _outside_chapters(path: Path) -> bool:
+    """Whether ``path`` is not a notebook ``chapters/<chapter>/<name>.ipynb`` of the book (:func:`repo_root`)."""
+    key = _key(path)
+    return not (key.startswith("chapters/") and key.count("/") == 2 and not key.startswith("/"))
+
+
+def _unreadable(path: Path) -> str | None:
+    """Why ``path`` cannot be read as a notebook (invalid JSON, not nbformat 4), or None."""
+    import nbformat
+
+    try:
+        nbformat.read(path, as_version=4)
+    except (OSError, ValueError, KeyError, AttributeError, TypeError) as err:  # NotJSONError is a ValueError
+        text = " ".join(str(err).split())
+        return f"{path}: not a readable notebook ({type(err).__name__}: {text[:200]})"
+    return None
+
+
+def _failure(nb: Path, err: BaseException) -> str | None:
+    """One line for a notebook that failed in its kernel (nbclient's or papermill's error), or None."""
+    name = type(err).__name__
+    if name not in ("CellExecutionError", "PapermillExecutionError"):
+        return None
+    where = f" in cell {err.exec_count}" if getattr(err, "exec_count", None) is not None else ""
+    evalue = " ".join(str(err.evalue).split())
+    return f"{nb}: the notebook stopped{where}: {err.ename}: {evalue[:500]} (--debug shows the traceback)"
+
+
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog=PROG, description=__doc__.splitlines()[0])
     ap.add_argument("notebooks", nargs="+", type=Path)
     mode = ap.add_mutually_exclusive_group()
     mode.add_argument("--write", action="store_true", help="store the notebook's numbers under data/ first")
-    mode.add_argument("--tiny", action="store_true", help="time the notebook at its tiny parameters (nothing written)")
+    mode.add_argument(
+        "--tiny",
+        action="store_true",
+        help="time the notebook at its tiny parameters, in a temporary folder; only its time is written, into "
+        "data/execution.json (the notebook and its numbers under data/ are left as they are)",
+    )
+    ap.add_argument("--debug", action="store_true", help="show the traceback of a failing notebook")
     args = ap.parse_args(argv)
     missing = [str(nb) for nb in args.notebooks if not nb.is_file() or nb.suffix != ".ipynb"]
     if missing:
-        ap.error(f"not a notebook file: {', '.join(missing)}")
+        _refuse(f"not a notebook file: {', '.join(missing)}")
+    outside = [str(nb) for nb in args.notebooks if _outside_chapters(nb)]
+    if outside:  # nbrun rewrites a notebook in place and records it: only the book's own chapter notebooks
+        _refuse(
+            f"not a chapter notebook of the book at {repo_root()} (chapters/<chapter>/<name>.ipynb): "
+            f"{', '.join(outside)}"
+        )
+    unreadable = [message for message in map(_unreadable, args.notebooks) if message]
+    if unreadable:
+        _refuse("; ".join(unreadable))
     if not args.write and not args.tiny:
         stale = [message for message in map(_stale_params, args.notebooks) if message]
         if stale:
             ap.error("\n".join(stale))
     for nb in args.notebooks:
-        if args.tiny:
-            seconds = run_tiny(nb)
-            record(nb, "tiny", seconds)
-            print(f"{nb}: at its tiny parameters ({seconds:.1f} s)", file=sys.stderr)
-            continue
-        if args.write:
-            os.environ["LDPCODE_WRITE_CLAIMS"] = "1"
-            print(f"{nb}: storing numbers ({run(nb):.1f} s)", file=sys.stderr)
-            os.environ.pop("LDPCODE_WRITE_CLAIMS")
-        seconds = run(nb)
-        record(nb, "paper", seconds)
-        print(f"{nb}: executed ({seconds:.1f} s)", file=sys.stderr)
+        try:
+            _one(nb, args)
+        except Exception as err:
+            line = None if args.debug else _failure(nb, err)
+            if line is None:
+                raise
+            print(f"{PROG}: error: {line}", file=sys.stderr)
+            return 1
     return 0
+
+
+def _one(nb: Path, args) -> None:
+    if args.tiny:
+        seconds = run_tiny(nb)
+        record(nb, "tiny", seconds)
+        print(f"{nb}: at its tiny parameters ({seconds:.1f} s)", file=sys.stderr)
+        return
+    if args.write:
+        os.environ["LDPCODE_WRITE_CLAIMS"] = "1"
+        try:
+            print(f"{nb}: storing numbers ({run(nb):.1f} s)", file=sys.stderr)
+        finally:
+            os.environ.pop("LDPCODE_WRITE_CLAIMS", None)
+    seconds = run(nb)
+    record(nb, "paper", seconds)
+    print(f"{nb}: executed ({seconds:.1f} s)", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -11,17 +11,22 @@ things, each refusing bad input before any work:
 2. executes the notebook with papermill (the kernel's working directory is the notebook's folder, as in the book),
    writing ``OUT/<name>.ipynb`` with a note under its title naming the new values; its check cell compares nothing
    with ``data/`` at other parameters and writes nothing there;
-   The re-run stores nothing under ``data/`` even with ``LDPCODE_WRITE_CLAIMS=1`` in the environment, and it
-   refuses (before any work) an ``OUT`` inside the book's ``chapters/``, ``data/`` or ``_build/``, an
-   ``OUT/<name>.ipynb`` it did not write, and an ``OUT/book`` that is not its own earlier build
-   (:func:`check_out`);
+   The re-run stores nothing under ``data/`` even with ``LDPCODE_WRITE_CLAIMS=1`` in the environment. It replaces
+   only what it wrote itself and what is unchanged since: it lists every file it writes in ``OUT``, with its
+   sha256, in ``OUT/.ldpcode-rerun.json`` (:data:`MANIFEST`), and refuses (before any work) an ``OUT`` inside the
+   book's own files (``chapters/``, ``data/``, ``_build/``, ``_static/``, ``ldpcode/``, ...: any existing top-level
+   entry but a folder of re-runs; a new folder such as ``rerun/`` is fine), an ``OUT`` that exists, is not empty
+   and has no such list, an ``OUT/<name>.ipynb`` it did not write or that was edited since, and an ``OUT/book``
+   that holds a file it did not write or one changed since, or is a symbolic link (:func:`check_out`). The
+   notebook is executed into a temporary file and renamed over ``OUT/<name>.ipynb`` once whole;
 3. builds a one-page Jupyter Book in ``OUT/book`` from the book's own ``_config.yml``, ``references.bib``,
    ``_static/`` and ``_ext/`` (so MyST, the theorem boxes, the bibliography and the offline MathJax render as in
    the book; the citations link to a bibliography page beside it) and returns ``OUT/book/_build/html/<name>.html``.
    Links to the book's other pages are not part of a one-page build; they render as plain text.
 
 Values on the command line are read as YAML (``-p horizon 100000`` an int, ``-p epsilons "[0.5, 1.0]"`` a list,
-``-p policy LDP-UCB-B`` a string). Where the notebook's own default is an integer (or a list of integers), a whole
+``-p policy LDP-UCB-B`` a string); an integer YAML 1.1 would read in another base (``010``, ``0x100``, ``0b11``,
+``1:40``) is refused. Where the notebook's own default is an integer (or a list of integers), a whole
 number written as a float is read as that integer: ``-p horizon 1e6`` is ``1000000``; ``-p horizon 1.5`` is
 refused by the notebook's rules. A value of more than :data:`MAX_ITEMS` items (YAML aliases can make a
 324-character value describe billions) is refused before anything reads it.
@@ -33,11 +38,15 @@ leaves others at the paper's scale says which (``ratio_horizon stays at 10,000,0
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 import os
+import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 from ._paths import in_book_folders, repo_root
@@ -63,18 +72,58 @@ MAX_ITEMS = 10**5
 expanded (YAML's aliases repeat a node without repeating its text)."""
 
 
-def parse_value(text: str):
+#: an integer as a reader writes it in decimal: YAML 1.1 (PyYAML's safe loader) also reads ``010`` as 8 (octal),
+#: ``0x100`` as 256, ``0b11`` as 3 and ``1:40`` as 100 (base 60), plausible wrong numbers: those are refused
+_DECIMAL_INT = re.compile(r"[-+]?(?:0|[1-9][0-9_]*)")
+
+
+class _Unread(ValueError):
+    """A scalar that YAML 1.1 would read as a number other than the one a reader means (:data:`_DECIMAL_INT`)."""
+
+
+def _loader():
+    """PyYAML's safe loader, refusing the integers and floats YAML 1.1 reads otherwise than YAML 1.2's core schema
+    or Python would (octal ``010``, ``0x``/``0o``/``0b`` prefixes, base-60 ``1:40``)."""
+    import yaml
+
+    class Loader(yaml.SafeLoader):
+        pass
+
+    def integer(loader, node):
+        if not _DECIMAL_INT.fullmatch(node.value):
+            raise _Unread(node.value)
+        return yaml.SafeLoader.construct_yaml_int(loader, node)
+
+    def real(loader, node):
+        if ":" in node.value:  # 1:30.5 is 90.5 in YAML 1.1
+            raise _Unread(node.value)
+        return yaml.SafeLoader.construct_yaml_float(loader, node)
+
+    Loader.add_constructor("tag:yaml.org,2002:int", integer)
+    Loader.add_constructor("tag:yaml.org,2002:float", real)
+    return Loader
+
+
+def parse_value(text: str, name: str | None = None):
     """A command-line value read as YAML (safe loader): ``100000`` → int, ``0.5`` → float, ``[0.1, 1]`` → list,
     ``true`` → bool, ``1e6`` (which YAML 1.1 reads as a string) → 1e6 the float, anything else the string
-    itself. A value of more than :data:`MAX_ITEMS` items is refused (ValueError) before it is formatted."""
+    itself. A value of more than :data:`MAX_ITEMS` items is refused (ValueError) before it is formatted, and so is
+    an integer written with a leading zero, a ``0x``/``0o``/``0b`` prefix or a base-60 colon (YAML 1.1 reads
+    ``010`` as 8 and ``1:40`` as 100; ``name``, the parameter, is named in the refusal)."""
     import yaml
 
     if not isinstance(text, str):
         raise TypeError(f"a parameter value from the command line must be a string, got {type(text).__name__}")
     try:
-        value = yaml.safe_load(text)
+        value = yaml.load(text, Loader=_loader())  # noqa: S506 (a SafeLoader)
     except yaml.YAMLError:
         return text
+    except _Unread as err:
+        who = f"parameter {name!r}" if name else "a parameter"
+        raise ValueError(
+            f"{who}: {str(err)[:40]!r} in {text[:60]!r} is not a decimal number (YAML 1.1 would read a leading zero "
+            "as octal, 0x/0o/0b as another base and a colon as base 60); write it in decimal, e.g. 8 or 100"
+        ) from None
     if isinstance(value, str):
         try:
             number = float(value)
@@ -205,7 +254,7 @@ def rerun(
     out = Path(out).resolve()
     name = Path(rel).stem
     executed = out / f"{name}.ipynb"
-    check_out(out, name)  # before any work: nothing of the book's or the user's is overwritten
+    check_out(out, name, book=render)  # before any work: nothing of the book's or the user's is overwritten
     out.mkdir(parents=True, exist_ok=True)
     # a re-run never stores numbers, whatever the caller's environment says (LDPCODE_WRITE_CLAIMS=1 left set)
     saved = os.environ.pop(WRITE_ENV, None)
@@ -213,10 +262,15 @@ def rerun(
     # that line as "unknown": noise for a reader, as the names were checked above against the cell itself
     for logger in ("papermill.translators", "papermill"):
         logging.getLogger(logger).setLevel(logging.ERROR)
+    # executed into a temporary file beside OUT/<name>.ipynb, renamed over it once whole and noted: an interrupted
+    # re-run leaves no half-written, unlisted notebook there (a killed one at worst a hidden .<name>.*.ipynb)
+    fd, part = tempfile.mkstemp(prefix=f".{name}.", suffix=".ipynb", dir=out)
+    os.close(fd)
+    _plain_mode(part)
     try:
         papermill.execute_notebook(
             str(root / rel),
-            str(executed),
+            part,
             parameters=values,
             cwd=str((root / rel).parent),
             kernel_name="python3",
@@ -225,10 +279,15 @@ def rerun(
             # at shutdown, are noise on a reader's terminal (an error in a cell is reported as the cell's error)
             extra_arguments=["--IPKernelApp.log_level=CRITICAL"],
         )
+        _note_parameters(Path(part), values)
+        if os.path.lexists(executed):  # again: the reader may have put a file there during the run
+            _own(executed, out, _manifest(out) or {})
+        os.replace(part, executed)
+        _record(out, {executed.name: _sha256(executed)})
     finally:
         if saved is not None:
             os.environ[WRITE_ENV] = saved
-    _note_parameters(executed, values)
+        Path(part).unlink(missing_ok=True)
     if not render:
         return executed
     if notes is not None:
@@ -236,43 +295,175 @@ def rerun(
     return render_page(executed, out / "book")
 
 
-#: the file that marks a folder ``OUT/book`` as a one-page build of ``rerun``, which a later re-run may replace
-MARKER = ".ldpcode-rerun-build"
-#: the metadata key that marks ``OUT/<name>.ipynb`` as written by ``rerun``
+#: the file in ``OUT`` that lists every file ``rerun`` wrote there (its path under ``OUT`` → its sha256): a later
+#: re-run replaces a file only if it is listed and unchanged since, and writes into a non-empty ``OUT`` only if it
+#: holds this list
+MANIFEST = ".ldpcode-rerun.json"
+#: the marker of ``OUT/book`` of the versions before :data:`MANIFEST` (it listed nothing: such a build is refused)
+OLD_MARKER = ".ldpcode-rerun-build"
+#: the metadata key that marks ``OUT/<name>.ipynb`` as written by ``rerun`` (for a reader; ownership is the manifest's)
 NB_MARK = "ldpcode_rerun"
 
 
-def check_out(out: Path, name: str) -> None:
-    """Refuse an output folder where the re-run would overwrite what it did not write: a folder inside the
-    book's ``chapters/``, ``data/`` or ``_build/`` (or the book's root), an ``OUT/<name>.ipynb`` that is not
-    an earlier re-run's notebook, or an ``OUT/book`` that is not an earlier re-run's build."""
-    out = Path(out).resolve()
-    if in_book_folders(out):
+def _plain_mode(path) -> None:
+    """Give a file made by :func:`tempfile.mkstemp` (mode 0600) the mode a plain ``open()`` would have given it."""
+    mask = os.umask(0)
+    os.umask(mask)
+    os.chmod(path, 0o666 & ~mask)
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _manifest(out: Path) -> dict | None:
+    """What ``rerun`` wrote in ``out``, from its :data:`MANIFEST` (path under ``out`` → sha256), or None without one."""
+    path = out / MANIFEST
+    if not os.path.lexists(path):
+        return None
+    try:
+        if path.is_symlink():
+            raise ValueError("a symbolic link")
+        files = json.loads(path.read_text(encoding="utf-8"))["files"]
+        if not (isinstance(files, dict) and all(isinstance(v, str) for v in files.values())):
+            raise ValueError("not a list of files")
+    except (OSError, ValueError, KeyError, TypeError):
         raise ValueError(
-            f"--out {out} is inside the book's own files; choose a folder outside chapters/, data/ and _build/ "
-            "(the default is rerun/)"
+            f"{path} is not rerun's list of the files it wrote in {out}; move {out} away or choose another --out"
+        ) from None
+    return files
+
+
+def _record(out: Path, add: dict, drop: str | None = None) -> None:
+    """Update the :data:`MANIFEST` of ``out``: forget every path under ``drop`` (a folder of ``out``, e.g.
+    ``"book/"``), then list ``add`` (path → sha256). Written beside it and renamed over it in one step."""
+    files = {k: v for k, v in (_manifest(out) or {}).items() if drop is None or not k.startswith(drop)}
+    files.update(add)
+    text = json.dumps({"written by": "python -m ldpcode rerun", "files": dict(sorted(files.items()))}, indent=1)
+    fd, tmp = tempfile.mkstemp(prefix=f"{MANIFEST}.", suffix=".tmp", dir=out)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text + "\n")
+        _plain_mode(tmp)
+        os.replace(tmp, out / MANIFEST)
+    finally:
+        Path(tmp).unlink(missing_ok=True)
+
+
+def _own(path: Path, out: Path, files: dict) -> None:
+    """Refuse ``path`` (a file under ``out`` that a re-run would replace) unless ``files`` lists it as written by
+    rerun and it is unchanged since (its sha256)."""
+    if path.is_symlink():
+        raise ValueError(f"{path} is a symbolic link; rerun writes through none: move it away or choose another --out")
+    rel = path.relative_to(out).as_posix()
+    if rel not in files or not path.is_file():
+        raise ValueError(f"{path} exists and was not written by rerun; move it away or choose another --out")
+    if _sha256(path) != files[rel]:
+        raise ValueError(
+            f"{path} was changed since rerun wrote it, so it is yours now and never replaced; "
+            "move it away or choose another --out"
         )
+
+
+def _refuse_book_folder(out: Path) -> None:
+    """Refuse an ``out`` that is the book's top folder or inside its own files: :data:`ldpcode._paths.BOOK_FOLDERS`
+    (even before they exist), and any existing top-level entry of the book (``_static``, ``ldpcode``, ``tests``,
+    ...) except a folder that holds only re-runs (each in a folder with its :data:`MANIFEST`). A new folder of
+    the top folder (``rerun/``, the README's example) is accepted."""
+    root = repo_root().resolve()
+    inside = f"--out {out} is inside the book's own files; choose a new folder such as rerun/, or one outside the book"
+    if in_book_folders(out):
+        raise ValueError(inside + " (never chapters/, data/ or _build/)")
+    try:
+        top = root / out.relative_to(root).parts[0]
+    except ValueError:
+        return  # outside the book
+    if os.path.lexists(top) and not _only_reruns(top):
+        raise ValueError(f"{inside} ({top.name}/ exists and is not a folder of re-runs: the book's, or yours)")
+
+
+def _only_reruns(folder: Path) -> bool:
+    """Whether ``folder`` is a real folder whose files all lie in folders with a :data:`MANIFEST` (re-runs)."""
+    if folder.is_symlink() or not folder.is_dir():
+        return False
+    for here, dirs, names in os.walk(folder):
+        if MANIFEST in names:
+            dirs[:] = []  # a re-run's own folder: check_out judges its files
+            continue
+        if names or any(os.path.islink(os.path.join(here, d)) for d in dirs):
+            return False
+    return True
+
+
+def check_out(out: Path, name: str, *, book: bool = True) -> None:
+    """Refuse an output folder where the re-run would write over what it did not write, before any work: a folder
+    inside the book's own files (:func:`_refuse_book_folder`), a file, a non-empty folder without rerun's
+    :data:`MANIFEST`, an ``OUT/<name>.ipynb`` that rerun did not write or that was changed since, and (``book``)
+    an ``OUT/book`` that holds a file rerun did not write or one changed since, or is a symbolic link."""
+    out = Path(out).resolve()
+    _refuse_book_folder(out)
     if out.exists() and not out.is_dir():
         raise ValueError(f"--out {out} is a file, not a folder")
+    files = _manifest(out) if out.is_dir() else None
+    if files is None and out.is_dir() and any(out.iterdir()):
+        raise ValueError(
+            f"--out {out} exists and is not empty, and rerun did not write it (it has no {MANIFEST}, the list of "
+            "what rerun wrote); choose a new or empty folder"
+        )
     executed = out / f"{name}.ipynb"
-    if executed.exists() and not _is_rerun_notebook(executed):
-        raise ValueError(f"{executed} exists and was not written by rerun; move it away or choose another --out")
-    _refuse_foreign_build(out / "book")
+    if os.path.lexists(executed):
+        _own(executed, out, files or {})
+    if book:
+        _refuse_foreign_build(out / "book")
 
 
 def _refuse_foreign_build(book: Path) -> None:
-    """A folder ``book`` that exists without rerun's marker is the user's: refuse to replace it."""
-    if book.exists() and not (book / MARKER).exists():
-        raise ValueError(f"{book} exists and is not a rerun build; move it away or choose another --out")
+    """Refuse to replace ``book`` unless every file in it is one rerun wrote (listed in the :data:`MANIFEST` of its
+    folder) and unchanged since: a file the reader added or edited there is never deleted, and a symbolic link
+    (``book`` itself or inside it) is never followed."""
+    if not os.path.lexists(book):
+        return
+    if book.is_symlink() or not book.is_dir():
+        kind = "a symbolic link" if book.is_symlink() else "a file"
+        raise ValueError(f"{book} is {kind}, not a rerun build; move it away or choose another --out")
+    out = book.parent
+    files = _manifest(out) or {}
+    if not any(k.startswith("book/") for k in files):
+        old = " (a build of an earlier rerun, which listed nothing: delete it if nothing in it is yours)"
+        raise ValueError(
+            f"{book} exists and is not a rerun build{old if (book / OLD_MARKER).exists() else ''}; "
+            "move it away or choose another --out"
+        )
+    for here, dirs, names in os.walk(book):
+        for entry in names + [d for d in dirs if os.path.islink(os.path.join(here, d))]:
+            path = Path(here, entry)
+            rel = path.relative_to(out).as_posix()
+            if path.is_symlink() or rel not in files:
+                raise ValueError(
+                    f"{book} holds {path.relative_to(book)}, which rerun did not write; it is never deleted: move "
+                    "it (or the whole folder) away, or choose another --out"
+                )
+            if _sha256(path) != files[rel]:
+                raise ValueError(
+                    f"{book} holds {path.relative_to(book)}, changed since rerun wrote it; it is never deleted: "
+                    "move it (or the whole folder) away, or choose another --out"
+                )
 
 
-def _is_rerun_notebook(path: Path) -> bool:
-    import json
-
-    try:
-        return bool(json.loads(path.read_text(encoding="utf-8")).get("metadata", {}).get(NB_MARK))
-    except (OSError, ValueError):
-        return False
+def _record_book(book: Path) -> None:
+    """List every file of the build ``book`` in the :data:`MANIFEST` of its folder (its earlier files forgotten)."""
+    out = book.parent
+    files = {}
+    for here, _, names in os.walk(book):
+        for entry in names:
+            path = Path(here, entry)
+            if path.is_file() and not path.is_symlink():
+                files[path.relative_to(out).as_posix()] = _sha256(path)
+    _record(out, files, drop="book/")
 
 
 def _note_parameters(executed: Path, values: dict) -> None:
@@ -294,7 +485,7 @@ def _note_parameters(executed: Path, values: dict) -> None:
         f"stored numbers unless the parameters are the book's own; its verdicts are computed afresh at these values.{prose}\n"
         ":::"
     )
-    nb.metadata[NB_MARK] = True  # a later re-run into the same folder may replace this notebook
+    nb.metadata[NB_MARK] = True  # for a reader: which re-runs may replace it is the manifest's say
     first = next((c for c in nb.cells if c.cell_type == "markdown" and c.source.startswith("# ")), None)
     if first is None:  # no title cell: the note opens the page
         nb.cells.insert(0, nbformat.v4.new_markdown_cell(text))
@@ -308,11 +499,22 @@ def render_page(executed: Path, book: Path) -> Path:
     """Build ``executed`` (an executed notebook) as a one-page book in the folder ``book`` with the book's own
     configuration and assets; returns the HTML page. The build is offline (the book's MathJax is bundled)."""
     root = repo_root()
-    _refuse_foreign_build(book)  # never remove a folder this function did not build
+    book = Path(book).absolute()
+    _refuse_foreign_build(book)  # never remove a file this function did not write, nor one changed since
     if book.exists():
         shutil.rmtree(book)
+        _record(book.parent, {}, drop="book/")
     book.mkdir(parents=True)
-    (book / MARKER).write_text("a one-page build of `python -m ldpcode rerun`; a later re-run replaces it\n")
+    try:
+        page = _build(root, executed, book)
+    except BaseException:  # a half build (a failure, Ctrl-C) is removed, not left unlisted to block the next
+        shutil.rmtree(book, ignore_errors=True)
+        raise
+    _record_book(book)
+    return page
+
+
+def _build(root: Path, executed: Path, book: Path) -> Path:
     for item in ("_config.yml", "references.bib"):
         shutil.copy(root / item, book / item)
     for folder in ("_static", "_ext"):

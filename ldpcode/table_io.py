@@ -21,8 +21,9 @@ COLUMNS = ("policy", "instance", "epsilon", "run", "t", "regret")
 def check_table_path(path, *, replace: bool = False) -> Path:
     """The path a sweep's table will be written to, checked before any work: it ends in ``.parquet`` or ``.csv``,
     is not a folder, and its folder exists and is writable. An existing file is refused: with ``replace=True`` a
-    sweep table :func:`save_table` wrote may be written over (the command line's ``--replace``), and any other file
-    never is, so that no file of the reader's is lost to a mistyped path. Returns it as a :class:`~pathlib.Path`."""
+    sweep table :func:`save_table` wrote, whole (:func:`load_table` accepts it), may be written over (the command line's
+    ``--replace``), and any other file never is, nor a symbolic link (dangling or not), so that no file of the
+    reader's is lost to a mistyped path. Returns it as a :class:`~pathlib.Path`."""
     import os
 
     if not isinstance(path, (str, os.PathLike)) or not str(path):
@@ -30,6 +31,8 @@ def check_table_path(path, *, replace: bool = False) -> Path:
     path = Path(path)
     if path.suffix not in (".parquet", ".csv"):
         raise ValueError(f"path must end in .parquet or .csv, got {str(path)!r}")
+    if path.is_symlink():  # dangling or not: the file it names, or the link itself, is the reader's
+        raise ValueError(f"path {str(path)!r} is a symbolic link; a sweep writes through none: give a plain file name")
     if path.is_dir():
         raise ValueError(f"path {str(path)!r} is a folder; give a file name ending in .parquet or .csv")
     folder = path.parent if str(path.parent) else Path(".")
@@ -38,10 +41,11 @@ def check_table_path(path, *, replace: bool = False) -> Path:
     if not os.access(folder, os.W_OK):
         raise ValueError(f"path {str(path)!r}: its folder {str(folder)!r} is not writable")
     if path.exists():
-        if not _written_here(path):
+        why = _not_written_here(path)
+        if why:
             raise ValueError(
-                f"path {str(path)!r} exists and is not a sweep table written by ldpcode: it is never replaced; "
-                "choose another name"
+                f"path {str(path)!r} exists and is not a sweep table written by ldpcode: it is never replaced "
+                f"({why}); choose another name"
             )
         if not replace:
             raise ValueError(
@@ -64,12 +68,21 @@ def _stored_rows(path: Path):
     return first.split(":", 1)[1].strip() if first.startswith(f"# {ROWS_KEY}:") else None
 
 
-def _written_here(path: Path) -> bool:
-    """Is the file at ``path`` a table :func:`save_table` wrote (its row count stored under :data:`ROWS_KEY`)?"""
+def _not_written_here(path: Path) -> str:
+    """Why the file at ``path`` is not a whole table :func:`save_table` wrote, or "" if it is one: its row count is
+    stored under :data:`ROWS_KEY` and :func:`load_table` accepts it (every row there, no hole in its grid). A
+    hand-cut subset that kept the first line, or a copy cut short, is not: it may hold the reader's own work."""
     try:
-        return _stored_rows(path) is not None
+        if _stored_rows(path) is None:
+            return f"it has no {ROWS_KEY} row count"
     except (OSError, ValueError):  # UnicodeDecodeError is a ValueError
-        return False
+        return "it is not a table ldpcode can read"
+    try:
+        load_table(path)
+    except (OSError, ValueError) as err:
+        text = " ".join(str(err).split())
+        return "load_table refuses it: " + (text if len(text) <= 200 else text[:200] + " ...")
+    return ""
 
 
 ROWS_KEY = "ldpcode.rows"
@@ -87,8 +100,16 @@ def save_table(table, path, *, replace: bool = False) -> Path:
     count is stored with the table (:data:`ROWS_KEY`), and :func:`load_table` refuses a file that holds fewer."""
     import os
 
+    import tempfile
+
     path = check_table_path(path, replace=replace)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    # a new file of its own beside the target (O_EXCL, an unpredictable name: no other file is written through)
+    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent if str(path.parent) else ".")
+    os.close(fd)
+    tmp = Path(name)
+    mask = os.umask(0)
+    os.umask(mask)
+    os.chmod(tmp, 0o666 & ~mask)  # mkstemp's 0600 would make the table private: as a plain open() would create it
     try:
         if path.suffix == ".parquet":
             import pyarrow as pa

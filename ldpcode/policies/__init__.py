@@ -133,7 +133,8 @@ def make_policy(
     :data:`~ldpcode._validate.EPSILON_FLOOR` (1e-9: below it indexes stop being finite numbers) and may be
     as large as any finite double (the curators' probabilities take their limits, with no overflow:
     as epsilon grows each agent becomes its non-private baseline UCB1 or UCB1-S); HeLDP-UCB-L's and -LS's
-    ``epsilon_min`` is at most :data:`HELDP_L_MAX_EPSILON_MIN` (1e150).
+    ``epsilon_min`` is at most :data:`HELDP_L_MAX_EPSILON_MIN` (1e150), and so is every users' level they accept
+    (their ``check_environment`` refuses levels that reach beyond it, before any work).
 
     The ε-global DP policies of Azize and Basu (2022), :mod:`ldpcode.global_policies`: ``AdaP-UCB`` and
     ``AdaP-KLUCB`` (``alpha``, default 3.1; alpha <= 3 warns that Theorems 7-8 no longer apply), ``DP-SE``

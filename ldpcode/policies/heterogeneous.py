@@ -134,6 +134,14 @@ class HeterogeneousPolicy(ArmedPolicy):
                 f"no user of {privacy_levels.name!r} ever reaches epsilon_min={self.epsilon_min:g}: every "
                 f"response would be discarded and the agent could never learn; lower epsilon_min"
             )
+        top = _top_level(privacy_levels) if self.forced_exploration else 0.0
+        if top > HELDP_L_MAX_EPSILON_MIN:
+            raise ValueError(
+                f"the users' levels must be <= {HELDP_L_MAX_EPSILON_MIN:g} for {self.name!r}, but "
+                f"{privacy_levels.name!r} reaches {top:g}: its forced-pull test adds eps_t^-2 to A_a, and eps_t^-2 "
+                f"underflows to 0 beyond (with every user at 1e155 the agent pulled its first arm forever: regret 0); such a "
+                f"level is no privacy at all"
+            )
         check_bounded(
             self, instance, f" but instance {instance.name!r} is unbounded" + USE_SIGMOID.format(name=self.name)
         )
@@ -198,8 +206,18 @@ class HeterogeneousPolicy(ArmedPolicy):
 
 
 HELDP_L_MAX_EPSILON_MIN = 1e150
-"""The largest epsilon_min of HeLDP-UCB-L / -LS: eps_min^-2 = 1e-300 is still a normal double (it underflows
-from about 1.3e154, and then the forced-pull limit is 0, met by A_a = 0 forever)."""
+"""The largest epsilon_min of HeLDP-UCB-L / -LS, and the largest users' level they accept: eps^-2 = 1e-300 is still a
+normal double (it underflows from about 1.3e154: then the forced-pull limit is 0, met by A_a = 0 forever, and a
+kept user adds 0 to A_a, so the agent forces the same arm forever)."""
+
+
+def _top_level(levels) -> float:
+    """The largest level a user of ``levels`` may bring: the largest value of positive probability of a discrete
+    law, else ``levels.sup`` (a clipped Gaussian's upper bound; a user sampler's largest of its fixed sample)."""
+    if levels.values is not None and levels.probs is not None:
+        return float(levels.values[levels.probs > 0].max())
+    return float(levels.sup)
+
 
 HE_SPECS = {
     "HeLDP-UCB-L": (mech.CTL, False, True),

@@ -123,7 +123,7 @@ def test_rerun_refuses_to_overwrite_files_it_did_not_write(tmp_path, monkeypatch
     _no_work(monkeypatch)
     (tmp_path / "book").mkdir()
     (tmp_path / "book" / "thesis.tex").write_text("years of work")
-    with pytest.raises(ValueError, match="is not a rerun build"):
+    with pytest.raises(ValueError, match="exists and is not empty, and rerun did not write it"):
         rr.rerun(NB, {"samples": 20_000}, tmp_path)
     assert (tmp_path / "book" / "thesis.tex").read_text() == "years of work"
     with pytest.raises(ValueError, match="is not a rerun build"):
@@ -132,6 +132,9 @@ def test_rerun_refuses_to_overwrite_files_it_did_not_write(tmp_path, monkeypatch
     other = tmp_path / "other"
     other.mkdir()
     (other / "lemma3_laplace_tail.ipynb").write_text('{"cells": [], "metadata": {}}')
+    with pytest.raises(ValueError, match="rerun did not write it"):
+        rr.rerun(NB, {"samples": 20_000}, other)
+    (other / rr.MANIFEST).write_text('{"files": {}}')  # a folder of rerun's that does not list this notebook
     with pytest.raises(ValueError, match="was not written by rerun"):
         rr.rerun(NB, {"samples": 20_000}, other)
     (tmp_path / "afile").write_text("x")
@@ -141,8 +144,10 @@ def test_rerun_refuses_to_overwrite_files_it_did_not_write(tmp_path, monkeypatch
 
 def test_rerun_may_replace_what_an_earlier_rerun_wrote(tmp_path):
     (tmp_path / "book").mkdir()
-    (tmp_path / "book" / rr.MARKER).write_text("")
+    (tmp_path / "book" / "page.html").write_text("<p>a page</p>")
     (tmp_path / "lemma3_laplace_tail.ipynb").write_text('{"cells": [], "metadata": {"ldpcode_rerun": true}}')
+    rr._record(tmp_path, {"lemma3_laplace_tail.ipynb": rr._sha256(tmp_path / "lemma3_laplace_tail.ipynb")})
+    rr._record_book(tmp_path / "book")
     rr.check_out(tmp_path, "lemma3_laplace_tail")  # no error
 
 

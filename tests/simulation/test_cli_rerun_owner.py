@@ -1,0 +1,223 @@
+"""``rerun`` replaces only what it wrote itself and what is unchanged since (the audit of the command line: "nothing
+the user owns is ever overwritten or deleted"), and reads no integer in another base than the reader wrote.
+
+Each test names the defect it pins. The notebook's kernel and the one-page build are fakes (the real ones are
+tested in test_cli.py); the checks, the manifest and the replacing are the real ones."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from ldpcode import rerun as rr
+from ldpcode.__main__ import main
+
+ROOT = Path(__file__).resolve().parents[2]
+NB = "chapters/ren2020/lemma3_laplace_tail.ipynb"
+NAME = "lemma3_laplace_tail"
+
+
+@pytest.fixture
+def fake(monkeypatch):
+    """papermill copies the notebook (counted in ``calls``), and the build writes a page and a nested file."""
+    import papermill
+
+    calls = []
+
+    def execute(src, dst, **kw):
+        calls.append(dst)
+        Path(dst).write_text(Path(src).read_text())
+
+    def build(root, executed, book):
+        html = book / "_build" / "html"
+        html.mkdir(parents=True)
+        (html / f"{executed.stem}.html").write_text("<p>page</p>")
+        (book / "_config.yml").write_text("title: x\n")
+        return html / f"{executed.stem}.html"
+
+    monkeypatch.setattr(papermill, "execute_notebook", execute)
+    monkeypatch.setattr(rr, "_build", build)
+    return calls
+
+
+def _rerun(out, **kw):
+    return rr.rerun(NB, {"samples": 20_000}, out, **kw)
+
+
+def test_a_second_rerun_replaces_its_own_unchanged_build_and_notebook(tmp_path, fake):
+    out = tmp_path / "out"
+    page = _rerun(out)
+    assert page.exists() and len(fake) == 1
+    files = json.loads((out / rr.MANIFEST).read_text())["files"]
+    assert f"{NAME}.ipynb" in files and "book/_config.yml" in files and f"book/_build/html/{NAME}.html" in files
+    assert _rerun(out).exists() and len(fake) == 2  # its own files, unchanged: replaced
+    assert sorted(p.name for p in out.iterdir()) == sorted([rr.MANIFEST, f"{NAME}.ipynb", "book"])
+    mask = os.umask(0)
+    os.umask(mask)
+    for path in (out / f"{NAME}.ipynb", out / rr.MANIFEST):  # as a plain open() makes them, not mkstemp's 0600
+        assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~mask, path
+
+
+@pytest.mark.parametrize("added", ["my_notes.md", "_build/html/mine/keep.txt"])
+def test_a_file_the_reader_added_to_the_build_is_never_deleted(tmp_path, fake, added):
+    """Before: rerun rmtree'd OUT/book whenever its marker was there, with OUT/book/my_notes.md in it."""
+    out = tmp_path / "out"
+    _rerun(out)
+    mine = out / "book" / added
+    mine.parent.mkdir(parents=True, exist_ok=True)
+    mine.write_text("the reader's")
+    with pytest.raises(ValueError, match="which rerun did not write; it is never deleted"):
+        _rerun(out)
+    assert mine.read_text() == "the reader's" and len(fake) == 1  # refused before the notebook ran
+
+
+def test_a_build_file_the_reader_edited_is_never_deleted(tmp_path, fake):
+    out = tmp_path / "out"
+    _rerun(out)
+    (out / "book" / "_config.yml").write_text("title: mine\n")
+    with pytest.raises(ValueError, match="changed since rerun wrote it"):
+        _rerun(out)
+    assert (out / "book" / "_config.yml").read_text() == "title: mine\n" and len(fake) == 1
+
+
+def test_a_notebook_the_reader_edited_is_never_overwritten(tmp_path, fake):
+    """Before: OUT/NAME.ipynb kept its ldpcode_rerun metadata through the reader's edits, and was overwritten."""
+    out = tmp_path / "out"
+    _rerun(out, render=False)
+    nb = out / f"{NAME}.ipynb"
+    data = json.loads(nb.read_text())
+    data["cells"].append({"cell_type": "markdown", "id": "mine", "metadata": {}, "source": "my notes"})
+    nb.write_text(json.dumps(data))
+    assert data["metadata"][rr.NB_MARK] is True  # the mark survived the edit: it cannot be the test
+    with pytest.raises(ValueError, match="was changed since rerun wrote it"):
+        _rerun(out, render=False)
+    assert "my notes" in nb.read_text() and len(fake) == 1
+
+
+@pytest.mark.parametrize("top", ["_static", "_ext", "ldpcode", "tests", "benchmarks", "chapters", ".git"])
+def test_an_out_among_the_books_top_level_folders_is_refused(top, fake, monkeypatch):
+    """Before: --out _static was accepted, copied _static into itself and ended in a RecursionError."""
+    monkeypatch.chdir(ROOT)
+    assert main(["rerun", NB, "--tiny", "--out", top]) == 2
+    assert fake == []
+    with pytest.raises(ValueError, match="inside the book's own files"):
+        rr.check_out(ROOT / top / "sub", NAME)
+
+
+def test_a_new_folder_of_the_top_folder_is_accepted_as_in_the_readme():
+    """``--out rerun/`` from the top folder (the README's example) creates rerun/: the check accepts a new folder."""
+    new = ROOT / "rerun-of-a-test-never-created"
+    assert not new.exists()
+    rr.check_out(new, NAME)  # no error, nothing created
+    rr.check_out(new / "ren2020", NAME)
+    assert not new.exists()
+
+
+def test_a_folder_of_reruns_in_the_top_folder_is_accepted(tmp_path, monkeypatch):
+    """A top-level folder holding only re-runs (each with its manifest) is not the book's."""
+    monkeypatch.setenv("LDPCODE_ROOT", str(tmp_path))
+    (tmp_path / "_toc.yml").write_text("root: intro\n")
+    (tmp_path / "rerun" / "a").mkdir(parents=True)
+    (tmp_path / "rerun" / "a" / rr.MANIFEST).write_text('{"files": {}}')
+    rr._refuse_book_folder(tmp_path / "rerun" / "b")
+    (tmp_path / "rerun" / "notes.txt").write_text("mine")  # now it holds a file of its own: the book's (or yours)
+    with pytest.raises(ValueError, match="inside the book's own files"):
+        rr._refuse_book_folder(tmp_path / "rerun" / "b")
+
+
+def test_a_non_empty_folder_rerun_did_not_write_is_refused(tmp_path, fake):
+    (tmp_path / "data.csv").write_text("the reader's")
+    with pytest.raises(ValueError, match="exists and is not empty, and rerun did not write it"):
+        _rerun(tmp_path)
+    assert fake == [] and sorted(p.name for p in tmp_path.iterdir()) == ["data.csv"]
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert _rerun(empty, render=False).exists()  # an empty folder is fine
+
+
+@pytest.mark.parametrize("target", ["a folder of the reader's", "nothing (dangling)"])
+def test_a_book_that_is_a_symbolic_link_is_refused_before_any_work(tmp_path, fake, target):
+    out = tmp_path / "out"
+    _rerun(out)
+    elsewhere = tmp_path / "elsewhere"
+    if target.startswith("a folder"):
+        elsewhere.mkdir()
+        (elsewhere / "thesis.tex").write_text("years of work")
+    rr.shutil.rmtree(out / "book")
+    (out / "book").symlink_to(elsewhere, target_is_directory=True)
+    with pytest.raises(ValueError, match="is a symbolic link, not a rerun build"):
+        _rerun(out)
+    assert len(fake) == 1 and (out / "book").is_symlink()
+    if elsewhere.exists():
+        assert (elsewhere / "thesis.tex").read_text() == "years of work"
+
+
+def test_an_interrupted_rerun_leaves_no_notebook_behind(tmp_path, monkeypatch):
+    """Before: papermill wrote OUT/NAME.ipynb cell by cell; Ctrl-C left a half notebook, unmarked, that the next
+    re-run refused (and the reader could take for a result)."""
+    import papermill
+
+    def interrupted(src, dst, **kw):
+        Path(dst).write_text('{"cells": [')  # half a notebook
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(papermill, "execute_notebook", interrupted)
+    out = tmp_path / "out"
+    with pytest.raises(KeyboardInterrupt):
+        _rerun(out, render=False)
+    assert list(out.iterdir()) == []
+
+
+def test_an_interrupted_rerun_keeps_the_earlier_notebook_whole(tmp_path, fake, monkeypatch):
+    import papermill
+
+    out = tmp_path / "out"
+    before = _rerun(out, render=False).read_bytes()
+
+    def interrupted(src, dst, **kw):
+        Path(dst).write_text('{"cells": [')
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(papermill, "execute_notebook", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        _rerun(out, render=False)
+    assert (out / f"{NAME}.ipynb").read_bytes() == before
+    assert sorted(p.name for p in out.iterdir()) == sorted([rr.MANIFEST, f"{NAME}.ipynb"])
+
+
+def test_a_failed_build_is_removed_not_left_to_block_the_next(tmp_path, fake, monkeypatch):
+    out = tmp_path / "out"
+    _rerun(out)
+
+    def fails(root, executed, book):
+        (book / "half.html").write_text("")
+        raise RuntimeError("the one-page build failed")
+
+    monkeypatch.setattr(rr, "_build", fails)
+    with pytest.raises(RuntimeError):
+        _rerun(out)
+    assert not os.path.lexists(out / "book")
+    assert not any(k.startswith("book/") for k in json.loads((out / rr.MANIFEST).read_text())["files"])
+
+
+@pytest.mark.parametrize(("text", "read_as"), [("010", 8), ("0x100", 256), ("0b11", 3), ("1:40", 100), ("[1, 00]", 0)])
+def test_an_integer_yaml_1_1_reads_in_another_base_is_refused(text, read_as, capsys):
+    """Before: -p samples 010 ran with 8 samples, 0x100 with 256, 1:40 with 100 (YAML 1.1's octal, hex, base 60)."""
+    import yaml
+
+    assert read_as in (lambda v: v if isinstance(v, list) else [v])(yaml.safe_load(text))
+    with pytest.raises(ValueError, match="parameter 'samples'.* is not a decimal number"):
+        rr.parse_value(text, "samples")
+    assert main(["rerun", NB, "-p", "samples", text, "--no-render"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "parameter 'samples'" in err and "Traceback" not in err
+
+
+def test_decimal_numbers_are_read_as_before():
+    assert rr.parse_value("100000") == 100000 and rr.parse_value("0") == 0 and rr.parse_value("-3") == -3
+    assert rr.parse_value("[0, 1_000]") == [0, 1000] and rr.parse_value("0.05") == 0.05
+    assert rr.parse_value("1e6") == 1e6 and rr.parse_value("0o17") == "0o17"  # YAML 1.1: a string, as before

@@ -1,0 +1,92 @@
+"""``sweep --out`` / ``--replace``: a file is replaced only if it is a whole table the tool wrote; a symbolic link
+is never written through; the temporary file is the writer's own (the audit of the command line)."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+import ldpcode as ldp
+from ldpcode import sweep as sw
+from ldpcode.__main__ import main
+
+SWEEP = ["sweep", "--epsilons", "1", "--instance", "ren2020-bernoulli", "--runs", "2", "--policies", "UCB1"]
+
+
+def _table(runs=3):
+    return sw.sweep(["UCB1"], [1.0], "ren2020-bernoulli", 200, runs, checkpoints=ldp.log_checkpoints(200, 4))
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".parquet"])
+def test_replace_keeps_a_subset_cut_from_a_table_by_hand(suffix, tmp_path, monkeypatch, capsys):
+    """Before: --replace judged a file by its first line '# ldpcode.rows: N' alone, and overwrote a hand-made subset
+    (the header kept, some rows cut) that load_table itself refuses as incomplete."""
+    path = sw.save_table(_table(), tmp_path / f"t{suffix}")
+    full = sw.load_table(path)
+    subset = full[full["run"] < 2]  # the reader's own selection
+    if suffix == ".csv":
+        lines = path.read_text().splitlines(keepends=True)
+        path.write_text("".join(lines[: 2 + len(subset)]))
+    else:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        meta = pq.read_schema(path).metadata
+        pq.write_table(pa.Table.from_pandas(subset, preserve_index=False).replace_schema_metadata(meta), path)
+    mine = path.read_bytes()
+    monkeypatch.setattr(sw, "sweep", lambda *a, **k: pytest.fail("the grid ran before --out was checked"))
+    assert main([*SWEEP, "--horizon", "100", "--out", str(path), "--replace"]) == 2
+    err = capsys.readouterr().err
+    assert "is not a sweep table written by ldpcode: it is never replaced (load_table refuses it" in err
+    assert err.count("\n") == 1 and path.read_bytes() == mine
+
+
+def test_replace_still_replaces_a_whole_table_it_wrote(tmp_path):
+    path = sw.save_table(_table(2), tmp_path / "t.csv")
+    sw.save_table(_table(3), path, replace=True)
+    assert sw.load_table(path)["run"].max() == 2
+
+
+@pytest.mark.parametrize("dangling", [True, False])
+def test_an_out_that_is_a_symbolic_link_is_refused(dangling, tmp_path, monkeypatch, capsys):
+    """Before: an --out that was a dangling symbolic link was replaced by a regular file."""
+    target, table = tmp_path / "elsewhere.csv", _table()
+    if not dangling:
+        sw.save_table(table, target)  # even a table of the tool's own: the link is the reader's
+    link = tmp_path / "t.csv"
+    link.symlink_to(target)
+    before = target.read_bytes() if target.exists() else None
+    monkeypatch.setattr(sw, "sweep", lambda *a, **k: pytest.fail("the grid ran before --out was checked"))
+    assert main([*SWEEP, "--horizon", "100", "--out", str(link), "--replace"]) == 2
+    assert "is a symbolic link" in capsys.readouterr().err
+    assert link.is_symlink() and (target.read_bytes() if target.exists() else None) == before
+    with pytest.raises(ValueError, match="is a symbolic link"):
+        sw.save_table(table, link, replace=True)
+
+
+def test_the_temporary_file_is_created_new_with_an_unpredictable_name(tmp_path, monkeypatch):
+    """Before: the table went to '.NAME.PID.tmp', opened without O_EXCL: a file (or a link) placed at that
+    predictable name beforehand was written through."""
+    path = tmp_path / "t.csv"
+    trap = tmp_path / f".t.csv.{os.getpid()}.tmp"
+    victim = tmp_path / "victim.txt"
+    victim.write_text("the reader's")
+    trap.symlink_to(victim)
+    seen = []
+    real = os.replace
+
+    def spy(src, dst):
+        seen.append(Path(src))
+        real(src, dst)
+
+    monkeypatch.setattr(os, "replace", spy)
+    sw.save_table(_table(), path)
+    assert victim.read_text() == "the reader's" and trap.is_symlink()
+    assert seen and seen[0] != trap and seen[0].parent == tmp_path
+    assert len(sw.load_table(path)) > 0
+    mask = os.umask(0)
+    os.umask(mask)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~mask  # as a plain open() makes it, not mkstemp's 0600
