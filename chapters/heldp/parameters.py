@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 from ldpcode.instances import make_instance
+from ldpcode.policies import HELDP_L_MAX_EPSILON_MIN
 from ldpcode.parameters.library import (
     simulated,
     LAPLACE_DRAW_SECONDS,
@@ -34,6 +35,9 @@ from ldpcode.parameters.rules import (
 )
 
 OTHER_EPS_MIN = "the heuristic's eps_min is compared with the best other eps_min of the grid"
+#: a level HeLDP-UCB-L runs at (its eps_min, or the users' constant level): the library refuses one above
+#: HELDP_L_MAX_EPSILON_MIN, but only when the policy is built, after the runs before it; so the rule says it first
+EPS_L = Real(EPS.lo, HELDP_L_MAX_EPSILON_MIN, why="HeLDP-UCB-L refuses a level above it: beyond, it pulls one arm")
 
 
 WORST_OF_PANEL = "the check compares the paper's worst eps_min of the panel with the others"
@@ -173,9 +177,10 @@ NOTEBOOKS: dict[str, Notebook] = {
     ),
     "chapters/heldp/figure1.ipynb": Notebook(
         dict(
-            eps_compare=Seq(EPS, 2, 2),
-            eps_min_discrete=Seq(EPS, min_len=2, why=WORST_OF_PANEL, distinct=True),
-            eps_min_gaussian=Seq(EPS, min_len=2, why=WORST_OF_PANEL, distinct=True),
+            epsilons=Seq(EPS_L, min_len=1, distinct=True, why="each level is one curve of panels (a), (b)"),
+            eps_compare=Seq(EPS_L, 2, 2),
+            eps_min_discrete=Seq(EPS_L, min_len=2, why=WORST_OF_PANEL, distinct=True),
+            eps_min_gaussian=Seq(EPS_L, min_len=2, why=WORST_OF_PANEL, distinct=True),
         ),
         (
             _ren_horizon,
@@ -222,7 +227,7 @@ NOTEBOOKS: dict[str, Notebook] = {
         tiny=dict(horizon=20, runs=2, settings=[["ren-heldp-discrete", 1.0]], constant_epsilons=[1.0]),
     ),
     "chapters/heldp/theorem7_corollary8.ipynb": Notebook(
-        dict(constant_epsilons=EPSILONS),
+        dict(constant_epsilons=Seq(EPS_L)),
         (
             _ren_horizon,
             policies_accept(("HeLDP-UCB-L", "LDP-UCB-L"), lambda p: make_instance(p["instance"])),
