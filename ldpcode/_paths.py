@@ -42,3 +42,11 @@ def in_book_folders(path) -> bool:
     root = repo_root().resolve()
     p = Path(path).resolve()
     return p == root or any(p == root / d or root / d in p.parents for d in BOOK_FOLDERS)
+
+
+def new_file_mode() -> int:
+    """The mode a plain ``open()`` gives a new file under the process's umask (``0o666 & ~umask``): for a file made
+    by :func:`tempfile.mkstemp`, whose own mode 0600 would make a table or a notebook the reader writes private."""
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask

@@ -49,8 +49,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from ._paths import in_book_folders, repo_root
+from ._paths import in_book_folders, new_file_mode, repo_root
 from .claims import WRITE_ENV
+from .claims.store import _write_text_atomic
 
 
 def _defaults(notebook: Path) -> dict:
@@ -266,7 +267,7 @@ def rerun(
     # re-run leaves no half-written, unlisted notebook there (a killed one at worst a hidden .<name>.*.ipynb)
     fd, part = tempfile.mkstemp(prefix=f".{name}.", suffix=".ipynb", dir=out)
     os.close(fd)
-    _plain_mode(part)
+    os.chmod(part, new_file_mode())  # mkstemp's 0600: the mode a plain open() would give the notebook
     try:
         papermill.execute_notebook(
             str(root / rel),
@@ -305,13 +306,6 @@ OLD_MARKER = ".ldpcode-rerun-build"
 NB_MARK = "ldpcode_rerun"
 
 
-def _plain_mode(path) -> None:
-    """Give a file made by :func:`tempfile.mkstemp` (mode 0600) the mode a plain ``open()`` would have given it."""
-    mask = os.umask(0)
-    os.umask(mask)
-    os.chmod(path, 0o666 & ~mask)
-
-
 def _sha256(path: Path) -> str:
     digest = hashlib.sha256()
     with open(path, "rb") as f:
@@ -344,14 +338,7 @@ def _record(out: Path, add: dict, drop: str | None = None) -> None:
     files = {k: v for k, v in (_manifest(out) or {}).items() if drop is None or not k.startswith(drop)}
     files.update(add)
     text = json.dumps({"written by": "python -m ldpcode rerun", "files": dict(sorted(files.items()))}, indent=1)
-    fd, tmp = tempfile.mkstemp(prefix=f"{MANIFEST}.", suffix=".tmp", dir=out)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text + "\n")
-        _plain_mode(tmp)
-        os.replace(tmp, out / MANIFEST)
-    finally:
-        Path(tmp).unlink(missing_ok=True)
+    _write_text_atomic(out / MANIFEST, text + "\n")
 
 
 def _own(path: Path, out: Path, files: dict) -> None:

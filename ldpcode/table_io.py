@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ._paths import new_file_mode
+
 COLUMNS = ("policy", "instance", "epsilon", "run", "t", "regret")
 """The columns of a sweep's table, in order: the policy's name, the instance's name, the cell's privacy level
 (inf for a non-private policy; for ``HeLDP-UCB-*`` the agent's ε_min), the run's index r (its seed is
@@ -107,9 +109,7 @@ def save_table(table, path, *, replace: bool = False) -> Path:
     fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent if str(path.parent) else ".")
     os.close(fd)
     tmp = Path(name)
-    mask = os.umask(0)
-    os.umask(mask)
-    os.chmod(tmp, 0o666 & ~mask)  # mkstemp's 0600 would make the table private: as a plain open() would create it
+    os.chmod(tmp, new_file_mode())  # mkstemp's 0600 would make the table private: as a plain open() would create it
     try:
         if path.suffix == ".parquet":
             import pyarrow as pa

@@ -21,7 +21,7 @@ import reprlib
 import tempfile
 from pathlib import Path
 
-from .._paths import repo_root
+from .._paths import new_file_mode, repo_root
 from ..parameters import check as _check_parameters
 from ..cells import parameter_defaults
 
@@ -171,9 +171,7 @@ def _replace_atomic(path: Path, write) -> None:
     try:  # keep the file's mode; a new file gets the usual one (mkstemp's own is 0600)
         mode = path.stat().st_mode & 0o777
     except FileNotFoundError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
+        mode = new_file_mode()
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
     try:
         os.fchmod(fd, mode)
