@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import difflib
 import math
-import re
 import sys
 from pathlib import Path
 
@@ -136,12 +135,12 @@ def _levels(text: str) -> tuple:
     return spec
 
 
-_ADDRESS = re.compile(r"(tcp|tls|ws|wss)://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):[0-9]{1,5}/?")
-
-
 def _scheduler(text: str) -> str:
-    """``--scheduler``: ``localcluster`` or a Dask scheduler address with its scheme, host and port."""
-    if text == "localcluster" or _ADDRESS.fullmatch(text):
+    """``--scheduler``: ``localcluster`` or a Dask scheduler address with its scheme, host and port (the library's
+    :data:`ldpcode.sweep.SCHEDULER_ADDRESS`, which :func:`ldpcode.sweep.sweep` checks too)."""
+    from .sweep import is_scheduler_address
+
+    if text == "localcluster" or is_scheduler_address(text):
         return text
     raise argparse.ArgumentTypeError(
         f"expected 'localcluster' or a Dask scheduler address such as tcp://10.0.0.1:8786 (tcp, tls, ws or wss, a "

@@ -24,7 +24,15 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import njit
 
-from ._validate import as_float_array, check_array, check_choice, check_probability_vector, check_real
+from ._validate import (
+    as_float_array,
+    check_array,
+    check_choice,
+    check_int,
+    check_probability_vector,
+    check_real,
+    check_rng,
+)
 
 # Family codes shared with the compiled engine.
 
@@ -152,13 +160,26 @@ class Instance:
         return rng.random(size) if self.bounded else rng.standard_normal(size)
 
     def sample(self, arm: int, size, rng: np.random.Generator) -> np.ndarray:
-        """``size`` independent rewards of ``arm`` (outside the engine: for checks and plots)."""
+        """``size`` independent rewards of ``arm`` (outside the engine: for checks and plots). ``arm`` is an integer
+        in [0, n_arms) (arm=-1 drew the last arm's rewards), ``size`` an integer >= 0 or a tuple of them (a shape),
+        ``rng`` a NumPy Generator."""
+        arm = check_int("arm", arm, minimum=0, maximum=self.n_arms - 1)
+        size = _check_size(size)
+        check_rng("rng", rng)
         a = self.arms[arm]
         d = self.draw_stream(rng, size)
         return _rewards_array(a.family, a.p0, a.p1, np.ravel(d)).reshape(np.shape(d))
 
     def describe(self) -> str:
         return "; ".join(f"arm {i}: {a.describe()}" for i, a in enumerate(self.arms))
+
+
+def _check_size(size):
+    """A sample size: an integer >= 0 or a tuple of them (a shape); a negative or fractional size, or a bool,
+    failed deep in NumPy ("negative dimensions are not allowed")."""
+    if isinstance(size, tuple):
+        return tuple(check_int(f"size[{i}]", s, minimum=0) for i, s in enumerate(size))
+    return check_int("size", size, minimum=0)
 
 
 @njit(cache=True)
@@ -260,6 +281,9 @@ class PrivacyLevels:
         return float(self.values[int(np.argmax(self.probs))])
 
     def sample(self, rng: np.random.Generator, size) -> np.ndarray:
+        """``size`` levels (an integer >= 0 or a tuple of them) drawn with ``rng``, a NumPy Generator."""
+        check_rng("rng", rng)
+        size = _check_size(size)
         eps = as_float_array(
             f"the levels of privacy-level sampler {self.name!r}", self._sampler(rng, size), bools=False
         )

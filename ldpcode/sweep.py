@@ -44,6 +44,7 @@ from __future__ import annotations
 import difflib
 import functools
 import math
+import re
 import sys
 import time
 from dataclasses import dataclass, field
@@ -334,7 +335,7 @@ def _client(scheduler):
             cluster.close()
 
         return client, close
-    if not (isinstance(scheduler, str) and "://" in scheduler):
+    if not is_scheduler_address(scheduler):
         raise _bad_scheduler(scheduler)
     try:
         client = Client(scheduler, timeout=PROBE_SECONDS)
@@ -350,10 +351,26 @@ PROBE_SECONDS = 3.0
 """How long a sweep waits for a scheduler address to answer before refusing it (:func:`_client`)."""
 
 
+SCHEDULER_ADDRESS = re.compile(r"(tcp|tls|ws|wss)://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):[0-9]{1,5}/?")
+"""A Dask scheduler address as :func:`sweep` and ``python -m ldpcode sweep --scheduler`` accept it (``fullmatch``):
+the scheme tcp, tls, ws or wss, a host (a name, an IPv4 address or a bracketed IPv6 one) and a port. Any other
+string with ``://`` (``inproc://x``, ``tcp://host`` without its port) failed late, deep in distributed ("not enough
+values to unpack")."""
+
+
+def is_scheduler_address(scheduler) -> bool:
+    """Whether ``scheduler`` is a string :data:`SCHEDULER_ADDRESS` matches whole."""
+    return isinstance(scheduler, str) and SCHEDULER_ADDRESS.fullmatch(scheduler) is not None
+
+
 def _check_scheduler(scheduler) -> None:
-    """Refuse, before any work, a ``scheduler`` that is none of None, ``"localcluster"``, an address with a scheme
-    (``tcp://host:8786``) or a ``distributed.Client``."""
-    if scheduler is None or scheduler == "localcluster" or (isinstance(scheduler, str) and "://" in scheduler):
+    """Refuse, before any work, a ``scheduler`` that is none of None, ``"localcluster"``, an address with a scheme,
+    a host and a port (:data:`SCHEDULER_ADDRESS`: ``tcp://host:8786``) or a ``distributed.Client``."""
+    if (
+        scheduler is None
+        or (isinstance(scheduler, str) and scheduler == "localcluster")
+        or is_scheduler_address(scheduler)
+    ):
         return
     if type(scheduler).__name__ == "Client":  # distributed is imported only when a cluster is used
         return
@@ -363,7 +380,7 @@ def _check_scheduler(scheduler) -> None:
 def _bad_scheduler(scheduler) -> ValueError:
     return ValueError(
         f"scheduler must be None (this process), 'localcluster', a scheduler address such as "
-        f"'tcp://127.0.0.1:8786' or a distributed.Client, got {scheduler!r}"
+        f"'tcp://127.0.0.1:8786' (tcp, tls, ws or wss, a host and a port) or a distributed.Client, got {scheduler!r}"
     )
 
 

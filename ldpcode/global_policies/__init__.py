@@ -60,10 +60,10 @@ This module holds their specifications, :data:`GLOBAL_SPECS` (name -> how to bui
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from .._validate import check_epsilon, check_probability
+from .._validate import check_choice, check_epsilon, check_probability
 from .dp_se import DPSE, dp_se_epoch_length
 from .episodes import (
     DEFAULT_ALPHA,
@@ -158,13 +158,17 @@ GLOBAL_POLICIES = tuple(GLOBAL_SPECS)
 
 
 def make_global_policy(name: str, epsilon, options: dict):
-    """Build one of :data:`GLOBAL_POLICIES`; ``options`` holds alpha / beta / gamma (None = default)."""
+    """Build one of :data:`GLOBAL_POLICIES`; ``options`` (a dict) holds alpha / beta / gamma (None = default). An
+    unknown name is a ValueError listing the known ones (it was a bare KeyError)."""
+    check_choice("global policy", name, GLOBAL_SPECS)
+    if not isinstance(options, Mapping):
+        raise TypeError(f"options must be a dict of alpha / beta / gamma (None = default), got {options!r}")
     entry = GLOBAL_SPECS[name]
     given = {k for k, v in options.items() if v is not None}
     extra = given - entry.options
     if extra:
         allowed = ", ".join(sorted(entry.options)) or "none"
-        raise ValueError(f"policy {name!r} takes no {', '.join(sorted(extra))} (its options: {allowed})")
+        raise ValueError(f"policy {name!r} takes no {', '.join(sorted(map(str, extra)))} (its options: {allowed})")
     if not entry.private:
         if epsilon is not None:
             raise ValueError(f"policy {name!r} is not private and takes no epsilon, got epsilon={epsilon!r}")

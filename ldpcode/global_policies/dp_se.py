@@ -14,7 +14,7 @@ import numpy as np
 from .. import mechanisms as mech
 from .._validate import check_epsilon, check_int, check_probability
 from ..mechanisms.gaussian import _log_ratio
-from .episodes import Blocks, _Episodic, epoch_sums
+from .episodes import Blocks, _Episodic, _epoch_sums_kernel
 
 
 def dp_se_epoch_length(n_active: int, epoch: int, epsilon: float, beta: float) -> int:
@@ -86,7 +86,7 @@ class DPSE(_Episodic):
             t += n
             if t >= horizon:
                 break
-            sums = epoch_sums(instance, active, r, reward_rng, sampler, cancel)
+            sums = _epoch_sums_kernel(instance, active, r, reward_rng, sampler, cancel)
             mu = np.array([mech.laplace_mean(x, r, self.epsilon, noise_rng.laplace()) for x in sums])
             out.releases += len(active)
             if trace:

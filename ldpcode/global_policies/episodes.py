@@ -4,7 +4,8 @@ r"""Algorithm 1 of Azize and Basu (2022), written once, and what every episodic 
   which the counts at any checkpoint follow exactly, and the number of private releases (Table 1,
   "# Private Means").
 * :func:`episode_sum`, :func:`epoch_sums`: the reward sum of an episode or epoch, drawn from its exact law
-  (``sampler="exact"``) or one draw per pull (``"stepwise"``, as :mod:`ldpcode.reference`); :data:`SAMPLERS`.
+  (``sampler="exact"``) or one draw per pull (``"stepwise"``, as :mod:`ldpcode.reference`); :data:`SAMPLERS`. Both
+  check their arguments; the policies call their unchecked twins :func:`_episode_sum_kernel`, :func:`_epoch_sums_kernel`.
 * :class:`_Episodic`: the engine protocol of a policy that advances an episode at a time (its cost, with
   :func:`_episodes_bound`, and ``run_one``; :func:`_run_takes_cancel`).
 * :class:`AdaptiveEpisodes`: Algorithm 1 (Lines 3, 5-7): the Laplace mechanism on the mean of an arm's last
@@ -29,13 +30,27 @@ import numpy as np
 
 from .. import instances as ins
 from .. import mechanisms as mech
-from .._validate import check_bool, check_epsilon, check_int, check_probability_vector, check_real
+from .._validate import (
+    check_bool,
+    check_choice,
+    check_epsilon,
+    check_int,
+    check_probability_vector,
+    check_real,
+    check_rng,
+)
+from ..limits import MAX_HORIZON
 from ..rng import run_streams
 from .indexes import KLUCBIndex, PrivateIndex, UCBIndex
 from .protocol import _GlobalPolicy
 
 DEFAULT_ALPHA = 3.1  # Section 5: "We set alpha = 3.1 to comply with the regret upper bounds"
 SAMPLERS = ("exact", "stepwise")
+
+
+class TieBreakWarning(UserWarning):
+    """AdaP-KLUCB at or below the saturation level of its index: every index is 1 at every decision, so the run
+    plays arm 0 throughout and its regret is set by the order of the arms (:meth:`AdaptiveEpisodes.run_one`)."""
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -81,12 +96,39 @@ class Blocks:
         return out
 
 
+def _check_sums(instance, arms: dict, length_name: str, length, rng, sampler, cancel) -> tuple[list, int]:
+    """The checks of :func:`episode_sum` and :func:`epoch_sums` (``arms``: name -> arm); returns (the arms as ints,
+    the length as an int)."""
+    if not isinstance(instance, ins.Instance):
+        raise TypeError(f"instance must come from make_instance(), got {instance!r}")
+    arms = [check_int(name, a, minimum=0, maximum=instance.n_arms - 1) for name, a in arms.items()]
+    length = check_int(length_name, length, minimum=0, maximum=MAX_HORIZON)
+    if not callable(sampler):
+        check_choice("sampler", sampler, SAMPLERS)
+    if rng is not None or not callable(sampler):  # a callable sampler draws nothing: rng may be None
+        check_rng("rng", rng)
+    if cancel is not None and not callable(getattr(cancel, "check", None)):
+        raise TypeError(f"cancel must be None or a CancelFlag (ldpcode.limits.CancelFlag), got {cancel!r}")
+    return arms, length
+
+
 def episode_sum(
     instance, arm: int, length: int, rng: np.random.Generator, sampler: str = "exact", cancel=None
 ) -> float:
     """Sum of ``length`` fresh rewards of ``arm``: from its exact law (``"exact"``: Binomial for a Bernoulli
     arm, Normal for a Gaussian arm) or by consuming one stream draw per reward (``"stepwise"``, and every
-    other family). A callable ``sampler(arm, length)`` supplies the sum itself (a fixed reward sequence)."""
+    other family). A callable ``sampler(arm, length)`` supplies the sum itself (a fixed reward sequence).
+
+    Every argument is checked: ``instance`` an :class:`~ldpcode.instances.Instance`, ``arm`` an integer in
+    [0, K) (arm=-1 summed the last arm's rewards), ``length`` an integer >= 0 (-5 gave 0.0 stepwise), ``sampler``
+    one of :data:`SAMPLERS` or a callable, ``rng`` a NumPy Generator (None with a callable sampler). The policies
+    call its unchecked twin :func:`_episode_sum_kernel`, once an episode."""
+    (arm,), length = _check_sums(instance, {"arm": arm}, "length", length, rng, sampler, cancel)
+    return _episode_sum_kernel(instance, arm, length, rng, sampler, cancel)
+
+
+def _episode_sum_kernel(instance, arm, length, rng, sampler, cancel=None) -> float:
+    """:func:`episode_sum` without its checks, for Algorithm 1's loop (arguments valid by construction)."""
     if callable(sampler):  # e.g. a fixed table of rewards, for privacy audits on given reward sequences
         return float(sampler(arm, length))
     a = instance.arms[arm]
@@ -108,9 +150,19 @@ def episode_sum(
 
 def epoch_sums(instance, active, r: int, rng: np.random.Generator, sampler: str = "exact", cancel=None) -> list:
     """Reward sums of ``r`` pulls of each arm in ``active``, played round-robin (one DP-SE epoch). The
-    ``"stepwise"`` sampler draws the rewards in the order they are pulled, like the reference."""
+    ``"stepwise"`` sampler draws the rewards in the order they are pulled, like the reference. The arguments are
+    checked as :func:`episode_sum`'s (``active`` a non-empty sequence of arms); DP-SE calls the unchecked
+    :func:`_epoch_sums_kernel`."""
+    if isinstance(active, (str, bytes)) or not hasattr(active, "__len__") or len(active) == 0:
+        raise TypeError(f"active must be a non-empty sequence of arms, got {active!r}")
+    active, r = _check_sums(instance, {f"active[{i}]": a for i, a in enumerate(active)}, "r", r, rng, sampler, cancel)
+    return _epoch_sums_kernel(instance, active, r, rng, sampler, cancel)
+
+
+def _epoch_sums_kernel(instance, active, r, rng, sampler, cancel=None) -> list:
+    """:func:`epoch_sums` without its checks, for DP-SE's loop (arguments valid by construction)."""
     if sampler == "exact" or callable(sampler):
-        return [episode_sum(instance, a, r, rng, sampler, cancel) for a in active]
+        return [_episode_sum_kernel(instance, a, r, rng, sampler, cancel) for a in active]
     draws = np.asarray(instance.draw_stream(rng, r * len(active))).reshape(r, len(active))
     return [
         float(
@@ -226,7 +278,7 @@ class AdaptiveEpisodes(_Episodic):
         # Line 3: choose each arm once, t = K; each single pull is the arm's first episode.
         out.add(0, range(K), K)
         for a in range(K):
-            s = episode_sum(instance, a, 1, reward_rng, sampler)
+            s = _episode_sum_kernel(instance, a, 1, reward_rng, sampler)
             mu[a] = mech.laplace_mean(s, 1, self.epsilon, noise_rng.laplace())
             m[a] = 1
             N[a] = 1
@@ -246,11 +298,29 @@ class AdaptiveEpisodes(_Episodic):
             t += length
             N[arm] += length
             if t < horizon:  # the private mean of the episode just ended (forgetting the older ones)
-                s = episode_sum(instance, arm, length, reward_rng, sampler, cancel)
+                s = _episode_sum_kernel(instance, arm, length, reward_rng, sampler, cancel)
                 mu[arm] = mech.laplace_mean(s, length, self.epsilon, noise_rng.laplace())
                 m[arm] = length
                 out.releases += 1
         return out
+
+    def run_one(self, instance, horizon: int, seed_seq, checkpoints, **kwargs):
+        """One run, as :meth:`_Episodic.run_one`. Run 0 of a call (spawn key ending in 0, as :func:`ldpcode.engine.run`
+        and :mod:`ldpcode.sweep` number the runs) first warns (:class:`TieBreakWarning`) if ε is at or below the
+        index's saturation level (:meth:`PrivateIndex.saturation_epsilon`, given arm 0's mean; AdaP-KLUCB's,
+        :class:`~ldpcode.global_policies.indexes.KLUCBIndex`), where every index is 1 at every decision."""
+        if tuple(seed_seq.spawn_key[-1:]) in ((), (0,)):
+            sat = self.index.saturation_epsilon(instance.n_arms, horizon, self.alpha, float(instance.means[0]))
+            if self.epsilon <= sat:
+                warnings.warn(  # no instance-dependent number in the text: one line per (epsilon, K, T) of a grid
+                    f"{self.name} at epsilon={self.epsilon:g} (alpha={self.alpha:g}, {instance.n_arms} arms, "
+                    f"T={horizon:,}) is at or below the saturation level of its index (saturation_epsilon): up to "
+                    "the Laplace noise of the private means, every index is 1 at every decision, the run plays arm 0 "
+                    "throughout, and its regret reflects the tie-break (the order of the arms), not the index",
+                    TieBreakWarning,
+                    stacklevel=2,
+                )
+        return super().run_one(instance, horizon, seed_seq, checkpoints, **kwargs)
 
     def __repr__(self) -> str:
         return f"Policy({self.name!r}, epsilon={self.epsilon:g}, alpha={self.alpha:g})"
