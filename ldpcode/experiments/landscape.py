@@ -377,7 +377,7 @@ def landscape_panel(ax, table, bounds: dict, *, horizon: int, colors=None, band:
     confidence band over runs), a horizontal line per non-private policy, and the ``bounds`` (name → values on the
     table's ε grid, :func:`lower_bounds`) dashed."""
     from ..claims.tables import format_horizon
-    from ..plotting import POLICY_COLORS, THEORY_STYLE, band_curve, paper_axes
+    from ..plotting import POLICY_COLORS, THEORY_STYLE, band_curve, paper_axes, plain_log_ticks
 
     colors = {**POLICY_COLORS, **(colors or {})}
     for policy in table["policy"].unique():
@@ -397,6 +397,7 @@ def landscape_panel(ax, table, bounds: dict, *, horizon: int, colors=None, band:
     paper_axes(
         ax, xlabel="privacy level ε", ylabel=f"pseudo-regret R(T) at T = {format_horizon(horizon, mathtext=True)}"
     )
+    plain_log_ticks(ax.xaxis, grid)
 
 
 def regret_table(table, policies, *, epsilons=None):
@@ -442,7 +443,7 @@ def price_panel(ax, epsilons, ratio, se, fine, bound_ratio, crossovers: dict, bo
     """The price of trust against ε on log axes: the measured ratio with ±2 standard errors (``se``), the ratio of
     the two lower bounds on the ``fine`` grid, a horizontal line at each level k of ``crossovers`` (k → measured
     ε_k) and the crossovers themselves, measured (solid) and of the bounds (dotted, ``bound_crossovers``)."""
-    from ..plotting import paper_axes
+    from ..plotting import paper_axes, plain_log_ticks
 
     eps = np.asarray(epsilons, dtype=float)
     ax.errorbar(eps, ratio, yerr=2 * np.asarray(se), fmt="o-", color="#d62728", markersize=4, capsize=2, label=label)
@@ -472,4 +473,6 @@ def price_panel(ax, epsilons, ratio, se, fine, bound_ratio, crossovers: dict, bo
         )
     ax.axhline(1.0, color="k", linewidth=0.6, alpha=0.5)
     paper_axes(ax, xlabel="privacy level ε", ylabel="regret of local / global privacy", title="the price of trust")
+    plain_log_ticks(ax.xaxis, eps)
+    plain_log_ticks(ax.yaxis)
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), fontsize="small", ncol=2)

@@ -21,6 +21,7 @@ from .theme import (
     hidden_by_legend,
     legible,
     paper_axes,
+    plain_log_ticks,
     use_theme,
 )
 from .panels import (
@@ -69,6 +70,7 @@ __all__ = [
     "looseness_figure",
     "mean_sd_panel",
     "paper_axes",
+    "plain_log_ticks",
     "rate_figure",
     "ratio_panel",
     "regret_panel",

@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from .theme import POLICY_COLORS, THEORY_STYLE, paper_axes
+from .theme import POLICY_COLORS, THEORY_STYLE, paper_axes, plain_log_ticks
 
 
 def regret_panel(ax, results, *, labels=None, colors=None, band: float | None = 0.95, title=None, t_min: int = 20):
@@ -329,12 +329,8 @@ def relative_panel(
     for (name, xv), ls in zip((marks or {}).items(), ("-", "--", ":", "-.")):
         ax.axvline(xv, color="k", linestyle=ls, linewidth=0.9, label=f"{name}: {xv:.3g}")
     if logx:
-        from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
-
         ax.set_xscale("log")
-        ax.xaxis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))
-        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
-        ax.xaxis.set_minor_formatter(NullFormatter())
+        plain_log_ticks(ax.xaxis)
     ax.set_yscale("log")
     ax.set(xlabel=xlabel or ax.get_xlabel(), ylabel=ylabel)
     if title:

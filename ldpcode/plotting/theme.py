@@ -174,6 +174,20 @@ def epsilon_colors(epsilons) -> dict:
     return {e: pal[i] for i, e in enumerate(eps)}
 
 
+def plain_log_ticks(axis, values=None) -> None:
+    """Label a log ``axis`` (``ax.xaxis`` or ``ax.yaxis``) in plain numbers ("0.2", "5", not "2×10⁻¹"): major ticks
+    at ``values`` (a figure's grid, e.g. its ε), or by default at 1, 2 and 5 times each power of ten; minor ticks
+    unlabelled. Matplotlib labels only the powers of ten, which leaves a grid of 0.1 to 8 two labels."""
+    from matplotlib.ticker import FixedLocator, FuncFormatter, LogLocator, NullFormatter
+
+    if values is None:
+        axis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))
+    else:
+        axis.set_major_locator(FixedLocator(sorted({float(v) for v in values})))
+    axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    axis.set_minor_formatter(NullFormatter())
+
+
 def paper_axes(ax, *, xlabel="time t (pulls)", ylabel="pseudo-regret R(t)", title=None, loglog=True):
     """Log-log axes labelled as in the papers' figures."""
     if loglog:

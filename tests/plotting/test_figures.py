@@ -129,3 +129,19 @@ def test_gap_panel_draws_points_and_constant_lines():
     with pytest.raises(ValueError, match="se must have"):
         ldp.plotting.gap_panel(ax, [0.1, 0.2], [0.1, 0.2], se=[0.1])
     plt.close(fig)
+
+
+def test_plain_log_ticks_label_a_grid_in_plain_numbers():
+    """The landscape's ε axis (0.1 to 8) had two labels, 10⁻¹ and 10⁰: its grid's values are now its labels."""
+    fig, ax = plt.subplots()
+    ax.plot([0.1, 8], [1, 100])
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ldp.plotting.plain_log_ticks(ax.xaxis, [0.1, 0.2, 0.35, 0.5, 1.0, 2.0, 4.0, 8.0, 2.0])
+    ldp.plotting.plain_log_ticks(ax.yaxis)
+    fig.canvas.draw()
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["0.1", "0.2", "0.35", "0.5", "1", "2", "4", "8"]
+    shown = [t.get_text() for t in ax.get_yticklabels() if 1 <= t.get_position()[1] <= 100]
+    assert shown == ["1", "2", "5", "10", "20", "50", "100"]  # 1, 2 and 5 times each power of ten
+    assert not any(t.get_text() for t in ax.xaxis.get_minorticklabels())
+    plt.close(fig)
