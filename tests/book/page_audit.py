@@ -1,6 +1,7 @@
 """One load of each page of the built book, at 1280 px in headless Chromium, and everything a reader would
 see go wrong on it: raw TeX or markdown-table pipes in the body after MathJax has run, list items made out
-of what was meant as a formula, tables, text outputs and display formulas wider than their column, and
+of what was meant as a formula, tables, text outputs and display formulas wider than their column, words a
+markdown table breaks across lines, and
 figures whose smallest font shows below 9 CSS px.
 
 Used by ``tests/book/test_book_pages.py`` (each property one test over every page) and runnable by hand
@@ -79,6 +80,24 @@ async () => {
     if (over > 1) tables.push({index: i, cls: t.className, width: Math.round(r.width), over: Math.round(over),
                                head: (t.querySelector('th') || t).textContent.trim().slice(0, 40)});
   });
+  // a word of a markdown table's prose cell split over two lines ("heterogene-ous"): a break at a hyphen, a
+  // slash or a soft hyphen is a break a reader expects; code and math are left to their own rules
+  const words = [];
+  art.querySelectorAll('table.table td, table.table th').forEach(td => {
+    const tw = document.createTreeWalker(td, NodeFilter.SHOW_TEXT);
+    let n;
+    while ((n = tw.nextNode())) {
+      if (n.parentElement.closest(SKIP)) continue;
+      for (const m of n.textContent.matchAll(/[^\s\-\/\u00ad]{2,}/g)) {
+        const rg = document.createRange();
+        rg.setStart(n, m.index);
+        rg.setEnd(n, m.index + m[0].length);
+        // (a soft hyphen shown at a line's end lends the next part a sliver of a box on that line: not a break)
+        const tops = new Set(Array.from(rg.getClientRects()).filter(r => r.width > 6).map(r => Math.round(r.top)));
+        if (tops.size > 1) words.push(m[0].slice(0, 40));
+      }
+    }
+  });
   const outputs = [];
   art.querySelectorAll('div.cell_output pre, div.output pre').forEach(p => {
     const r = p.getBoundingClientRect();
@@ -96,7 +115,7 @@ async () => {
   });
   const images = Array.from(art.querySelectorAll('div.cell_output img')).map(img => ({
     src: img.getAttribute('src'), natural: img.naturalWidth, shown: img.getBoundingClientRect().width}));
-  return {column: [Math.round(col.left), Math.round(col.right)], raw, lists, pipes, tables, outputs, formulas, images,
+  return {column: [Math.round(col.left), Math.round(col.right)], raw, lists, pipes, tables, words, outputs, formulas, images,
           checks: art.querySelectorAll('table.ldp-check').length,
           page_wide: document.documentElement.scrollWidth > window.innerWidth + 1};
 }
@@ -112,6 +131,7 @@ class PageAudit:
     lists: list = field(default_factory=list)
     pipes: list = field(default_factory=list)
     tables: list = field(default_factory=list)
+    words: list = field(default_factory=list)
     outputs: list = field(default_factory=list)
     formulas: list = field(default_factory=list)
     fonts: list = field(default_factory=list)
@@ -164,6 +184,7 @@ def audit(browser, html: Path, rels=None, shots: dict | None = None) -> dict:
             f"table {t['index']} ({t['cls'] or 'plain'}, '{t['head']}'): {t['width']} px, {t['over']} px too wide"
             for t in found["tables"]
         ]
+        a.words = [f"a markdown table breaks the word {w!r}" for w in found["words"]]
         a.outputs = [f"{o['over']} px too wide: {o['text']!r}" for o in found["outputs"]]
         a.formulas = [f"{m['over']} px too wide: {m['text']!r}" for m in found["formulas"]]
         a.checks, a.page_wide = found["checks"], found["page_wide"]

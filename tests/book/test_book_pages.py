@@ -188,6 +188,14 @@ def test_every_table_fits_its_column_at_1280px(audited):
     assert not bad, "tables wider than their column:\n" + "\n".join(bad)
 
 
+def test_no_markdown_table_breaks_a_word_at_1280px(audited):
+    """A prose cell of a markdown table wraps between words: the landscape's table read "heterogene / ous" while
+    its other columns had room (CSS overflow-wrap: anywhere lets the table's layout shrink a column below its
+    longest word). Breaks at a hyphen or a slash are a reader's breaks; code and math have their own rules."""
+    bad = _problems(audited, "words")
+    assert not bad, "words broken inside markdown tables:\n" + "\n".join(bad)
+
+
 def test_every_text_output_fits_its_column_at_1280px(audited):
     bad = _problems(audited, "outputs")
     assert not bad, "text outputs wider than their column:\n" + "\n".join(bad)
