@@ -32,6 +32,7 @@ from .tables import (
     _html_two_line_table,
     _id_html,
     _mathjax,
+    _prose,
     _text_table,
 )
 
@@ -355,7 +356,7 @@ class PaperSection:
             paper_class = "" if c.paper_prints() else " class='ldp-reading'"
             cells = [
                 f"<td class={cls[0]!r}>{html.escape(c.verdict())}</td>",
-                f"<td>{html.escape(source)}</td>",
+                f"<td>{_prose(source)}</td>",
                 f"<td{paper_class}>{html.escape(paper)}</td>",
                 f"<td>{html.escape(reproduced)}</td>",
                 f"<td>{html.escape(at)}</td>",
@@ -367,15 +368,15 @@ class PaperSection:
             measure = f"<span class='ldp-measure'>{html.escape(measure)}.</span> " if measure else ""
             # how the number was measured (runs, fit window, horizon searched): what the verdict holds for
             if c.note:
-                measure += f"<span class='ldp-why-label'>measured:</span> {html.escape(c.note.rstrip('.'))}. "
+                measure += f"<span class='ldp-why-label'>measured:</span> {_prose(c.note.rstrip('.'))}. "
             spread = (
-                f" <span class='ldp-why-label'>systematic:</span> {html.escape(c.systematic_how)}."
+                f" <span class='ldp-why-label'>systematic:</span> {_prose(c.systematic_how)}."
                 if c.systematic_how
                 else ""
             )
             rows.append(
                 f"<tr class='ldp-why'><td colspan='5'>{measure}<span class='ldp-why-label'>why:</span> "
-                f"{html.escape(why.rstrip('.'))}.{spread} <span class='ldp-nb'>(notebook: {link})</span></td></tr>"
+                f"{_prose(why.rstrip('.'))}.{spread} <span class='ldp-nb'>(notebook: {link})</span></td></tr>"
             )
         return (
             f"<p class='ldp-headline'>{html.escape(self.headline())}</p><div class='ldp-scroll'>"

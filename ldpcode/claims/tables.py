@@ -187,10 +187,36 @@ def _mathjax(text: str) -> str:
     out = re.sub(r"\$(.+?)\$", lambda m: "\\(" + m.group(1).strip() + "\\)", out, flags=re.S)
     # outside the math, a text extraction's TeX-like sub- and superscripts (ϵ_{min}, α_0, R^2) as HTML, not braces
     parts = re.split(r"(\\\(.*?\\\)|\\\[.*?\\\])", out, flags=re.S)
-    for i in range(0, len(parts), 2):
-        for mark, tag in (("_", "sub"), (r"\^", "sup")):
-            parts[i] = re.sub(rf"(?<=\w){mark}(?:\{{([^{{}}]*)\}}|(\w)(?!\w))", rf"<{tag}>\1\2</{tag}>", parts[i])
-    return "".join(parts)
+    return "".join(_sub_sup(p) if i % 2 == 0 else p for i, p in enumerate(parts))
+
+
+def _sub_sup(text: str) -> str:
+    """TeX-like sub- and superscripts of plain text (``ϵ_{min}``, ``α_0``, ``R^2``) as HTML ``<sub>``/``<sup>``; a
+    name such as ``ratio_B_UCB`` or ``eps_min`` is left alone (the mark must end the word)."""
+    for mark, tag in (("_", "sub"), (r"\^", "sup")):
+        text = re.sub(rf"(?<=\w){mark}(?:\{{([^{{}}]*)\}}|(\w)(?!\w))", rf"<{tag}>\1\2</{tag}>", text)
+    return text
+
+
+_SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+
+
+def _power(mantissa: str, exponent: str) -> str:
+    """``mantissa``·10^``exponent`` as text with a superscript exponent: "10⁷", "3.2·10³", "10⁻⁶"."""
+    e = str(int(exponent)).translate(_SUPERSCRIPT)
+    return f"10{e}" if mantissa in ("", "1") else f"{mantissa}·10{e}"
+
+
+def _prose(text: str) -> str:
+    """A claim's text (its source, note or reason) for HTML, escaped, with its powers of ten written one way: Python's
+    "1e+07" and "3.2e+03" and the plain-text "10^7" as "10⁷" and "3.2·10³", as the report's other numbers are. The
+    value is unchanged: the mantissa's digits are kept as written. A number inside a name (the "1e6" of
+    ``ratio.T1e6``) and a fractional power (``10^{3/4}``) are left alone, and so is every other caret: a rate written
+    ``T^1/2`` reads wrongly as a superscript 1."""
+    out = html.escape(text, quote=False)
+    out = re.sub(r"(?<![\w.])(\d+(?:\.\d+)?)e([+-]?\d+)(?!\w|\.\d)", lambda m: _power(m.group(1), m.group(2)), out)
+    ten = r"(?<![\w.])10\^(?:\{(-?\d+)\}|(-?\d+)(?![\w/{]|\.\d))"  # 10^7, 10^{-3}; not 10^{3/4} nor 10^1/2
+    return re.sub(ten, lambda m: _power("", m.group(1) or m.group(2)), out)
 
 
 def _id_html(claim_id: str) -> Markup:

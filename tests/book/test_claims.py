@@ -455,7 +455,7 @@ def test_collect_sections_and_claim_list(root):
         horizon=10**6, note="log-log slope on t in [1e5, 1e6], 12 runs",
     )  # fmt: skip
     noted = C.PaperSection("ren2020ldp", [with_note], {"o.far": "chapters/demo/other.ipynb"})._repr_html_()
-    assert "measured:</span> log-log slope on t in [1e5, 1e6], 12 runs. " in noted
+    assert "measured:</span> log-log slope on t in [10⁵, 10⁶], 12 runs. " in noted  # powers of ten written one way
     assert "measured:" not in page
     assert sum(C.paper_section(s, "azize2022privacy").counts().values()) == 0
     card = C.scorecard(s)
@@ -815,6 +815,26 @@ def test_quotes_reach_mathjax_with_its_output_delimiters():
 
     assert _mathjax("fix  $\\epsilon = 2.0$ , a < b; $$x^2$$") == "fix  \\(\\epsilon = 2.0\\) , a &lt; b; \\[x^2\\]"
     assert _mathjax("no math, 20% of users") == "no math, 20% of users"
+
+
+@pytest.mark.parametrize(
+    "text, html",
+    [
+        ("the value is ours at T = 1e+07, the verdict", "the value is ours at T = 10⁷, the verdict"),
+        ("(3.28 at 10^6, 10.2 at 10^7)", "(3.28 at 10⁶, 10.2 at 10⁷)"),  # the plain-text power, as the report's own
+        ("slopes 0.393 from 1e+03, 0.426 from 3.2e+03.", "slopes 0.393 from 10³, 0.426 from 3.2·10³."),
+        ("the bound is 3.517e+08; δ = 1e-06", "the bound is 3.517·10⁸; δ = 10⁻⁶"),  # digits kept as written
+        ("rtol 1e-7 and 10^{-3}", "rtol 10⁻⁷ and 10⁻³"),
+        ("ratio.T1e6, x1e6 and 2e+07.5", "ratio.T1e6, x1e6 and 2e+07.5"),  # inside a name or a number: untouched
+        ("O~(T^1/2/ε²), 10^{3/4}, 10^1/2, R^2 < 1", "O~(T^1/2/ε²), 10^{3/4}, 10^1/2, R^2 &lt; 1"),  # no caret read
+    ],
+)
+def test_claim_text_writes_its_powers_of_ten_one_way(text, html):
+    """The report's rows (source, note, reason) write 1e+07 and 10^7 as 10⁷, like its horizons ("T = 10⁷"): three
+    spellings of one number on a row read as three numbers. A rate's caret (T^1/2) is not a power of ten and stays."""
+    from ldpcode.claims.tables import _prose
+
+    assert _prose(text) == html
 
 
 @pytest.mark.parametrize(
