@@ -66,20 +66,21 @@ class KLUCBIndex(PrivateIndex):
     (:math:`\mu_0` for arm 0, the worst case 0 for a single reward of another arm), every index is 1 at every
     decision of a run of horizon T when
 
-    .. math:: \epsilon \le \epsilon_{\mathrm{sat}}(K, T, \alpha, \mu_0) = \min\Big\{\alpha\log(K+1),\;
-              \min_{i \ge 0,\ K + 2^i \le T} \frac{\alpha\log(K + 2^i)}{\max(1, 2^{i-1})\,(1 - \mu_0)}\Big\}
+    .. math::
+       \epsilon \le \epsilon_{\mathrm{sat}}(K, T, \alpha, \mu_0) = \min\Big\{&\alpha\log(K+1),\\
+       &\min_{i \ge 0,\ K + 2^i \le T} \frac{\alpha\log(K + 2^i)}{\max(1, 2^{i-1})\,(1 - \mu_0)}\Big\}
 
     (:meth:`saturation_epsilon`; the inner minimum is at the last decision, except at the shortest horizons). The
     run then plays arm 0 throughout, and its regret (0 if arm 0 is best, :math:`\Delta_0 (T - K) + \sum_a \Delta_a`
-    otherwise) reflects the order of the arms, not the index. At T = 10^6, K = 2, α = 3.1 it is
+    otherwise) reflects the order of the arms, not the index. At :math:`T = 10^6`, K = 2, α = 3.1 it is
     :math:`1.56\cdot 10^{-4}/(1 - \mu_0)`. The threshold is sharp in the model, and the noise of the private
     means (the Laplace draw, scale :math:`1/(\epsilon m)`, against the term :math:`\alpha\log t_\ell/(\epsilon
     m)`, and the mean reward of arm 0's episode) blurs it only near equality: measured on two Bernoulli arms at
-    T = 10^5 (arm 0 of mean 0.5 or 0.1, the other 0.9, 100 runs), 95 of 100 runs played arm 0 throughout at 0.9
+    :math:`T = 10^5` (arm 0 of mean 0.5 or 0.1, the other 0.9, 100 runs), 95 of 100 runs played arm 0 throughout at 0.9
     times the threshold, about half at 1 time, 1 at 1.1 times (66 % of that regret: the last episode of arm 0 is
     then the other arm's). Above it the tie-break still orders the exploration of the saturated arms, without a
     warning. :class:`~ldpcode.global_policies.episodes.AdaptiveEpisodes` warns
-    (UserWarning, once a call, in run 0) at or below the threshold."""
+    (:class:`~ldpcode.global_policies.episodes.TieBreakWarning`, once a call, in run 0) at or below the threshold."""
 
     name = "KLUCB"
 
