@@ -320,31 +320,50 @@ class PrivacyLevels:
             keep = self.values >= eps_min
             return float(np.sum(self.probs[keep] * f(self.values[keep]))) if keep.any() else 0.0
         if self.gaussian is not None:
-            from scipy import integrate
-            from scipy.stats import norm
-
-            m, sd, lo, hi = self.gaussian
-            total = 0.0
-            if lo >= eps_min:  # the atom at lo (negative draws clipped up)
-                total += norm.cdf((lo - m) / sd) * float(f(np.array([lo]))[0])
-            if hi >= eps_min:  # the atom at hi
-                total += norm.sf((hi - m) / sd) * float(f(np.array([hi]))[0])
-            a = max(lo, eps_min)
-            if a < hi:
-                g = lambda x: norm.pdf((x - m) / sd) / sd * float(f(np.array([x]))[0])
-                total += integrate.quad(g, a, min(hi, m + 40 * sd), limit=200, points=[m] if a < m < hi else None)[0]
-            return float(total)
+            # a quadrature costs about 10 ms; a bound drawn against T asks for the same few at every checkpoint
+            memo = self.__dict__.setdefault("_expect_memo", {})
+            if (f, eps_min) not in memo:
+                if len(memo) >= _EXPECT_MEMO_SIZE:
+                    memo.clear()
+                memo[f, eps_min] = self._gaussian_expect(f, eps_min)
+            return memo[f, eps_min]
         x = self._mc_sample()
         keep = x >= eps_min
         return float(np.sum(f(x[keep])) / x.size) if keep.any() else 0.0
 
+    def _gaussian_expect(self, f, eps_min: float) -> float:
+        """:meth:`expect` for the clipped Gaussian law: its two atoms and a quadrature between them."""
+        from scipy import integrate
+        from scipy.stats import norm
+
+        m, sd, lo, hi = self.gaussian
+        total = 0.0
+        if lo >= eps_min:  # the atom at lo (negative draws clipped up)
+            total += norm.cdf((lo - m) / sd) * float(f(np.array([lo]))[0])
+        if hi >= eps_min:  # the atom at hi
+            total += norm.sf((hi - m) / sd) * float(f(np.array([hi]))[0])
+        a = max(lo, eps_min)
+        if a < hi:
+            g = lambda x: norm.pdf((x - m) / sd) / sd * float(f(np.array([x]))[0])
+            total += integrate.quad(g, a, min(hi, m + 40 * sd), limit=200, points=[m] if a < m < hi else None)[0]
+        return float(total)
+
     def p_at_least(self, eps_min: float) -> float:
         """p_0 = P{eps_t >= eps_min}: the share of users whose responses the agents keep (``eps_min`` a finite
         number >= 0; the result clipped to [0, 1], which a quadrature may leave by a rounding)."""
-        return min(1.0, max(0.0, self.expect(lambda e: np.ones_like(e), _check_eps_min(eps_min))))
+        return min(1.0, max(0.0, self.expect(_ones, _check_eps_min(eps_min))))
 
     def __repr__(self) -> str:
         return f"PrivacyLevels({self.name!r})"
+
+
+#: the most (f, eps_min) results a clipped-Gaussian law keeps (:meth:`PrivacyLevels.expect`); beyond, it starts again
+_EXPECT_MEMO_SIZE = 256
+
+
+def _ones(e):
+    """1 for each level: :meth:`PrivacyLevels.p_at_least` as an expectation (one function, so its result is kept)."""
+    return np.ones_like(e)
 
 
 def _check_eps_min(eps_min) -> float:

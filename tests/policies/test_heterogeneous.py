@@ -254,3 +254,25 @@ def test_p_at_least_is_a_probability_and_its_threshold_a_level():
                 levels.p_at_least(bad)
     with pytest.raises(TypeError, match=r"^f must be a vectorised function"):
         d.expect(1.0, 0.5)
+
+
+def test_a_gaussian_laws_expectations_are_computed_once_and_stay_the_same(monkeypatch):
+    """A clipped-Gaussian law keeps each (f, eps_min) expectation it computed (a quadrature of about 10 ms): a
+    bound drawn against T asked for the same three at each of 121 checkpoints (Corollary 13's figure: 15 s, now 6 s).
+    The value kept is the value computed: bit for bit, whatever the order of the calls."""
+    from ldpcode import bounds
+    from ldpcode.instances import PrivacyLevels
+
+    fresh = ldp.make_privacy_levels("ren-heldp-gaussian")
+    first = [fresh.expect(bounds.heldp_alpha, 1.0), fresh.p_at_least(1.0), fresh.expect(bounds.heldp_beta, 0.5)]
+    calls = []
+    compute = PrivacyLevels._gaussian_expect
+    monkeypatch.setattr(PrivacyLevels, "_gaussian_expect", lambda self, f, e: calls.append(e) or compute(self, f, e))
+    again = [fresh.expect(bounds.heldp_alpha, 1.0), fresh.p_at_least(1.0), fresh.expect(bounds.heldp_beta, 0.5)]
+    assert again == first and calls == []  # kept, and equal to == (no tolerance)
+    other = ldp.make_privacy_levels("ren-heldp-gaussian")  # a law keeps its own results only
+    assert other.p_at_least(1.0) == first[1] and calls == [1.0]
+    for k in range(300):  # the memory is bounded: 256 results, then it starts again
+        other.p_at_least(1.0 + k / 1000)
+    assert len(other._expect_memo) <= 256
+    assert bounds.heldp_quantities(fresh, 1.0) == bounds.heldp_quantities(other, 1.0)
