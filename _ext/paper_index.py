@@ -51,10 +51,10 @@ class PaperIndex(SphinxDirective):
 
     def run(self):
         wanted = self.options.get("paper")
-        if wanted is not None and wanted not in P.PAPERS:
-            raise self.error(f"paper-index: unknown paper {wanted!r}; known: {', '.join(P.PAPERS)}")
+        if wanted is not None and wanted not in P.CHAPTER_TITLES:
+            raise self.error(f"paper-index: unknown paper {wanted!r}; known: {', '.join(P.CHAPTER_TITLES)}")
         lines: list[str] = []
-        for key, title in P.PAPERS.items():
+        for key, title in P.CHAPTER_TITLES.items():
             if wanted not in (None, key):
                 continue
             items = [it for it in P.ITEMS if it.paper == key]

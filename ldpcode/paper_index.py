@@ -9,7 +9,7 @@ every function named here imports). The tests column of the appendix is not stor
 that name one of the item's functions, found when the book is built (:func:`tests_calling`).
 
 The four papers themselves are one table, :data:`PAPERS_BY_CITES` (bibliography key -> :class:`Paper`: its
-chapter and the name each page gives it); :data:`PAPERS` (this index's groups, by chapter) and
+chapter and the name each page gives it); :data:`CHAPTER_TITLES` (this index's groups, by chapter) and
 :data:`ldpcode.claims.PAPERS` (the report's names, by bibliography key) are views of it.
 
 Names are the public paths a reader types (``ldpcode.bounds.ldp_ucb_l_regret_bound``), not the module a
@@ -67,7 +67,7 @@ PAPERS_BY_CITES = {
     ),
 }
 #: the index's groups: each paper's chapter -> its title, then the book's own chapters
-PAPERS = {p.chapter: p.title for p in PAPERS_BY_CITES.values()} | {"book": "The book's own chapters"}
+CHAPTER_TITLES = {p.chapter: p.title for p in PAPERS_BY_CITES.values()} | {"book": "The book's own chapters"}
 
 
 @dataclass(frozen=True)

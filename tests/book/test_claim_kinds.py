@@ -111,7 +111,7 @@ def test_a_stored_field_of_another_kind_is_refused_unless_at_its_default():
 
 
 def test_the_papers_are_one_table_seen_two_ways():
-    """The report prints ldp.claims.PAPERS[cites], the API appendix paper_index.PAPERS[chapter]: both from
+    """The report prints ldp.claims.PAPERS[cites], the API appendix paper_index.CHAPTER_TITLES[chapter]: both from
     paper_index.PAPERS_BY_CITES, with the texts they printed before."""
     assert C.PAPERS == {
         "ren2020ldp": "Ren et al. (2020a): ε-local differential privacy",
@@ -119,7 +119,7 @@ def test_the_papers_are_one_table_seen_two_ways():
         "azize2022privacy": "Azize and Basu (2022): ε-global differential privacy",
         "zheng2020locally": "Zheng et al. (2020): (ε, δ)-LDP reductions and contextual bandits",
     }
-    assert paper_index.PAPERS == {
+    assert paper_index.CHAPTER_TITLES == {
         "ren2020": "Ren et al. (2020a): ε-LDP bandits",
         "heldp": "Ren et al. (2020b): heterogeneous LDP",
         "azize2022": "Azize and Basu (2022): ε-global DP",
