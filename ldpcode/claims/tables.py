@@ -198,13 +198,18 @@ def _sub_sup(text: str) -> str:
     return text
 
 
-_SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
-
-
 def _power(mantissa: str, exponent: str) -> str:
     """``mantissa``·10^``exponent`` as text with a superscript exponent: "10⁷", "3.2·10³", "10⁻⁶"."""
     e = str(int(exponent)).translate(_SUPERSCRIPT)
     return f"10{e}" if mantissa in ("", "1") else f"{mantissa}·10{e}"
+
+
+def power_of_ten(x) -> str:
+    """A table cell for a number on a decade grid (an ε of 10⁻⁴ to 1, a horizon of 10² to 10⁷): ``x`` to one
+    significant digit, as ``format(x, ".0e")`` rounds it, written ``10⁻⁴``, ``2·10³``, and 1 to 9 without a power
+    (``.0e`` wrote ``1e-04`` and ``1e+00``). A column format of :class:`Table`."""
+    mantissa, exponent = format(float(x), ".0e").split("e")
+    return mantissa if int(exponent) == 0 else _power(mantissa, exponent)
 
 
 def _prose(text: str) -> str:

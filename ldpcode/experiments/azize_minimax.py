@@ -20,6 +20,7 @@ import numpy as np
 
 from ..bounds import gdp_minimax_lower_bound, gdp_minimax_threshold
 from ..claims import Table
+from ..claims.tables import power_of_ten
 from ..instances import make_instance
 from ..policies import make_policy
 from ..simulate import simulate
@@ -152,7 +153,7 @@ def worst_cases(grid) -> tuple[dict, Table]:
         summary[name, K, eps] = dict(sup=mean[p, g], se=se, bound=lb, place=PLACEMENTS[p], gap=grid.gaps[g])
         rows.append([name, K, eps, lb, mean[p, g], se, PLACEMENTS[p], grid.gaps[g], mean[p, g] / lb])
     head = ["policy", "K", "ε", "bound (3)", "sup mean regret", "sd/√n", "placement", "Δ", "sup/bound"]
-    return summary, Table(head, rows, formats=[None, "d", ".0e", ".1f", ".1f", ".1f", None, ".4f", ".1f"])
+    return summary, Table(head, rows, formats=[None, "d", power_of_ten, ".1f", ".1f", ".1f", None, ".4f", ".1f"])
 
 
 def smaller_worst_case(summary: dict, policies, n_arms: int, epsilon: float) -> tuple[dict, list]:

@@ -18,6 +18,7 @@ import numpy as np
 from .._validate import check_int
 from ..bounds import adap_klucb_regret_bound, adap_ucb_regret_bound, gdp_lower_bound_constant, gdp_lower_bound_terms
 from ..claims import Table
+from ..claims.tables import power_of_ten
 from ..engine import decade_checkpoints, log_checkpoints
 from ..global_policies import noise_free_pulls
 from ..policies import make_policy
@@ -141,7 +142,7 @@ def decade_table(a: OverT) -> Table:
     ucb, klucb = a.mean["AdaP-UCB"], a.mean["AdaP-KLUCB"]
     rows = [[float(a.t[i]), ucb[i], a.thm7[i], ucb[i] / a.thm7[i], klucb[i], a.lower[i]] for i in at]
     head = ["t", "AdaP-UCB", "Thm 7", "ratio", "AdaP-KLUCB", "Thm 3 LB"]
-    return Table(head, rows, formats=[".0e", ".5g", ".5g", ".3f", ".5g", ".4g"])
+    return Table(head, rows, formats=[power_of_ten, ".5g", ".5g", ".3f", ".5g", ".4g"])
 
 
 def privacy_cost(a: OverT) -> tuple[dict, Table]:

@@ -1009,3 +1009,24 @@ def test_a_quotes_text_subscripts_render_as_html_and_its_tex_as_mathjax(quote, h
     from ldpcode.claims.tables import _mathjax
 
     assert _mathjax(quote) == html_
+
+
+@pytest.mark.parametrize(
+    "x, text",
+    [
+        (1e-4, "10⁻⁴"),
+        (0.01, "10⁻²"),
+        (1.0, "1"),
+        (100.0, "10²"),
+        (1e7, "10⁷"),
+        (2e5, "2·10⁵"),
+        (0.5, "5·10⁻¹"),
+        (25, "2·10¹"),
+    ],
+)
+def test_a_decade_grid_is_written_in_powers_of_ten(x, text):
+    """azize2022/theorem2_minimax's ε column read 1e-04, 1e-02, 1e+00 and theorems7_8's t column 1e+02 ... 1e+07
+    (format ".0e"); the same rounding, written as the book writes powers of ten."""
+    from ldpcode.claims.tables import power_of_ten
+
+    assert power_of_ten(x) == text
