@@ -18,6 +18,13 @@ from dataclasses import dataclass
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
+def _power(mantissa: str, exponent) -> str:
+    """``mantissa``·10^``exponent`` as text with a superscript exponent: "10⁷", "3.2·10³", "10⁻⁶" (a mantissa of
+    "1" or "" is left out). The one writer of such powers: horizons, report texts, decade columns."""
+    e = str(int(exponent)).translate(_SUPERSCRIPT)
+    return f"10{e}" if mantissa in ("", "1") else f"{mantissa}·10{e}"
+
+
 def format_horizon(t: int, *, mathtext: bool = False, caret: bool = False) -> str:
     """A horizon as the book writes it, the one formatter for text, tables and figures.
 
@@ -35,8 +42,7 @@ def format_horizon(t: int, *, mathtext: bool = False, caret: bool = False) -> st
     e = len(str(t)) - 1
     mant = t / 10**e
     if e >= 4 and mant == int(mant):
-        power = "10" + str(e).translate(_SUPERSCRIPT)
-        return power if mant == 1 else f"{int(mant)}·{power}"
+        return _power(str(int(mant)), e)
     return f"{t:,}"
 
 
@@ -50,8 +56,7 @@ def approx_horizon(t: int) -> str:
     m = round(t / 10**k, 1)
     if m >= 10:
         m, k = 1.0, k + 1
-    power = "10" + str(k).translate(_SUPERSCRIPT)
-    return power if m == 1 else f"{m:g}·{power}"
+    return _power(f"{m:g}", k)
 
 
 def span_text(consistent, searched) -> str:
@@ -196,12 +201,6 @@ def _sub_sup(text: str) -> str:
     for mark, tag in (("_", "sub"), (r"\^", "sup")):
         text = re.sub(rf"(?<=\w){mark}(?:\{{([^{{}}]*)\}}|(\w)(?!\w))", rf"<{tag}>\1\2</{tag}>", text)
     return text
-
-
-def _power(mantissa: str, exponent: str) -> str:
-    """``mantissa``·10^``exponent`` as text with a superscript exponent: "10⁷", "3.2·10³", "10⁻⁶"."""
-    e = str(int(exponent)).translate(_SUPERSCRIPT)
-    return f"10{e}" if mantissa in ("", "1") else f"{mantissa}·10{e}"
 
 
 def power_of_ten(x) -> str:

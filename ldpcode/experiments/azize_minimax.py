@@ -115,12 +115,6 @@ def simulate_grid(policies, n_arms_list, epsilons, gaps, checkpoints, *, base_me
     is taken over both orders, so the grid does not show :class:`~ldpcode.global_policies.episodes.TieBreakWarning`."""
     from ..global_policies.episodes import TieBreakWarning
 
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", TieBreakWarning)
-        return _simulate_grid(policies, n_arms_list, epsilons, gaps, checkpoints, base_mean, alpha, runs, seed)
-
-
-def _simulate_grid(policies, n_arms_list, epsilons, gaps, checkpoints, base_mean, alpha, runs, seed) -> MinimaxGrid:
     gaps, checkpoints = np.asarray(gaps), np.asarray(checkpoints)
     horizon = int(checkpoints[-1])
     regret = {}
@@ -134,7 +128,9 @@ def _simulate_grid(policies, n_arms_list, epsilons, gaps, checkpoints, base_mean
                         m = [base_mean] * K
                         m[0 if place == "first" else K - 1] = base_mean + d
                         instance = make_instance("bernoulli", means=m)
-                        out[p, g] = simulate(pol, instance, horizon, runs, seed, checkpoints=checkpoints).regret
+                        with warnings.catch_warnings():
+                            warnings.simplefilter("ignore", TieBreakWarning)
+                            out[p, g] = simulate(pol, instance, horizon, runs, seed, checkpoints=checkpoints).regret
                 regret[name, K, eps] = out
     return MinimaxGrid(tuple(policies), tuple(n_arms_list), tuple(epsilons), gaps, checkpoints, runs, regret)
 
