@@ -174,6 +174,15 @@ class Instance:
         return "; ".join(f"arm {i}: {a.describe()}" for i, a in enumerate(self.arms))
 
 
+def check_instance(instance, name: str = "instance") -> Instance:
+    """``instance`` if it is an :class:`Instance`, else the one-line TypeError the engine writes for a K-armed
+    policy (:func:`ldpcode.engine.prepare`): "instance must come from make_instance(), got str". The one check of
+    an instance argument, for the functions that take one outside the engine."""
+    if not isinstance(instance, Instance):
+        raise TypeError(f"{name} must come from make_instance(), got {type(instance).__name__}")
+    return instance
+
+
 def _check_size(size):
     """A sample size: an integer >= 0 or a tuple of them (a shape); a negative or fractional size, or a bool,
     failed deep in NumPy ("negative dimensions are not allowed")."""

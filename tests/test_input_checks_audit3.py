@@ -245,3 +245,27 @@ def test_the_minimax_grid_runs_both_placements_and_does_not_warn():
     assert not [w for w in caught if issubclass(w.category, gp.episodes.TieBreakWarning)]
     final = grid.regret["AdaP-KLUCB", 2, 1e-4][:, 0, :, -1]  # (placements, runs) at T = 1000
     assert final[0].max() < 1 and final[1].min() > 100  # better arm first: no regret; last: linear
+
+
+# --- one check of an instance argument (ldpcode.instances.check_instance) --------------------------------------------
+
+
+def test_every_function_that_takes_an_instance_refuses_a_name_in_the_engines_words():
+    """The engine, the experiments, the ε_min thresholds and Azize and Basu's episode sums wrote four messages for
+    one mistake; they now share one check and one line."""
+    from ldpcode import experiments
+    from ldpcode.experiments import heldp_epsilon_min as hem
+    from ldpcode.instances import check_instance
+
+    assert check_instance(INSTANCE) is INSTANCE
+    calls = [
+        lambda: check_instance("ren2020-bernoulli"),
+        lambda: ldp.simulate(ldp.make_policy("UCB1"), "ren2020-bernoulli", 100, 2),
+        lambda: experiments.gap_groups("ren2020-bernoulli"),
+        lambda: hem.run_thresholds({}, {}, {}, "ren2020-bernoulli", 100, 2, 0),
+        lambda: gp.episode_sum("ren2020-bernoulli", 0, 10, np.random.default_rng(0)),
+    ]
+    for call in calls:
+        with pytest.raises(TypeError, match=r"^instance must come from make_instance\(\), got ") as err:
+            call()
+        assert _one_line(err).endswith(("got str", "got 'ren2020-bernoulli'"))

@@ -30,7 +30,7 @@ from typing import Callable
 import numpy as np
 
 from .._validate import EPSILON_FLOOR, check_int
-from ..instances import Instance, make_privacy_levels
+from ..instances import Instance, check_instance, make_privacy_levels
 from ..policies import make_policy
 from ..simulate import SimulationResult, simulate
 from ..stats import bootstrap_se
@@ -50,18 +50,13 @@ def _check_values(name: str, values, what: str) -> list:
     return values
 
 
-def _check_instance(instance) -> None:
-    if not isinstance(instance, Instance):
-        raise TypeError(f"instance must be an ldpcode Instance (ldp.make_instance), got {type(instance).__name__}")
-
-
 # ---------------------------------------------------------------- Ren et al. (2020a), Theorems 4 and 6
 
 
 def gap_groups(instance: Instance) -> list[float]:
     """The distinct positive gaps Δ_a of ``instance`` (rounded to 12 digits), ascending: the gap groups
     whose pulls the proofs of Theorems 4 and 6 of Ren et al. (2020a) bound one by one."""
-    _check_instance(instance)
+    check_instance(instance)
     return [float(g) for g in np.unique(np.round(instance.gaps[instance.gaps > 0], 12))]
 
 
@@ -70,7 +65,7 @@ def gap_group_pulls(result: SimulationResult, instance: Instance, keep, gaps) ->
     exchangeable), one row per run, at the checkpoints selected by the boolean mask ``keep``; shape
     (runs, keep.sum()). The empirical side of the pulls bound E[N_a(T)] <= ... in the proofs of Theorems 4
     and 6 of Ren et al. (2020a), Appendix A.2 and A.4."""
-    _check_instance(instance)
+    check_instance(instance)
     keep = np.asarray(keep)
     if keep.dtype != bool or keep.shape != result.checkpoints.shape:
         raise ValueError(
@@ -139,7 +134,7 @@ def bounds_along_run(
     """
     if not isinstance(policy, str):
         raise TypeError(f"policy must be a registry name such as 'LDP-UCB-L', got {type(policy).__name__}")
-    _check_instance(instance)
+    check_instance(instance)
     epsilons = _check_values("epsilons", epsilons, "privacy levels")
     _check_callable("regret_bound", regret_bound)
     _check_callable("pulls_bound", pulls_bound)
@@ -268,7 +263,7 @@ def heterogeneous_against_bound(
 
     if not isinstance(policy, str):
         raise TypeError(f"policy must be a registry name such as 'HeLDP-UCB-L', got {type(policy).__name__}")
-    _check_instance(instance)
+    check_instance(instance)
     settings = _check_values("settings", settings, "(law, epsilon_min) pairs")
     for s in settings:
         if isinstance(s, str) or len(s) != 2:
@@ -340,7 +335,7 @@ def constant_levels_pairs(
     for name, value in (("he_policy", he_policy), ("ho_policy", ho_policy)):
         if not isinstance(value, str):
             raise TypeError(f"{name} must be a registry name, got {type(value).__name__}")
-    _check_instance(instance)
+    check_instance(instance)
     epsilons = _check_values("epsilons", epsilons, "privacy levels")
     for name, fn in (
         ("best_kappa", best_kappa),

@@ -27,7 +27,7 @@ from ..bounds import (
     v_b,
     v_l,
 )
-from ..instances import Instance, PrivacyLevels, make_privacy_levels
+from ..instances import Instance, PrivacyLevels, check_instance, make_privacy_levels
 from ..policies import make_policy
 from ..simulate import simulate
 from ..stats import bootstrap_se, mean_se, ratio_of_means_se
@@ -160,8 +160,7 @@ def run_thresholds(levels, criteria, grids, instance: Instance, horizon: int, ru
     the bound's choices of ``criteria`` (:func:`criterion_curves`), ``runs`` runs to ``horizon`` with the same
     ``seed`` throughout (common random numbers). The experiment that Section 4.2 of Ren et al. (2020b) replaces
     by its heuristic."""
-    if not isinstance(instance, Instance):
-        raise TypeError(f"instance must be an ldpcode Instance (ldp.make_instance), got {type(instance).__name__}")
+    check_instance(instance)
     out = {}
     for name, lv in _check_levels(levels).items():
         for agent in AGENTS:

@@ -99,8 +99,7 @@ class Blocks:
 def _check_sums(instance, arms: dict, length_name: str, length, rng, sampler, cancel) -> tuple[list, int]:
     """The checks of :func:`episode_sum` and :func:`epoch_sums` (``arms``: name -> arm); returns (the arms as ints,
     the length as an int)."""
-    if not isinstance(instance, ins.Instance):
-        raise TypeError(f"instance must come from make_instance(), got {instance!r}")
+    ins.check_instance(instance)
     arms = [check_int(name, a, minimum=0, maximum=instance.n_arms - 1) for name, a in arms.items()]
     length = check_int(length_name, length, minimum=0, maximum=MAX_HORIZON)
     if not callable(sampler):
