@@ -19,6 +19,7 @@ import numbers
 import numpy as np
 
 from .._validate import check_choice, check_int, check_real
+from ..claims.tables import format_number
 from .curators import CuratorAudit, curator_audit
 
 #: Ren et al.'s four curators (Curators 1, 3, 5 and 6; Lemmas 2, 5, 8 and 9), in the order the appendix audits them
@@ -117,7 +118,7 @@ def verdict(row: dict) -> str:
 
 
 def _pair(row):
-    return str(row["pair"]).replace("1000000.0", "1e6")
+    return str(row["pair"]).replace("1000000.0", "10⁶")
 
 
 def _two(x):
@@ -125,7 +126,7 @@ def _two(x):
 
 
 def _g(x):
-    return f"{x:g}"
+    return format_number(x)
 
 
 # column: (header, its value in a row, its number format: None for text)

@@ -31,6 +31,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..claims.tables import format_number
 from ..stats import ratio_of_means_se, window_spread
 
 EXACT_UNIT = 1e-9
@@ -97,7 +98,7 @@ def one_point_exponent_claims(
       not a row."""
     tag = "nonprivate" if eps is None else "private"
     cid, T, n_runs = f"exponent_{key}_{tag}", int(result.horizon), result.regret.shape[0]
-    what = f"{learner}" + ("" if eps is None else f", ε = {eps:g}, δ = {delta:g}")
+    what = f"{learner}" + ("" if eps is None else f", ε = {eps:g}, δ = {format_number(delta)}")
     nb.reproducible(cid, f"one-point BCO, {what}: log-log slope of the regret on t in [{t_min}, {T}]",
                     reproduced=fit.slope, se=fit.se, horizon=T, note=f"{n_runs} runs, bootstrap se")  # fmt: skip
     late_kw = dict(reproduced=late_fit.slope, se=late_fit.se, horizon=T,
@@ -124,8 +125,8 @@ def window_systematic(result, t_min_late: int, slope: float) -> dict:
     cp = result.checkpoints
     windows = {t_min_late * k: cp >= t_min_late * k for k in WINDOW_SHIFTS}
     ws = window_spread(cp, result.regret.mean(axis=0), windows, slope)
-    how = (f"fit window: the largest change of the slope when the window's start {t_min_late:g} moves 10x earlier or "
-           "sqrt(10)x either way (slopes " + ", ".join(f"{v:.3f} from {t:.2g}" for t, v in ws.slopes.items())
+    how = (f"fit window: the largest change of the slope when the window's start {format_number(t_min_late)} moves 10x earlier or "
+           "sqrt(10)x either way (slopes " + ", ".join(f"{v:.3f} from {format_number(t, '.2g')}" for t, v in ws.slopes.items())
            + f"); no log allowance: Table 1's Õ hides logs of unstated power ((ln T)^k would add "
            f"{1 / math.log(t_min_late):.3f} k)")  # fmt: skip
     return {"systematic": ws.spread, "systematic_how": how}

@@ -9,7 +9,7 @@ Results are dicts keyed ``(environment, eps)``, ``eps`` None for the non-private
 * :func:`late_text`, :func:`increment_text`, :func:`fit_table`: what the notebook shows (its sweep table is
   :func:`ldpcode.bco.report.sweep_table` with two decimals).
 * :func:`rate_claims`, :func:`eps_claims`: the claims; :func:`rates_figure`: the three-panel figure.
-* :func:`exponent_text`: a power of ten written ``1e4``, for the claims' reasons.
+* :func:`exponent_text`: a power of ten written ``10⁴``, for the claims' reasons.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..claims import Table
+from ..claims import Table, format_horizon, format_number
 from ..stats import bootstrap_se, linear_fit, log_growth, loglog_slope, ratio_exponent
 from .environments import QUAD_SCALE
 from .privacy import two_point_release
@@ -131,7 +131,7 @@ def rate_claims(nb, results, fits, late, increments, coef, *, reasons, paper_uni
     are :func:`fit_reason` with ``reasons["convex", eps]``, and ``reasons["log", eps]``; ``paper_unit`` marks the
     stated 1/2 and 1 exact."""
     for eps in increments:
-        tag, what = ("nonprivate", "") if eps is None else ("private", f", ε = {eps:g}, δ = {delta:g}")
+        tag, what = ("nonprivate", "") if eps is None else ("private", f", ε = {eps:g}, δ = {format_number(delta)}")
         s, q, (g, g_se, (t0, t1, t2)) = fits["linear", eps], fits["quadratic", eps], increments[eps]
         nb.reproducible(f"exponent_convex_{tag}", f"two-point BCO, linear losses{what}: log-log slope of the regret "
                         f"on t in [{t_min}, {horizon}]", reproduced=s.slope, se=s.se, horizon=horizon,
@@ -229,12 +229,12 @@ def fit_reason(fit, stated: float, why: str) -> str:
 
 
 def exponent_text(t) -> str:
-    """A number as the claims' reasons write it, mantissa and power of ten: ``10**4 -> '1e4'``,
-    ``2.5e5 -> '2.5e5'``."""
+    """A number as the claims' reasons write it, mantissa and power of ten: ``10**4 -> '10⁴'``,
+    ``2.5e5 -> '2.5·10⁵'`` (:func:`~ldpcode.claims.format_number`)."""
     if not (isinstance(t, (int, float)) and t > 0):
         raise ValueError(f"t must be a positive number, got {t!r}")
-    mant, exp = f"{t:e}".split("e")
-    return f"{float(mant):g}e{int(exp)}"
+    mant = f"{float(f'{t:e}'.split('e')[0]):g}"  # the mantissa's digits, trailing zeros dropped
+    return format_number(t, f".{len(mant.partition('.')[2])}e")
 
 
 def rates_figure(results: dict, fits: dict, sweeps: dict, *, title: str, runs: int):
@@ -269,7 +269,7 @@ def rates_figure(results: dict, fits: dict, sweeps: dict, *, title: str, runs: i
         axes[2].plot(inv, rr, "o-", color=col, label=f"{env}: slope {s.fit.slope:.2f}")
         r1 = rr[s.epsilons.index(1.0)] if 1.0 in s.epsilons else rr[0]
         axes[2].plot(inv, r1 * inv**2, color=col, **plotting.THEORY_STYLE)
-    plotting.paper_axes(axes[2], xlabel="1/ε", ylabel="private / non-private", title=f"T = {s.horizon:.0e}")
+    plotting.paper_axes(axes[2], xlabel="1/ε", ylabel="private / non-private", title=f"T = {format_horizon(s.horizon)}")
     axes[2].minorticks_off()
     axes[2].set_xticks(inv, [f"{x:g}" for x in inv])
     # the curves rise to the right: the regret panels' upper left and the ratios' lower right are empty (loc="best"

@@ -26,7 +26,7 @@ from pathlib import Path
 from .._paths import repo_root
 from .core import Claim
 from .store import WRITE_ENV, _normalise, data_path, env_flag, load, write_atomic
-from .tables import _VERDICT_CLASS, _fmt, _fmt_pm, _html_two_line_table, _id_html, _text_table
+from .tables import _VERDICT_CLASS, _fmt, format_pm, _html_two_line_table, _id_html, _text_table
 
 
 #: the fields that decide a verdict besides the number itself: any change fails the check, as a moved number does
@@ -107,7 +107,7 @@ class CheckReport:
             body.append(
                 [
                     c.id,
-                    _fmt_pm(c.reproduced, c.se),
+                    format_pm(c.reproduced, c.se),
                     "-" if s is None else _fmt(s["reproduced"]),
                     status,
                     c.verdict_text(),

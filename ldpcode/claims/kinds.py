@@ -470,8 +470,8 @@ class BoundClaim(Claim):
         if self.bound > 0 and math.isfinite(self.bound) and self.reproduced >= 0:
             ratio = self.reproduced / self.bound
             pct = 100 * ratio
-            share = f"{pct:.0f}%" if pct >= 10 else f"{pct:.2g}%"
-            return f"{v} ({share} of it)" if self.sense == "<=" else f"{v} ({ratio:.3g}× it)"
+            share = f"{pct:.0f}%" if pct >= 10 else f"{_fmt(pct, 2)}%"
+            return f"{v} ({share} of it)" if self.sense == "<=" else f"{v} ({_fmt(ratio, 3)}× it)"
         return v
 
     def reference(self) -> str:

@@ -28,7 +28,7 @@ from .tables import (
     Markup,
     Table,
     _fmt,
-    _fmt_pm,
+    format_pm,
     _html_two_line_table,
     _id_html,
     _mathjax,
@@ -76,7 +76,10 @@ class Summary:
         head = ["claim", "kind", "reproduced", "verdict", "against", "at"]
         return Table(
             head,
-            [[c.id, c.kind, _fmt_pm(c.reproduced, c.se), c.verdict_text(), c.reference(), c.at()] for c in self.claims],
+            [
+                [c.id, c.kind, format_pm(c.reproduced, c.se), c.verdict_text(), c.reference(), c.at()]
+                for c in self.claims
+            ],
         )
 
     def __repr__(self) -> str:
@@ -300,7 +303,7 @@ class PaperSection:
                     c.verdict_text(),
                     c.source,
                     paper,
-                    _fmt_pm(c.reproduced, c.se),
+                    format_pm(c.reproduced, c.se),
                     c.at(),
                     c.reason,
                     _link(nb, name) if html_links else name,
@@ -414,7 +417,7 @@ class Predictions:
                     c.verdict_text(),
                     c.source,
                     _fmt(c.predicted),
-                    _fmt_pm(c.reproduced, c.se),
+                    format_pm(c.reproduced, c.se),
                     c.at(),
                     _link(c.derived_in, name(c.derived_in)) if html_links else name(c.derived_in),
                     _link(nb, name(nb)) if html_links else name(nb),
@@ -453,7 +456,7 @@ class ClaimList:
                 [
                     c.id,
                     c.kind,
-                    _fmt_pm(c.reproduced, c.se),
+                    format_pm(c.reproduced, c.se),
                     c.verdict_text(),
                     c.reference(),
                     c.at(),

@@ -1,7 +1,7 @@
 """Formatting for the claim tables: numbers and horizons as the book prints them, and the one table renderer.
 
 :func:`format_horizon` writes a horizon (for text and tables; ``mathtext=True`` for a figure: the plotting code
-and the notebooks' figures call it too), :func:`_fmt` and :func:`_fmt_pm` (value ± se) write numbers for a table;
+and the notebooks' figures call it too), :func:`_fmt` and :func:`format_pm` (value ± se) write numbers for a table;
 ``_text_table`` and ``_html_table`` render one as aligned text (for nbval and the terminal) and as HTML
 (for the rendered book); :class:`Markup` marks a cell that is already HTML; :class:`Table` is a plain
 table that prints both ways. ``_VERDICT_CLASS`` gives each verdict its CSS class.
@@ -23,6 +23,29 @@ def _power(mantissa: str, exponent) -> str:
     "1" or "" is left out). The one writer of such powers: horizons, report texts, decade columns."""
     e = str(int(exponent)).translate(_SUPERSCRIPT)
     return f"10{e}" if mantissa in ("", "1") else f"{mantissa}·10{e}"
+
+
+_EXPONENT = re.compile(r"([+-]?)(\d+(?:\.\d*)?)e([+-]\d+)")
+
+
+def format_number(x, spec: str = "g") -> str:
+    """``format(x, spec)`` as the book prints it: an exponent Python would write (``1e-06``, ``3.663e-05``,
+    ``1e+07``) becomes a power of ten (``10⁻⁶``, ``3.663·10⁻⁵``, ``10⁷``), and an exponent of 0 is left out
+    (``format(2.0, ".0e")`` is ``2``). The mantissa keeps the digits ``spec`` asks for, so the value is the one
+    ``format`` rounds to. For a number in a sentence or a table, whatever its size: ``format_number(delta)`` for
+    δ = 10⁻⁶, ``format_number(c, ".3e")``; a width in ``spec`` is refused (pad the result instead)."""
+    if not isinstance(spec, str):
+        raise TypeError(f"spec must be a format spec such as 'g' or '.3e', got {spec!r}")
+    if re.match(r"^(?:.?[<>=^])?[+ -]?#?0?[1-9]", spec):
+        raise ValueError(f"spec {spec!r} has a width: pad the result instead (f'{{format_number(x):>9}}')")
+    text = format(x, spec)
+    m = _EXPONENT.fullmatch(text)
+    if not m:
+        return text
+    sign, mantissa, exponent = m.groups()
+    if int(exponent) == 0:
+        return sign + mantissa
+    return sign + _power(mantissa, exponent)
 
 
 def format_horizon(t: int, *, mathtext: bool = False, caret: bool = False) -> str:
@@ -90,7 +113,8 @@ def policy_tag(name: str) -> str:
 
 def _fmt(x, digits: int = 4) -> str:
     """A number for a table: 4 significant digits below 1000, whole numbers with thousands separators
-    from 1000 to 10^9, an exponent outside [10^-3, 10^9)."""
+    from 1000 to 10⁹, and below 10⁻³ as ``.4g`` writes it, with a power of ten for its exponent (``0.0001844``,
+    ``3.663·10⁻⁵``, ``10⁻¹²``; :func:`format_number`), as from 10⁹ on (``1.15·10⁹``)."""
     if x is None:
         return "-"
     x = float(x)
@@ -105,13 +129,13 @@ def _fmt(x, digits: int = 4) -> str:
     if 1e-3 <= abs(x) < 1e3:
         text = f"{x:.{digits}g}"  # fewer digits than the whole part has: the rounded whole number, no exponent
         return f"{float(text):.0f}" if "e" in text else text
-    return f"{x:.{digits - 1}e}"
+    return format_number(x, f".{digits}g")  # as below 10³: the digits without trailing zeros (10⁻⁴, 8.492·10⁻⁸)
 
 
 _SENSE_TEXT = {"=": "", "<=": "≤ ", ">=": "≥ "}
 
 
-def _fmt_pm(value, se, sign: bool = False) -> str:
+def format_pm(value, se, sign: bool = False) -> str:
     """``value ± se`` with matching digits: the standard error to 2 significant digits and the value rounded
     to the same decimal place, with thousands separators (``34,480 ± 210``, ``0.959 ± 0.012``,
     ``1.1706742 ± 0.0000023``); below 10⁻³, from 10⁹ on, or from 10 on with a standard error below 10⁻⁶, both share
@@ -207,8 +231,7 @@ def power_of_ten(x) -> str:
     """A table cell for a number on a decade grid (an ε of 10⁻⁴ to 1, a horizon of 10² to 10⁷): ``x`` to one
     significant digit, as ``format(x, ".0e")`` rounds it, written ``10⁻⁴``, ``2·10³``, and 1 to 9 without a power
     (``.0e`` wrote ``1e-04`` and ``1e+00``). A column format of :class:`Table`."""
-    mantissa, exponent = format(float(x), ".0e").split("e")
-    return mantissa if int(exponent) == 0 else _power(mantissa, exponent)
+    return format_number(float(x), ".0e")
 
 
 def _prose(text: str) -> str:
@@ -253,7 +276,7 @@ def _format_cell(x, spec) -> str:
     """One cell of a column with a number format ``spec``: a format spec such as ``".4g"``, ``",.0f"``,
     ``"+.3f"`` (or a tuple of them, one per part of a tuple cell) or a callable. A str cell is kept as it
     is, ``None`` becomes ``"-"`` and a tuple ``(value, se)`` of numbers is written ``"value ± se"`` by
-    :func:`_fmt_pm`, digits matched to the standard error. A ``g`` spec writes the book's one number
+    :func:`format_pm`, digits matched to the standard error. A ``g`` spec writes the book's one number
     format (:func:`_fmt`): thousands separators, no exponent between 10⁻³ and 10⁹."""
     if isinstance(x, str):
         return x
@@ -263,7 +286,7 @@ def _format_cell(x, spec) -> str:
         if len(x) == 2 and not callable(spec) and all(_is_number(v) for v in x):
             # (value, se): the book's one way, digits matched to the standard error
             first = spec[0] if isinstance(spec, tuple) else spec
-            return _fmt_pm(x[0], x[1], sign=str(first).startswith("+"))
+            return format_pm(x[0], x[1], sign=str(first).startswith("+"))
         specs = spec if isinstance(spec, tuple) else (spec,) * len(x)
         return " ± ".join(_format_cell(v, s) for v, s in zip(x, specs, strict=True))
     if callable(spec):
@@ -272,6 +295,8 @@ def _format_cell(x, spec) -> str:
     if general:  # ".4g" and the like: thousands separators, and no exponent between 10^-3 and 10^9
         text = _fmt(x, int(general.group(2) or 6))
         return ("+" if general.group(1) and float(x) > 0 else "") + text
+    if _is_number(x) and spec.endswith(("e", "E")):  # ".2e": a power of ten, 9.60·10⁻⁵
+        return format_number(x, spec.replace("E", "e"))
     return format(x, spec)
 
 

@@ -22,6 +22,7 @@ import math
 import numpy as np
 
 from ..bco.table1 import EXACT_UNIT, capped_eps_exponent
+from ..claims.tables import format_number
 from ..stats import consecutive_windows, window_spread
 
 STATED = {False: 0.5, True: 0.75}
@@ -77,7 +78,7 @@ def table1_claims(
     for s in sweeps.values():
         T, runs, horizons = int(s.horizons[-1]), s.final.shape[0], [int(h) for h in s.horizons]
         tag = "nonprivate" if s.epsilon is None else f"eps{s.epsilon:g}"
-        what = learners[0] if s.epsilon is None else f"{learners[1]}, ε = {s.epsilon:g}, δ = {delta:g}"
+        what = learners[0] if s.epsilon is None else f"{learners[1]}, ε = {s.epsilon:g}, δ = {format_number(delta)}"
         fit_kw = dict(reproduced=s.fit.slope, se=s.fit.se, horizon=T, note=f"{what}; slope of log mean regret on "
                       f"log T, T in {horizons}, {runs} runs per T, bootstrap se")  # fmt: skip
         if s.epsilon is None or not private_seen:  # judged: the non-private learner and the smallest ε

@@ -202,7 +202,7 @@ def paper_scale_text(stats: dict, n_arms: int, horizon: int, bound: float) -> st
     private means per run (mean, sd or standard error, max) and the rule counts; the first policy's run 0 episode
     lengths per arm."""
     lines = [
-        f"T = {horizon:.0e}, K = {n_arms}: episode bound K log2(T/K) + K + 1 = {bound:.2f}"
+        f"T = {format_horizon(horizon)}, K = {n_arms}: episode bound K log2(T/K) + K + 1 = {bound:.2f}"
         f" (K (log2(T/K) + 2) = {n_arms * (math.log2(horizon / n_arms) + 2):.2f})"
     ]
     for name, st in stats.items():

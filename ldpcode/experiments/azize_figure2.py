@@ -18,7 +18,7 @@ import numpy as np
 
 from ..bounds import adap_ucb_regret_bound
 from ..claims import Table
-from ..claims.tables import format_horizon
+from ..claims.tables import format_horizon, format_number
 from ..engine import decade_checkpoints, log_checkpoints
 from ..global_policies import dp_se_epoch_length, dp_ucb_noise_bound
 from ..plotting import POLICY_COLORS, bound_curve, mean_sd_panel
@@ -200,7 +200,7 @@ def regret_note(final_runs) -> str:
     if x.ndim != 1 or x.size < 2:
         raise ValueError(f"final_runs must be a 1-d array of at least 2 runs, got shape {x.shape}")
     _, half = mean_and_half_width(x[:, None])
-    return f"{x.size} runs; sd {x.std(ddof=1):.4g}, 95% CI +- {half[0]:.3g}"
+    return f"{x.size} runs; sd {format_number(x.std(ddof=1), '.4g')}, 95% CI +- {format_number(half[0], '.3g')}"
 
 
 def regret_table(final: dict) -> Table:

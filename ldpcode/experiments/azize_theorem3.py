@@ -19,7 +19,7 @@ from scipy import optimize
 
 from .._validate import as_float_array, check_int
 from ..bounds import GDPLowerBoundTerms, gdp_lower_bound_constant, gdp_lower_bound_terms, lai_robbins_constant
-from ..claims import Table
+from ..claims import Table, format_number
 
 
 def _check_terms(terms) -> GDPLowerBoundTerms:
@@ -74,9 +74,9 @@ def asymptote_errors(const, eps_axis, terms) -> tuple[float, float]:
 
 
 def format_small(x, floor: float = 1e-12) -> str:
-    """``"< 1e-12"`` (the ``floor``) for a number below it, else the number to two digits (``"3.0e-07"``): the
+    """``"< 10⁻¹²"`` (the ``floor``) for a number below it, else the number to two digits (``"3.0·10⁻⁷"``): the
     asymptote errors of Theorem 3's constant, which are round-off."""
-    return f"< {floor:g}" if x < floor else f"{x:.1e}"
+    return f"< {format_number(floor)}" if x < floor else format_number(x, ".1e")
 
 
 def lai_robbins_switch(means) -> float:

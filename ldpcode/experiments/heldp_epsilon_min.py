@@ -27,6 +27,7 @@ from ..bounds import (
     v_b,
     v_l,
 )
+from ..claims.tables import format_horizon
 from ..instances import Instance, PrivacyLevels, check_instance, make_privacy_levels
 from ..policies import make_policy
 from ..simulate import simulate
@@ -204,7 +205,7 @@ def comparison_text(levels, criteria, thresholds, horizon: int, runs: int) -> st
     threshold (:math:`V`, mean regret at T and its standard error, marked ``H`` for the heuristic, ``T7`` or
     ``T10`` for the bound and a star for the best); then the regret at each choice over the best regret."""
     lines = [
-        f"T = {horizon:.0e}, {runs} runs; mean pseudo-regret at T ± standard error; "
+        f"T = {format_horizon(horizon)}, {runs} runs; mean pseudo-regret at T ± standard error; "
         "H = heuristic's choice, T7/T10 = bound's choice, * = empirical best"
     ]
     for (name, agent), c in criteria.items():

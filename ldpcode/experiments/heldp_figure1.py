@@ -18,7 +18,15 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from ..bounds import bernoulli_ratio, laplace_ratio
-from ..claims import Table, consistent_horizons, format_horizon, horizon_tag, joint_horizons, statements
+from ..claims import (
+    Table,
+    consistent_horizons,
+    format_horizon,
+    format_number,
+    horizon_tag,
+    joint_horizons,
+    statements,
+)
 from ..engine import log_checkpoints
 from ..instances import make_instance, make_privacy_levels
 from ..plotting import POLICY_COLORS, epsilon_colors, ratio_panel, regret_panel
@@ -196,8 +204,8 @@ class PaperReach:
         return int(self.n_inside.max())
 
     def at_most(self) -> str:
-        """The t at which :attr:`most` numbers are reached, as ``"6.46e+06, ..."``."""
-        return ", ".join(f"{t:.3g}" for t in self.t[self.n_inside == self.most])
+        """The t at which :attr:`most` numbers are reached, as ``"6.46·10⁶, ..."``."""
+        return ", ".join(format_number(t, ".3g") for t in self.t[self.n_inside == self.most])
 
     def summary(self) -> str:
         """One sentence: at most how many numbers one t reaches, and where."""
@@ -207,9 +215,9 @@ class PaperReach:
         """Per ratio, the range of t within the paper's interval and the count of such checkpoints; then the t
         that reach all four numbers, and those that reach both numbers of panel (c)."""
         n = len(self.ranges)
-        rows = [[f"{p} / UCB1, ε = {e:g}", PAPER_RATIO[(e, p)], " – ".join(f"{t:.2g}" for t in h.consistent) or "none",
+        rows = [[f"{p} / UCB1, ε = {e:g}", PAPER_RATIO[(e, p)], " – ".join(format_number(t, ".2g") for t in h.consistent) or "none",
                  int(h.inside.sum())] for (e, p), h in self.ranges.items()]  # fmt: skip
-        rows += [[label, "", ", ".join(f"{t:.2g}" for t in self.t[mask]) or "none", int(mask.sum())]
+        rows += [[label, "", ", ".join(format_number(t, ".2g") for t in self.t[mask]) or "none", int(mask.sum())]
                  for label, mask in (("all four at one t", self.n_inside == n),
                                      ("both of panel (c) (1.6 and 8.6)", self.both_c))]  # fmt: skip
         head = ["ratio", "paper", "within the paper's interval at t (first – last)", "checkpoints within"]
@@ -237,7 +245,7 @@ def ratio_reason(long: dict, reach: PaperReach, e: float, p: str, horizon: int, 
     """The reason of the claim on the paper's ratio of agent ``p`` at ε = ``e``: our ratio at ``horizon`` and at
     ``ratio_horizon``, the range of t that fits the paper's number and, at ε = 2, that of panel (c)'s other number."""
     lo, hi = (float(_ratio(long, e, p, s)) for s in (horizon, ratio_horizon))
-    why = (f"the ratio still grows with t ({lo:.3g} at T = {horizon:.0e}, {hi:.3g} at {ratio_horizon:.0e}); "
+    why = (f"the ratio still grows with t ({lo:.3g} at T = {format_horizon(horizon)}, {hi:.3g} at {format_horizon(ratio_horizon)}); "
            f"the paper's {PAPER_RATIO[(e, p)]:g} fits {reach.ranges[(e, p)].text()}")  # fmt: skip
     if e == 2.0 and len(reach.ranges) == 4:
         other = reach.ranges[(2.0, _L if p == _B else _B)]

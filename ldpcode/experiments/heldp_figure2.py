@@ -21,7 +21,7 @@ import numpy as np
 
 from ..bounds import heldp_quantities, v_b, v_l
 from ..bounds.heldp import RegretFitOnV, regret_fit_on_v
-from ..claims import Table, format_horizon
+from ..claims import Table, format_horizon, format_number
 from ..plotting import POLICY_COLORS, fit_panel
 from ..policies import make_policy
 from ..simulate import simulate
@@ -179,10 +179,10 @@ def pooled_r2_table(res: dict, reg: dict, vals: dict, points, fits: Fits, horizo
     keys = keys_of(AGENTS, points)
     x, cps = [vals[k] for k in keys], res[keys[0]].checkpoints
     near = [nearest_checkpoint(cps, t) for t in (horizon / 10, horizon / math.sqrt(10))]
-    rows = [[f"pooled, read at t = {t:.3g}", pooled_r2_at(res, vals, points, t)] for t in near]
+    rows = [[f"pooled, read at t = {format_number(t, '.3g')}", pooled_r2_at(res, vals, points, t)] for t in near]
     every = linear_fit(np.repeat(x, reg[keys[0]].size), np.concatenate([reg[k] for k in keys])).r2
     rows += [
-        [f"pooled, read at T = {horizon:.3g} (the fit judged)", fits.pooled.r2],
+        [f"pooled, read at T = {format_horizon(horizon)} (the fit judged)", fits.pooled.r2],
         [f"pooled, on every run's regret ({len(keys)} × runs points)", every],
     ]
     rows += [[f"pooled, {lv} only ({f.n} points)", f.r2] for lv, f in fits.pooled_law.items()]

@@ -406,7 +406,7 @@ def regret_table(table, policies, *, epsilons=None):
     mean regret at the horizon over runs with its standard error (:func:`ldpcode.sweep.summary`), in the book's number
     format, right-aligned; "·" where a policy has no such ε. More than about five columns of such cells are wider than
     the book's text column at 1280 px: show a long grid as two tables, each with part of its ε."""
-    from ..claims.tables import Table, _fmt_pm
+    from ..claims.tables import Table, format_pm
     from ..sweep import summary
 
     s = summary(table)
@@ -420,7 +420,7 @@ def regret_table(table, policies, *, epsilons=None):
     for p in policies:
         if not any(k[0] == p for k in cells):
             raise ValueError(f"policy {p!r} has no rows in the table")
-        body.append([p, *[_fmt_pm(*cells[(p, e)]) if (p, e) in cells else "·" for e in eps]])
+        body.append([p, *[format_pm(*cells[(p, e)]) if (p, e) in cells else "·" for e in eps]])
     head = ["policy", *[f"ε = {e:g}" if math.isfinite(e) else "not private" for e in eps]]
     return Table(head, body, formats=[None, *[str] * len(eps)])  # cells written already: the format right-aligns them
 
@@ -429,13 +429,13 @@ def curves_table(epsilons, rows: dict, *, se: dict | None = None, first: str = "
     """A table with one column per ε of ``epsilons`` and one row per entry of ``rows`` (name → values on the grid),
     in the book's number format (:mod:`ldpcode.claims.tables`), with ``± se`` where ``se`` (name → standard errors) gives one: the lower bounds and the
     price of trust of the landscape chapter."""
-    from ..claims.tables import Table, _fmt, _fmt_pm
+    from ..claims.tables import Table, _fmt, format_pm
 
     se = se or {}
     body = []
     for name, values in rows.items():
         errs = se.get(name)
-        body.append([name, *[_fmt_pm(v, errs[j]) if errs is not None else _fmt(v) for j, v in enumerate(values)]])
+        body.append([name, *[format_pm(v, errs[j]) if errs is not None else _fmt(v) for j, v in enumerate(values)]])
     return Table([first, *[f"ε = {e:g}" for e in epsilons]], body)
 
 

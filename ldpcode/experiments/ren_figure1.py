@@ -155,7 +155,7 @@ def first_reach_table(long: dict, instance: str, epsilons, paper: dict) -> Table
                 continue
             ratio = long[(instance, p, e)].mean_regret()[keep] / ucb.mean_regret()[keep]
             hit = np.flatnonzero(ratio >= paper[e][lab])
-            first = ucb.checkpoints[keep][hit[0]] if hit.size else f"not reached by t = {ucb.horizon:.0e}"
+            first = ucb.checkpoints[keep][hit[0]] if hit.size else f"not reached by t = {format_horizon(ucb.horizon)}"
             rows.append([f"{lab}, ε = {e:g}", paper[e][lab], first])
     head = ["ratio", "paper", f"first t ≥ {format_horizon(REACH_FROM)} with ours ≥ paper"]
     return Table(head, rows, formats=[None, "g", ".2g"])
@@ -220,7 +220,7 @@ def ratio_claims(long, res, bernoulli: str, mixed: str, epsilons, horizon: int, 
                 if inst == bernoulli and t == ucb.horizon and (p, e) in stated:
                     printed, key = stated[(p, e)]
                     note = (
-                        f"{num.runs} paired runs; the paper states no horizon: the value is ours at T = {t:.0e}, "
+                        f"{num.runs} paired runs; the paper states no horizon: the value is ours at T = {format_horizon(t)}, "
                         f"the verdict is the range of t (in [{t_min:,}, {ucb.horizon:,}]) where our curve "
                         "is within the paper's interval"
                     )

@@ -41,7 +41,7 @@ DISCRETE = {
 WORST = "worst case at t = 1 (LP)"
 #: The claim id of each noise law: ``min_gap_ratio_<slug>``.
 SLUGS = {GAUSSIAN: "gaussian", **dict(zip(DISCRETE, ("rademacher", "three_point"))), WORST: "worst_variance_one_law"}
-LP_NOTE = "rtol 1e-6: the law comes from a linear program that HiGHS solves to a feasibility tolerance of 1e-7"
+LP_NOTE = "rtol 10⁻⁶: the law comes from a linear program that HiGHS solves to a feasibility tolerance of 10⁻⁷"
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..claims import Table
+from ..claims import Table, format_number
 from ..reductions import algorithm1_mechanism, elimination_samples_prediction, successive_elimination
 from ..reductions.best_arm import LOSS_PROXY, BAIResult
 from ..stats import mean_and_half_width, mean_with_se, ratio_of_means_se
@@ -202,7 +202,8 @@ def samples_figure(results, broken, grid, curve, *, delta, cp_alpha):
     xlabel = r"variance proxy of a release $s^2 = 1/4 + \sigma^2(\epsilon, \delta)$"
     ax.set(xscale="log", yscale="log", xlabel=xlabel, ylabel=r"samples to stop $\tau$ (users)")
     ax.set_title(
-        rf"successive elimination, K = {k_arms}, $\delta_c$ = {conf_delta:g}, δ = {delta:g}, {runs} runs", fontsize=9
+        rf"successive elimination, K = {k_arms}, $\delta_c$ = {format_number(conf_delta)}, δ = {format_number(delta)}, {runs} runs",
+        fontsize=9,
     )
     ax.legend(fontsize=7)
     rs, x = [results[k] for k in order] + [broken], np.arange(len(order) + 1)
@@ -219,7 +220,7 @@ def samples_figure(results, broken, grid, curve, *, delta, cp_alpha):
     bx.axhline(1 / k_arms, color="0.5", linestyle=":", label="1/K (a random arm)")
     bx.set_xticks(x, order + [f"broken (ε = {broken.epsilon:g})"], rotation=35, ha="right", fontsize=7)
     bx.set(ylabel="P(returned arm is the best)", ylim=(0, 1.42))
-    bx.set_title(rf"fixed confidence $\delta_c$ = {conf_delta:g}, {runs} runs per level", fontsize=9)
+    bx.set_title(rf"fixed confidence $\delta_c$ = {format_number(conf_delta)}, {runs} runs per level", fontsize=9)
     bx.set_yticks(np.linspace(0, 1, 6))  # the room above 1 holds the legend, not a probability
     bx.legend(fontsize=7, loc="upper center", ncol=2)  # above the bars: in the middle it covered them
     fig.tight_layout()

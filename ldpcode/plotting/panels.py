@@ -7,6 +7,7 @@ import math
 
 import numpy as np
 
+from ..claims.tables import format_number
 from .theme import POLICY_COLORS, THEORY_STYLE, paper_axes, plain_log_ticks
 
 
@@ -443,7 +444,9 @@ def _length_label(n: int) -> tuple[str, int]:
     if n < 10_000:
         return f"{n}", len(str(n))
     k = n.bit_length() - 1
-    return (f"$2^{{{k}}}$", 3) if n == 1 << k else (f"{n:.0e}", 5)
+    if n == 1 << k:
+        return f"$2^{{{k}}}$", 3
+    return format_number(n, ".0e"), 5
 
 
 def log_ratio_panel(

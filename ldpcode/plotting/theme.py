@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import matplotlib.pyplot as plt
 
+from ..claims.tables import format_number
 from ..policies import POLICY_COLORS  # noqa: F401 (the registry's colours, the same dict: ldp.plotting.POLICY_COLORS)
 
 THEORY_STYLE = dict(linestyle="--", linewidth=1.2, alpha=0.9)
@@ -184,7 +185,7 @@ def plain_log_ticks(axis, values=None) -> None:
         axis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))
     else:
         axis.set_major_locator(FixedLocator(sorted({float(v) for v in values})))
-    axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    axis.set_major_formatter(FuncFormatter(lambda v, _: format_number(v)))
     axis.set_minor_formatter(NullFormatter())
 
 

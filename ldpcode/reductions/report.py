@@ -17,7 +17,7 @@ import numpy as np
 from scipy.stats import norm
 
 from ..audit import binned_log_ratio
-from ..claims import Table
+from ..claims import Table, format_number
 from ..stats import mean_se, ratio_of_means_se
 from .learners import make_agent
 from .losses import bernoulli_losses
@@ -117,16 +117,16 @@ class LossAudit:
     def summary(self) -> str:
         """The audit's printed lines: σ and μ, the sample mean and variance of L against μ and 2μ, both tails,
         and the binned log-ratio's lower confidence bound."""
-        level = f"{1 - self.blr.alpha:.0%}"
+        level, f = f"{1 - self.blr.alpha:.0%}", format_number
         return "\n".join([
-            f"sigma = {self.sigma:.4g}, privacy loss L ~ N(mu, 2 mu), mu = {self.mu:.4g}",
-            f"sample mean of L {self.emp_mean:.4g} (exact {self.mu:.4g}); sample variance {self.emp_var:.4g} "
-            f"(exact {2 * self.mu:.4g})",
-            f"P[L > eps = {self.epsilon:g}]: {self.samples:,} samples give {self.emp_tail:.3g}; exact "
-            f"{self.exact_tail:.3g} (delta = {self.delta:g})",
-            f"P[L > mu + {TAIL_SD:g} sd]: samples {self.emp_thr:.4g}, exact {self.exact_thr:.4g}",
+            f"sigma = {f(self.sigma, '.4g')}, privacy loss L ~ N(mu, 2 mu), mu = {f(self.mu, '.4g')}",
+            f"sample mean of L {f(self.emp_mean, '.4g')} (exact {f(self.mu, '.4g')}); sample variance "
+            f"{f(self.emp_var, '.4g')} (exact {f(2 * self.mu, '.4g')})",
+            f"P[L > eps = {f(self.epsilon)}]: {self.samples:,} samples give {f(self.emp_tail, '.3g')}; exact "
+            f"{f(self.exact_tail, '.3g')} (delta = {f(self.delta)})",
+            f"P[L > mu + {TAIL_SD:g} sd]: samples {f(self.emp_thr, '.4g')}, exact {f(self.exact_thr, '.4g')}",
             f"binned log-ratio: largest |ln(p_B/p_-B)| over {self.centres.size} bins at least "
-            f"{self.blr.max_lower:.3g} ({level} lower bound), in the outermost bins",
+            f"{f(self.blr.max_lower, '.3g')} ({level} lower bound), in the outermost bins",
         ])  # fmt: skip
 
 
@@ -172,7 +172,7 @@ def loss_audit_figure(audit: LossAudit, eps_line, curves: dict):
     ax1.set_xlabel("privacy loss L")
     ax1.set_ylabel("density")
     ax1.legend(fontsize=8)
-    ax1.set_title(f"ε = {a.epsilon:g}, δ = {a.delta:g}, {a.samples:,} samples", fontsize=9)
+    ax1.set_title(f"ε = {a.epsilon:g}, δ = {format_number(a.delta)}, {a.samples:,} samples", fontsize=9)
     ok = np.isfinite(blr.log_ratio)
     ax2.plot(c[ok], blr.log_ratio[ok], "o", ms=3, label="binned estimate")
     ax2.fill_between(c, np.maximum(blr.lower, -3), np.minimum(blr.upper, 3), alpha=0.25, label=f"{level} simultaneous")
@@ -184,7 +184,7 @@ def loss_audit_figure(audit: LossAudit, eps_line, curves: dict):
     ax2.legend(fontsize=7)
     ax2.set_title("binned log-ratio (unbounded)", fontsize=9)
     for d, curve in curves.items():
-        (line,) = ax3.loglog(eps_line, curve, label=f"δ = {d:g}")
+        (line,) = ax3.loglog(eps_line, curve, label=f"δ = {format_number(d)}")
         ax3.axhline(d, color=line.get_color(), **THEORY_STYLE)
     ax3.axvline(1.0, color="0.5", lw=0.8)
     ax3.set_ylim(1e-16, 1)
@@ -248,7 +248,7 @@ def ratio_figure(final: dict, fits: dict, epsilons, *, reference, delta, loss_bo
     ax.xaxis.set_minor_formatter(plt.NullFormatter())
     ax.set_xlabel(r"$1/\epsilon$")
     ax.set_ylabel("regret(wrapped) / regret(non-private) at T")
-    ax.set_title(f"Theorem 3: T = {horizon:,}, {runs} runs, δ = {delta:g}, means {loss_means}", fontsize=9)
+    ax.set_title(f"Theorem 3: T = {horizon:,}, {runs} runs, δ = {format_number(delta)}, means {loss_means}", fontsize=9)
     ax.legend(fontsize=8)
     fig.tight_layout()
     return fig

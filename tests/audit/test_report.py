@@ -174,10 +174,10 @@ def test_audit_table_as_text():
     ]
     assert table.formats is None
     assert table.body == [
-        ["M", "1.00", "1e-06", "-", "0.900", "(-1e6, 1e6)", "2", "passes"],
+        ["M", "1.00", "10⁻⁶", "-", "0.900", "(-10⁶, 10⁶)", "2", "passes"],
         ["M", "1.00", "0", "1.000", "1.235", "(0.0, 1.0)", "2", "REFUTED"],
     ]
-    assert repr(table).splitlines()[2].startswith("M          1.00       1e-06  -      0.900")  # left-aligned
+    assert repr(table).splitlines()[2].startswith("M          1.00       10⁻⁶  -      0.900")  # left-aligned
 
 
 def test_audit_table_with_aligned_numbers():

@@ -147,7 +147,7 @@ def test_paper_scale_stats_follow_per_arm_doubling():
 
 def test_paper_scale_text_by_hand():
     lines = ae.paper_scale_text(_stats(), 2, 1000, 20.0).splitlines()
-    assert lines[0] == "T = 1e+03, K = 2: episode bound K log2(T/K) + K + 1 = 20.00 (K (log2(T/K) + 2) = 21.93)"
+    assert lines[0] == "T = 1,000, K = 2: episode bound K log2(T/K) + K + 1 = 20.00 (K (log2(T/K) + 2) = 21.93)"
     assert lines[1].startswith(  # sd of [10, 12] is sqrt 2; se of [9, 11] is sqrt 2 / sqrt 2 = 1
         "AdaP-UCB   episodes per run: mean 11.00 (sd 1.41, max 12); private means per run: mean 10.00 (se 1.00);"
     )

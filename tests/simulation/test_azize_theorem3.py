@@ -77,9 +77,9 @@ def test_asymptote_errors_refuses_a_grid_on_one_side_or_of_another_length():
 
 
 def test_format_small():
-    assert t3.format_small(1e-13) == "< 1e-12"
-    assert t3.format_small(3e-7) == "3.0e-07"
-    assert t3.format_small(1e-12) == "1.0e-12"  # the floor itself is shown
+    assert t3.format_small(1e-13) == "< 10⁻¹²"
+    assert t3.format_small(3e-7) == "3.0·10⁻⁷"
+    assert t3.format_small(1e-12) == "1.0·10⁻¹²"  # the floor itself is shown
     assert t3.format_small(1e-5, floor=1e-3) == "< 0.001"
 
 

@@ -160,7 +160,7 @@ def test_comparison_text_by_hand():
     crit = {("two", "HeLDP-UCB-L"): _criterion("L", 1.0, 17.0, 2.0)}
     text = hem.comparison_text({"two": TWO}, crit, {("two", "HeLDP-UCB-L"): _thresholds()}, 1000, 3)
     assert text.splitlines() == [
-        "T = 1e+03, 3 runs; mean pseudo-regret at T ± standard error; "
+        "T = 1,000, 3 runs; mean pseudo-regret at T ± standard error; "
         "H = heuristic's choice, T7/T10 = bound's choice, * = empirical best",
         "",
         "two, HeLDP-UCB-L: heuristic eps_min = 1 (V_L = 17), bound's = 2, empirical best = 1",

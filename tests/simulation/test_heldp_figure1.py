@@ -179,13 +179,13 @@ def test_paper_reach_counts_the_numbers_reached_at_each_t(reach_long):
     assert list(reach.t) == T3
     assert list(reach.n_inside) == [1, 2, 2]
     assert list(reach.both_c) == [False, False, True]
-    assert reach.most == 2 and reach.at_most() == "1e+04, 2e+04"
-    assert reach.summary() == "at most 2 of the four numbers at one t, at t = 1e+04, 2e+04"
+    assert reach.most == 2 and reach.at_most() == "10⁴, 2·10⁴"
+    assert reach.summary() == "at most 2 of the four numbers at one t, at t = 10⁴, 2·10⁴"
     body = reach.table().body
-    assert body[0] == ["HeLDP-UCB-B / UCB1, ε = 2", 1.6, "1e+03 – 2e+04", 3]
+    assert body[0] == ["HeLDP-UCB-B / UCB1, ε = 2", 1.6, "10³ – 2·10⁴", 3]
     assert body[3] == ["HeLDP-UCB-L / UCB1, ε = 0.2", 210.0, "none", 0]
     assert body[4] == ["all four at one t", "", "none", 0]
-    assert body[5] == ["both of panel (c) (1.6 and 8.6)", "", "2e+04", 1]
+    assert body[5] == ["both of panel (c) (1.6 and 8.6)", "", "2·10⁴", 1]
 
 
 def test_paper_reach_none_reached():
@@ -201,12 +201,11 @@ def test_paper_reach_needs_the_papers_levels(reach_long):
 def test_ratio_reason(reach_long):
     reach = f1.paper_reach(reach_long, [2.0, 0.2])
     why = f1.ratio_reason(reach_long, reach, 2.0, L, 10**4, 2 * 10**4)
-    assert why.startswith("the ratio still grows with t (1 at T = 1e+04, 8.6 at 2e+04); the paper's 8.6 fits t ≈ ")
+    assert why.startswith("the ratio still grows with t (1 at T = 10⁴, 8.6 at 2·10⁴); the paper's 8.6 fits t ≈ ")
     assert ", and panel (c)'s other number fits t ≈ " in why and not why.endswith("no one horizon gives both")
     why = f1.ratio_reason(reach_long, reach, 0.2, L, 10**4, 2 * 10**4)
     assert (
-        why
-        == "the ratio still grows with t (300 at T = 1e+04, 300 at 2e+04); the paper's 210 fits no t in [10³, 2·10⁴]"
+        why == "the ratio still grows with t (300 at T = 10⁴, 300 at 2·10⁴); the paper's 210 fits no t in [10³, 2·10⁴]"
     )
     apart = hand_long({(2.0, B): [1.6, 5.0, 5.0], (2.0, L): [1.0, 1.0, 8.6], (0.2, B): 74.0, (0.2, L): 210.0})
     why = f1.ratio_reason(apart, f1.paper_reach(apart, [2.0, 0.2]), 2.0, B, 10**4, 2 * 10**4)

@@ -187,7 +187,7 @@ def test_pooled_r2_table_by_hand():
     got = {name: r2 for name, r2 in table.body}
     assert got["pooled, read at t = 100"] == pytest.approx(0.0, abs=1e-12)
     assert got["pooled, read at t = 320"] == pytest.approx(0.0, abs=1e-12)
-    assert got["pooled, read at T = 1e+03 (the fit judged)"] == pytest.approx(1.0)
+    assert got["pooled, read at T = 1,000 (the fit judged)"] == pytest.approx(1.0)
     # every run: residuals +-1 (sum 12) against a total 2 * 4 * 17.5 + 12 = 152 about the mean
     assert got["pooled, on every run's regret (12 × runs points)"] == pytest.approx(1 - 12 / 152)
     assert got[f"pooled, {G} only (6 points)"] == pytest.approx(1.0)

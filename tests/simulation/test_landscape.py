@@ -172,7 +172,7 @@ def test_the_tables_show_mean_and_standard_error_per_cell():
     assert t.head == ["policy", "ε = 0.5", "ε = 1", "not private"]
     s = sw.summary(table)
     row = s[(s["policy"] == "LDP-UCB-B") & (s["epsilon"] == 1.0)].iloc[0]
-    assert t.body[1][2] == ldp.claims.tables._fmt_pm(row.mean_regret, row.se)
+    assert t.body[1][2] == ldp.claims.tables.format_pm(row.mean_regret, row.se)
     assert t.body[0][1] == "·" and t.body[1][3] == "·"
     with pytest.raises(ValueError, match="no rows"):
         L.regret_table(table, ["KL-UCB"])

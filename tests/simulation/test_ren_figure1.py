@@ -137,7 +137,7 @@ def test_first_reach_table_by_hand():
     # B: ratio 1 at 10⁴, 2 >= 1.6 at 10⁵ (9 at t = 10 is before 10⁴); L: never 8.5 from 10⁴ on
     assert t.body == [
         ["LDP-UCB-B / UCB1, ε = 2", 1.6, 10**5],
-        ["LDP-UCB-L / UCB1, ε = 2", 8.5, "not reached by t = 1e+05"],
+        ["LDP-UCB-L / UCB1, ε = 2", 8.5, "not reached by t = 10⁵"],
     ]
     # an eps the paper prints no ratio for (a reader's eps_compare): no row here, "-" in the ratio table
     assert rf.first_reach_table(long, "x", [2.0], {}).body == []

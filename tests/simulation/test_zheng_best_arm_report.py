@@ -161,7 +161,7 @@ def test_samples_figure(levels):
     assert labels == ["non-private", "ε = 10000", "ε = 2", "ε = 1", "broken (ε = 2)"]  # by s^2, then broken
     heights = [p.get_height() for p in bx.patches]
     assert heights[:4] == [1.0] * 4 and heights[4] == broken.success_rate
-    assert ax.get_title() == r"successive elimination, K = 2, $\delta_c$ = 0.05, δ = 1e-06, 5 runs"
+    assert ax.get_title() == r"successive elimination, K = 2, $\delta_c$ = 0.05, δ = 10⁻⁶, 5 runs"
     (tau,) = [line for line in ax.lines if line.get_label().startswith(r"$\tau^{pred}")]
     assert np.array_equal(tau.get_xdata(), grid) and np.array_equal(tau.get_ydata(), curve)
     assert "Clopper-Pearson lower bound (95%)" in [t.get_text() for t in bx.get_legend().get_texts()]

@@ -102,9 +102,9 @@ def test_loss_audit_figure_has_three_panels():
     curves, _ = report.exact_delta_curves(eps_line, [1e-2, 1e-6], 1.0)
     fig = report.loss_audit_figure(a, eps_line, curves)
     ax1, ax2, ax3 = fig.axes
-    assert ax1.get_title() == "ε = 1, δ = 1e-06, 2,000 samples"
+    assert ax1.get_title() == "ε = 1, δ = 10⁻⁶, 2,000 samples"
     assert "95% simultaneous" in [t.get_text() for t in ax2.get_legend().get_texts()]
-    assert [t.get_text() for t in ax3.get_legend().get_texts()] == ["δ = 0.01", "δ = 1e-06"]
+    assert [t.get_text() for t in ax3.get_legend().get_texts()] == ["δ = 0.01", "δ = 10⁻⁶"]
     assert np.array_equal(ax3.get_lines()[0].get_ydata(), curves[1e-2])
     plt.close(fig)
 
@@ -140,7 +140,7 @@ def test_ratio_figure():
     fig = report.ratio_figure(final, fits, [1.0, 2.0, 4.0], reference="A", delta=1e-6, loss_bound=1.0, horizon=1000,
                               runs=3, loss_means=[0.1, 0.9])  # fmt: skip
     (ax,) = fig.axes
-    assert ax.get_title() == "Theorem 3: T = 1,000, 3 runs, δ = 1e-06, means [0.1, 0.9]"
+    assert ax.get_title() == "Theorem 3: T = 1,000, 3 runs, δ = 10⁻⁶, means [0.1, 0.9]"
     assert [t.get_text() for t in ax.get_xticklabels()] == ["1/1", "1/2", "1/4"]
     slope1 = ax.get_lines()[-1]  # slope 1 through the last ratio: 1.0833 * (1/eps) / (1/4)
     assert slope1.get_ydata() == pytest.approx([4 * 1.0833, 2 * 1.0833, 1.0833])

@@ -118,7 +118,7 @@ def test_rate_claims_builds_the_claims_of_each_learner_in_order():
              "logT_r2_strongly_convex_{}", "log_increment_ratio_{}"]  # fmt: skip
     assert list(c) == [n.format(tag) for tag in ("nonprivate", "private") for n in names]
     assert c["exponent_convex_private"].source == (
-        "two-point BCO, linear losses, ε = 1, δ = 1e-05: log-log slope of the regret on t in [10, 10000]"
+        "two-point BCO, linear losses, ε = 1, δ = 10⁻⁵: log-log slope of the regret on t in [10, 10000]"
     )
     late_c = c["exponent_convex_nonprivate_late"]
     assert late_c.reproduced == 0.45 and late_c.se == 0.03 and late_c.paper == 0.5
@@ -176,9 +176,9 @@ def test_eps_claims_one_per_sweep():
 
 
 def test_exponent_text():
-    assert two_point_report.exponent_text(10**4) == "1e4"
-    assert two_point_report.exponent_text(10**6) == "1e6"
-    assert two_point_report.exponent_text(2.5e5) == "2.5e5"
+    assert two_point_report.exponent_text(10**4) == "10⁴"
+    assert two_point_report.exponent_text(10**6) == "10⁶"
+    assert two_point_report.exponent_text(2.5e5) == "2.5·10⁵"
     with pytest.raises(ValueError, match="t must be a positive number, got 0"):
         two_point_report.exponent_text(0)
 
@@ -197,7 +197,7 @@ def test_rates_figure_draws_the_three_panels():
         left, mid, right = fig.axes
         assert fig._suptitle.get_text() == "T"
         assert left.get_title() == "convex, 2 runs" and mid.get_title() == "strongly convex, 2 runs"
-        assert right.get_title() == "T = 1e+03"
+        assert right.get_title() == "T = 1,000"
         assert [t.get_text() for t in left.get_legend().get_texts()] == ["non-private: slope 0.50",
                                                                          "ε = 1: slope 0.50"]  # fmt: skip
         assert [ln.get_linestyle() for ln in left.lines[0::2]] == [":", "-"]
@@ -232,11 +232,11 @@ def test_log_reason_is_written_from_the_ratio_and_its_fit():
     fit = Fit(r2=0.99638)
     falls = log_reason((0.8255, 0.092, (1, 2, 3)), fit, t_min=10**4, horizon=10**6)
     assert falls == (
-        "the slope on log t falls: the regret grows no faster than log t (R² 0.996 of a + b log t on [1e4, 1e6])"
+        "the slope on log t falls: the regret grows no faster than log t (R² 0.996 of a + b log t on [10⁴, 10⁶])"
     )
     close = log_reason((1.382, 0.23, None), fit, t_min=10**4, horizon=10**6)
     assert close.startswith("the slope on log t still rises, by 1.7 standard errors: close to a + b log t (R² 0.996")
     far = log_reason((1.5, 0.1, None), fit, t_min=10**4, horizon=10**6)  # 5 se above 1
-    assert far.startswith("the slope on log t still rises, by 5.0 standard errors: on [1e4, 1e6] the regret grows ")
+    assert far.startswith("the slope on log t still rises, by 5.0 standard errors: on [10⁴, 10⁶] the regret grows ")
     assert "close to" not in far
     assert "2.00 times" in log_reason((2.0, 0.0, None), fit, t_min=10, horizon=100)  # no se: no z

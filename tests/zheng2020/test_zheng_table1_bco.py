@@ -45,16 +45,16 @@ def test_a_row_is_judged_late_with_the_window_spread_as_systematic():
     assert list(c) == ["exponent_linear_private", "exponent_linear_private_late"]
     full, late = c["exponent_linear_private"], c["exponent_linear_private_late"]
     assert full.kind == "reproducible" and full.reproduced == 0.8 and full.horizon == 10_000
-    assert full.source == "one-point BCO, GD, ε = 1, δ = 1e-05: log-log slope of the regret on t in [10, 10000]"
+    assert full.source == "one-point BCO, GD, ε = 1, δ = 10⁻⁵: log-log slope of the regret on t in [10, 10000]"
     assert full.note == "2 runs, bootstrap se"
     assert late.kind == "statistical" and late.paper == 0.75 and late.sense == "<=" and late.runs == 2
     assert late.source == "Table 1, Convex row: exponent of T in the private regret O~(T^3/4/ε)"
     assert late.statement == "zheng2020locally.table1.convex.private" and late.reason == "why"
     assert late.systematic == pytest.approx(0.05, abs=1e-9)  # |0.7 - 0.75| from every start
-    assert "(slopes 0.700 from 1e+02, 0.700 from 3.2e+02, 0.700 from 3.2e+03)" in late.systematic_how
+    assert "(slopes 0.700 from 10², 0.700 from 3.2·10², 0.700 from 3.2·10³)" in late.systematic_how
     assert late.systematic_how.startswith("fit window: the largest change of the slope when the window's start 1000 ")
     assert late.systematic_how.endswith(f"((ln T)^k would add {1 / math.log(1000):.3f} k)")
-    assert late.note == "GD, ε = 1, δ = 1e-05; log-log slope on t in [1000, 10000], 2 runs, bootstrap se"
+    assert late.note == "GD, ε = 1, δ = 10⁻⁵; log-log slope on t in [1000, 10000], 2 runs, bootstrap se"
 
 
 def test_the_nonprivate_source_names_the_learner_that_attains_the_row():
