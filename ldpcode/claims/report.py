@@ -351,7 +351,7 @@ class PaperSection:
                 summary = f"<span class='ldp-statement'>{html.escape(summary)}.</span>" if summary else ""
                 rows.append(
                     f"<tr class='ldp-quote'><td colspan='5'>{quote} "
-                    f"<span class='ldp-locator'>({html.escape(c.locator)})</span>{summary}</td></tr>"
+                    f"<span class='ldp-locator'>({_prose(c.locator)})</span>{summary}</td></tr>"
                 )
                 last_st, last_passage = c.statement, passage
             _, source, paper, reproduced, at, why, link = r
@@ -415,7 +415,7 @@ class Predictions:
             body.append(
                 [
                     c.verdict_text(),
-                    c.source,
+                    Markup(_prose(c.source)) if html_links else c.source,
                     _fmt(c.predicted),
                     format_pm(c.reproduced, c.se),
                     c.at(),

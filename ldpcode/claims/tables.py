@@ -234,16 +234,44 @@ def power_of_ten(x) -> str:
     return format_number(float(x), ".0e")
 
 
+#: the plain-ASCII math of claim texts (typed in f-strings, read in a terminal) and how the report's HTML writes it;
+#: a Greek name only as a whole word outside a dotted name or an id ("eps = 1", "mu_a", not "ratio.eps2" or
+#: "epsmin1"), "delta" not in "delta-method", and "x" as a product only beside a number ("10x", "20 runs x 5
+#: arms", not the variable of "c_s x")
+_GREEK = {
+    "eps": "ε", "epsilon": "ε", "Delta": "Δ", "delta": "δ", "sigma": "σ", "alpha": "α", "beta": "β", "mu": "μ",
+    "nu": "ν", "rho": "ρ", "kappa": "κ", "lambda": "λ", "theta": "θ", "tau": "τ", "chi": "χ", "pi": "π", "Phi": "Φ",
+}  # fmt: skip
+_GREEK_WORD = re.compile(r"(?<![\w.])(" + "|".join(_GREEK) + r")(?![A-Za-z0-9])(?!-method| method)")
+_SYMBOLS = ((">=", "≥"), ("<=", "≤"), ("!=", "≠"), ("->", "→"), ("+/-", "±"), ("+-", "±"))
+_TIMES = re.compile(r"(?<=[\d)])x(?=\s|\d)|(?<=\d) x (?=\w)|(?<=\w) x (?=\d)")
+
+
+def _ascii_math(text: str) -> str:
+    """A claim text's ASCII math as it reads: ``eps = 1`` as ε = 1, ``Delta_a`` as Δ_a, ``sqrt(k)`` as √(k),
+    ``>=`` as ≥, ``eps -> inf`` as ε → ∞, ``10x`` and ``2 x 4`` as 10× and 2 × 4. Names, ids and code (``ratio.eps2``,
+    ``heldp_beta``, ``delta-method``) are left alone, and so is every caret (:func:`_prose`)."""
+    text = _GREEK_WORD.sub(lambda m: _GREEK[m.group(1)], text)
+    text = re.sub(r"(?<![\w.])sqrt(?=\()", "√", text)
+    for ascii_, sign in _SYMBOLS:
+        text = text.replace(ascii_, sign)
+    text = re.sub(r"(?<=→ )inf\b", "∞", text)
+    return _TIMES.sub(lambda m: m.group(0).replace("x", "×"), text)
+
+
 def _prose(text: str) -> str:
     """A claim's text (its source, note or reason) for HTML, escaped, with its powers of ten written one way: Python's
     "1e+07" and "3.2e+03" and the plain-text "10^7" as "10⁷" and "3.2·10³", as the report's other numbers are. The
     value is unchanged: the mantissa's digits are kept as written. A number inside a name (the "1e6" of
     ``ratio.T1e6``) and a fractional power (``10^{3/4}``) are left alone, and so is every other caret: a rate written
-    ``T^1/2`` reads wrongly as a superscript 1."""
-    out = html.escape(text, quote=False)
+    ``T^1/2`` reads wrongly as a superscript 1. The ASCII math around the numbers (``eps``, ``Delta_a``, ``>=``)
+    is written as the quotes and the pages write it (:func:`_ascii_math`), and the one-letter subscript of a short
+    symbol (``Δ_a``, ``max_a``) as a subscript."""
+    out = html.escape(_ascii_math(text), quote=False)
     out = re.sub(r"(?<![\w.])(\d+(?:\.\d+)?)e([+-]?\d+)(?!\w|\.\d)", lambda m: _power(m.group(1), m.group(2)), out)
     ten = r"(?<![\w.])10\^(?:\{(-?\d+)\}|(-?\d+)(?![\w/{]|\.\d))"  # 10^7, 10^{-3}; not 10^{3/4} nor 10^1/2
-    return re.sub(ten, lambda m: _power("", m.group(1) or m.group(2)), out)
+    out = re.sub(ten, lambda m: _power("", m.group(1) or m.group(2)), out)
+    return re.sub(r"(?<![\w.])(\w{1,3})_(\w)(?!\w)", r"\1<sub>\2</sub>", out)  # Δ_a, max_a; not ldp.x_a
 
 
 def _id_html(claim_id: str) -> Markup:

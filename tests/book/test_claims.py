@@ -838,6 +838,48 @@ def test_claim_text_writes_its_powers_of_ten_one_way(text, html):
 
 
 @pytest.mark.parametrize(
+    "text, html",
+    [
+        (
+            "Theorem 1, eps = 2: (e^eps - e^-eps)^-2 sum 1/Delta_a",
+            "Theorem 1, ε = 2: (e^ε - e^-ε)^-2 sum 1/Δ<sub>a</sub>",
+        ),
+        (
+            "c_s x with c_s = 0.2066/e (x = mu_a,eps - mu_b,eps)",
+            "c<sub>s</sub> x with c<sub>s</sub> = 0.2066/e (x = μ<sub>a</sub>,ε - μ<sub>b</sub>,ε)",
+        ),
+        ("P{Y_k > sqrt(32 k log t)}, lambda = 2.8", "P{Y<sub>k</sub> &gt; √(32 k log t)}, λ = 2.8"),
+        (
+            "as eps -> inf, sigma -> 0; eps_i >= 0.5, a != a*, 95% CI +- 79.9",
+            "as ε → ∞, σ → 0; ε<sub>i</sub> ≥ 0.5, a ≠ a*, 95% CI ± 79.9",
+        ),
+        ("10x earlier or sqrt(10)x either way, 20 runs x 5 arms", "10× earlier or √(10)× either way, 20 runs × 5 arms"),
+        ("2 x AdaP-KLUCB on a 51x51 grid", "2 × AdaP-KLUCB on a 51×51 grid"),
+        (
+            "N_a(T), max_a t_a, M_L(1), exact delta(eps) at (eps, delta)",
+            "N<sub>a</sub>(T), max<sub>a</sub> t<sub>a</sub>, M<sub>L</sub>(1), exact δ(ε) at (ε, δ)",
+        ),
+        # names, ids and code stay as written: a dotted name, an id's eps2, a function, the delta method, a variable x
+        (
+            "ratio.eps2.T1e6, epsmin1, heldp_beta, ldp.bounds.eps_x, ratio_B_UCB",
+            "ratio.eps2.T1e6, epsmin1, heldp_beta, ldp.bounds.eps_x, ratio_B_UCB",
+        ),
+        (
+            "delta-method se; se: delta method; x + ρu; Gamma(n, b); t_inf",
+            "delta-method se; se: delta method; x + ρu; Gamma(n, b); t_inf",
+        ),
+    ],
+)
+def test_claim_text_writes_its_ascii_math_as_the_pages_do(text, html):
+    """The report wrote "eps = 0.2", "Delta_a" and "sqrt(10)x" beside the quotes' ε, Δ and the pages' ×: one symbol,
+    two spellings on a row. Claim texts stay ASCII where they are typed and read in a terminal; the HTML writes them
+    as math, and leaves names and code alone."""
+    from ldpcode.claims.tables import _prose
+
+    assert _prose(text) == html
+
+
+@pytest.mark.parametrize(
     "value, se, text",
     [
         (34480.3, 212.0, "34,480 ± 210"),  # the standard error to 2 digits, the value to the same place
