@@ -86,6 +86,12 @@ def test_report_shows_each_papers_verdicts_at_1280px(browser, html):
         "t => [t.parentElement.scrollWidth, t.parentElement.clientWidth, t.getBoundingClientRect().right]"
     )
     assert fits[0] <= fits[1] + 1 and fits[2] <= WIDTH, f"the scorecard is clipped at {WIDTH} px: {fits}"
+    # one search field, the sidebar's: pydata-sphinx-theme 0.17 added a header bar with a second one (_config.yml)
+    searches = page.locator(".search-button-field").evaluate_all(
+        "bs => bs.filter(b => b.getBoundingClientRect().height > 0).length"
+    )
+    title = page.locator("article h1").first.bounding_box()
+    assert searches == 1 and title["y"] < 120, f"{searches} search fields; the title at y = {title['y']:.0f} px"
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "reproduction_report-1280x800.png"))
     tables = page.locator("table.ldp-report")
