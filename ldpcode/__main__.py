@@ -16,6 +16,7 @@ with status 1 (one line naming the cell and the error). Ctrl-C exits with status
 from __future__ import annotations
 
 import argparse
+import decimal
 import difflib
 import math
 import sys
@@ -64,12 +65,13 @@ def whole(text: str) -> int:
     except ValueError:
         pass
     try:
-        value = float(text)
-    except ValueError:
+        value, exact = float(text), decimal.Decimal(text)
+    except (ValueError, decimal.InvalidOperation):
         raise argparse.ArgumentTypeError(f"expected a whole number such as 100000 or 1e6, got {text[:40]!r}") from None
-    if not math.isfinite(value) or value != math.floor(value):
+    # the number as written, not its double: --seed 10000000000000001.0 was the seed 10000000000000000
+    if not math.isfinite(value) or exact != exact.to_integral_value():
         raise argparse.ArgumentTypeError(f"expected a whole number such as 100000 or 1e6, got {text[:40]!r}")
-    return int(value)
+    return int(exact)
 
 
 def _choice(kind: str, known):

@@ -17,6 +17,12 @@ def _is_real(x) -> bool:
     return isinstance(x, numbers.Real) and not isinstance(x, bool)
 
 
+def one_line(value, limit: int = 160) -> str:
+    """``repr(value)`` on one line and at most ``limit`` characters, for a message: an array's repr ran over lines."""
+    text = " ".join(repr(value).split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def _to_float(name: str, value, allowed: str) -> float:
     """float(value) for a real ``value``; one beyond the doubles (2**1100 raised OverflowError) is a ValueError."""
     try:
@@ -127,6 +133,14 @@ def check_int(name: str, value, *, minimum: int | None = None, maximum: int | No
     return value
 
 
+def check_size(size, name: str = "size"):
+    """A sample size: an integer >= 0 or a tuple of them (a shape); a negative or fractional size, or a bool,
+    failed deep in NumPy ("negative dimensions are not allowed")."""
+    if isinstance(size, tuple):
+        return tuple(check_int(f"{name}[{i}]", s, minimum=0) for i, s in enumerate(size))
+    return check_int(name, size, minimum=0)
+
+
 def check_probability_vector(name: str, values) -> np.ndarray:
     """A non-empty 1-d array of finite numbers in [0, 1] (means of bounded arms)."""
     arr = as_float_array(name, values, bools=False)
@@ -152,9 +166,12 @@ def as_float_array(name: str, values, *, bools: bool = True) -> np.ndarray:
     an array of bools, or a sequence holding one (``means=[True, False]``), is refused too."""
 
     def refuse():
-        raise TypeError(
-            f"{name} must be a number or an array of numbers, got {values!r} of type {type(values).__name__}"
+        shown = (
+            f"an array of dtype {values.dtype}, shape {values.shape}"
+            if isinstance(values, np.ndarray)
+            else repr(values)
         )
+        raise TypeError(f"{name} must be a number or an array of numbers, got {shown} of type {type(values).__name__}")
 
     if values is None or isinstance(values, (str, bytes, dict, set, frozenset, complex)):
         refuse()
@@ -167,7 +184,10 @@ def as_float_array(name: str, values, *, bools: bool = True) -> np.ndarray:
     if raw.dtype.kind == "b" and raw.ndim == 0:
         refuse()  # True is not a number here
     if not bools and (raw.dtype.kind == "b" or _has_bool(values)):
-        raise TypeError(f"{name} must hold numbers, not bools (True/False), got {values!r}")
+        shown = (
+            f"an array of bools of shape {raw.shape}" if isinstance(values, np.ndarray) else repr(values)
+        )  # one line
+        raise TypeError(f"{name} must hold numbers, not bools (True/False), got {shown}")
     return raw.astype(float)
 
 
@@ -213,6 +233,19 @@ def check_array(
     return arr
 
 
+def check_vector(name: str, values, *, min_size: int, positive: bool = False, note: str = "") -> np.ndarray:
+    """A 1-d float array of at least ``min_size`` finite numbers (> 0 with ``positive``); the message names the shape or
+    the first bad entry, on one line (the repr of a long array ran over many)."""
+    arr = as_float_array(name, values)
+    bad = ~np.isfinite(arr) | (arr <= 0 if positive else False)
+    if arr.ndim != 1 or arr.size < min_size or bad.any():
+        got = f"shape {arr.shape}" if arr.ndim != 1 or arr.size < min_size else f"{float(arr[bad][0])!r} at index "
+        got += "" if got.startswith("shape") else str(int(np.flatnonzero(bad)[0]))
+        kind = "finite positive" if positive else "finite"
+        raise ValueError(f"{name} must be a 1-d array of at least {min_size} {kind} numbers{note}, got {got}")
+    return arr
+
+
 def check_rng(name: str, rng) -> np.random.Generator:
     """A NumPy ``Generator`` (``np.random.default_rng(seed)``)."""
     if not isinstance(rng, np.random.Generator):
@@ -244,6 +277,18 @@ def check_finite_array(name: str, values) -> np.ndarray:
     if not np.isfinite(arr).all():
         raise ValueError(f"{name} must contain only finite numbers")
     return arr
+
+
+def check_result(name: str, value) -> float:
+    """What a caller's function ``name`` returned, as a float: one number (a size-1 array too); anything else is refused
+    by name (an array was NumPy's "only 0-dimensional arrays can be converted to Python scalars")."""
+    try:
+        if value is not None and not isinstance(value, (str, bytes, bool, np.bool_)) and np.size(value) == 1:
+            return float(np.asarray(value, dtype=float).reshape(()))
+    except (TypeError, ValueError):
+        pass
+    shown = f"an array of shape {np.shape(value)}" if np.ndim(value) else repr(value)[:60]
+    raise TypeError(f"{name} must return one number, got {shown} of type {type(value).__name__}")
 
 
 def check_bool(name: str, value) -> bool:

@@ -32,6 +32,8 @@ from ._validate import (
     check_probability_vector,
     check_real,
     check_rng,
+    check_size,
+    one_line,
 )
 
 # Family codes shared with the compiled engine.
@@ -183,12 +185,7 @@ def check_instance(instance, name: str = "instance") -> Instance:
     return instance
 
 
-def _check_size(size):
-    """A sample size: an integer >= 0 or a tuple of them (a shape); a negative or fractional size, or a bool,
-    failed deep in NumPy ("negative dimensions are not allowed")."""
-    if isinstance(size, tuple):
-        return tuple(check_int(f"size[{i}]", s, minimum=0) for i, s in enumerate(size))
-    return check_int("size", size, minimum=0)
+_check_size = check_size  # the shared check of a sample size (ldpcode._validate)
 
 
 @njit(cache=True)
@@ -408,12 +405,12 @@ def _levels_from_uniforms(cdf, vals, u):
 def _discrete_levels(values, probs=None, name=None):
     values = as_float_array("values", values, bools=False)
     if values.ndim != 1 or values.size == 0:
-        raise ValueError(f"values must be a non-empty 1-d sequence of privacy levels, got {values!r}")
+        raise ValueError(f"values must be a non-empty 1-d sequence of privacy levels, got {one_line(values)}")
     if not np.isfinite(values).all() or (values < 0).any():
         raise ValueError(f"privacy levels must be finite and >= 0, got values={values.tolist()}")
     probs = np.full(values.size, 1.0 / values.size) if probs is None else as_float_array("probs", probs, bools=False)
     if probs.shape != values.shape or (probs < 0).any() or not np.isclose(probs.sum(), 1.0):
-        raise ValueError(f"probs must be non-negative, sum to 1 and match values, got {probs!r}")
+        raise ValueError(f"probs must be non-negative, sum to 1 and match values, got {one_line(probs)}")
     vals, pr = values.copy(), probs.copy()
     cdf = pr.cumsum()
     cdf /= cdf[-1]

@@ -27,7 +27,7 @@ from decimal import Decimal, localcontext
 
 import numpy as np
 
-from ._validate import as_float_array, check_finite_array, check_int, check_rng
+from ._validate import as_float_array, check_finite_array, check_int, check_rng, one_line
 from .limits import check_limits
 
 MIXED_SUM_MAX_TERMS = 2000
@@ -46,7 +46,7 @@ _MAX_DIGITS = 20_000  # the precision doubling stops here (clustered scales need
 def _check_scales(scales, *, distinct: bool) -> np.ndarray:
     b = as_float_array("scales", scales, bools=False)
     if b.ndim != 1 or b.size == 0 or not np.isfinite(b).all() or (b <= 0).any():
-        raise ValueError(f"scales must be a non-empty 1-d sequence of finite numbers > 0, got {scales!r}")
+        raise ValueError(f"scales must be a non-empty 1-d sequence of finite numbers > 0, got {one_line(scales)}")
     if b.size > MIXED_SUM_MAX_TERMS:
         raise ValueError(f"scales must hold at most {MIXED_SUM_MAX_TERMS} terms (MIXED_SUM_MAX_TERMS), got {b.size}")
     if distinct and np.unique(b).size != b.size:

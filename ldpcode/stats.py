@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validate import as_float_array, check_array, check_bool, check_int, check_real
+from ._validate import as_float_array, check_array, check_bool, check_int, check_real, check_result, check_vector
 from .limits import Limits, check_limits
 
 _UNLIMITED = Limits(cpu_seconds=math.inf, memory_bytes=math.inf)  # inner calls: the outer call was checked
@@ -190,18 +190,14 @@ def hinge_fit(x, y, *, grid: int = 2001, limits: Limits | None = None) -> HingeF
     of ``grid`` points strictly inside the range of x, a and b are ordinary least squares, and x* is the
     candidate of least squared error. Needs at least 4 points, x > 0 and y > 0, all finite. ``limits`` caps grid.
     """
-    xs = as_float_array("x", x)
-    ys = as_float_array("y", y)
-    for name, a in (("x", xs), ("y", ys)):
-        if a.ndim != 1 or a.size < 4 or not np.isfinite(a).all() or (a <= 0).any():
-            raise ValueError(f"{name} must be a 1-d array of at least 4 finite positive numbers, got {a!r}")
+    xs, ys = check_vector("x", x, min_size=4, positive=True), check_vector("y", y, min_size=4, positive=True)
     if xs.size != ys.size:
         raise ValueError(f"x and y must have the same length, got {xs.size} and {ys.size}")
+    lx, ly = np.log(xs), np.log(ys)
+    if np.unique(lx).size < 3:  # two values of x: every breakpoint between them fitted exactly; the first was returned
+        raise ValueError(f"x must hold at least 3 distinct values (a hinge has 3 parameters), got {np.unique(xs).size}")
     grid = check_int("grid", grid, minimum=3)
     _check_cost("hinge_fit", limits, lower="grid", grid=grid, points=xs.size)
-    lx, ly = np.log(xs), np.log(ys)
-    if lx.max() == lx.min():
-        raise ValueError("x must not be constant")
     cands = np.linspace(lx.min(), lx.max(), grid + 2)[1:-1]
     best = (np.inf, None)
     for c in cands:
@@ -351,7 +347,7 @@ def bootstrap_se(statistic, *arrays, n_boot: int = 1000, seed: int = 0, limits: 
     n_boot = check_int("n_boot", n_boot, minimum=2)
     _check_cost("bootstrap_se", limits, n_boot=n_boot, runs=runs, values=sum(a.size for a in arrs))
     idx = bootstrap_indices(runs, n_boot, seed, limits=_UNLIMITED)
-    reps = np.array([float(statistic(*(a[i] for a in arrs))) for i in idx])
+    reps = np.array([check_result("statistic", statistic(*(a[i] for a in arrs))) for i in idx])
     if not np.isfinite(reps).all():
         raise ValueError("statistic gave a non-finite value on a bootstrap replicate")
     return float(reps.std(ddof=1))
@@ -407,11 +403,7 @@ def _check_runs_matrix(name: str, values, n_points: int, *, min_runs: int = 2) -
 
 
 def _check_abscissa(name: str, x, *, positive: bool) -> np.ndarray:
-    xs = as_float_array(name, x)
-    if xs.ndim != 1 or xs.size < 3 or not np.isfinite(xs).all() or (positive and (xs <= 0).any()):
-        what = " positive" if positive else ""
-        raise ValueError(f"{name} must be a 1-d array of at least 3 finite{what} numbers (log taken), got {x!r}")
-    return xs
+    return check_vector(name, x, min_size=3, positive=positive, note=" (log taken)")
 
 
 def _fit_range(t, t_min):
@@ -592,6 +584,8 @@ def window_spread(x, y, windows, reference: float) -> WindowSpread:
         if (wx <= 0).any() or (wy <= 0).any():  # such a window was left out, and the spread taken over the others
             raise ValueError(f"x and y must be > 0 in {name} (their logs are fitted), got {wx.tolist()}, {wy.tolist()}")
         key = (wx[0].item(), wx[-1].item()) if label is None else label
+        if key in slopes:  # a second window from the same first to the same last x replaced the first's slope
+            raise ValueError(f"{name} spans x = {key[0]:g} to {key[1]:g}, as an earlier window: use a dict of labels")
         slopes[key] = linear_fit(np.log(wx), np.log(wy)).slope
     spread = max((abs(v - ref) for v in slopes.values()), default=0.0)
     return WindowSpread(float(spread), slopes)

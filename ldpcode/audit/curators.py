@@ -307,6 +307,8 @@ def exact_curator_loss(curator, inputs, delta=None) -> float:
     sample: :func:`curator_audit` bounds the loss from ``privatize``'s outputs alone and reports this value
     beside it.
     """
+    if curator is None or isinstance(curator, (str, bytes, int, float, complex)):  # "CTB" gave nan, as an unknown law
+        raise TypeError(f"curator must be a curator object (make_curator(name, epsilon)), not a name, got {curator!r}")
     x = check_array("inputs", inputs, ndim=1, min_size=1)
     if hasattr(curator, "exact_loss"):
         return float(curator.exact_loss(x))

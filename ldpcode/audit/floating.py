@@ -13,10 +13,10 @@ from __future__ import annotations
 import numpy as np
 
 from .. import mechanisms as _mech
-from .._validate import as_float_array, check_array, check_int, check_real
+from .._validate import as_float_array, check_array, check_int, check_real, check_unit_interval
 from ..limits import Limits
 from ..mechanisms.curators import _laplace_from_uniform
-from .ratios import _check_cost, _finite
+from .ratios import _check_cost
 
 
 _FLOAT_UNIFORM_STEP = 2.0**-53  # numpy's Generator.random() returns k 2^-53, k < 2^53
@@ -88,7 +88,7 @@ def ctb_float_probability_one(r, epsilon):
     :math:`2^{-53}` plus the rounding of p, which matters only when :math:`1/(1+e^\epsilon)` approaches
     :math:`2^{-53}` (from ε around 30); beyond ε = 53 ln 2 ≈ 36.7, 1 + e^ε rounds to e^ε and p(1) to 1, the
     answer 0 becomes impossible under r = 1 and the implemented loss is infinite, whatever ε is claimed."""
-    rr = _finite("r", r)
+    rr = check_unit_interval("r", r)  # CTB's rewards: r = 2 gave P{1} = 1.0, r = -1 gave 0.0
     e = check_real("epsilon", epsilon)
     if e < 0:
         raise ValueError(f"epsilon must be >= 0, got {epsilon!r}")
@@ -104,5 +104,8 @@ def consecutive_doubles(x0, count: int, *, limits: Limits | None = None) -> np.n
     if x <= 0:
         raise ValueError(f"x0 must be a positive finite double, got {x0!r}")
     n = check_int("count", count, minimum=1)
+    first, top = int(np.array(x, dtype=np.float64).view(np.int64)), int(np.array(np.inf).view(np.int64))
+    if first + n > top:  # the patterns beyond the largest double are inf and then nan
+        raise ValueError(f"count must be <= {top - first} from x0 = {x!r} (the doubles end at 1.8e308), got {n}")
     _check_cost("consecutive_doubles", f"count={n} doubles", 1e-5 + 5e-9 * n, 16.0 * n, limits, "count")
     return (np.array(x, dtype=np.float64).view(np.int64) + np.arange(n, dtype=np.int64)).view(np.float64)

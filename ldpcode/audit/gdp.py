@@ -21,7 +21,7 @@ import numpy as np
 
 from .. import global_policies as _gp
 from .. import mechanisms as _mech
-from .._validate import as_float_array, check_array, check_epsilon, check_int, check_probability
+from .._validate import as_float_array, check_array, check_epsilon, check_int, check_probability, one_line
 from ..limits import Limits
 from .ratios import _UNLIMITED, BinnedLogRatio, _binned_cost, _check_cost, _check_rng, _seed_sequence, binned_log_ratio
 
@@ -44,10 +44,10 @@ def _episode_bounds(n_steps: int, starts) -> np.ndarray:
     """Validated 0-based [begin, end) of each sub-sequence cut at the 1-based ``starts``."""
     s = as_float_array("starts", starts, bools=False)
     if s.ndim != 1 or not np.all(s == np.round(s)):
-        raise ValueError(f"starts must be a 1-d sequence of integer steps, got {starts!r}")
+        raise ValueError(f"starts must be a 1-d sequence of integer steps, got {one_line(starts)}")
     s = s.astype(np.int64)
     if s.size and (s[0] <= 1 or s[-1] > n_steps or (np.diff(s) <= 0).any()):
-        raise ValueError(f"starts must satisfy 1 < t_1 < ... < t_l <= T = {n_steps} (Lemma 1), got {starts!r}")
+        raise ValueError(f"starts must satisfy 1 < t_1 < ... < t_l <= T = {n_steps} (Lemma 1), got {one_line(starts)}")
     cuts = np.concatenate([[0], s - 1, [n_steps]])
     return np.column_stack([cuts[:-1], cuts[1:]])
 
@@ -262,7 +262,7 @@ def action_sequence(blocks, *, limits: Limits | None = None) -> str:
     """The action sequence a^T of a run (:class:`ldpcode.global_policies.Blocks`) as a string of arm
     numbers (0-based; arms >= 10 are written in brackets); blocks of several arms are round-robin. The string
     (T characters or more) is checked against ``limits`` before it is built."""
-    steps = sum(blocks.length)
+    steps = sum(_gp.check_blocks(blocks).length)
     mixed = sum(n for arms, n in zip(blocks.arms, blocks.length) if len(arms) > 1)
     work = f"a string of the {steps} actions of a run ({mixed} of them in round-robin blocks)"
     seconds, nbytes = 1e-5 + 4e-9 * steps + 200e-9 * mixed, 4.0 * steps + 16.0 * mixed

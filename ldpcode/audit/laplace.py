@@ -36,8 +36,8 @@ ATOM_RTOL = 1e-9  # the atoms of L at +-||f - f'||_1 / b are found up to this re
 def _check_pair(f, f_prime, scale):
     a = np.atleast_1d(check_finite_array("f", f)).astype(float)
     b = np.atleast_1d(check_finite_array("f_prime", f_prime)).astype(float)
-    if a.ndim != 1 or a.shape != b.shape:
-        raise ValueError(f"f and f_prime must be vectors of one length d, got shapes {a.shape} and {b.shape}")
+    if a.ndim != 1 or a.shape != b.shape or a.size == 0:  # d = 0 gave a loss of 0.0
+        raise ValueError(f"f and f_prime must be vectors of one length d >= 1, got shapes {a.shape} and {b.shape}")
     s = check_real("scale", scale)
     if not s > 0:
         raise ValueError(f"scale must be a finite number > 0 (the Laplace scale b), got {scale!r}")
@@ -87,6 +87,8 @@ def laplace_release(f, scale, size: int, rng, *, limits: Limits | None = None) -
     r"""``size`` releases :math:`f + (N_1, \dots, N_d)`, :math:`N_i \sim \mathrm{Lap}(b)` i.i.d. (Theorem 1),
     shape (size, d); ``limits`` caps the estimated cost (40 ns and 24 bytes a value), checked before any draw."""
     a = np.atleast_1d(check_finite_array("f", f)).astype(float)
+    if a.ndim != 1 or a.size == 0:  # a table failed in NumPy's broadcasting, [] gave releases of no value
+        raise ValueError(f"f must be a number or a vector of d >= 1 numbers, got shape {a.shape}")
     s = check_real("scale", scale)
     if not s > 0:
         raise ValueError(f"scale must be a finite number > 0, got {scale!r}")
@@ -106,9 +108,12 @@ def atom_edges(loss: float, bins: int, *, limits: Limits | None = None) -> np.nd
     r"""Bin edges for the law of a Laplace privacy loss random variable L with atoms at :math:`\pm` ``loss``:
     the half-lines :math:`(-\infty, -\text{loss}]` and :math:`[\text{loss}, \infty)` (up to a relative rounding
     of :data:`ATOM_RTOL`) and ``bins`` equal bins between them (an integer >= 1; 24 bytes a bin, ``limits``)."""
+    loss = check_real("loss", loss)
+    if not loss > 0:  # a negative loss gave decreasing edges, 0 edges all equal
+        raise ValueError(f"loss must be a finite number > 0 (L's atoms are at -loss and +loss), got {loss!r}")
     bins = check_int("bins", bins, minimum=1)
     _check_cost("atom_edges", f"bins={bins} edges", 1e-5 + 5e-9 * bins, 24.0 * bins, limits, "bins")
-    edge = float(loss) * (1 - ATOM_RTOL)
+    edge = loss * (1 - ATOM_RTOL)
     return np.concatenate([[-math.inf], np.linspace(-edge, edge, int(bins) + 1), [math.inf]])
 
 

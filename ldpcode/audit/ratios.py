@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validate import as_float_array, check_epsilon, check_int, check_probability, check_real, check_rng
+from .._validate import as_float_array, check_epsilon, check_int, check_probability, check_real, check_rng, one_line
 from ..limits import Limits, check_limits
 
 CURATOR_OUTPUT_SECONDS = 20e-6
@@ -244,7 +244,7 @@ def binned_log_ratio(
         if edges.ndim != 1 or edges.size < 2 or np.isnan(edges).any() or (np.diff(edges) <= 0).any():
             raise ValueError(
                 f"bins must be an integer >= 1 or a strictly increasing 1-d array of at least 2 "
-                f"edges (outer edges may be infinite), got {bins!r}"
+                f"edges (outer edges may be infinite), got {one_line(bins)}"
             )
         _check_binned_cost(a.size, b.size, edges.size - 1, limits)
     k = edges.size - 1
@@ -349,7 +349,7 @@ def delta_log_ratio(
     c = as_float_array("thresholds", thresholds, bools=False)
     if c.ndim != 1 or c.size == 0 or not np.isfinite(c).all() or (np.diff(c) <= 0).any():
         raise ValueError(
-            f"thresholds must be a non-empty strictly increasing 1-d array of finite numbers, got {thresholds!r}"
+            f"thresholds must be a non-empty strictly increasing 1-d array of finite numbers, got {one_line(thresholds)}"
         )
     d = check_probability("delta", delta, low_closed=True)
     alpha = check_probability("alpha", alpha)

@@ -135,7 +135,7 @@ def decision_table(traced: TracedRun) -> list:
 def arm_episode_lengths(blocks) -> list:
     """Per arm, the lengths of its episodes in a run of Algorithm 1: its initial pull (1), then one entry
     per episode it was chosen for, in order."""
-    out = [[1] for _ in range(blocks.n_arms)]
+    out = [[1] for _ in range(_gp.check_blocks(blocks).n_arms)]
     for arms, n in zip(blocks.arms[1:], blocks.length[1:]):
         if len(arms) != 1:
             raise ValueError(f"blocks after the first must play one arm (Algorithm 1), got arms {arms}")
@@ -148,8 +148,8 @@ def doubling_violations(blocks, horizon: int) -> int:
     lengths must be 1 (initial pull), 1, 2, 4, ..., i.e. each episode as long as all the arm's earlier
     pulls together, except the run's last episode, which may be cut short by the horizon (but not made
     longer). Also counts 1 if the lengths do not add up to ``horizon``."""
+    lengths = arm_episode_lengths(blocks)  # checks blocks first
     T = check_int("horizon", horizon, minimum=1)
-    lengths = arm_episode_lengths(blocks)
     last_arm = blocks.arms[-1][0] if len(blocks.arms) > 1 else -1
     bad = 0
     for a, ls in enumerate(lengths):

@@ -89,9 +89,13 @@ def transcript_log_ratio(actions, responses, losses, neighbour, mechanism) -> np
     if x.shape != y.shape:
         raise ValueError(f"losses and neighbour must have one shape, got {x.shape} and {y.shape}")
     mech = _check_mechanism(mechanism)
-    a = np.asarray(actions)
-    z = np.asarray(responses, dtype=float)
-    if a.shape != z.shape or a.ndim != 2 or a.shape[1] != x.shape[0]:
+    z = check_array("responses", responses, ndim=2)
+    a = check_array("actions", actions, ndim=2, low=0, high=x.shape[1] - 1)  # arm -1 was read as the last arm
+    frac = a[a != np.round(a)]
+    if frac.size:
+        raise ValueError(f"actions must be whole arm numbers in [0, {x.shape[1] - 1}], got {float(frac[0])!r}")
+    a = a.astype(np.int64)
+    if a.shape != z.shape or a.shape[1] != x.shape[0]:
         raise ValueError(f"actions and responses must both have shape (runs, {x.shape[0]}), got {a.shape}, {z.shape}")
     cols = np.arange(x.shape[0])
     return np.sum(_pointwise(z, x[cols, a], mech) - _pointwise(z, y[cols, a], mech), axis=1)

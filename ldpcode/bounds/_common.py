@@ -17,7 +17,7 @@ import math
 
 import numpy as np
 
-from .._validate import as_float_array, check_int, check_probability_vector
+from .._validate import as_float_array, check_int, check_probability_vector, one_line
 
 
 def _gaps(means, *, bounded: bool = True) -> np.ndarray:
@@ -26,7 +26,7 @@ def _gaps(means, *, bounded: bool = True) -> np.ndarray:
     number; ``bounded=False`` for the Sigmoid corollaries, whose arms are unbounded."""
     means = as_float_array("means", means, bools=False)
     if means.ndim != 1 or means.size < 2 or not np.isfinite(means).all():
-        raise ValueError(f"means must be a 1-d sequence of at least 2 finite numbers, got {means!r}")
+        raise ValueError(f"means must be a 1-d sequence of at least 2 finite numbers, got {one_line(means)}")
     if bounded:
         check_probability_vector("means", means)
     gaps = means.max() - means

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import optimize
 
-from .._validate import as_float_array, check_epsilon, check_real
+from .._validate import as_float_array, check_epsilon, check_real, one_line
 from ..stats import LinearFit, bootstrap_se, linear_fit
 from ._common import _gaps, _log_horizon, _regret_bound, _square
 from .factors import bernoulli_ratio, heldp_alpha, heldp_beta, laplace_ratio
@@ -368,7 +368,9 @@ def choose_epsilon_min(levels, mechanism, candidates=None) -> EpsilonMinChoice:
     else:
         cand = np.atleast_1d(as_float_array("candidates", candidates, bools=False))
         if cand.ndim != 1 or cand.size == 0:
-            raise ValueError(f"candidates must be a non-empty 1-d sequence of epsilon_min values, got {candidates!r}")
+            raise ValueError(
+                f"candidates must be a non-empty 1-d sequence of epsilon_min values, got {one_line(candidates)}"
+            )
         for c in cand:
             check_epsilon(float(c), "candidates[i] (an epsilon_min)")
 
@@ -415,7 +417,7 @@ def laplace_mixed_sum_tail_bound(lam, scales, nu=None):
     """
     b = as_float_array("scales", scales, bools=False)
     if b.ndim != 1 or b.size == 0 or not np.isfinite(b).all() or (b <= 0).any():
-        raise ValueError(f"scales must be a non-empty 1-d sequence of finite numbers > 0, got {scales!r}")
+        raise ValueError(f"scales must be a non-empty 1-d sequence of finite numbers > 0, got {one_line(scales)}")
     root = math.sqrt(float(np.sum(b * b)))
     nu = root if nu is None else check_real("nu", nu)
     if not nu >= root * (1 - 1e-12):
@@ -439,6 +441,6 @@ def unbiased_ctb_variance(mu, epsilon):
     eps = check_epsilon(epsilon)
     mu = as_float_array("mu", mu, bools=False)
     if not np.isfinite(mu).all() or (mu < 0).any() or (mu > 1).any():
-        raise ValueError(f"mu must lie in [0, 1] (a mean reward for CTB), got {mu!r}")
+        raise ValueError(f"mu must lie in [0, 1] (a mean reward for CTB), got {one_line(mu)}")
     out = (heldp_beta(eps) - (2 * mu - 1) ** 2) / 4
     return float(out) if out.ndim == 0 else out

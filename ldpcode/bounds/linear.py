@@ -17,7 +17,7 @@ import numpy as np
 from scipy import linalg as _linalg
 from scipy import optimize
 
-from .._validate import as_float_array, check_epsilon, check_int
+from .._validate import as_float_array, check_epsilon, check_int, one_line
 
 
 def linear_minimax_lower_bound(horizon, dim, epsilon) -> float:
@@ -84,7 +84,7 @@ def _check_linear_instance(actions, theta):
         raise ValueError("actions must contain only finite numbers")
     n, d = A.shape
     if th.shape != (d,) or not np.isfinite(th).all():
-        raise ValueError(f"theta must be a finite vector of length d = {d}, got {theta!r}")
+        raise ValueError(f"theta must be a finite vector of length d = {d}, got {one_line(theta)}")
     if np.linalg.matrix_rank(A) < d:
         raise ValueError(f"actions must span R^d (d = {d}); their rank is {np.linalg.matrix_rank(A)}")
     values = A @ th

@@ -15,7 +15,15 @@ import math
 
 import numpy as np
 
-from .._validate import as_float_array, check_array, check_epsilon, check_int, check_probability_vector, check_real
+from .._validate import (
+    as_float_array,
+    check_array,
+    check_epsilon,
+    check_int,
+    check_probability_vector,
+    check_real,
+    one_line,
+)
 from ..divergences import kl_bernoulli
 from ._common import _gaps, _inv_two_sinh_squared, _log_horizon, _regret_bound, _square
 from .factors import bernoulli_ratio, laplace_ratio
@@ -80,7 +88,7 @@ def lai_robbins_constant(means) -> float:
     best = means.max()
     sub = means[means < best]
     if sub.size == 0:
-        raise ValueError(f"means must contain at least one suboptimal arm, got {means!r}")
+        raise ValueError(f"means must contain at least one suboptimal arm, got {one_line(means)}")
     return float(np.sum((best - sub) / kl_bernoulli(sub, np.full_like(sub, best))))
 
 
@@ -101,7 +109,7 @@ def ctb_lai_robbins_constant(means, epsilon) -> float:
     best = means.max()
     sub = means[means < best]
     if sub.size == 0:
-        raise ValueError(f"means must contain at least one suboptimal arm, got {means!r}")
+        raise ValueError(f"means must contain at least one suboptimal arm, got {one_line(means)}")
     m_sub, m_best = ctb_output_mean(sub, eps), float(ctb_output_mean(best, eps))
     return float(np.sum((best - sub) / kl_bernoulli(m_sub, np.full_like(m_sub, m_best))))
 
@@ -139,7 +147,7 @@ def lemma12_fact13_bound(p, q, epsilon):
     q = as_float_array("q", q, bools=False)
     for name, v in (("p", p), ("q", q)):
         if not np.isfinite(v).all() or (v < 0).any() or (v > 1).any():
-            raise ValueError(f"{name} must lie in [0, 1], got {v!r}")
+            raise ValueError(f"{name} must lie in [0, 1], got {one_line(v)}")
     # (R - r)^2/(4rR) = sinh^2(log(R/r)/2), with log R = log(p + (1-p)e^-eps) - log(q + (1-q)e^-eps) and
     # log r = log(p e^-eps + 1-p) - log(q e^-eps + 1-q) as log-sum-exps: no e^eps to overflow, and no
     # q e^-eps + 1 - q to cancel (at q = 1 and eps > 37 that sum rounded to 0 and the bound was nan)
@@ -168,7 +176,7 @@ def laplace_sum_tail_bound(lam, n, b, v=None):
         raise ValueError(f"b must be > 0, got {b!r}")
     v = b * math.sqrt(n) if v is None else check_real("v", v)
     if v < b * math.sqrt(n) * (1 - 1e-12):
-        raise ValueError(f"v must be >= b sqrt(n) = {b * math.sqrt(n):g}, got {v!r}")
+        raise ValueError(f"v must be >= b sqrt(n) = {b * math.sqrt(n):g}, got {one_line(v)}")
     lam = check_array("lam", lam)
     valid = (lam > 0) & (lam < 2 * math.sqrt(2) * v * v / b)
     return np.where(valid, np.exp(-(lam**2) / (8 * v * v)), np.nan)

@@ -19,7 +19,7 @@ import math
 
 import numpy as np
 
-from .._validate import as_float_array, check_epsilon, check_int
+from .._validate import as_float_array, check_epsilon, check_int, one_line
 from ..divergences import d_inf_bernoulli, d_inf_gaussian
 from .azize2022 import gdp_lower_bound_constant, gdp_minimax_lower_bound
 from .linear import linear_c_epsilon, linear_minimax_lower_bound
@@ -44,7 +44,7 @@ def table2_linear_minimax(horizon, dim, epsilon) -> float:
 def _positive_vector(name, values) -> np.ndarray:
     x = as_float_array(name, values, bools=False).reshape(-1)
     if x.size == 0 or not (np.isfinite(x).all() and (x > 0).all()):
-        raise ValueError(f"{name} must be a non-empty vector of finite numbers > 0, got {values!r}")
+        raise ValueError(f"{name} must be a non-empty vector of finite numbers > 0, got {one_line(values)}")
     return x
 
 

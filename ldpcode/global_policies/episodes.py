@@ -96,6 +96,16 @@ class Blocks:
         return out
 
 
+def check_blocks(blocks, name: str = "blocks") -> Blocks:
+    """``blocks`` if it is a run's :class:`Blocks`, else a one-line TypeError (a list of lengths was an
+    AttributeError, "'list' object has no attribute 'n_arms'", in the audits that read a run)."""
+    if not isinstance(blocks, Blocks):
+        raise TypeError(
+            f"{name} must be a run's ldpcode.global_policies.Blocks (policy.run(...)), got {type(blocks).__name__}"
+        )
+    return blocks
+
+
 def _check_sums(instance, arms: dict, length_name: str, length, rng, sampler, cancel) -> tuple[list, int]:
     """The checks of :func:`episode_sum` and :func:`epoch_sums` (``arms``: name -> arm); returns (the arms as ints,
     the length as an int)."""

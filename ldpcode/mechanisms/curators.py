@@ -39,6 +39,7 @@ from .._validate import (
     check_finite_array,
     check_real,
     check_rng,
+    check_size,
     check_unit_interval,
 )
 
@@ -216,8 +217,10 @@ def discrete_sigmoid_mean(mu, values, probs):
             f"values and probs must be 1-d of the same non-zero length with finite values, "
             f"got shapes {values.shape} and {probs.shape}"
         )
-    if not np.isfinite(probs).all() or (probs < 0).any() or abs(probs.sum() - 1.0) > 1e-9:
-        raise ValueError(f"probs must be non-negative and sum to 1, got {probs!r}")
+    if not np.isfinite(probs).all() or (probs < 0).any() or abs(probs.sum() - 1.0) > 1e-9:  # one line, not a repr
+        raise ValueError(
+            f"probs must be non-negative and sum to 1, got min {float(probs.min())!r}, sum {float(probs.sum())!r}"
+        )
     mu = check_finite_array("mu", mu)
     return (sigmoid(mu[..., None] + values) * probs).sum(axis=-1)
 
@@ -340,8 +343,8 @@ class Curator:
         return self.privacy_loss(None)
 
     def draw_noise(self, rng: np.random.Generator, size) -> np.ndarray:
-        """The curator's own randomness: one draw per response."""
-        return draw_noise(self.code, rng, size)
+        """The curator's own randomness: one draw per response (``size`` an integer >= 0 or a shape)."""
+        return draw_noise(self.code, check_rng("rng", rng), check_size(size))  # size=-1 failed deep in NumPy
 
     @classmethod
     def respond_to_users(cls, rewards, epsilons, rng: np.random.Generator):
@@ -457,10 +460,11 @@ class CTL(Curator):
         return float((u.max() - u.min()) / self.laplace_scale)
 
     def density(self, x, r):
-        """Density of the response at ``x`` given reward ``r`` (for the privacy-ratio check of Lemma 2)."""
+        """Density of the response at ``x`` given reward ``r`` (for the privacy-ratio check of Lemma 2): Laplace around
+        u = r (in [0, 1]) or, for CTL-S, u = s(r), as :meth:`output_law` (CTL-S's density was taken around r itself)."""
         b = self.laplace_scale
-        x, r = check_finite_array("x", x), check_finite_array("r", r)
-        return np.exp(-np.abs(x - r) / b) / (2 * b)
+        x, u = check_finite_array("x", x), self._mapped(r, "r")
+        return np.exp(-np.abs(x - u) / b) / (2 * b)
 
 
 class CTB(Curator):
