@@ -222,6 +222,13 @@ class Call:
         return np.random.SeedSequence(self.seed).spawn(self.runs)
 
 
+def _short(x) -> str:
+    """``x`` for a one-line error: its repr when short (a name such as 'UCB1'), else its type (an Instance's repr
+    lists every arm)."""
+    text = repr(x)
+    return text if len(text) <= 60 and "\n" not in text else type(x).__name__
+
+
 def prepare(
     policy: BanditPolicy,
     environment,
@@ -244,12 +251,14 @@ def prepare(
     (default :func:`~ldpcode.limits.default_workers`, at most ``policy.threads``); and the estimated cost
     (``policy.cost``) against ``limits``, whose ValueError names ``call``."""
     if not isinstance(policy, BanditPolicy):
+        swapped = isinstance(environment, BanditPolicy)
         raise TypeError(
             f"policy must come from make_policy() (or ldpcode.bco.make_learner(), ldpcode.contextual.make_learner()): "
-            f"an ldpcode.engine.BanditPolicy, got {policy!r}"
+            f"an ldpcode.engine.BanditPolicy, got {_short(policy)}"
+            + (f"; the order is {call}(policy, instance, horizon, ...)" if swapped else "")
         )
     if not isinstance(environment, policy.environment_type):
-        raise TypeError(f"instance must come from {policy.environment_source}, got {environment!r}")
+        raise TypeError(f"instance must come from {policy.environment_source}, got {_short(environment)}")
     policy.check_environment(environment, privacy_levels)
     horizon = check_int("horizon", horizon, minimum=policy.min_horizon(environment), maximum=MAX_HORIZON)
     runs = check_int("runs", runs, minimum=1, maximum=MAX_RUNS)

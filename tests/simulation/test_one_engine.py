@@ -101,6 +101,19 @@ def test_the_engine_refuses_an_environment_of_another_kind():
         ldp.simulate("UCB1", bern, 100, 1)
 
 
+def test_swapped_policy_and_instance_get_one_short_line_that_names_the_order():
+    """simulate(instance, policy) printed the whole repr of the instance (20 arms of ren2020-mixed, 2,000 characters)
+    and did not say that the two arguments were swapped."""
+    mixed, ucb = ldp.make_instance("ren2020-mixed"), ldp.make_policy("UCB1")
+    with pytest.raises(TypeError) as err:
+        ldp.simulate(mixed, ucb, 100, 1)
+    text = str(err.value)
+    assert text.endswith("got Instance; the order is simulate(policy, instance, horizon, ...)"), text
+    assert len(text) < 250 and "\n" not in text
+    with pytest.raises(TypeError, match=r"instance must come from make_instance\(\), got Policy\('UCB1'\)$"):
+        ldp.simulate(ucb, ucb, 100, 1)
+
+
 def test_learners_refuse_what_they_cannot_run_on():
     levels = ldp.make_privacy_levels("discrete", values=[0.5, 1.5], probs=[0.5, 0.5])
     with pytest.raises(ValueError, match="privacy_levels is only for the heterogeneous"):
