@@ -161,7 +161,7 @@ def _as_default_type(value, default):
         return isinstance(x, int) and not isinstance(x, bool)
 
     def whole(x):
-        return isinstance(x, float) and x.is_integer() and abs(x) <= 2**63
+        return isinstance(x, float) and x.is_integer() and abs(x) <= 2**53  # beyond, 1e16 + 1 reads as 1e16
 
     if is_int(default) and whole(value):
         return int(value)

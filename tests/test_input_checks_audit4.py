@@ -326,3 +326,16 @@ def test_the_command_line_reads_a_whole_number_as_written():
     for text in ("2.0000000000000001", "2.5", "1e400", "nan", "inf", "0x10", "1e-3"):
         with pytest.raises(Exception, match=r"expected a whole number such as 100000 or 1e6"):
             cli.whole(text)
+
+
+def test_rerun_refuses_a_float_integer_parameter_beyond_the_exact_doubles():
+    """Before: ``rerun -p seed 10000000000000001.0`` ran the seed 10000000000000000: YAML had read the text as a double,
+    and every whole double up to 2**63 was made an integer. Whole doubles up to 2**53 are exact and still accepted."""
+    from ldpcode.rerun import check_new_parameters
+
+    nb = "chapters/ren2020/figure1.ipynb"
+    with pytest.raises(TypeError, match=r"^parameter seed must be an integer") as err:
+        check_new_parameters(nb, {"seed": 10000000000000001.0})
+    _one_line(err)
+    assert check_new_parameters(nb, {"seed": 1e6})["seed"] == 1000000
+    assert check_new_parameters(nb, {"seed": 2.0**53})["seed"] == 2**53
