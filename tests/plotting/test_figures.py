@@ -145,3 +145,14 @@ def test_plain_log_ticks_label_a_grid_in_plain_numbers():
     assert shown == ["1", "2", "5", "10", "20", "50", "100"]  # 1, 2 and 5 times each power of ten
     assert not any(t.get_text() for t in ax.xaxis.get_minorticklabels())
     plt.close(fig)
+
+
+def test_fit_panel_labels_its_line_as_the_equation_it_is():
+    """The legend wrote "fit 782.7 V + 2.636e+04" beside a table's 26,364, and "fit 1.002 V + -1.976" on a log-log
+    panel that has no V: the label is the fitted equation in the panel's own names, numbers as the tables write them."""
+    fig, ax = plt.subplots()
+    ldp.plotting.fit_panel(ax, [1.0, 2.0, 3.0], [27146.9, 27929.6, 28712.3])
+    ldp.plotting.fit_panel(ax, [6.9, 8.3, 9.7], [4.655, 5.985, 7.315], names=("log R", "log T"))
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    plt.close(fig)
+    assert labels == ["fit R = 782.7 V + 26,364, R² = 1.0000", "fit log R = 0.95 log T - 1.9, R² = 1.0000"], labels
