@@ -64,8 +64,8 @@ def example_text(example, rows: pd.DataFrame, s: int, seed: int) -> str:
             "m": rows.m,
             "episode mean": rows.episode_mean.round(3),
             "Lap draw": rows.draw.round(3),
-            "1/(eps m)": rows.noise_scale.round(3),
-            "mu~ = mean + draw/(eps m)": rows.recomputed.round(4),
+            "1/(ε m)": rows.noise_scale.round(3),
+            "mu~ = mean + draw/(ε m)": rows.recomputed.round(4),
             "mu~ used (trace)": rows.private_mean.round(4),
             "index": rows["index"].round(3),
             "chosen": rows.chosen,
@@ -144,22 +144,34 @@ def index_figure(blocks, rows: pd.DataFrame, means, *, epsilon: float, seed: int
     return fig
 
 
-def timelines_figure(small, big, *, epsilon: float):
+def _episode_count(blocks, initial_pulls: bool) -> str:
+    """The episodes of ``blocks`` for a title: the decisions :math:`t_\ell` (``len(start) - 1``: the first block
+    holds the K initial pulls), or with ``initial_pulls`` each arm's initial pull counted as one episode too, as
+    :func:`paper_scale_stats` counts them."""
+    decisions = len(blocks.start) - 1
+    if not initial_pulls:
+        return f"{decisions} episodes"
+    return f"{decisions + blocks.n_arms} episodes ({blocks.n_arms} initial pulls, {decisions} decisions)"
+
+
+def timelines_figure(small, big, *, epsilon: float, initial_pulls: bool = False):
     """Figure 1 on the Figure 2 instance: the episodes of the short run ``small`` (every episode visible) above
     those of the long run ``big`` on a log axis, where doubling episodes have equal widths
-    (:func:`ldpcode.plotting.episode_timeline`). Returns the figure."""
+    (:func:`ldpcode.plotting.episode_timeline`). The titles count the decisions :math:`t_\ell`, or with
+    ``initial_pulls`` also each arm's initial pull as one episode (the count of :func:`paper_scale_stats`).
+    Returns the figure."""
     T_small, T_big = int(sum(small.length)), int(sum(big.length))
     fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(10, 5.4))
     episode_timeline(
         ax1,
         small,
-        title=(f"AdaP-UCB, ε = {epsilon:g}, Figure 2 instance, T = {T_small}: {len(small.start) - 1} episodes"),
+        title=(f"AdaP-UCB, ε = {epsilon:g}, Figure 2 instance, T = {T_small}: {_episode_count(small, initial_pulls)}"),
     )
     episode_timeline(
         ax2,
         big,
         log=True,
-        title=(f"the same seed at T = {format_horizon(T_big, mathtext=True)}: {len(big.start) - 1} episodes"),
+        title=(f"the same seed at T = {format_horizon(T_big, mathtext=True)}: {_episode_count(big, initial_pulls)}"),
     )
     fig.tight_layout()
     return fig

@@ -214,7 +214,7 @@ def audit_table(t6: Theorem6Audits) -> Table:
         verdict = "VIOLATION" if a.violation else "within eps"
         ratio = (a.log_ratio[i], a.se[i])
         rows.append([name, eps, model, seen, a.max_lower, a.sequences[i], ratio, a.counts_a[i], a.counts_b[i], verdict])
-    head = ["policy", "eps", "model", "seen", "lower bound", "at sequence", "its log-ratio", "count under r"]
+    head = ["policy", "ε", "model", "seen", "lower bound", "at sequence", "its log-ratio", "count under r"]
     return Table(
         head + ["count under r'", "verdict"],
         rows,
@@ -240,7 +240,7 @@ def first_decision_table(events) -> Table | None:
         return None
     rows = [[n, e, event_probability(a, FIRST_DECISION), a.event_log_ratio(FIRST_DECISION), x] for n, e, a, x in events]
     return Table(
-        ["policy", "eps", "P_r(A_1 = 2)", "log-ratio (audit)", "exact"],
+        ["policy", "ε", "P_r(A_1 = 2)", "log-ratio (audit)", "exact"],
         rows,
         formats=[None, "g", ".4f", (".3f", ".3f"), ".3f"],
     )

@@ -57,6 +57,15 @@ async () => {
     const where = (el.closest('li') ? lists : raw);
     where.push(text.replace(/\s+/g, ' ').trim().slice(0, 90));
   }
+  // a formula MathJax refused (red text: "\\tag not allowed in split environment"), and a cross-reference to a
+  // directive without a number ({prf:ref} to a :nonumber: theorem reads "(Definition )")
+  art.querySelectorAll('mjx-merror').forEach(e =>
+    raw.push('MathJax error: ' + (e.getAttribute('data-mjx-error') || e.textContent).slice(0, 80)));
+  art.querySelectorAll('a.reference').forEach(a => {
+    const t = a.textContent.trim();
+    if (/^(Definition|Algorithm|Theorem|Lemma|Corollary|Proposition|Remark|Example|Assumption|Equation)$/.test(t))
+      raw.push(`a reference with no number: "${t}" (${a.getAttribute('href')})`);
+  });
   const pipes = [];
   art.querySelectorAll('p').forEach(p => {
     if (p.closest(SKIP)) return;
