@@ -146,7 +146,7 @@ def theorem1_figure(audits: dict, broken: dict, *, broken_factor: float, dim: in
         label=f"BROKEN {factor:g} b: lower bound",
     )  # fmt: skip
     ax2.plot(es, es / factor, ":", color="0.5", label="BROKEN: its exact loss")
-    ax2.set_xlabel("eps the mechanism claims")
+    ax2.set_xlabel("ε the mechanism claims")
     ax2.set_ylabel("lower confidence bound on the loss")
     ax2.set_title(f"{audits[mid].samples:,} releases per input")
     ax2.legend(fontsize="x-small", loc="lower right")  # upper left hid the broken point at the largest eps
@@ -217,9 +217,9 @@ def table2_figure(horizon, n_arms, dim, epsilons, bernoulli_means, gaussian_mean
         ax.plot(grid, y, color=c, linestyle=ls, label=label)
     ax.set_xscale("log")
     ax.set_yscale("log")
-    ax.set_xlabel("privacy budget eps")
+    ax.set_xlabel("privacy budget ε")
     ax.set_ylabel(f"lower bound on the regret at T = {horizon:,}")
-    ax.set_title(f"Table 2's cells against eps (K = {n_arms} for the minimax cell)")
+    ax.set_title(f"Table 2's cells against ε (K = {n_arms} for the minimax cell)")
     ax.legend(fontsize="x-small", loc="upper right")
     fig.tight_layout()
     return fig

@@ -94,7 +94,7 @@ def levels_table(results, pred, cp_alpha) -> Table:
             [k, r.sigma, r.variance_proxy, r.success_rate, r.success_se(), r.success_lower_bound(cp_alpha)]
             + [r.undecided, (m, se), p, m / p]
         )
-    head = ["level", "sigma", "s^2", "P(best)", "± se", "CP lower", "undecided", "mean samples ± se", "predicted"]
+    head = ["level", "σ", "s²", "P(best)", "± se", "CP lower", "undecided", "mean samples ± se", "predicted"]
     formats = [None, ".4f", ".3f", ".3f", ".3f", ".4f", "d", (".0f", ".0f"), ".0f", ".3f"]
     return Table(head + ["meas/pred"], rows, formats=formats)
 
@@ -137,7 +137,7 @@ def ratios_table(pairs) -> Table:
         [p["a"] + " / " + p["b"], (p["ratio"], p["se"]), p["leading"], p["full"], (p["ratio"] - p["full"]) / p["se"]]
         for p in pairs
     ]
-    head = ["ratio", "measured ± se", "(1/4+s1^2)/(1/4+s2^2)", "tau_pred ratio", "z (pred)"]
+    head = ["ratio", "measured ± se", "(1/4+σ₁²)/(1/4+σ₂²)", "τ_pred ratio", "z (pred)"]
     return Table(head, rows, formats=[None, (".3f", ".3f"), ".3f", ".3f", ".2f"])
 
 
