@@ -118,7 +118,12 @@ def verdict(row: dict) -> str:
 
 
 def _pair(row):
-    return str(row["pair"]).replace("1000000.0", "10⁶")
+    """The worst pair of inputs as a reader writes it: (0, 1), (-10⁶, 10⁶), and a named pair (r, r′), not Python's
+    (0.0, 1.0) and ('r', "r'")."""
+    pair = row["pair"]
+    if not (isinstance(pair, (tuple, list)) and len(pair) == 2):
+        return str(pair)
+    return "(" + ", ".join(v.replace("'", "′") if isinstance(v, str) else format_number(float(v)) for v in pair) + ")"
 
 
 def _two(x):
@@ -157,7 +162,7 @@ SUMMARY_COLUMNS = ("group", "mechanism", "claimed", "delta", "exact", "lower", "
 def audit_table(rows, columns=CURATOR_COLUMNS, *, align_numbers: bool = False):
     """The rows as a :class:`ldpcode.claims.Table` with the given ``columns`` (keys of ``group``, ``mechanism``,
     ``claimed``, ``delta``, ``exact``, ``lower``, ``estimate``, ``pair``, ``rejected``, ``verdict``): losses to
-    three decimals (:func:`format_loss`), the claim to two, the worst pair with 10^6 written ``1e6``, the verdict
+    three decimals (:func:`format_loss`), the claim to two, the worst pair as (0, 1) or (-10⁶, 10⁶), the verdict
     of :func:`verdict`. With ``align_numbers`` the numbers are right-aligned (the table formats them), otherwise
     every cell is left-aligned text. It shows the audited privacy loss against each mechanism's claim (Definition 1
     of Ren et al. 2020, Definition 2 of Azize and Basu 2022)."""

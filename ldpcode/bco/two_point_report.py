@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..claims import Table, format_horizon, format_number
+from ..claims import Table, format_horizon, format_number, format_value
 from ..stats import bootstrap_se, linear_fit, log_growth, loglog_slope, ratio_exponent
 from .environments import QUAD_SCALE
 from .privacy import two_point_release
@@ -255,7 +255,7 @@ def rates_figure(results: dict, fits: dict, sweeps: dict, *, title: str, runs: i
         plotting.bound_curve(axes[0], s.x, lambda T, s=s: s.y[0] * (T / s.x[0]) ** 0.5, color="C0")
         r, s = results["quadratic", eps], fits["quadratic", eps]
         plotting.band_curve(axes[1], r.checkpoints, r.regret, color="C3",
-                            label=f"{name}: {s.slope:.3g} per unit log t,\nR² {s.r2:.3f}")  # fmt: skip
+                            label=f"{name}: {format_value(s.slope)} per unit log t,\nR² {s.r2:.3f}")  # fmt: skip
         axes[1].lines[-1].set_linestyle(ls)
         axes[1].plot(s.x, s.predict(np.log(s.x)), color="k", **plotting.THEORY_STYLE)  # the fitted a + b log t
     plotting.paper_axes(axes[0], xlabel="t (rounds)", ylabel="regret", title=f"convex, {runs} runs")

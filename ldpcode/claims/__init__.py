@@ -24,7 +24,7 @@ decides its verdict. The package is split by role:
     :func:`write_atomic`, ``WRITE_ENV``, :func:`env_flag`, and :func:`check_stored_params` (the parameters cell
     against the params stored in data/).
 :mod:`~ldpcode.claims.tables`
-    Formatting (:func:`format_horizon`, :func:`format_number`, :func:`format_pm`, ``_fmt``) and the one table renderer (:class:`Markup`,
+    Formatting (:func:`format_horizon`, :func:`format_number`, :func:`format_pm`, :func:`format_value`) and the one table renderer (:class:`Markup`,
     :class:`Table`).
 :mod:`~ldpcode.claims.checking`
     :func:`check`, which compares a notebook's fresh claims with its stored ones, and its
@@ -89,6 +89,7 @@ from .tables import (
     format_horizon,
     format_number,
     format_pm,
+    format_value,
     heldp_setting_name,
     horizon_tag,
     policy_tag,
@@ -142,6 +143,7 @@ __all__ = [
     "format_horizon",
     "format_number",
     "format_pm",
+    "format_value",
     "heldp_setting_name",
     "horizon_tag",
     "policy_tag",

@@ -26,7 +26,7 @@ from pathlib import Path
 from .._paths import repo_root
 from .core import Claim
 from .store import WRITE_ENV, _normalise, data_path, env_flag, load, write_atomic
-from .tables import _VERDICT_CLASS, _fmt, format_pm, _html_two_line_table, _id_html, _text_table
+from .tables import _VERDICT_CLASS, format_value, format_pm, _html_two_line_table, _id_html, _text_table
 
 
 #: the fields that decide a verdict besides the number itself: any change fails the check, as a moved number does
@@ -101,14 +101,14 @@ class CheckReport:
         body, classes = [], []
         for c, s, status in self.rows:
             if c is None:  # stored, not produced
-                body.append([s["id"], "-", _fmt(s["reproduced"]), status, "", "", "", s.get("kind", "")])
+                body.append([s["id"], "-", format_value(s["reproduced"]), status, "", "", "", s.get("kind", "")])
                 classes.append([None, None, None, "fail", None, None, None, None])
                 continue
             body.append(
                 [
                     c.id,
                     format_pm(c.reproduced, c.se),
-                    "-" if s is None else _fmt(s["reproduced"]),
+                    "-" if s is None else format_value(s["reproduced"]),
                     status,
                     c.verdict_text(),
                     c.reference(),

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from .._validate import check_real
 from .core import AGREE_Z, NEAR_Z, PAPERS, Claim, paper_unit
 from .statements import CATEGORIES, STATEMENTS, prints
-from .tables import _SENSE_TEXT, _fmt, approx_horizon, span_text
+from .tables import _SENSE_TEXT, format_value, approx_horizon, span_text
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -91,7 +91,7 @@ class PaperClaim(Claim):
     def paper_text(self) -> str:
         """The paper's number as a table shows it: ``≥ 10`` where the paper prints it, ``read as = 1`` where it is
         the book's reading of a statement that prints no such number."""
-        text = _SENSE_TEXT[self.sense] + _fmt(self.paper)
+        text = _SENSE_TEXT[self.sense] + format_value(self.paper)
         return text if self.paper_prints() else "read as " + (text if self.sense != "=" else "= " + text)
 
     def reference(self) -> str:
@@ -130,7 +130,7 @@ class _JudgedInStandardErrors:
 
     def _systematic_text(self) -> str:
         """The systematic spread as a row shows it: ``±0.032``, or ``unbounded`` (inf)."""
-        return "unbounded" if math.isinf(self.systematic) else f"±{_fmt(self.systematic, 2)}"
+        return "unbounded" if math.isinf(self.systematic) else f"±{format_value(self.systematic, 2)}"
 
     def _z_verdict(self, z: float) -> str:
         return "near" if z <= NEAR_Z else "disagrees"
@@ -143,14 +143,14 @@ class _JudgedInStandardErrors:
         if inside is not None and inside > 0:  # on the statement's side: a z of 0 would say nothing, the distance does
             side = "below" if self.reproduced < ref else "above"
             parts = [
-                f"on the stated side: {_fmt(abs(self.reproduced - ref), 2)} {side} {_fmt(ref)}, {_se_count(inside)} se"
+                f"on the stated side: {format_value(abs(self.reproduced - ref), 2)} {side} {format_value(ref)}, {_se_count(inside)} se"
             ]
         else:
             parts = [f"z = {z:.1f}" if math.isfinite(z) else "z = ∞: every run gave the same value"]
         if math.isfinite(z) and self.total_se() != self.se:
             # the se counted is not the ± the row shows: say so, or a reader's own division disagrees with it
             parts[0] += (
-                f" (se of the difference ±{_fmt(self.total_se(), 2)}, with the paper's own {self.paper_runs} runs)"
+                f" (se of the difference ±{format_value(self.total_se(), 2)}, with the paper's own {self.paper_runs} runs)"
             )
         if ref and math.isfinite(z) and z > 0:  # the effect size, beside z
             parts.append(self._relative_text(ref))
@@ -172,7 +172,7 @@ class _JudgedInStandardErrors:
 
     def _resolution_text(self) -> str:
         need = self.runs_needed()
-        res = f"resolution ±{_fmt(self.resolution(), 2)} against the paper's ±{_fmt(self.target(), 2)}"
+        res = f"resolution ±{format_value(self.resolution(), 2)} against the paper's ±{format_value(self.target(), 2)}"
         if need == 0:
             return res + "; no number of runs suffices: the paper's own runs are coarser than its digits"
         return res + ("" if need is None else f"; needs ≥ {need} runs")
@@ -329,20 +329,20 @@ class StatisticalClaim(_JudgedInStandardErrors, PaperClaim):
             beyond = self._reachable_z()
             within = f", within noise of it ({beyond:.1f} se beyond)" if beyond > 0 else ""
             return (
-                f"could not have failed: the experiment allows {most} {_fmt(self.reachable, 3)} against the stated "
-                f"{_fmt(self.paper)}{within}; measured {_fmt(self.reproduced, 2)} ± {_fmt(self.total_se(), 2)}"
+                f"could not have failed: the experiment allows {most} {format_value(self.reachable, 3)} against the stated "
+                f"{format_value(self.paper)}{within}; measured {format_value(self.reproduced, 2)} ± {format_value(self.total_se(), 2)}"
             )
         if self.t_searched is None and self.reachable is not None and self.verdict() == "agrees":
             # it could have failed, by this much: the power of the test, beside the distance found
             return (
                 f"{super().measure()}; it could have failed: the experiment allows {most} "
-                f"{_fmt(self.reachable, 3)}, {_se_count(self._reachable_z())} se beyond"
+                f"{format_value(self.reachable, 3)}, {_se_count(self._reachable_z())} se beyond"
             )
         if self.t_searched is None and self.rate_untestable():
             side = "above" if self.sense == "<=" else "below"
             spread = f", systematic {self._systematic_text()}" if self.systematic > 0 else ""
             return (
-                f"{_fmt(abs(self.reproduced - self.paper), 2)} {side} the stated exponent (se {_fmt(self.total_se(), 2)}{spread}): "
+                f"{format_value(abs(self.reproduced - self.paper), 2)} {side} the stated exponent (se {format_value(self.total_se(), 2)}{spread}): "
                 "a rate, with its constants and log factors unstated, is not refuted by a slope over a finite range"
             )
         if self.t_searched is None and self.verdict() == "underdetermined":
@@ -351,8 +351,8 @@ class StatisticalClaim(_JudgedInStandardErrors, PaperClaim):
             gap = self.reproduced - self.paper
             rel = f", {self._relative_text(self.paper)}" if self.paper else ""
             return (
-                f"gap {_fmt(gap, 2)}{rel}: within the systematic spread ({self._systematic_text()}), beyond the "
-                f"Monte Carlo noise (se of the difference {_fmt(self.total_se(), 2)}); "
+                f"gap {format_value(gap, 2)}{rel}: within the systematic spread ({self._systematic_text()}), beyond the "
+                f"Monte Carlo noise (se of the difference {format_value(self.total_se(), 2)}); "
                 "what the paper leaves open decides it"
             )
         if self.t_searched is not None:
@@ -364,7 +364,7 @@ class StatisticalClaim(_JudgedInStandardErrors, PaperClaim):
         res = self.resolution()
         if self.sense == "=" and self.target() == 0 and res is not None and self.verdict() == "agrees":
             # an exact identity (unbiasedness, a ratio of 1) agrees only to what the runs resolve: say it
-            return f"{super().measure()}, resolution ±{_fmt(res, 2)}"
+            return f"{super().measure()}, resolution ±{format_value(res, 2)}"
         return super().measure()
 
 
@@ -414,7 +414,7 @@ class ExactClaim(PaperClaim):
 
     def reference(self) -> str:
         if self.paper is None:
-            return f"2nd way {_fmt(self.second)}"
+            return f"2nd way {format_value(self.second)}"
         return super().reference()
 
 
@@ -453,7 +453,7 @@ class BoundClaim(Claim):
         limit = AGREE_Z * self.se if self.se > 0 else self.tolerance
         if ex > limit:
             return (
-                f"the bound is violated: {_fmt(self.reproduced)} {self.sense} {_fmt(self.bound)} "
+                f"the bound is violated: {format_value(self.reproduced)} {self.sense} {format_value(self.bound)} "
                 f"({self.how}) fails by {ex:.3g}" + (f" = {ex / self.se:.1f} standard errors" if self.se else "")
             )
         return None
@@ -470,12 +470,12 @@ class BoundClaim(Claim):
         if self.bound > 0 and math.isfinite(self.bound) and self.reproduced >= 0:
             ratio = self.reproduced / self.bound
             pct = 100 * ratio
-            share = f"{pct:.0f}%" if pct >= 10 else f"{_fmt(pct, 2)}%"
-            return f"{v} ({share} of it)" if self.sense == "<=" else f"{v} ({_fmt(ratio, 3)}× it)"
+            share = f"{pct:.0f}%" if pct >= 10 else f"{format_value(pct, 2)}%"
+            return f"{v} ({share} of it)" if self.sense == "<=" else f"{v} ({format_value(ratio, 3)}× it)"
         return v
 
     def reference(self) -> str:
-        return f"{_SENSE_TEXT[self.sense]}{_fmt(self.bound)}"
+        return f"{_SENSE_TEXT[self.sense]}{format_value(self.bound)}"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -534,4 +534,4 @@ class PredictionClaim(_JudgedInStandardErrors, Claim):
         return "agrees" if z <= AGREE_Z else self._z_verdict(z)
 
     def reference(self) -> str:
-        return f"book's prediction {_fmt(self.predicted)}"
+        return f"book's prediction {format_value(self.predicted)}"

@@ -27,7 +27,7 @@ from .tables import (
     _VERDICT_CLASS,
     Markup,
     Table,
-    _fmt,
+    format_value,
     format_pm,
     _html_two_line_table,
     _id_html,
@@ -416,7 +416,7 @@ class Predictions:
                 [
                     c.verdict_text(),
                     Markup(_prose(c.source)) if html_links else c.source,
-                    _fmt(c.predicted),
+                    format_value(c.predicted),
                     format_pm(c.reproduced, c.se),
                     c.at(),
                     _link(c.derived_in, name(c.derived_in)) if html_links else name(c.derived_in),

@@ -1,7 +1,7 @@
 """Formatting for the claim tables: numbers and horizons as the book prints them, and the one table renderer.
 
 :func:`format_horizon` writes a horizon (for text and tables; ``mathtext=True`` for a figure: the plotting code
-and the notebooks' figures call it too), :func:`_fmt` and :func:`format_pm` (value ± se) write numbers for a table;
+and the notebooks' figures call it too), :func:`format_value` and :func:`format_pm` (value ± se) write numbers for a table;
 ``_text_table`` and ``_html_table`` render one as aligned text (for nbval and the terminal) and as HTML
 (for the rendered book); :class:`Markup` marks a cell that is already HTML; :class:`Table` is a plain
 table that prints both ways. ``_VERDICT_CLASS`` gives each verdict its CSS class.
@@ -111,7 +111,7 @@ def policy_tag(name: str) -> str:
     return name.replace("-", "_").lower()
 
 
-def _fmt(x, digits: int = 4) -> str:
+def format_value(x, digits: int = 4) -> str:
     """A number for a table: 4 significant digits below 1000, whole numbers with thousands separators
     from 1000 to 10⁹, and below 10⁻³ as ``.4g`` writes it, with a power of ten for its exponent (``0.0001844``,
     ``3.663·10⁻⁵``, ``10⁻¹²``; :func:`format_number`), as from 10⁹ on (``1.15·10⁹``)."""
@@ -144,7 +144,7 @@ def format_pm(value, se, sign: bool = False) -> str:
         return "-"
     value, plus = float(value), "+" if sign else ""
     if not se or not math.isfinite(value) or not math.isfinite(float(se)) or float(se) < 0:
-        text = _fmt(value) if not se else f"{_fmt(value)} ± {se}"
+        text = format_value(value) if not se else f"{format_value(value)} ± {se}"
         return (plus if value > 0 else "") + text
     se = float(f"{float(se):.2g}")
     last = math.floor(math.log10(se)) - 1  # the decimal place of the standard error's second digit
@@ -305,7 +305,7 @@ def _format_cell(x, spec) -> str:
     ``"+.3f"`` (or a tuple of them, one per part of a tuple cell) or a callable. A str cell is kept as it
     is, ``None`` becomes ``"-"`` and a tuple ``(value, se)`` of numbers is written ``"value ± se"`` by
     :func:`format_pm`, digits matched to the standard error. A ``g`` spec writes the book's one number
-    format (:func:`_fmt`): thousands separators, no exponent between 10⁻³ and 10⁹."""
+    format (:func:`format_value`): thousands separators, no exponent between 10⁻³ and 10⁹."""
     if isinstance(x, str):
         return x
     if x is None:
@@ -321,7 +321,7 @@ def _format_cell(x, spec) -> str:
         return spec(x)
     general = _GENERAL.fullmatch(spec) if _is_number(x) else None
     if general:  # ".4g" and the like: thousands separators, and no exponent between 10^-3 and 10^9
-        text = _fmt(x, int(general.group(2) or 6))
+        text = format_value(x, int(general.group(2) or 6))
         return ("+" if general.group(1) and float(x) > 0 else "") + text
     if _is_number(x) and spec.endswith(("e", "E")):  # ".2e": a power of ten, 9.60·10⁻⁵
         return format_number(x, spec.replace("E", "e"))

@@ -429,13 +429,15 @@ def curves_table(epsilons, rows: dict, *, se: dict | None = None, first: str = "
     """A table with one column per ε of ``epsilons`` and one row per entry of ``rows`` (name → values on the grid),
     in the book's number format (:mod:`ldpcode.claims.tables`), with ``± se`` where ``se`` (name → standard errors) gives one: the lower bounds and the
     price of trust of the landscape chapter."""
-    from ..claims.tables import Table, _fmt, format_pm
+    from ..claims.tables import Table, format_value, format_pm
 
     se = se or {}
     body = []
     for name, values in rows.items():
         errs = se.get(name)
-        body.append([name, *[format_pm(v, errs[j]) if errs is not None else _fmt(v) for j, v in enumerate(values)]])
+        body.append(
+            [name, *[format_pm(v, errs[j]) if errs is not None else format_value(v) for j, v in enumerate(values)]]
+        )
     return Table([first, *[f"ε = {e:g}" for e in epsilons]], body)
 
 

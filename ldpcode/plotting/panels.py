@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from ..claims.tables import format_number
+from ..claims.tables import format_number, format_value
 from .theme import POLICY_COLORS, THEORY_STYLE, paper_axes, plain_log_ticks
 
 
@@ -211,14 +211,6 @@ def gap_panel(
     return ax
 
 
-def _coefficient(x: float) -> str:
-    """A fitted coefficient for a legend, to 4 significant digits as the tables write it: 782.7, 1.976, 26,364 (not
-    2.636e+04), 3.2·10⁻⁵."""
-    if 1e3 <= abs(x) < 1e9:
-        return f"{x:,.0f}"
-    return format_number(x, ".4g")
-
-
 def fit_panel(
     ax,
     x,
@@ -266,8 +258,8 @@ def fit_panel(
         fit.predict(xs),
         color=c,
         **THEORY_STYLE,
-        label=f"fit {names[0]} = {_coefficient(fit.slope)} {names[1]} {'-' if fit.intercept < 0 else '+'} "
-        f"{_coefficient(abs(fit.intercept))}, R² = {fit.r2:.4f}",
+        label=f"fit {names[0]} = {format_value(fit.slope)} {names[1]} {'-' if fit.intercept < 0 else '+'} "
+        f"{format_value(abs(fit.intercept))}, R² = {fit.r2:.4f}",
     )
     if annotate is not None:
         if len(annotate) != x.size:

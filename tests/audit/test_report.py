@@ -175,7 +175,7 @@ def test_audit_table_as_text():
     assert table.formats is None
     assert table.body == [
         ["M", "1.00", "10⁻⁶", "-", "0.900", "(-10⁶, 10⁶)", "2", "passes"],
-        ["M", "1.00", "0", "1.000", "1.235", "(0.0, 1.0)", "2", "REFUTED"],
+        ["M", "1.00", "0", "1.000", "1.235", "(0, 1)", "2", "REFUTED"],
     ]
     assert repr(table).splitlines()[2].startswith("M          1.00       10⁻⁶  -      0.900")  # left-aligned
 
@@ -183,9 +183,9 @@ def test_audit_table_as_text():
 def test_audit_table_with_aligned_numbers():
     table = report.audit_table([_row(lower=0.91234)], align_numbers=True)
     assert table.head == ["mechanism", "claimed ε", "exact", "audited ≥", "plug-in", "worst pair", "inputs refused"]
-    assert table.body == [["M", 1.0, 1.0, 0.91234, 1.1, "(0.0, 1.0)", 2]]
+    assert table.body == [["M", 1.0, 1.0, 0.91234, 1.1, "(0, 1)", 2]]
     lines = repr(table).splitlines()
-    assert lines[2] == "M               1.00  1.000      0.912    1.100  (0.0, 1.0)" + " " * 15 + "2"  # right-aligned
+    assert lines[2] == "M               1.00  1.000      0.912    1.100  (0, 1)" + " " * 19 + "2"  # right-aligned
     assert report.audit_table([_row()], report.SUMMARY_COLUMNS).body[0][:4] == ["g", "M", "1.00", "0"]
 
 
@@ -315,3 +315,12 @@ def test_plot_reachable_refuses_bad_input():
         report.plot_reachable({0.0: np.array([True]), 1.0: np.array([True, False])}, 1.0, start=0.3)
     with pytest.raises(ValueError, match="boolean arrays"):
         report.plot_reachable({0.0: np.array([1]), 1.0: np.array([0])}, 1.0, start=0.3)
+
+
+def test_worst_pair_is_written_as_a_reader_writes_it():
+    """The audit tables wrote Python's (0.0, 1.0) and ('r', "r'")."""
+    from ldpcode.audit.report import _pair
+
+    assert [_pair({"pair": p}) for p in [(0.0, 1.0), (-1e6, 1e6), ("r", "r'"), (0.25, 0.75)]] == [
+        "(0, 1)", "(-10⁶, 10⁶)", "(r, r′)", "(0.25, 0.75)",
+    ]  # fmt: skip

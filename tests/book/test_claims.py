@@ -543,16 +543,16 @@ def test_a_stored_file_with_unknown_fields_is_refused(root):
     ],
 )
 def test_numbers_are_formatted_for_reading(x, text):
-    from ldpcode.claims.tables import _fmt
+    from ldpcode.claims.tables import format_value
 
-    assert _fmt(x) == text
+    assert format_value(x) == text
 
 
 @pytest.mark.parametrize("x, text", [(0.3879, "0.39"), (12.34, "12"), (320.4, "320"), (107.9, "110"), (99.5, "100")])
 def test_two_significant_digits_never_print_an_exponent_below_1000(x, text):
-    from ldpcode.claims.tables import _fmt
+    from ldpcode.claims.tables import format_value
 
-    assert _fmt(x, 2) == text  # not "3.2e+02"
+    assert format_value(x, 2) == text  # not "3.2e+02"
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from ldpcode.claims.tables import _fmt, format_number, power_of_ten
+from ldpcode.claims.tables import format_value, format_number, power_of_ten
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = sorted((ROOT / "chapters").rglob("*.ipynb"))
@@ -87,8 +87,8 @@ def test_format_number_refuses_a_width_and_a_spec_that_is_not_one(spec, error):
 
 
 def test_the_table_number_format_writes_powers_of_ten():
-    assert _fmt(1e-12) == "10⁻¹²" and _fmt(1.844e-4) == "0.0001844"
-    assert _fmt(3.663e-5) == "3.663·10⁻⁵"
-    assert _fmt(1.15e9) == "1.15·10⁹"
-    assert _fmt(2800.0) == "2,800"  # from 10³ to 10⁹: thousands separators, as before
+    assert format_value(1e-12) == "10⁻¹²" and format_value(1.844e-4) == "0.0001844"
+    assert format_value(3.663e-5) == "3.663·10⁻⁵"
+    assert format_value(1.15e9) == "1.15·10⁹"
+    assert format_value(2800.0) == "2,800"  # from 10³ to 10⁹: thousands separators, as before
     assert power_of_ten(1e-4) == "10⁻⁴" and power_of_ten(1.0) == "1" and power_of_ten(2000) == "2·10³"

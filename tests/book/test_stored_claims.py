@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from ldpcode import claims as C
-from ldpcode.claims.tables import _fmt
+from ldpcode.claims.tables import format_value
 
 ROOT = Path(__file__).resolve().parents[2]
 FILES = C.stored_files(root=ROOT)
@@ -38,7 +38,7 @@ def test_each_file_belongs_to_a_notebook_of_the_book(path):
 
 def test_no_tolerance_is_wider_than_its_quantity_unless_the_claim_says_why():
     wide = [
-        f"{c.id}: {_fmt(c.reproduced)} ± {_fmt(c.tolerance)}"
+        f"{c.id}: {format_value(c.reproduced)} ± {format_value(c.tolerance)}"
         for c in SUMMARY.claims
         if c.tolerance > abs(c.reproduced) and not c.tolerance_reason
     ]
