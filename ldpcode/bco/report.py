@@ -43,6 +43,12 @@ def _keys(results) -> list:
     return list(dict.fromkeys(key for key, _ in results))
 
 
+def relabel(results: dict, words: dict) -> dict:
+    """``results`` with each setting key, or the first part of a tuple key, written as ``words`` has it ("convex +
+    smooth" for "convex_smooth"), for a table's rows and a figure's legend; the claims keep the keys."""
+    return {((words[k[0]], *k[1:]) if isinstance(k, tuple) else words[k]): v for k, v in results.items()}
+
+
 def run_settings(settings: dict, epsilons, *, horizon, runs, seed, delta, d, checkpoints=None) -> dict:
     """Algorithm 1 (Corollary 4) on every setting at every ε of ``epsilons`` (None: the non-private learner, run
     without δ; otherwise δ = ``delta``): ``{(key, eps): simulate_one_point(...)}``, key-major, the same ``seed``,

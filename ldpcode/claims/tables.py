@@ -191,6 +191,16 @@ def _cell(c) -> str:
     return c if isinstance(c, Markup) else html.escape(str(c))
 
 
+def _header(h) -> str:
+    """A column header's HTML: typed in ASCII for the terminal ("eps", "p_0", "E[N_a(T)]"), written as the prose
+    writes it (ε, p₀ as p<sub>0</sub>, :func:`_prose`); inline math (``\\(T = 10^7\\)``) and a :class:`Markup` header
+    are left as they are."""
+    if isinstance(h, Markup):
+        return h
+    parts = re.split(r"(\\\(.*?\\\))", str(h))
+    return "".join(_prose(p) if i % 2 == 0 else html.escape(p, quote=False) for i, p in enumerate(parts))
+
+
 def _html_cells(row, classes=None) -> str:
     """The ``<td>`` cells of one row, each with its CSS class from ``classes`` (None or "" for none)."""
     classes = classes or [None] * len(row)
@@ -198,7 +208,7 @@ def _html_cells(row, classes=None) -> str:
 
 
 def _html_table(head, body, css: str, classes=None) -> str:
-    th = "".join(f"<th>{_cell(h)}</th>" for h in head)
+    th = "".join(f"<th>{_header(h)}</th>" for h in head)
     rows = "".join(f"<tr>{_html_cells(r, classes[i] if classes else None)}</tr>" for i, r in enumerate(body))
     return f"<table class='{css}'><thead><tr>{th}</tr></thead><tbody>{rows}</tbody></table>"
 

@@ -1072,3 +1072,28 @@ def test_a_decade_grid_is_written_in_powers_of_ten(x, text):
     from ldpcode.claims.tables import power_of_ten
 
     assert power_of_ten(x) == text
+
+
+def test_table_headers_write_their_ascii_math_as_the_prose_does():
+    """Tables headed "eps", "p_0" and "E[N_a(T)]" sat under prose that writes ε, p₀ and E[N_a(T)] as math; the HTML
+    header now writes them so, leaves inline math and HTML as they are, and the text table keeps the ASCII."""
+    from ldpcode.claims.tables import Markup, Table
+
+    t = Table(
+        ["eps", "p_0", "E[N_a(T)]", "regret at \\(T = 10^7\\)", Markup("<i>x</i>"), "Thm 1's"], [[1, 2, 3, 4, 5, 6]]
+    )
+    heads = re.findall(r"<th>(.*?)</th>", t._repr_html_())
+    assert heads == ["ε", "p<sub>0</sub>", "E[N<sub>a</sub>(T)]", "regret at \\(T = 10^7\\)", "<i>x</i>", "Thm 1's"]
+    assert repr(t).splitlines()[0].split() == [
+        "eps",
+        "p_0",
+        "E[N_a(T)]",
+        "regret",
+        "at",
+        "\\(T",
+        "=",
+        "10^7\\)",
+        "<i>x</i>",
+        "Thm",
+        "1's",
+    ]

@@ -220,6 +220,6 @@ def test_figure_draws_one_panel_per_agent():
         assert right.get_xlabel() == "$V_B$" and left.get_ylabel() == "pseudo-regret R(T)"
         assert [t.get_text() for t in left.texts] == ["d 1", "d 2", "d 3", "g 1", "g 2", "g 3"]
         labels = left.get_legend_handles_labels()[1]
-        assert f"{L}, mean ± 2 se" in labels and any(s.startswith("fit 2 V + 1") for s in labels)
+        assert f"{L}, mean ± 2 se" in labels and any(s.startswith("fit R = 2 V + 1") for s in labels)
     finally:
         plt.close(fig)

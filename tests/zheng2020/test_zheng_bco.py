@@ -465,3 +465,11 @@ def test_a_non_private_run_refuses_a_privacy_argument(simulate):
     assert free.sigma == 0 and math.isnan(free.delta)
     private = simulate("quadratic", horizon=20, runs=1, seed=0, epsilon=1.0, d=3)
     assert private.delta == bco.DEFAULT_DELTA
+
+
+def test_relabel_writes_setting_keys_in_words_and_keeps_the_rest():
+    from ldpcode.bco import report
+
+    words = {"convex_smooth": "convex + smooth", "sc_smooth": "S.C + smooth"}
+    got = report.relabel({"convex_smooth": 1, ("sc_smooth", 0.5): 2}, words)
+    assert got == {"convex + smooth": 1, ("S.C + smooth", 0.5): 2}
