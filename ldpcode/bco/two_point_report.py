@@ -246,7 +246,7 @@ def rates_figure(results: dict, fits: dict, sweeps: dict, *, title: str, runs: i
 
     from .. import plotting
 
-    fig, axes = plt.subplots(1, 3, figsize=(10, 3.6))
+    fig, axes = plt.subplots(1, 3, figsize=(10, 4.4))
     for eps in [e for k, e in results if k == "linear"]:
         ls, name = (":", "non-private") if eps is None else ("-", f"ε = {eps:g}")
         r, s = results["linear", eps], fits["linear", eps]
@@ -272,10 +272,11 @@ def rates_figure(results: dict, fits: dict, sweeps: dict, *, title: str, runs: i
     plotting.paper_axes(axes[2], xlabel="1/ε", ylabel="private / non-private", title=f"T = {format_horizon(s.horizon)}")
     axes[2].minorticks_off()
     axes[2].set_xticks(inv, [f"{x:g}" for x in inv])
-    # the curves rise to the right: the regret panels' upper left and the ratios' lower right are empty (loc="best"
-    # put the middle legend over its y label)
-    for ax, loc in zip(axes, ("upper left", "upper left", "lower right")):
-        ax.legend(fontsize=6, loc=loc)
+    # the curves rise to the right: the convex panel's upper left and the ratios' lower right are empty; the strongly
+    # convex panel has no room (upper left, its legend lay over the private curve): its legend goes below it
+    axes[0].legend(fontsize=6, loc="upper left")
+    axes[1].legend(fontsize=6, loc="upper center", bbox_to_anchor=(0.5, -0.3))
+    axes[2].legend(fontsize=6, loc="lower right")
     fig.suptitle(title, fontsize=10)
     fig.tight_layout()
     return fig

@@ -201,7 +201,8 @@ def figure3(eps_grid, run: GridRun, fits: RegimeFits, theory: Theory, *, horizon
     Returns the figure."""
     eps, fit, se, color = _grid(eps_grid), fits.fit, fits.boot.breakpoint_se, POLICY_COLORS[POLICY]
     at = f"T = {format_horizon(horizon, mathtext=True)}, {runs} runs"
-    fig, axes = plt.subplots(1, 2, figsize=(10, 4.2))
+    fig, axes = plt.subplots(1, 2, figsize=(10, 6.2))
+    below = dict(loc="upper center", bbox_to_anchor=(0.5, -0.16), fontsize="x-small")  # inside, they hid data
     ax = axes[0]
     band_curve(ax, eps, run.final, label=f"{POLICY}, mean ± 95% CI", color=color)
     ax.plot(eps, fit.predict(eps), color="k", **THEORY_STYLE,
@@ -212,7 +213,7 @@ def figure3(eps_grid, run: GridRun, fits: RegimeFits, theory: Theory, *, horizon
     ax.axvline(theory.lb_threshold, color="tab:blue", linestyle="-.", linewidth=1.0,
                label=f"Thm 3 threshold {theory.lb_threshold:.3f}")  # fmt: skip
     paper_axes(ax, xlabel="privacy budget ε", ylabel="pseudo-regret R(T)", title=f"Figure 3: {POLICY}\n{at}")
-    ax.legend(loc="upper right", fontsize="x-small")
+    ax.legend(**below)
 
     ax = axes[1]
     ax.plot(eps, run.mean_regret, "o-", color=color, markersize=3, label=f"{POLICY} (mean)")
@@ -225,7 +226,7 @@ def figure3(eps_grid, run: GridRun, fits: RegimeFits, theory: Theory, *, horizon
     ax.plot(eps, theory.thm8_shape, color=color, **THEORY_STYLE, label="Thm 8, C1 = C2 = 1 (shape only)")
     paper_axes(ax, xlabel="privacy budget ε", ylabel="regret at T (all bounds × log T)",
                title=f"against the bounds\n{at}")  # fmt: skip
-    ax.legend(loc="lower left", fontsize="x-small")
+    ax.legend(**below)
     fig.tight_layout()
     return fig
 

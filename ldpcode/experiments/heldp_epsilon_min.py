@@ -239,7 +239,7 @@ def choice_figure(levels, criteria, thresholds, *, horizon: int, runs: int):
     from ..plotting import POLICY_COLORS, relative_panel
 
     names = list(_check_levels(levels))
-    fig, axes = plt.subplots(len(names), len(AGENTS), figsize=(10, 11 * len(names) / 3), squeeze=False)
+    fig, axes = plt.subplots(len(names), len(AGENTS), figsize=(10, 15 * len(names) / 3), squeeze=False)
     for row, name in zip(axes, names):
         for ax, agent in zip(row, AGENTS):
             c, t = criteria[(name, agent)], thresholds[(name, agent)]

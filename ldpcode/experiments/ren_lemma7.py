@@ -212,7 +212,7 @@ def objective_ratio_figure(k: Constants, g: GapRatios, paper_a: float, paper_sup
     Returns the figure."""
     import matplotlib.pyplot as plt
 
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 3.8))
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 4.6))
     ax1.plot(k.a_grid, k.objective, color="k", label=r"$a\,(1 - 2e^{-v_a^2/2})$")
     ax1.axvline(k.a_star, color="C0", linewidth=1, label=f"argmax a = {k.a_star:.4f}")
     ax1.axvline(paper_a, color="C3", **plotting.THEORY_STYLE, label=f"paper's a = {paper_a}")
@@ -221,7 +221,7 @@ def objective_ratio_figure(k: Constants, g: GapRatios, paper_a: float, paper_sup
     ax1.set_xlabel("a")
     ax1.set_ylabel("objective of step (3)")
     ax1.set_title("the sub-Gaussian constant (before dividing by e)")
-    ax1.legend(loc="lower center", fontsize="x-small")
+    ax1.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, fontsize="x-small")  # inside, it met the curve
     n = g.x.size
     img = np.full((n, n), np.nan)
     img[g.lam_j, g.mu_i] = g.ratios[GAUSSIAN]

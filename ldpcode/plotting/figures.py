@@ -42,7 +42,7 @@ def looseness_figure(curves, t, keep, *, title, ylabel, ratio_title, uniform_rat
     for _, _, bound, color in curves:
         axes[0].plot(t, bound, color=color, **THEORY_STYLE)
     axes[0].plot(t, t * uniform_rate, color="grey", linestyle=":", label="uniform play")
-    axes[0].legend(loc="upper left")
+    axes[0].legend(loc="lower right")  # the regrets rise from the lower left; upper left, it hid the dashed bounds
     for label, res, bound, color in curves:
         axes[1].plot(t, bound / res.mean_regret()[keep], color=color, label=label)
     paper_axes(axes[1], ylabel=ylabel, title=ratio_title)
@@ -80,7 +80,7 @@ def gap_pulls_figure(t, pulls, pulls_bound, *, horizon, title, forced_floor=Fals
             ax.plot(t, 4 * np.log(t + 1), color="grey", linestyle=":", label="4 log(t+1)")
         paper_axes(ax, ylabel=r"$E[N_a(t)]$ per arm" if eps == epsilons[0] else "", title=f"ε = {eps:g}")
         ax.set_ylim(1, 2 * horizon)
-    axes[0].legend(loc="upper left")
+    axes[-1].legend(loc="lower right")  # the counts rise from the lower left; upper left, it hid the dashed bounds
     fig.suptitle(f"{title}, T = {format_horizon(horizon, mathtext=True)}, {runs} runs", fontsize="medium")
     fig.tight_layout()
     return fig
@@ -165,6 +165,6 @@ def constant_levels_figure(pairs, t, n_arms, *, labels, bound_label):
             t_min=n_arms,
         )
         ax.plot(t, p.corollary_t, color="k", label=bound_label, **THEORY_STYLE)
-        ax.legend(loc="upper left", fontsize="small")
+        ax.legend(loc="lower right", fontsize="small")  # the regrets rise from the lower left, the bound runs on top
     fig.tight_layout()
     return fig

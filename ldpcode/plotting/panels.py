@@ -339,7 +339,8 @@ def relative_panel(
     ax.set(xlabel=xlabel or ax.get_xlabel(), ylabel=ylabel)
     if title:
         ax.set_title(title)
-    ax.legend(loc="upper center", fontsize="x-small")
+    # below the axes: inside, it lay over the vertical lines the panel is about and the curves' upper parts
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=2, fontsize="x-small")
     return ax
 
 

@@ -187,8 +187,8 @@ def test_episodes_figure_points_and_rule():
     ax = fig.axes[0]
     rule, ucb, klucb = ax.get_lines()
     assert rule.get_ydata()[0] == 1 and rule.get_ydata()[-1] == 1 + 10  # 1 + ceil(log2 N) at N = 1 and 1000
-    assert ucb.get_ydata().tolist() == [4.925, 4.925, 5.925, 5.925]  # offset -0.075
-    assert klucb.get_ydata().tolist() == [5.075, 5.075, 6.075, 6.075]  # offset +0.075
+    assert ucb.get_ydata().tolist() == [4.8, 4.8, 5.8, 5.8]  # offset -0.2
+    assert klucb.get_ydata().tolist() == [5.2, 5.2, 6.2, 6.2]  # offset +0.2
     assert ucb.get_xdata().tolist() == [8, 8, 16, 16]
-    assert ax.get_title() == "Figure 2 instance, ε = 1, T = $10^{3}$, 2 runs (points offset vertically by ±0.075)"
+    assert ax.get_title() == "Figure 2 instance, ε = 1, T = $10^{3}$, 2 runs (points offset vertically by ±0.2)"
     plt.close(fig)

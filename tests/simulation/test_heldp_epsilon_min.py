@@ -181,7 +181,7 @@ def test_choice_figure_draws_one_panel_per_law_and_agent():
     sims = {key: _thresholds() for key in crit}
     fig = hem.choice_figure({"two": TWO}, crit, sims, horizon=1000, runs=3)
     try:
-        assert len(fig.axes) == 2 and fig.get_size_inches().tolist() == pytest.approx([10, 11 / 3])
+        assert len(fig.axes) == 2 and fig.get_size_inches().tolist() == pytest.approx([10, 15 / 3])
         left, right = fig.axes
         assert left.get_title().startswith("HeLDP-UCB-L, discrete[1.0, 2.0]\nT = ") and "3 runs" in left.get_title()
         assert left.get_ylim() == pytest.approx((0.9, 30))
