@@ -125,8 +125,14 @@ def test_timelines_figure_titles(ucb):
     small = ucb.run(inst, 20, *ae.seed_streams(0), trace=True)
     big = ucb.run(inst, 1000, *ae.seed_streams(0))
     fig = ae.timelines_figure(small, big, epsilon=0.5)
-    assert fig.axes[0].get_title() == f"AdaP-UCB, ε = 0.5, Figure 2 instance, T = 20: {len(small.start) - 1} episodes"
-    assert fig.axes[1].get_title() == f"the same seed at T = $10^{{3}}$: {len(big.start) - 1} episodes"
+    d_small, d_big = len(small.start) - 1, len(big.start) - 1  # decisions; each of the 3 arms' initial pulls adds one
+    assert fig.axes[0].get_title() == (
+        f"AdaP-UCB, ε = 0.5, Figure 2 instance, T = 20: {d_small + 3} episodes (3 initial pulls, {d_small} decisions)"
+    )
+    assert (
+        fig.axes[1].get_title()
+        == f"the same seed at T = $10^{{3}}$: {d_big + 3} episodes (3 initial pulls, {d_big} decisions)"
+    )
     assert fig.axes[1].get_xscale() == "log" and fig.axes[0].get_xscale() == "linear"
     plt.close(fig)
 
