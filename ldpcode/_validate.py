@@ -237,13 +237,15 @@ def check_vector(name: str, values, *, min_size: int, positive: bool = False, no
     """A 1-d float array of at least ``min_size`` finite numbers (> 0 with ``positive``); the message names the shape or
     the first bad entry, on one line (the repr of a long array ran over many)."""
     arr = as_float_array(name, values)
-    bad = ~np.isfinite(arr) | (arr <= 0 if positive else False)
-    if arr.ndim != 1 or arr.size < min_size or bad.any():
-        got = f"shape {arr.shape}" if arr.ndim != 1 or arr.size < min_size else f"{float(arr[bad][0])!r} at index "
-        got += "" if got.startswith("shape") else str(int(np.flatnonzero(bad)[0]))
-        kind = "finite positive" if positive else "finite"
-        raise ValueError(f"{name} must be a 1-d array of at least {min_size} {kind} numbers{note}, got {got}")
-    return arr
+    bad = np.flatnonzero(~np.isfinite(arr) | (arr <= 0 if positive else False))
+    if arr.ndim != 1 or arr.size < min_size:
+        got = f"shape {arr.shape}"
+    elif bad.size:
+        got = f"{float(arr[bad[0]])!r} at index {bad[0]}"
+    else:
+        return arr
+    kind = "finite positive" if positive else "finite"
+    raise ValueError(f"{name} must be a 1-d array of at least {min_size} {kind} numbers{note}, got {got}")
 
 
 def check_rng(name: str, rng) -> np.random.Generator:

@@ -166,7 +166,7 @@ class Instance:
         in [0, n_arms) (arm=-1 drew the last arm's rewards), ``size`` an integer >= 0 or a tuple of them (a shape),
         ``rng`` a NumPy Generator."""
         arm = check_int("arm", arm, minimum=0, maximum=self.n_arms - 1)
-        size = _check_size(size)
+        size = check_size(size)
         check_rng("rng", rng)
         a = self.arms[arm]
         d = self.draw_stream(rng, size)
@@ -183,9 +183,6 @@ def check_instance(instance, name: str = "instance") -> Instance:
     if not isinstance(instance, Instance):
         raise TypeError(f"{name} must come from make_instance(), got {type(instance).__name__}")
     return instance
-
-
-_check_size = check_size  # the shared check of a sample size (ldpcode._validate)
 
 
 @njit(cache=True)
@@ -289,7 +286,7 @@ class PrivacyLevels:
     def sample(self, rng: np.random.Generator, size) -> np.ndarray:
         """``size`` levels (an integer >= 0 or a tuple of them) drawn with ``rng``, a NumPy Generator."""
         check_rng("rng", rng)
-        size = _check_size(size)
+        size = check_size(size)
         eps = as_float_array(
             f"the levels of privacy-level sampler {self.name!r}", self._sampler(rng, size), bools=False
         )
