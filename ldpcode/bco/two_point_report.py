@@ -275,7 +275,7 @@ def rates_figure(results: dict, fits: dict, sweeps: dict, *, title: str, runs: i
     # the curves rise to the right: the convex panel's upper left and the ratios' lower right are empty; the strongly
     # convex panel has no room (upper left, its legend lay over the private curve): its legend goes below it
     axes[0].legend(fontsize=6, loc="upper left")
-    axes[1].legend(fontsize=6, loc="upper center", bbox_to_anchor=(0.5, -0.3))
+    plotting.legend_below(axes[1], offset=-0.3, ncol=1, fontsize=6)
     axes[2].legend(fontsize=6, loc="lower right")
     fig.suptitle(title, fontsize=10)
     fig.tight_layout()

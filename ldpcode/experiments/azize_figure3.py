@@ -26,7 +26,7 @@ from ..claims.tables import format_horizon
 from ..global_policies import noise_free_pulls
 from ..global_policies.episodes import AdaptiveEpisodes
 from ..global_policies.indexes import KLUCBIndexAsPrinted
-from ..plotting import POLICY_COLORS, THEORY_STYLE, band_curve, paper_axes
+from ..plotting import POLICY_COLORS, THEORY_STYLE, band_curve, legend_below, paper_axes
 from ..policies import make_policy
 from ..simulate import simulate
 from ..stats import HingeBootstrap, HingeFit, hinge_bootstrap, hinge_fit, ratio_of_means_se, se_or_zero
@@ -202,7 +202,6 @@ def figure3(eps_grid, run: GridRun, fits: RegimeFits, theory: Theory, *, horizon
     eps, fit, se, color = _grid(eps_grid), fits.fit, fits.boot.breakpoint_se, POLICY_COLORS[POLICY]
     at = f"T = {format_horizon(horizon, mathtext=True)}, {runs} runs"
     fig, axes = plt.subplots(1, 2, figsize=(10, 6.2))
-    below = dict(loc="upper center", bbox_to_anchor=(0.5, -0.16), fontsize="x-small")  # inside, they hid data
     ax = axes[0]
     band_curve(ax, eps, run.final, label=f"{POLICY}, mean ± 95% CI", color=color)
     ax.plot(eps, fit.predict(eps), color="k", **THEORY_STYLE,
@@ -213,7 +212,7 @@ def figure3(eps_grid, run: GridRun, fits: RegimeFits, theory: Theory, *, horizon
     ax.axvline(theory.lb_threshold, color="tab:blue", linestyle="-.", linewidth=1.0,
                label=f"Thm 3 threshold {theory.lb_threshold:.3f}")  # fmt: skip
     paper_axes(ax, xlabel="privacy budget ε", ylabel="pseudo-regret R(T)", title=f"Figure 3: {POLICY}\n{at}")
-    ax.legend(**below)
+    legend_below(ax, offset=-0.16, ncol=1)  # inside, it hid data
 
     ax = axes[1]
     ax.plot(eps, run.mean_regret, "o-", color=color, markersize=3, label=f"{POLICY} (mean)")
@@ -226,7 +225,7 @@ def figure3(eps_grid, run: GridRun, fits: RegimeFits, theory: Theory, *, horizon
     ax.plot(eps, theory.thm8_shape, color=color, **THEORY_STYLE, label="Thm 8, C1 = C2 = 1 (shape only)")
     paper_axes(ax, xlabel="privacy budget ε", ylabel="regret at T (all bounds × log T)",
                title=f"against the bounds\n{at}")  # fmt: skip
-    ax.legend(**below)
+    legend_below(ax, offset=-0.16, ncol=1)  # inside, it hid data
     fig.tight_layout()
     return fig
 

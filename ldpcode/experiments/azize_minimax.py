@@ -79,13 +79,12 @@ def bound_figure(curves_kt, curves_eps, example, printed_threshold: float):
     import matplotlib.pyplot as plt
 
     from ..claims.tables import format_horizon
-    from ..plotting import THEORY_STYLE, paper_axes
+    from ..plotting import THEORY_STYLE, legend_below, paper_axes
 
     t_ex, k_ex = example
     eps_axis = np.geomspace(1e-6, 10, 400)
     t_axis = np.unique(np.geomspace(100, 1e9, 300).astype(np.int64))
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 5))
-    below = dict(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, fontsize="x-small")  # inside, they hid curves
     for (T, K), c in zip(curves_kt, plt.cm.viridis(np.linspace(0, 0.85, len(curves_kt)))):
         label = f"K = {K}, T = {format_horizon(T, mathtext=True)}"
         ax1.plot(eps_axis, [gdp_minimax_lower_bound(T, K, e) for e in eps_axis], color=c, label=label)
@@ -95,14 +94,14 @@ def bound_figure(curves_kt, curves_eps, example, printed_threshold: float):
     ax1.axvline(printed_threshold, color="k", linestyle=":", linewidth=1.2, label=label)
     title = "Theorem 2 against ε (dots: where the two terms cross)"
     paper_axes(ax1, xlabel="privacy budget ε", ylabel="minimax lower bound (3)", title=title)
-    ax1.legend(**below)
+    legend_below(ax1, offset=-0.2)  # inside, it hid curves
     for e, c in zip(curves_eps, plt.cm.viridis(np.linspace(0, 0.85, len(curves_eps)))):
         ax2.plot(t_axis, [gdp_minimax_lower_bound(int(T), k_ex, e) for T in t_axis], color=c, label=f"ε = {e:g}")
     free = np.sqrt(t_axis * (k_ex - 1)) / 27
     ax2.plot(t_axis, free, color="k", **THEORY_STYLE, label="ε-free term √(T(K-1))/27")
     title = f"Theorem 2 against T, K = {k_ex}"
     paper_axes(ax2, xlabel="horizon T", ylabel="minimax lower bound (3)", title=title)
-    ax2.legend(**below)
+    legend_below(ax2, offset=-0.2)
     fig.tight_layout()
     return fig
 

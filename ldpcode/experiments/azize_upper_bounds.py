@@ -262,7 +262,7 @@ def figure(a: OverT, b: OverEps, c1n: C1Needed):
 
     from ..claims.tables import format_horizon
     from ..plotting import POLICY_COLORS as colors
-    from ..plotting import THEORY_STYLE, band_curve, paper_axes, regret_panel
+    from ..plotting import THEORY_STYLE, band_curve, legend_below, paper_axes, regret_panel
 
     a, b, c1n = _check(a, OverT), _check(b, OverEps), _check(c1n, C1Needed)
     fig, axes = plt.subplots(1, 2, figsize=(10, 5.2))
@@ -281,7 +281,7 @@ def figure(a: OverT, b: OverEps, c1n: C1Needed):
     ax.plot(t[td], a.lower[td], color="k", **THEORY_STYLE, label="Theorem 3 lower bound")
     ax.set_ylim(1, None)
     # below both x labels: the legend is wider than its panel and reaches under panel (b)'s tick labels
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.36), ncol=2, fontsize="xx-small")
+    legend_below(ax, offset=-0.36, fontsize="xx-small")
 
     ax = axes[1]
     for p in ADAP:

@@ -445,7 +445,7 @@ def price_panel(ax, epsilons, ratio, se, fine, bound_ratio, crossovers: dict, bo
     """The price of trust against ε on log axes: the measured ratio with ±2 standard errors (``se``), the ratio of
     the two lower bounds on the ``fine`` grid, a horizontal line at each level k of ``crossovers`` (k → measured
     ε_k) and the crossovers themselves, measured (solid) and of the bounds (dotted, ``bound_crossovers``)."""
-    from ..plotting import paper_axes, plain_log_ticks
+    from ..plotting import legend_below, paper_axes, plain_log_ticks
 
     eps = np.asarray(epsilons, dtype=float)
     ax.errorbar(eps, ratio, yerr=2 * np.asarray(se), fmt="o-", color="#d62728", markersize=4, capsize=2, label=label)
@@ -477,4 +477,4 @@ def price_panel(ax, epsilons, ratio, se, fine, bound_ratio, crossovers: dict, bo
     paper_axes(ax, xlabel="privacy level ε", ylabel="regret of local / global privacy", title="the price of trust")
     plain_log_ticks(ax.xaxis, eps)
     plain_log_ticks(ax.yaxis)
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), fontsize="small", ncol=2)
+    legend_below(ax, offset=-0.14, fontsize="small")

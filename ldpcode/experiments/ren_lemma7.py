@@ -221,7 +221,7 @@ def objective_ratio_figure(k: Constants, g: GapRatios, paper_a: float, paper_sup
     ax1.set_xlabel("a")
     ax1.set_ylabel("objective of step (3)")
     ax1.set_title("the sub-Gaussian constant (before dividing by e)")
-    ax1.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, fontsize="x-small")  # inside, it met the curve
+    plotting.legend_below(ax1, offset=-0.2)  # inside, it met the curve
     n = g.x.size
     img = np.full((n, n), np.nan)
     img[g.lam_j, g.mu_i] = g.ratios[GAUSSIAN]

@@ -8,7 +8,7 @@ import math
 import numpy as np
 
 from ..claims.tables import format_number, format_value
-from .theme import POLICY_COLORS, THEORY_STYLE, paper_axes, plain_log_ticks
+from .theme import POLICY_COLORS, THEORY_STYLE, legend_below, paper_axes, plain_log_ticks
 
 
 def regret_panel(ax, results, *, labels=None, colors=None, band: float | None = 0.95, title=None, t_min: int = 20):
@@ -340,7 +340,7 @@ def relative_panel(
     if title:
         ax.set_title(title)
     # below the axes: inside, it lay over the vertical lines the panel is about and the curves' upper parts
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=2, fontsize="x-small")
+    legend_below(ax, offset=-0.22)
     return ax
 
 

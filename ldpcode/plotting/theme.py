@@ -166,6 +166,13 @@ def _png_base64(fig) -> str:
     return base64.b64encode(figure_png(fig)).decode("ascii")
 
 
+def legend_below(ax, *, offset: float, ncol: int = 2, fontsize="x-small", **kwargs):
+    """``ax``'s legend centred below it, its top at ``offset`` (axes fraction: below the x label, lower for a taller
+    one), in ``ncol`` columns: for a panel whose data leave no corner empty, where an inside legend lies over them.
+    Returns the legend."""
+    return ax.legend(loc="upper center", bbox_to_anchor=(0.5, offset), ncol=ncol, fontsize=fontsize, **kwargs)
+
+
 def epsilon_colors(epsilons) -> dict:
     """A sequential palette keyed by epsilon, darker for more privacy (smaller epsilon)."""
     import seaborn as sns

@@ -156,3 +156,17 @@ def test_fit_panel_labels_its_line_as_the_equation_it_is():
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
     plt.close(fig)
     assert labels == ["fit R = 782.7 V + 26,364, R² = 1.0000", "fit log R = 0.95 log T - 1.9, R² = 1.0000"], labels
+
+
+def test_legend_below_centres_the_legend_under_the_axes():
+    fig, ax = plt.subplots()
+    ax.plot([1, 2], [1, 2], label="a")
+    ax.plot([1, 2], [2, 1], label="b")
+    leg = ldp.plotting.legend_below(ax, offset=-0.25, ncol=1)
+    fig.canvas.draw()
+    box, axes_box = leg.get_window_extent(), ax.get_window_extent()
+    a, b = (t.get_window_extent() for t in leg.get_texts())
+    plt.close(fig)
+    assert a.x0 == b.x0 and a.y0 > b.y0  # one column
+    assert leg.get_texts()[0].get_fontsize() == pytest.approx(0.694 * plt.rcParams["font.size"], rel=0.01)  # x-small
+    assert box.y1 < axes_box.y0 and abs((box.x0 + box.x1) / 2 - (axes_box.x0 + axes_box.x1) / 2) < 1
