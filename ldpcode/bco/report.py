@@ -231,7 +231,7 @@ def per_round_table(results: dict, *, t_from: int) -> Table:
         if i0 >= cp.size - 1:
             raise ValueError(f"t_from={t_from!r} leaves no window before the last checkpoint {cp[-1]} of {k!r}")
         rows.append([k, learner_name(e), m[-1] / cp[-1], (m[-1] - m[i0]) / (cp[-1] - cp[i0])])
-    return Table(["setting", "learner", "R(T)/T", f"regret per round on [{t_from:g}, T]"], rows,
+    return Table(["setting", "learner", "R(T)/T", f"regret per round on [{format_horizon(t_from)}, T]"], rows,
                  formats=[None, None, ".4f", ".4f"])  # fmt: skip
 
 
@@ -256,7 +256,8 @@ def exponent_room(sweeps: dict, loss_range: dict) -> dict:
 def exponents_figure(results: dict, slopes: dict, stated: dict, sweeps: dict, *, t_min: int, title: str,
                      sweep_title: str):  # fmt: skip
     """Corollary 4's figure. Left: each run set's mean regret with its 95% band (dotted non-private, solid private),
-    and the stated rate :math:`T^a` (``stated[key]``) dashed through the mean at the first checkpoint >= ``t_min``.
+    and the stated rate :math:`T^a` (``stated[key]``) dashed through the mean at the first checkpoint >= ``t_min``;
+    its legend below the panel (the curves fill it from corner to corner).
     Right: the regret ratio of each sweep against 1/ε, with Table 1's ratio proportional to 1/ε dashed through
     ε = 1 (the first ε if 1 is not swept). Returns the figure."""
     import matplotlib.pyplot as plt
@@ -274,7 +275,7 @@ def exponents_figure(results: dict, slopes: dict, stated: dict, sweeps: dict, *,
         t0, m0, a = r.checkpoints[i0], mean[i0], stated[k]
         plotting.bound_curve(ax, r.checkpoints[i0:], lambda T, t0=t0, m0=m0, a=a: m0 * (T / t0) ** a, color=colors[k])
     plotting.paper_axes(ax, xlabel="t (rounds)", ylabel="regret", title=title)
-    ax.legend(fontsize=7)
+    plotting.legend_below(ax, offset=-0.2, ncol=1, fontsize=7)  # inside, it lay over the curves
     ax = axes[1]
     for (k, s), col in zip(sweeps.items(), COLORS):
         inv, rr = 1 / np.array(s.epsilons), s.ratios

@@ -170,7 +170,7 @@ def placement_table(grid, epsilon: float) -> Table:
             g = int(np.argmax(mean.max(axis=0)))
             rows.append([name, K, epsilon, grid.gaps[g], mean[0, g], mean[1, g]])
     head = ["policy", "K", "ε", "Δ", "better arm first", "better arm last"]
-    return Table(head, rows, formats=[None, "d", "g", ".3f", ".1f", ".1f"])
+    return Table(head, rows, formats=[None, "d", power_of_ten, ".4f", ".1f", ".1f"])  # ε and Δ as worst_cases
 
 
 def gap_figure(grid):
@@ -208,7 +208,8 @@ def gap_figure(grid):
 
 def horizon_figure(grid):
     """For each policy, the worst case over the grid of the mean regret at each checkpoint t (from t = max(K, 10)
-    on), for each K and ε, beside Theorem 2's bound (3) at horizon t (dashed). Returns the figure."""
+    on), for each K and ε, beside Theorem 2's bound (3) at horizon t (dashed); one legend below both panels.
+    Returns the figure."""
     import matplotlib.pyplot as plt
 
     from ..plotting import epsilon_colors, paper_axes
@@ -227,8 +228,14 @@ def horizon_figure(grid):
                 ax.plot(cps[keep], bound, color=colors[eps], linestyle="--", linewidth=1.0, alpha=0.8)
         title = f"{name}: worst case vs (3) (dashed), {grid.runs} runs"
         paper_axes(ax, xlabel="horizon t", ylabel="max over the grid of mean regret", title=title)
-        ax.legend(loc="upper left", fontsize="xx-small", ncol=2)
     fig.tight_layout()
+    # one legend for both panels (the same lines), below them: inside, it lay over the curves. One column per ε,
+    # one row per K
+    handles, labels = axes[0, 0].get_legend_handles_labels()
+    n_eps = len(grid.epsilons)
+    order = [i + k * n_eps for i in range(n_eps) for k in range(len(grid.n_arms))]
+    fig.legend([handles[i] for i in order], [labels[i] for i in order], loc="upper center", bbox_to_anchor=(0.5, 0.01),
+               ncol=n_eps, fontsize="xx-small")  # fmt: skip
     return fig
 
 
@@ -266,5 +273,5 @@ def early_worst_cases(grid, epsilon: float) -> EarlyWorstCases:
         p, j = np.unravel_index(int(np.argmax(g)), g.shape)
         larger[K] = (name, sup, lb, mean_se(grid.regret[name, K, epsilon][p, j, :, i]))
     head = ["policy", "K", "ε", "t", "worst case over the grid", "uniform play on {1, 0, …}", "bound (3)"]
-    table = Table(head, rows, formats=[None, "d", "g", "d", ".2f", ".1f", ".1f"])
+    table = Table(head, rows, formats=[None, "d", power_of_ten, "d", ".2f", ".1f", ".1f"])
     return EarlyWorstCases(t, i, values, larger, table)

@@ -176,14 +176,16 @@ def constants_figure(epsilons, curves, lai_robbins, n_arms):
     ax1.axhline(lai_robbins, color="0.5", linewidth=1, label="non-private Lai-Robbins")
     ylabel = r"constant $c$ in $\liminf\, R(T)/\log T \geq c$"
     paper_axes(ax1, xlabel="privacy level ε", ylabel=ylabel, title=f"constants on the paper's {n_arms}-arm instance")
-    ax1.legend(loc="lower left", fontsize="x-small")
+    # the left panel's legend under the figure: inside (lower left) it lay over Basu et al.'s curve, and below
+    # the left panel alone, in two columns, it was wider than the panel
+    fig.legend(*ax1.get_legend_handles_labels(), loc="lower center", ncol=3, fontsize="x-small", frameon=False)
     t1 = curves["Theorem 1"]
     ax2.plot(epsilons, t1 / curves["Basu et al. 2019"], color="C0", label="Theorem 1 / Basu et al.")
     ax2.plot(epsilons, curves["achievable: KL-UCB on CTB"] / t1, color="C3", label="achievable (CTB) / Theorem 1")
     ax2.axhline(1.0, color="0.5", linewidth=1)
     paper_axes(ax2, xlabel="privacy level ε", ylabel="ratio of constants", title="Theorem 1 against its neighbours")
     ax2.legend(loc="upper left")
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0.12, 1, 1))
     return fig
 
 

@@ -80,9 +80,11 @@ def gap_pulls_figure(t, pulls, pulls_bound, *, horizon, title, forced_floor=Fals
             ax.plot(t, 4 * np.log(t + 1), color="grey", linestyle=":", label="4 log(t+1)")
         paper_axes(ax, ylabel=r"$E[N_a(t)]$ per arm" if eps == epsilons[0] else "", title=f"ε = {eps:g}")
         ax.set_ylim(1, 2 * horizon)
-    axes[-1].legend(loc="lower right")  # the counts rise from the lower left; upper left, it hid the dashed bounds
+    # one legend under the panels: inside any of them it lay over the counts or the dashed bounds
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=len(labels), frameon=False)
     fig.suptitle(f"{title}, T = {format_horizon(horizon, mathtext=True)}, {runs} runs", fontsize="medium")
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0.08, 1, 1))
     return fig
 
 

@@ -21,6 +21,9 @@ MIN_FONT_PX = 9
 FONT_KEY = "ldp-min-font-pt"
 #: the PNG text key of the book's figures: how many markers and texts a legend hides (:func:`hidden_by_legend`)
 HIDDEN_KEY = "ldp-hidden-by-legend"
+#: the PNG text key of the book's figures: the largest share of a curve's length under a legend
+#: (:func:`legend_line_cover`), to two decimals
+COVER_KEY = "ldp-legend-line-cover"
 DPI = 90
 
 
@@ -129,10 +132,71 @@ def hidden_by_legend(fig, *, details: bool = False):
     return [what for _, what in found] if details else sum(n for n, _ in found)
 
 
+def _inside(p0, p1, box):
+    """The share of each segment ``p0[i]``-``p1[i]`` (display coordinates, arrays of shape (n, 2)) that lies inside
+    the rectangle ``box`` (x0, y0, x1, y1): Liang-Barsky clipping, one interval of the segment's parameter each."""
+    import numpy as np
+
+    lo, hi = np.zeros(len(p0)), np.ones(len(p0))
+    d = p1 - p0
+    for k, (a, b) in enumerate(((box[0], box[2]), (box[1], box[3]))):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ta, tb = (a - p0[:, k]) / d[:, k], (b - p0[:, k]) / d[:, k]
+        flat = d[:, k] == 0
+        out = flat & ((p0[:, k] < a) | (p0[:, k] > b))
+        lo = np.where(flat, lo, np.maximum(lo, np.minimum(ta, tb)))
+        hi = np.where(flat, hi, np.minimum(hi, np.maximum(ta, tb)))
+        hi = np.where(out, 0.0, hi)
+    return np.clip(hi - lo, 0.0, 1.0)
+
+
+def legend_line_cover(fig, *, details: bool = False):
+    """The largest share of a curve's drawn length (inside its axes) that lies under a legend of the same axes or
+    of the figure: 0 when no legend meets a curve, 1 when one hides a whole curve. A curve is a line with a line
+    style and at least three points (a straight reference line of two points stays readable however much of it
+    a legend covers). Reads the last draw. With ``details=True``, one line per curve under a legend."""
+    import numpy as np
+
+    legends = [
+        leg for leg in [*fig.legends, *(ax.get_legend() for ax in fig.axes)] if leg is not None and leg.get_visible()
+    ]
+    boxes = {id(leg): leg.get_window_extent() for leg in legends}
+    worst, found = 0.0, []
+    for ax in fig.axes:
+        mine = [boxes[id(leg)] for leg in [ax.get_legend(), *fig.legends] if leg is not None and id(leg) in boxes]
+        if not mine:
+            continue
+        f = ax.get_window_extent()
+        frame = (f.x0, f.y0, f.x1, f.y1)
+        for line in ax.get_lines():
+            if not line.get_visible() or line.get_linestyle() in ("None", "", " ") or len(line.get_xydata()) < 3:
+                continue
+            xy = np.asarray(line.get_transform().transform(line.get_xydata()), dtype=float)
+            p0, p1 = xy[:-1], xy[1:]
+            keep = np.isfinite(p0).all(axis=1) & np.isfinite(p1).all(axis=1)
+            p0, p1 = p0[keep], p1[keep]
+            length = np.hypot(*(p1 - p0).T)
+            shown = (length * _inside(p0, p1, frame)).sum()
+            if shown <= 0:
+                continue
+            for b in mine:
+                both = (max(b.x0, frame[0]), max(b.y0, frame[1]), min(b.x1, frame[2]), min(b.y1, frame[3]))
+                share = (
+                    float((length * _inside(p0, p1, both)).sum() / shown)
+                    if both[0] < both[2] and both[1] < both[3]
+                    else 0.0
+                )
+                if share > 0:
+                    found.append(f"{share:.0%} of {line.get_label()!r} in the axes titled {ax.get_title()!r}")
+                worst = max(worst, share)
+    return found if details else worst
+
+
 def figure_png(fig, *, dpi: float = DPI, column_px: int = COLUMN_PX, min_px: float = MIN_FONT_PX) -> bytes:
     """The PNG the book shows for ``fig``: made :func:`legible`, a tight bounding box, ``dpi`` recorded in
-    the PNG, the smallest font (points) under the text key ``FONT_KEY`` and what a legend hides
-    (:func:`hidden_by_legend`) under ``HIDDEN_KEY``, which the page test reads.
+    the PNG, the smallest font (points) under the text key ``FONT_KEY``, what a legend hides
+    (:func:`hidden_by_legend`) under ``HIDDEN_KEY`` and how much of a curve (:func:`legend_line_cover`) under
+    ``COVER_KEY``, which the page test reads.
 
     The saved PNG's own width decides: if its smallest font would still show below ``min_px`` (the tight
     box came out wider than :func:`legible` estimated), the fonts are raised to that floor and it is saved
@@ -142,10 +206,10 @@ def figure_png(fig, *, dpi: float = DPI, column_px: int = COLUMN_PX, min_px: flo
     from PIL import Image
 
     smallest = legible(fig, dpi=dpi, column_px=column_px, min_px=min_px)
-    hidden = hidden_by_legend(fig)  # on legible's last draw
+    hidden, cover = hidden_by_legend(fig), legend_line_cover(fig)  # on legible's last draw
     for _ in range(4):
         buf = io.BytesIO()
-        meta = {"Software": None, FONT_KEY: f"{smallest:.3f}", HIDDEN_KEY: str(hidden)}
+        meta = {"Software": None, FONT_KEY: f"{smallest:.3f}", HIDDEN_KEY: str(hidden), COVER_KEY: f"{cover:.2f}"}
         fig.savefig(buf, format="png", dpi=dpi, bbox_inches="tight", metadata=meta)
         width = Image.open(io.BytesIO(buf.getvalue())).width
         floor = _floor_pt(width, column_px=column_px, min_px=min_px, dpi=dpi)

@@ -24,6 +24,10 @@ MIN_FONT_PX = 9.0
 FONT_KEY = "ldp-min-font-pt"
 #: the PNG text key of the book's figures: how many markers and texts a legend hides (ldpcode.plotting.HIDDEN_KEY)
 HIDDEN_KEY = "ldp-hidden-by-legend"
+#: the PNG text key of the book's figures: the largest share of a curve's length under a legend
+#: (ldpcode.plotting.COVER_KEY), and the most a figure may hide
+COVER_KEY = "ldp-legend-line-cover"
+MAX_COVER = 0.10
 ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -205,6 +209,8 @@ def audit(browser, html: Path, rels=None, shots: dict | None = None) -> dict:
                 a.hidden.append(
                     f"{Path(img['src']).name[:12]}: {info.get(HIDDEN_KEY, 'no record of')} markers or texts hidden by a legend"
                 )
+            if float(info.get(COVER_KEY, 0)) > MAX_COVER:
+                a.hidden.append(f"{Path(img['src']).name[:12]}: a legend covers {info[COVER_KEY]} of a curve's length")
             if px is None:
                 a.fonts.append(f"{img['src']}: no {FONT_KEY} record (not shown through ldpcode.plotting.use_theme)")
             elif px < MIN_FONT_PX - 1e-6:

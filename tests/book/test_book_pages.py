@@ -226,7 +226,8 @@ def test_no_legend_hides_a_data_point_or_a_label(audited):
     """No figure's legend covers a marker of its data or a text (ldpcode.plotting.hidden_by_legend, recorded in the PNG
     when the figure was drawn). Found by it: Theorem 1's audit figure hid the broken mechanism's point at the largest
     eps, Lemma 12's figure 4,906 random pairs, the gaps of Corollaries 10-11 24 points, and legends moved below
-    their axes covered the x labels."""
+    their axes covered the x labels. Nor does a legend lie over more than a tenth of a curve's drawn length
+    (ldpcode.plotting.legend_line_cover; page_audit.MAX_COVER)."""
     assert not _problems(audited, "hidden"), _problems(audited, "hidden")
 
 

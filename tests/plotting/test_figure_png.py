@@ -120,6 +120,46 @@ def test_a_legend_over_the_axis_label_is_counted():
     assert counts[-0.05] >= 1 and counts[-0.45] == 0, counts
 
 
+@pytest.mark.parametrize("loc", ["upper left", "lower right", "center"])
+def test_the_share_of_a_curve_under_a_legend_is_its_length_inside_the_box(loc):
+    """A straight curve of 400 points from the upper left to the lower right corner passes under a legend in
+    either corner or in the centre: the share is the fraction of its evenly spaced points inside the legend's box
+    (to 1 %), and the PNG records it. A reference line of two points under the same legend does not count."""
+    import numpy as np
+
+    fig, ax = plt.subplots(figsize=(5, 3))
+    x = np.linspace(0, 1, 400)
+    ax.plot(x, 1 - x, "-", label="a curve")
+    ax.plot([0, 1], [0.5, 0.5], "--", label="a reference")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    ax.legend(loc=loc)
+    plotting.legible(fig)
+    box = ax.get_legend().get_window_extent()
+    xy = ax.transData.transform(np.column_stack([x, 1 - x]))
+    inside = ((xy[:, 0] > box.x0) & (xy[:, 0] < box.x1) & (xy[:, 1] > box.y0) & (xy[:, 1] < box.y1)).mean()
+    share = plotting.legend_line_cover(fig)
+    assert inside > 0.05 and share == pytest.approx(inside, abs=0.01)
+    assert plotting.legend_line_cover(fig, details=True) == [f"{share:.0%} of 'a curve' in the axes titled ''"]
+    png = Image.open(io.BytesIO(plotting.figure_png(fig)))
+    assert float(png.info[plotting.COVER_KEY]) == pytest.approx(share, abs=0.006)
+    plt.close(fig)
+
+
+def test_a_legend_beside_every_curve_covers_none_of_it():
+    """A legend in the upper right, above a curve along the bottom, and one below the axes: share 0; a figure
+    without a legend: 0."""
+    for where in ({"loc": "upper right"}, {"loc": "upper center", "bbox_to_anchor": (0.5, -0.3)}, None):
+        fig, ax = plt.subplots(figsize=(5, 3))
+        ax.plot([0, 0.5, 1], [0.05, 0.1, 0.05], "-", label="low")
+        ax.set_ylim(0, 1)
+        if where is not None:
+            ax.legend(**where)
+        plotting.legible(fig)
+        assert plotting.legend_line_cover(fig) == 0.0, where
+        plt.close(fig)
+
+
 def test_the_page_audit_reads_the_keys_the_figures_write():
     """tests/book/page_audit.py runs without ldpcode (as a script over any built book): its copies of the PNG keys
     and of the font floor are the plotting module's."""
@@ -132,8 +172,9 @@ def test_the_page_audit_reads_the_keys_the_figures_write():
     audit = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = audit  # its dataclasses look their module up there
     spec.loader.exec_module(audit)
-    assert (audit.FONT_KEY, audit.HIDDEN_KEY, audit.MIN_FONT_PX) == (
+    assert (audit.FONT_KEY, audit.HIDDEN_KEY, audit.COVER_KEY, audit.MIN_FONT_PX) == (
         plotting.FONT_KEY,
         plotting.HIDDEN_KEY,
+        plotting.COVER_KEY,
         plotting.MIN_FONT_PX,
     )
