@@ -19,7 +19,7 @@ import numbers
 import numpy as np
 
 from .._validate import check_choice, check_int, check_real
-from ..claims.tables import format_number
+from ..claims.tables import format_number, format_value
 from .curators import CuratorAudit, curator_audit
 
 #: Ren et al.'s four curators (Curators 1, 3, 5 and 6; Lemmas 2, 5, 8 and 9), in the order the appendix audits them
@@ -37,7 +37,8 @@ KINDS = ("genuine", "broken", "swapped")
 
 def format_loss(x, digits: int = 3) -> str:
     """A privacy loss as a table cell: ``"-"`` for ``None`` or nan (no value), ``"inf"`` or ``"-inf"``, otherwise
-    rounded to ``digits`` decimals with a negative zero written ``0.000``."""
+    rounded to ``digits`` decimals with a negative zero written ``0.000``; from 10³ on (a capped bound), the book's
+    number format (:func:`~ldpcode.claims.tables.format_value`: ``1,000,000``)."""
     if x is None:
         return "-"
     if not isinstance(x, numbers.Real) or isinstance(x, bool):
@@ -48,6 +49,8 @@ def format_loss(x, digits: int = 3) -> str:
         return "-"
     if math.isinf(x):
         return "inf" if x > 0 else "-inf"
+    if abs(round(x, digits)) >= 1e3:
+        return format_value(round(x, digits))
     return f"{round(x, digits) + 0.0:.{digits}f}"
 
 

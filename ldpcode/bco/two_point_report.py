@@ -81,16 +81,17 @@ def fit_rates(results: dict, *, t_min: int, t_min_log: int, n_boot: int, seed: i
     }
 
 
-def _who(eps) -> str:
-    return "non-private" if eps is None else f"eps = {eps:g}"
+def _t(t) -> str:
+    """A checkpoint as the book writes it: 10⁶, 89,125 (:func:`~ldpcode.claims.format_horizon`)."""
+    return format_horizon(int(t))
 
 
 def late_text(late: dict, *, t_min: int, horizon: int) -> str:
     """One line per convex result of ``late`` (keyed ``(env, eps)``): its log-log slope on t in [``t_min``,
     ``horizon``] with its 95% interval (Theorem 6's exponent 1/2 of T)."""
     return "\n".join(
-        f"convex, {_who(e)}: slope fitted on t in [{t_min}, {horizon}] only: {s.slope:.4f} [{s.ci_low:.4f}, "
-        f"{s.ci_high:.4f}]"
+        f"convex, {learner_name(e)}: slope fitted on t in [{_t(t_min)}, {_t(horizon)}] only: {s.slope:.4f} "
+        f"[{s.ci_low:.4f}, {s.ci_high:.4f}]"
         for (_, e), s in late.items()
     )
 
@@ -99,8 +100,8 @@ def increment_text(increments: dict) -> str:
     """One line per entry ``{eps: log_increment_ratio(...)}``: the late over early slope of the strongly convex
     regret on log t with its standard error (1 for Theorem 6's :math:`a + b\\log t`)."""
     return "\n".join(
-        f"strongly convex, {_who(e)}: slope on log t over [{t1}, {t2}] / slope over [{t0}, {t1}] = {g:.3f} ± "
-        f"{g_se:.3f} (1 for a + b log t)"
+        f"strongly convex, {learner_name(e)}: slope on log t from {_t(t1)} to {_t(t2)} / slope from {_t(t0)} to "
+        f"{_t(t1)} = {g:.3f} ± {g_se:.3f} (1 for a + b log t)"
         for e, (g, g_se, (t0, t1, t2)) in increments.items()
     )
 
@@ -164,8 +165,8 @@ def rate_claims(nb, results, fits, late, increments, coef, *, reasons, paper_uni
                           "best non-private regret O(log T) (Agarwal et al. 2010)") + ", as the ratio of late to early "
                        "slope on log t", reproduced=g, se=g_se, paper=1.0, paper_unit=paper_unit, sense="<=", runs=runs,
                        statement=f"zheng2020locally.table1.mp_strongly_convex.{tag}", horizon=horizon,
-                       reason=reasons["log", eps], note=f"slope of the regret on log t over [{t1}, {t2}] / over "
-                       f"[{t0}, {t1}]: 1 for a + b log t; delta-method se over {runs} runs")  # fmt: skip
+                       reason=reasons["log", eps], note=f"slope of the regret on log t from {t1} to {t2} / from "
+                       f"{t0} to {t1}: 1 for a + b log t; delta-method se over {runs} runs")  # fmt: skip
 
 
 def log_reason(increment, fit, *, t_min: int, horizon: int) -> str:

@@ -276,12 +276,24 @@ def _prose(text: str) -> str:
     ``ratio.T1e6``) and a fractional power (``10^{3/4}``) are left alone, and so is every other caret: a rate written
     ``T^1/2`` reads wrongly as a superscript 1. The ASCII math around the numbers (``eps``, ``Delta_a``, ``>=``)
     is written as the quotes and the pages write it (:func:`_ascii_math`), and the one-letter subscript of a short
-    symbol (``Δ_a``, ``max_a``) as a subscript."""
+    symbol (``Δ_a``, ``max_a``) as a subscript. A whole number of five or more digits reads as the tables write it
+    (``[10000, 1000000]`` as [10⁴, 10⁶], ``89125`` as 89,125), and ``R^2`` as R²."""
     out = html.escape(_ascii_math(text), quote=False)
     out = re.sub(r"(?<![\w.])(\d+(?:\.\d+)?)e([+-]?\d+)(?!\w|\.\d)", lambda m: _power(m.group(1), m.group(2)), out)
     ten = r"(?<![\w.])10\^(?:\{(-?\d+)\}|(-?\d+)(?![\w/{]|\.\d))"  # 10^7, 10^{-3}; not 10^{3/4} nor 10^1/2
     out = re.sub(ten, lambda m: _power("", m.group(1) or m.group(2)), out)
-    return re.sub(r"(?<![\w.])(\w{1,3})_(\w)(?!\w)", r"\1<sub>\2</sub>", out)  # Δ_a, max_a; not ldp.x_a
+    out = re.sub(r"(?<![\w.,])(\d{5,})(?=(\.\d+)?(?![\w.,]\d|\w))", lambda m: _whole(m.group(1), m.group(2)), out)
+    out = re.sub(r"(?<![\w.])R\^2(?!\w)", "R²", out)
+    # Δ_a, max_a, Δ_ε² (a superscript may follow); not ldp.x_a nor eps_min
+    return re.sub(r"(?<![\w.])(\w{1,3})_(\w)(?![^\W¹²³])", r"\1<sub>\2</sub>", out)
+
+
+def _whole(digits: str, fraction) -> str:
+    """The whole part of a number of five or more digits as the book writes it: a power of ten without a fraction
+    as 10⁵, any other with thousands separators (89,125; 10,000.5); the fraction that follows is left as written."""
+    if not fraction and digits == "1" + "0" * (len(digits) - 1):
+        return _power("", len(digits) - 1)
+    return f"{int(digits):,}"
 
 
 def _id_html(claim_id: str) -> Markup:
@@ -335,6 +347,8 @@ def _format_cell(x, spec) -> str:
         return ("+" if general.group(1) and float(x) > 0 else "") + text
     if _is_number(x) and spec.endswith(("e", "E")):  # ".2e": a power of ten, 9.60·10⁻⁵
         return format_number(x, spec.replace("E", "e"))
+    if _is_number(x):  # ".1f", "d": thousands separators from 10³ on, as format_value writes them
+        spec = _FIXED.sub(lambda m: m.group(1) + "," + m.group(2), spec)
     return format(x, spec)
 
 
@@ -345,6 +359,11 @@ def _is_number(x) -> bool:
 
 
 _GENERAL = re.compile(r"([+]?),?\.?(\d*)g")
+#: a text cell that is one number (1,000,000, -0.25, 3.2·10⁻⁵, 10⁶, inf): its HTML cell never breaks inside it (CSS
+#: class ``nb``), where a cell of words may break anywhere
+_NUMBER_TEXT = re.compile(r"[-+−]?(?:\d[\d,]*(?:\.\d+)?(?:·10[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+)?|10[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+|inf)%?")
+#: a fixed-point or integer spec without a grouping option (".1f", "+.3f", "d"); the comma goes before the precision
+_FIXED = re.compile(r"^([^,_]*?)((?:\.\d+)?[fFd%])$")
 
 
 @dataclass
@@ -387,6 +406,9 @@ class Table:
         if self.math:
             tex = lambda c: Markup(_mathjax(c)) if isinstance(c, str) and not isinstance(c, Markup) else c  # noqa: E731
             body, head = [[tex(c) for c in row] for row in body], [tex(h) for h in head]
-        classes = [["num" if j in num else "" for j in range(len(r))] for r in body] if num else None
-        table = _html_table(head, body, "ldp-table", classes)
+        classes = [
+            ["num" if j in num else "nb" if _NUMBER_TEXT.fullmatch(str(c)) else "" for j, c in enumerate(r)]
+            for r in body
+        ]
+        table = _html_table(head, body, "ldp-table", classes if any(any(r) for r in classes) else None)
         return f"<div class='mathjax_process'>{table}</div>" if self.math else table

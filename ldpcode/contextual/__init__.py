@@ -72,7 +72,7 @@ The rooms (every public name below is re-exported here, so ``ldpcode.contextual.
                                        :func:`uniform_play_regret`, :func:`horizon_sweep`,
                                        :class:`HorizonSweep`, ``POLICIES``
 :mod:`ldpcode.contextual.table1`       Table 1's contextual rows as claims of a horizon sweep
-                                       (:func:`table1_claims`) and the caps they are read against
+                                       (:func:`table1_claims`, :func:`sweep_table`) and the caps they are read against
                                        (:func:`worst_arm_regret`, :func:`epsilon_exponent_room`)
 =====================================  ===============================================================
 
@@ -95,7 +95,7 @@ from .runs import (
     simulate_contextual,
     uniform_play_regret,
 )
-from .table1 import epsilon_exponent_room, table1_claims, worst_arm_regret
+from .table1 import epsilon_exponent_room, sweep_table, table1_claims, worst_arm_regret
 
 __all__ = [
     # link
@@ -129,6 +129,7 @@ __all__ = [
     "uniform_play_regret",
     # table1
     "epsilon_exponent_room",
+    "sweep_table",
     "table1_claims",
     "worst_arm_regret",
 ]

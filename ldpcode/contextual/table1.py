@@ -9,6 +9,7 @@ random play (:func:`ldpcode.contextual.uniform_play_regret`) and always playing 
 (:func:`epsilon_exponent_room`).
 
 * :func:`worst_arm_regret`, :func:`epsilon_exponent_room`: the caps.
+* :func:`sweep_table`: per sweep, the mean regret at the largest T and the exponent of T against Table 1's.
 * :func:`table1_claims`: the claim family of the two contextual notebooks (``theorems7_8_linear``,
   ``algorithm3_theorems9_10_glm``): per sweep, the exponent of T (judged against Table 1 for the non-private
   learner and the smallest ε, with the fit window's spread as its systematic) and the mean regret at the largest
@@ -22,11 +23,24 @@ import math
 import numpy as np
 
 from ..bco.table1 import EXACT_UNIT, capped_eps_exponent
-from ..claims.tables import format_number
+from ..claims.tables import Table, format_number
 from ..stats import consecutive_windows, window_spread
 
 STATED = {False: 0.5, True: 0.75}
 """Table 1's exponent of T, without (False) and with (True) local privacy: :math:`T^{1/2}` and :math:`T^{3/4}/\\epsilon`."""
+
+
+def sweep_table(sweeps: dict) -> Table:
+    """One row per sweep of ``sweeps`` (name -> :class:`~ldpcode.contextual.runs.HorizonSweep`): its mean regret at
+    the largest horizon ± the 95% half-width (1.96 standard errors), the measured exponent of T with its bootstrap
+    95% interval, and Table 1's exponent (:data:`STATED`: 1/2 without privacy, 3/4 with)."""
+    rows = [
+        [name, (s.mean[-1], 1.96 * s.se[-1]), s.fit.slope, f"[{s.fit.ci_low:.3f}, {s.fit.ci_high:.3f}]",
+         STATED[s.epsilon is not None]]
+        for name, s in sweeps.items()
+    ]  # fmt: skip
+    head = ["learner", "R(T_max) ± 95% CI", "exponent of T", "95% interval", "Table 1"]
+    return Table(head, rows, formats=[None, (".1f", ".1f"), ".3f", None, "g"])
 
 
 def worst_arm_regret(instance, n_rounds: int = 100_000, seed: int = 0) -> float:

@@ -3,7 +3,7 @@ r"""Azize and Basu (2022), Figure 1 and Example 2: the runs, tables, claims and 
 
 Figure 1 illustrates the adaptive episodes of Algorithm 1 (AdaP-UCB, AdaP-KLUCB) with per-arm doubling, and
 Example 2 walks through it on two arms. :func:`find_example_seed` selects a run that plays Example 2's arms,
-:func:`example_text` and :func:`continued_text` print what each index was built from (the arm's last episode
+:func:`example_text`, :func:`example_table` and :func:`continued_text` show what each index was built from (the arm's last episode
 only), :func:`index_figure` and :func:`timelines_figure` draw Figure 1 from real runs. At paper scale
 :func:`paper_scale_stats` counts the episodes and private means of many runs (Table 1's "# Private Means",
 :math:`O(\log T)`), :func:`paper_scale_text` prints them, :func:`paper_scale_claims` builds their claims and
@@ -20,7 +20,8 @@ import numpy as np
 import pandas as pd
 
 from .. import audit
-from ..claims.tables import format_horizon
+from ..claims import Table
+from ..claims.tables import format_horizon, format_value
 from ..policies import make_policy
 from ..plotting import POLICY_COLORS, THEORY_STYLE, episode_timeline
 from ..simulate import run_streams, simulate
@@ -48,32 +49,30 @@ def find_example_seed(policy, instance, horizon: int, pattern, seed: int, *, tri
     raise ValueError(f"no seed in [{seed}, {seed + tries}) gives example_pattern={pattern}; try another")
 
 
-def example_text(example, rows: pd.DataFrame, s: int, seed: int) -> str:
-    r"""Example 2 on the run with seed ``s`` (the ``s - seed + 1``-th tried): its action sequence, the episode starts
-    :math:`t_\ell` and lengths, and per decision and arm what the index was built from (``rows``, the
-    :func:`ldpcode.audit.decision_table` of ``example``): the window of the arm's last episode, its length m, the
-    episode mean, the Laplace draw, the scale :math:`1/(\epsilon m)`, the private mean recomputed and the one the
-    policy used, the index and whether the arm was chosen."""
+def example_text(example, s: int, seed: int) -> str:
+    r"""Example 2 on the run with seed ``s`` (the ``s - seed + 1``-th tried): its action sequence and the episode
+    starts :math:`t_\ell` and lengths (:func:`example_table` gives what each index was built from)."""
     b = example.blocks
-    table = pd.DataFrame(
-        {
-            "l": rows.l,
-            "t_l": rows.t_l,
-            "arm": rows.arm + 1,
-            "window": [f"[{f}, {l}]" if f < l else f"[{f}]" for f, l in zip(rows["first"], rows["last"])],
-            "m": rows.m,
-            "episode mean": rows.episode_mean.round(3),
-            "Lap draw": rows.draw.round(3),
-            "1/(ε m)": rows.noise_scale.round(3),
-            "mu~ = mean + draw/(ε m)": rows.recomputed.round(4),
-            "mu~ used (trace)": rows.private_mean.round(4),
-            "index": rows["index"].round(3),
-            "chosen": rows.chosen,
-        }
-    )
     head = f"seed {s} (the {s - seed + 1}-th tried); action sequence a^T = {audit.action_sequence(b)} (0-based arms)"
-    starts = f"episode starts t_l: {[t + 1 for t in b.start[1:]]} ; lengths: {b.length[1:]}"
-    return "\n".join([head, starts, table.to_string(index=False)])
+    starts = f"episode starts t_ℓ: {[t + 1 for t in b.start[1:]]}; lengths: {b.length[1:]}"
+    return "\n".join([head, starts])
+
+
+def example_table(rows: pd.DataFrame) -> Table:
+    r"""Per decision and arm of Example 2's run, what the index was built from (``rows``, the
+    :func:`ldpcode.audit.decision_table` of the run): the window of the arm's last episode, its length m, the
+    episode mean, the Laplace draw, the scale :math:`1/(\epsilon m)`, the private mean :math:`\tilde\mu`
+    recomputed and the one the policy used, the index and whether the arm was chosen. A table, not printed text:
+    its twelve columns fit the page only as HTML, where the headers wrap."""
+    windows = [f"[{f}, {l}]" if f < l else f"[{f}]" for f, l in zip(rows["first"], rows["last"], strict=True)]
+    body = [
+        [int(r.l), int(r.t_l), int(r.arm) + 1, w, int(r.m), r.episode_mean, r.draw, r.noise_scale, r.recomputed,
+         r.private_mean, r["index"], "yes" if r.chosen else ""]
+        for w, (_, r) in zip(windows, rows.iterrows(), strict=True)
+    ]  # fmt: skip
+    head = ["ℓ", "t_ℓ", "arm", "window", "m", "episode mean", "Lap draw", "1/(ε m)", "μ̃ = mean + draw/(ε m)",
+            "μ̃ used (trace)", "index", "chosen"]  # fmt: skip
+    return Table(head, body, formats=["d", "d", "d", None, "d", ".3g", ".3f", ".3g", ".4f", ".4f", ".3f", None])
 
 
 def continued_run(policy, instance, horizon: int, s: int, example):
@@ -219,12 +218,15 @@ def paper_scale_text(stats: dict, n_arms: int, horizon: int, bound: float) -> st
         lines.append(
             f"{name:10s} episodes per run: mean {e.mean():.2f} (sd {e.std(ddof=1):.2f}, max {e.max()});"
             f" private means per run: mean {r.mean():.2f} (se {mean_se(r):.2f});"
-            f" arms breaking the doubling rule: {st['doubling']}; arms with episodes != 1 + ceil(log2 N):"
+            f" arms breaking the doubling rule: {st['doubling']}; arms with episodes ≠ 1 + ceil(log2 N):"
             f" {st['log2_rule']}; episodes per arm (run 0): {st['per_arm'][0].tolist()}"
         )
     first = next(iter(stats))
     lines.append(f"{first}, run 0, episode lengths of each arm:")
-    lines += [f"  arm {a + 1}: {ls}" for a, ls in enumerate(stats[first]["example_lengths"])]
+    lines += [
+        f"  arm {a + 1}: {'; '.join(format_value(n) for n in ls)}"
+        for a, ls in enumerate(stats[first]["example_lengths"])
+    ]
     return "\n".join(lines)
 
 

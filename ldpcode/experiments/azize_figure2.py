@@ -18,7 +18,7 @@ import numpy as np
 
 from ..bounds import adap_ucb_regret_bound
 from ..claims import Table
-from ..claims.tables import format_horizon, format_number
+from ..claims.tables import format_horizon, format_number, format_value
 from ..engine import decade_checkpoints, log_checkpoints
 from ..global_policies import dp_se_epoch_length, dp_ucb_noise_bound
 from ..plotting import POLICY_COLORS, bound_curve, mean_sd_panel
@@ -145,13 +145,13 @@ def baselines_text(run: Figure2Run, instance, *, horizon: int, epsilon: float, b
     L, b, B = run.noise
     K = instance.n_arms
     beta_used = 1.0 / horizon if beta is None else beta
-    lengths = ", ".join(f"e={e}: {dp_se_epoch_length(K, e, epsilon, beta_used)}" for e in range(1, 6))
+    lengths = "; ".join(f"e = {e}: {format_value(dp_se_epoch_length(K, e, epsilon, beta_used))}" for e in range(1, 6))
+    pulls = "; ".join(format_value(n) for n in np.sort(run.results["DP-SE"].pulls[:, 1]))
     return (
         f"DP-UCB: depth L = {L}, node noise Lap({b:g}), noise bound B = {B:.4g}, (K-1) B = {(K - 1) * B:.4g}, "
         f"measured mean regret at T: {run.results['DP-UCB'].final_regret().mean():.4g}\n"
         f"DP-SE epoch lengths R_e per active arm with |S| = {K}: {lengths}\n"
-        f"DP-SE pulls of the arm of gap {instance.gaps[1]:g} in each run (sorted): "
-        f"{np.sort(run.results['DP-SE'].pulls[:, 1]).tolist()}"
+        f"DP-SE pulls of the arm of gap {instance.gaps[1]:g} in each run (sorted): {pulls}"
     )
 
 

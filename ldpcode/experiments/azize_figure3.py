@@ -180,16 +180,16 @@ def fit_report(fits: RegimeFits, theory: Theory, runs: int) -> str:
     fit, boot, (lo, hi), n = fits.fit, fits.boot, fits.interval, fits.fit.n
     return "\n".join(
         [
-            f"breakpoint eps* = {fit.breakpoint:.3f} (bootstrap SE {boot.breakpoint_se:.3f}, "
+            f"breakpoint ε* = {fit.breakpoint:.3f} (bootstrap SE {boot.breakpoint_se:.3f}, "
             f"95% percentile interval [{lo:.3f}, {hi:.3f}])",
-            f"plateau         = {fit.plateau:.4g} (SE {boot.plateau_se:.3g})",
-            f"slope below eps* = {fit.slope:.3f} (SE {boot.slope_se:.3f}), R^2 on log R = {fit.r2:.4f}",
-            f"eps at which all {runs} runs give the same regret: {fits.n_same} of {n} (the bootstrap moves only "
+            f"plateau       = {fit.plateau:.4g} (SE {boot.plateau_se:.3g})",
+            f"slope below ε* = {fit.slope:.3f} (SE {boot.slope_se:.3f}), R² on log R = {fit.r2:.4f}",
+            f"ε at which all {runs} runs give the same regret: {fits.n_same} of {n} (the bootstrap moves only "
             "the others)",
             f"noise-free model (continuous): breakpoint {fits.smooth.breakpoint:.3f}, slope {fits.smooth.slope:.3f}; "
             f"(staircase): breakpoint {fits.stairs.breakpoint:.3f}",
-            f"paper: 0.3; lower bound's threshold d/(6 Delta) = {theory.lb_threshold:.4f}; "
-            f"Theorem 8's corner d/(C2 Delta) at C2 = 1: {theory.thm8_corner:.4f}",
+            f"paper: 0.3; lower bound's threshold d/(6Δ) = {theory.lb_threshold:.4f}; "
+            f"Theorem 8's corner d/(C₂Δ) at C₂ = 1: {theory.thm8_corner:.4f}",
         ]
     )
 
@@ -272,9 +272,9 @@ def switch_report(eps_grid, above: AboveSwitch, theory: Theory, lengths, switch:
     (``lengths``, from :func:`episode_lengths`) and how many times earlier the non-private arm stops."""
     m_shift, m_free = lengths
     return (
-        f"smallest grid eps above {switch:g}: {_grid(eps_grid)[above.index]:.4f}; R(eps)/R(eps_max) = "
-        f"{above.ratio:.3f} (SE {above.se:.3f})\neq. (8) at eps = {switch:g}: the privacy shift alpha log T/(eps m) "
-        f">= Delta = {theory.gap:g} until m = {m_shift:.0f}; without privacy the arm stops at m = alpha log T/d = "
+        f"smallest grid ε above {switch:g}: {_grid(eps_grid)[above.index]:.4f}; R(ε)/R(ε_max) = "
+        f"{above.ratio:.3f} (SE {above.se:.3f})\neq. (8) at ε = {switch:g}: the privacy shift α log T/(ε m) "
+        f"≥ Δ = {theory.gap:g} until m = {m_shift:.0f}; without privacy the arm stops at m = α log T/d = "
         f"{m_free:.1f}, {m_shift / m_free:.1f} times earlier"
     )
 

@@ -211,7 +211,7 @@ def audit_table(t6: Theorem6Audits) -> Table:
     for name, eps, model, a in t6.labelled():
         i = a.argmax
         seen = int(((a.counts_a > 0) | (a.counts_b > 0)).sum())
-        verdict = "VIOLATION" if a.violation else "within eps"
+        verdict = "VIOLATION" if a.violation else "within ε"
         ratio = (a.log_ratio[i], a.se[i])
         rows.append([name, eps, model, seen, a.max_lower, a.sequences[i], ratio, a.counts_a[i], a.counts_b[i], verdict])
     head = ["policy", "ε", "model", "seen", "lower bound", "at sequence", "its log-ratio", "count under r"]

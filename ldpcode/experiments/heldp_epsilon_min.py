@@ -77,8 +77,8 @@ def describe_laws(levels) -> str:
     :math:`1 - P\{\epsilon_t \ge 10^{-12}\}`), :math:`P\{\epsilon_t \ge 3\}` and :math:`\epsilon_{\max}`, the
     largest level, which enters :math:`Q_L` and :math:`Q_B` of Theorems 7 and 10 of Ren et al. (2020b)."""
     return "\n".join(
-        f"{name:12s} {lv.name:40s} P(eps = 0) = {1 - lv.p_at_least(1e-12):.3f}, "
-        f"P(eps >= 3) = {lv.p_at_least(3.0):.3f}, eps_max = {lv.sup:.3g}"
+        f"{name:12s} {lv.name:40s} P(ε = 0) = {1 - lv.p_at_least(1e-12):.3f}, "
+        f"P(ε ≥ 3) = {lv.p_at_least(3.0):.3f}, ε_max = {lv.sup:.3g}"
         for name, lv in _check_levels(levels).items()
     )
 
@@ -213,13 +213,13 @@ def comparison_text(levels, criteria, thresholds, horizon: int, runs: int) -> st
         h, bb, b = c.heuristic.epsilon_min, c.bound_best, t.best
         lines += [
             "",
-            f"{name}, {agent}: heuristic eps_min = {h:.4g} (V_{mech} = {c.heuristic.value:.4g}), "
+            f"{name}, {agent}: heuristic ε_min = {h:.4g} (V_{mech} = {c.heuristic.value:.4g}), "
             f"bound's = {bb:.4g}, empirical best = {b:.4g}",
         ]
         for em, mi, si in zip(t.epsilon_min, t.mean, t.se):
             tags = ("H " if em == h else "") + (f"T{_THEOREM[mech]} " if em == bb else "") + ("*" if em == b else "")
             v = _V[mech](levels[name], em)
-            lines.append(f"   eps_min = {em:<8.4g} V_{mech} = {v:8.4g}   R(T) = {mi:8.0f} ± {si:4.0f}  {tags}")
+            lines.append(f"   ε_min = {em:<8.4g} V_{mech} = {v:8.4g}   R(T) = {mi:8,.0f} ± {si:4,.0f}  {tags}")
         lines.append(
             "   R(heuristic) / R(best) = {:.3f} ± {:.3f};  R(bound's) / R(best) = {:.3f} ± {:.3f}".format(
                 *t.ratio(h, b), *t.ratio(bb, b)

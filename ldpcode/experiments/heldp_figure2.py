@@ -145,7 +145,7 @@ def fit_table(fits: Fits) -> Table:
     rows += [(f"both agents pooled ({fits.pooled.n} points)", fits.pooled)]
     rows += [(f"{p}, both laws, V times p_0", f) for p, f in fits.times_p0.items()]
     p, lv, em = fits.dropped
-    rows += [(f"{p} without {lv.removeprefix('ren-heldp-')} eps_min {em:g} ({fits.without.n})", fits.without)]
+    rows += [(f"{p} without {lv.removeprefix('ren-heldp-')} ε_min {em:g} ({fits.without.n})", fits.without)]
     body = [[name, f.slope, f.intercept, f.r2] for name, f in rows]
     return Table(["fit", "slope", "intercept", "R²"], body, formats=[None, ".4g", ".4g", ".4f"])
 

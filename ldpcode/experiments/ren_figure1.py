@@ -221,7 +221,7 @@ def ratio_claims(long, res, bernoulli: str, mixed: str, epsilons, horizon: int, 
                     printed, key = stated[(p, e)]
                     note = (
                         f"{num.runs} paired runs; the paper states no horizon: the value is ours at T = {format_horizon(t)}, "
-                        f"the verdict is the range of t (in [{t_min:,}, {ucb.horizon:,}]) where our curve "
+                        f"the verdict is the range of t (from {format_horizon(t_min)} to {format_horizon(ucb.horizon)}) where our curve "
                         "is within the paper's interval"
                     )
                     claim.update(source=f"Fig. 1(a): {what}", paper=printed, statement=key, runs=num.runs)

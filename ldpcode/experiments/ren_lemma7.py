@@ -90,12 +90,12 @@ def constants_summary(k: Constants, paper_a: float, paper_sup: float, paper_gaus
     return "\n".join(
         [
             f"argmax a = {k.a_star:.6f} (the paper evaluates at a = {paper_a}); objective there {k.sup_value:.6f} "
-            f"(paper: sup >= {paper_sup})",
+            f"(paper: sup ≥ {paper_sup})",
             f"objective at the paper's a = {paper_a}: {lemma7_subgaussian_objective(paper_a):.6f}",
             f"Gaussian E[e^-Z/(1+e^-Z)^2] = {k.gauss_integral:.6f} (paper: {paper_gauss})",
             f"c_s sub-Gaussian = {k.c_sub:.6f} (paper {paper_sup}/e = {paper_sup / math.e:.6f})",
             f"c_s Gaussian     = {k.c_gauss:.6f} (paper {paper_gauss}/e = {paper_gauss / math.e:.6f})",
-            f"Chebyshev constant (variance <= 1 only) = {k.cheb_value:.6f} at c = {k.cheb_c:.4f}",
+            f"Chebyshev constant (variance ≤ 1 only) = {k.cheb_value:.6f} at c = {k.cheb_c:.4f}",
         ]
     )
 

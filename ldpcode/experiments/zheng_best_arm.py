@@ -34,6 +34,14 @@ def level_label(epsilon) -> str:
     return f"ε = {epsilon:g}"
 
 
+def shown_label(label: str) -> str:
+    """A label of :func:`level_label` as a table shows it: its ε with thousands separators (``"ε = 10,000"`` for
+    ``"ε = 10000"``); the label itself stays the key of the dictionaries and of the claim ids."""
+    if not label.startswith("ε = "):
+        return label
+    return f"ε = {float(label[len('ε = ') :]):,g}"
+
+
 def _results(results) -> dict:
     if not isinstance(results, dict) or not all(isinstance(r, BAIResult) for r in results.values()):
         raise TypeError("results must be a dict label -> BAIResult (from run_levels)")
@@ -91,7 +99,7 @@ def levels_table(results, pred, cp_alpha) -> Table:
         m, se = mean_with_se(r.samples)
         p = _level(pred, k)
         rows.append(
-            [k, r.sigma, r.variance_proxy, r.success_rate, r.success_se(), r.success_lower_bound(cp_alpha)]
+            [shown_label(k), r.sigma, r.variance_proxy, r.success_rate, r.success_se(), r.success_lower_bound(cp_alpha)]
             + [r.undecided, (m, se), p, m / p]
         )
     head = ["level", "σ", "s²", "P(best)", "± se", "CP lower", "undecided", "mean samples ± se", "predicted"]
@@ -106,8 +114,8 @@ def broken_summary(broken) -> str:
         raise TypeError(f"broken must be a BAIResult (from run_broken_radius), got {type(broken).__name__}")
     m, se = mean_with_se(broken.samples)
     return (
-        f"broken: private releases at ε = {broken.epsilon:g} (sigma {broken.sigma:.3f}) with the radius of "
-        f"s^2 = 1/4: P(best) = {broken.success_rate:.3f} ± {broken.success_se():.3f}, mean samples {m:.0f} ± {se:.0f}"
+        f"broken: private releases at ε = {broken.epsilon:g} (σ {broken.sigma:.3f}) with the radius of "
+        f"s² = 1/4: P(best) = {broken.success_rate:.3f} ± {broken.success_se():.3f}, mean samples {m:.0f} ± {se:.0f}"
     )
 
 
@@ -134,7 +142,13 @@ def ratios_table(pairs) -> Table:
     """One row per pair of :func:`neighbour_ratios`: the measured ratio with its standard error, the leading
     factor, the ratio of :math:`\\tau^{\\text{pred}}` and the z-score of the measured ratio against it."""
     rows = [
-        [p["a"] + " / " + p["b"], (p["ratio"], p["se"]), p["leading"], p["full"], (p["ratio"] - p["full"]) / p["se"]]
+        [
+            shown_label(p["a"]) + " / " + shown_label(p["b"]),
+            (p["ratio"], p["se"]),
+            p["leading"],
+            p["full"],
+            (p["ratio"] - p["full"]) / p["se"],
+        ]
         for p in pairs
     ]
     head = ["ratio", "measured ± se", "(1/4+σ₁²)/(1/4+σ₂²)", "τ_pred ratio", "z (pred)"]

@@ -60,10 +60,10 @@ class ExactLossSweep:
         ctb_err, ctl_err, ctl_dist_err = self.errors
         at_01 = bool(np.allclose(self.ctb_at_01, self.ctb_max, rtol=0, atol=1e-12))
         return (
-            f"CTB: max over eps of |max_(r, r', x) log ratio - eps|       = {format_number(ctb_err, '.1e')}\n"
-            f"CTB: the maximum is attained at {{r, r'}} = {{0, 1}} for every eps: {at_01}\n"
-            f"CTL: max over eps of |max_(r, r', x) log ratio - eps|       = {format_number(ctl_err, '.1e')}\n"
-            f"CTL: max over eps, r, r' of |sup_x log ratio - eps |r - r'|| = {format_number(ctl_dist_err, '.1e')}"
+            f"CTB: max over ε of |max_(r, r', x) log ratio - ε|       = {format_number(ctb_err, '.1e')}\n"
+            f"CTB: the maximum is attained at {{r, r'}} = {{0, 1}} for every ε: {at_01}\n"
+            f"CTL: max over ε of |max_(r, r', x) log ratio - ε|       = {format_number(ctl_err, '.1e')}\n"
+            f"CTL: max over ε, r, r' of |sup_x log ratio - ε |r - r'|| = {format_number(ctl_dist_err, '.1e')}"
         )
 
 

@@ -119,12 +119,12 @@ class LossAudit:
         and the binned log-ratio's lower confidence bound."""
         level, f = f"{1 - self.blr.alpha:.0%}", format_number
         return "\n".join([
-            f"sigma = {f(self.sigma, '.4g')}, privacy loss L ~ N(mu, 2 mu), mu = {f(self.mu, '.4g')}",
+            f"σ = {f(self.sigma, '.4g')}, privacy loss L ~ N(μ, 2μ), μ = {f(self.mu, '.4g')}",
             f"sample mean of L {f(self.emp_mean, '.4g')} (exact {f(self.mu, '.4g')}); sample variance "
             f"{f(self.emp_var, '.4g')} (exact {f(2 * self.mu, '.4g')})",
-            f"P[L > eps = {f(self.epsilon)}]: {self.samples:,} samples give {f(self.emp_tail, '.3g')}; exact "
-            f"{f(self.exact_tail, '.3g')} (delta = {f(self.delta)})",
-            f"P[L > mu + {TAIL_SD:g} sd]: samples {f(self.emp_thr, '.4g')}, exact {f(self.exact_thr, '.4g')}",
+            f"P[L > ε = {f(self.epsilon)}]: {self.samples:,} samples give {f(self.emp_tail, '.3g')}; exact "
+            f"{f(self.exact_tail, '.3g')} (δ = {f(self.delta)})",
+            f"P[L > μ + {TAIL_SD:g} sd]: samples {f(self.emp_thr, '.4g')}, exact {f(self.exact_thr, '.4g')}",
             f"binned log-ratio: largest |ln(p_B/p_-B)| over {self.centres.size} bins at least "
             f"{f(self.blr.max_lower, '.3g')} ({level} lower bound), in the outermost bins",
         ])  # fmt: skip

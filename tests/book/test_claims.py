@@ -565,7 +565,8 @@ def test_horizons_are_formatted(t, text):
 def test_table_without_formats_prints_cells_as_they_are():
     t = C.Table(["a", "b"], [["x", 1.5], ["yy", 10]])
     assert repr(t) == "a   b\n--  ---\nx   1.5\nyy  10"
-    assert "<td>1.5</td>" in t._repr_html_() and "num" not in t._repr_html_()
+    assert "<td>x</td>" in t._repr_html_() and "num" not in t._repr_html_()
+    assert "<td class='nb'>1.5</td>" in t._repr_html_()  # one number: never broken inside (the class nb)
 
 
 def test_table_formats_number_columns_and_right_aligns_them():
@@ -826,7 +827,8 @@ def test_quotes_reach_mathjax_with_its_output_delimiters():
         ("the bound is 3.517e+08; δ = 1e-06", "the bound is 3.517·10⁸; δ = 10⁻⁶"),  # digits kept as written
         ("rtol 1e-7 and 10^{-3}", "rtol 10⁻⁷ and 10⁻³"),
         ("ratio.T1e6, x1e6 and 2e+07.5", "ratio.T1e6, x1e6 and 2e+07.5"),  # inside a name or a number: untouched
-        ("O~(T^1/2/ε²), 10^{3/4}, 10^1/2, R^2 < 1", "O~(T^1/2/ε²), 10^{3/4}, 10^1/2, R^2 &lt; 1"),  # no caret read
+        ("O~(T^1/2/ε²), 10^{3/4}, 10^1/2, x^2 < 1", "O~(T^1/2/ε²), 10^{3/4}, 10^1/2, x^2 &lt; 1"),  # no caret read
+        ("R^2 < 1, R^2_adj", "R² &lt; 1, R^2_adj"),  # but the coefficient of determination, a name of its own
     ],
 )
 def test_claim_text_writes_its_powers_of_ten_one_way(text, html):
@@ -858,6 +860,15 @@ def test_claim_text_writes_its_powers_of_ten_one_way(text, html):
         (
             "N_a(T), max_a t_a, M_L(1), exact delta(eps) at (eps, delta)",
             "N<sub>a</sub>(T), max<sub>a</sub> t<sub>a</sub>, M<sub>L</sub>(1), exact δ(ε) at (ε, δ)",
+        ),
+        # a whole number of five or more digits as the tables write it; a fraction, a name's digits and a year stay
+        (
+            "slope on t in [10000, 1000000] / [89125, 1000000], R^2 = 0.9991 at eps = 10000",
+            "slope on t in [10⁴, 10⁶] / [89,125, 10⁶], R² = 0.9991 at ε = 10⁴",
+        ),
+        (
+            "10000.5, 12345.678, 0.000012345, T1e6, ratio_100000, 2020",
+            "10,000.5, 12,345.678, 0.000012345, T1e6, ratio_100000, 2020",
         ),
         # names, ids and code stay as written: a dotted name, an id's eps2, a function, the delta method, a variable x
         (
@@ -1097,3 +1108,16 @@ def test_table_headers_write_their_ascii_math_as_the_prose_does():
         "Thm",
         "1's",
     ]
+
+
+def test_a_text_cell_that_is_one_number_never_breaks_inside_it():
+    """A table of text cells (no formats) let the browser break 1,000,000 as "1,000,0 / 00" in the appendix's
+    audit: a cell that is one number gets the class nb (no break, _static/ldp.css), a cell of words none, and a
+    formatted column keeps num."""
+    from ldpcode.claims import Table
+
+    html = Table(["a", "b"], [["1,000,000", "a mechanism (claims ε = 1)"], ["3.2·10⁻⁵", "(0, 1)"], ["inf", "-0.25"]])
+    cells = re.findall(r"<td(?: class='(\w+)')?>([^<]*)</td>", html._repr_html_())
+    assert [k for k, _ in cells] == ["nb", "", "nb", "", "nb", "nb"]
+    assert "class" not in Table(["a"], [["words"]])._repr_html_().split("<tbody>")[1]
+    assert "class='num'" in Table(["a", "b"], [["x", 1234.5]], formats=[None, ".1f"])._repr_html_()

@@ -43,11 +43,14 @@ def test_the_finder_finds_pythons_exponents_and_not_names():
 
 @pytest.mark.parametrize("nb", NOTEBOOKS, ids=lambda p: str(p.relative_to(ROOT / "chapters")))
 def test_no_stored_output_writes_pythons_exponent(nb):
-    found = [f"cell {i}: …{hit}…" for i, text in _outputs(nb) for hit in python_exponents(text)]
-    assert not found, (
-        f"{len(found)} Python exponents in the outputs (write 10⁶ with ldp.claims.format_horizon or "
-        "format_number):\n" + "\n".join(dict.fromkeys(found))
-    )
+    _assert_none(nb, _outputs, python_exponents, "Python exponents in the outputs (write 10⁶ with "
+                 "ldp.claims.format_horizon or format_number)")  # fmt: skip
+
+
+def _assert_none(nb, outputs, finder, what: str):
+    """Fail with every hit of ``finder`` in the ``outputs`` of ``nb``, one line each with its cell."""
+    found = [f"cell {i}: …{hit}…" for i, text in outputs(nb) for hit in finder(text)]
+    assert not found, f"{len(found)} {what}:\n" + "\n".join(dict.fromkeys(found))
 
 
 @pytest.mark.parametrize(
@@ -92,3 +95,52 @@ def test_the_table_number_format_writes_powers_of_ten():
     assert format_value(1.15e9) == "1.15·10⁹"
     assert format_value(2800.0) == "2,800"  # from 10³ to 10⁹: thousands separators, as before
     assert power_of_ten(1e-4) == "10⁻⁴" and power_of_ten(1.0) == "1" and power_of_ten(2000) == "2·10³"
+
+
+#: ASCII math a reader should not meet in a printed line or a table cell, as the prose writes it: a Greek name
+#: as a word or with a subscript ("eps = 1", "Delta_a", "sigma", not the keyword "epsilon=" of a repr nor the
+#: "ratio.eps2" or "heldp_beta" of an id), >= and <=, +- and +/-, sqrt(, an arrow ->, R^2; and a number of five or more digits without thousands
+#: separators (214070.4, not 214,070.4; a year or a seed has four, and a string of arms such as 0100010000, an
+#: action sequence, starts with 0); and a horizon that is a power of ten written out ("T = 1,000,000", not 10⁶ as
+#: ldp.claims.format_horizon writes it; "T = 1,000" and "16,000" are as it writes them)
+_ASCII_MATH = re.compile(
+    r"(?<![\w.'\"/_-])(?:eps|epsilon|Delta|delta|sigma|mu|rho|kappa|alpha|theta|lambda|chi)(?![A-Za-z0-9(=~*-]| method)"
+    r"|(?<![\w.'\"/_-])(?:eps|Delta|mu|kappa|theta)(?=[*~])"
+    r"|>=|<=|\+-|\+/-|sqrt\(| -> |R\^2"
+    r"|(?<![\d,.·\w⁰¹²³⁴⁵⁶⁷⁸⁹-])(?!0\d)\d{5,}(?:\.\d+)?(?![\d\w])"
+    r"|\b[Tt] = (?:10,000|100,000|1(?:,000){2,})(?![\d\w]|,\d)"
+)
+
+
+def ascii_math(text: str) -> list:
+    """Every piece of ASCII math in ``text`` (:data:`_ASCII_MATH`), with some context."""
+    return [text[max(0, m.start() - 30) : m.end() + 10].replace("\n", " ") for m in _ASCII_MATH.finditer(text)]
+
+
+def _read_outputs(nb: Path):
+    """(cell index, text) of what a reader of ``nb`` reads: its printed lines (stdout; a warning or an error on
+    stderr is the library's message, typed as a terminal user types the argument) and the text of its HTML
+    tables, without their markup, TeX and code."""
+    for i, cell in enumerate(json.loads(nb.read_text())["cells"]):
+        for out in cell.get("outputs", []):
+            if out.get("name") == "stdout":
+                yield i, "".join(out["text"])
+            html = "".join(out.get("data", {}).get("text/html", ""))
+            if html:
+                html = re.sub(r"<code.*?</code>|\\\(.*?\\\)|\\\[.*?\\\]", " ", html, flags=re.S)
+                yield i, re.sub(r"<[^>]+>", " ", html.replace("<wbr>", ""))  # an id's line-break opportunity
+
+
+def test_the_finder_finds_ascii_math_and_not_names():
+    found = ascii_math(
+        "eps = 1, Delta_a, sigma = 2, kappa* = 3, mu~ used, x >= 1, 3 +- 1, sqrt(T), a -> b, R^2, 214070.4"
+    )
+    assert len(found) == 11
+    names = "ratio.eps2 heldp_beta ren2020.figure1.ratio_B_UCB.eps2.T1e6 Policy('DP-UCB', epsilon=1) delta-method 2020 214,070.4 0100010000 T = 1,000, t = 16,000, T = 10⁶ 10⁻¹²³⁴⁵"
+    assert ascii_math(names) == []
+
+
+@pytest.mark.parametrize("nb", NOTEBOOKS, ids=lambda p: str(p.relative_to(ROOT / "chapters")))
+def test_no_printed_line_or_table_writes_ascii_math(nb):
+    _assert_none(nb, _read_outputs, ascii_math, "pieces of ASCII math in what the page shows (write ε, Δ, σ, ≥, ±, √ "
+                 "as the prose does, and numbers with ldp.claims.format_value)")  # fmt: skip

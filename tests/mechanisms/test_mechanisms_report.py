@@ -48,10 +48,10 @@ def test_exact_loss_sweep_is_lemmas_2_and_5():
     assert s.ctl_dev.max() < 1e-12 and s.r.size == 5
     assert s.errors == (0.0, 0.0, 0.0) and s.errors.ctl_dist == 0.0
     assert s.summary() == (
-        "CTB: max over eps of |max_(r, r', x) log ratio - eps|       = 0.0\n"
-        "CTB: the maximum is attained at {r, r'} = {0, 1} for every eps: True\n"
-        "CTL: max over eps of |max_(r, r', x) log ratio - eps|       = 0.0\n"
-        "CTL: max over eps, r, r' of |sup_x log ratio - eps |r - r'|| = 0.0"
+        "CTB: max over ε of |max_(r, r', x) log ratio - ε|       = 0.0\n"
+        "CTB: the maximum is attained at {r, r'} = {0, 1} for every ε: True\n"
+        "CTL: max over ε of |max_(r, r', x) log ratio - ε|       = 0.0\n"
+        "CTL: max over ε, r, r' of |sup_x log ratio - ε |r - r'|| = 0.0"
     )
 
 

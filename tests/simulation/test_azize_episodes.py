@@ -75,15 +75,17 @@ def test_find_example_seed_bounded_search_fails_in_one_line(ucb, two):
         ae.find_example_seed(ucb, two, 10, PATTERN, 2022, tries=46)
 
 
-def test_example_text_reads_example2(example):
-    rows = pd.DataFrame(audit.decision_table(example))
-    lines = ae.example_text(example, rows, 2068, 2022).splitlines()
+def test_example_text_and_table_read_example2(example):
+    lines = ae.example_text(example, 2068, 2022).splitlines()
     assert lines[0] == "seed 2068 (the 47-th tried); action sequence a^T = 0100010000 (0-based arms)"
-    assert lines[1] == "episode starts t_l: [3, 4, 6, 7] ; lengths: [1, 2, 1, 4]"  # Example 2's t_l and lengths
-    assert len(lines) == 2 + 1 + 8  # header, then 4 decisions x 2 arms
-    l4 = [ln.split() for ln in lines[3:] if ln.split()[:2] == ["4", "7"]]
-    assert l4[0][2:5] == ["1", "[4,", "5]"] and l4[0][5] == "2" and l4[0][8] == "0.5"  # window [4, 5], 1/(2 eps)
-    assert l4[1][2:4] == ["2", "[6]"] and l4[1][4] == "1" and l4[1][7] == "1.0"  # window [6], 1/eps
+    assert lines[1] == "episode starts t_ℓ: [3, 4, 6, 7]; lengths: [1, 2, 1, 4]"  # Example 2's t_l and lengths
+    table = ae.example_table(pd.DataFrame(audit.decision_table(example)))
+    assert len(table.head) == 12 and len(table.body) == 8  # 4 decisions x 2 arms
+    cells = table._cells()
+    l4 = [row for row in cells if row[:2] == ["4", "7"]]
+    assert l4[0][2:5] == ["1", "[4, 5]", "2"] and l4[0][7] == "0.5"  # window [4, 5], 1/(2 eps)
+    assert l4[1][2:5] == ["2", "[6]", "1"] and l4[1][7] == "1"  # window [6], 1/eps
+    assert sum(row[-1] == "yes" for row in cells) == 4  # one arm chosen per decision
 
 
 def test_continued_run_keeps_the_example_episodes(ucb, two, example):
@@ -157,10 +159,10 @@ def test_paper_scale_text_by_hand():
     assert lines[1].startswith(  # sd of [10, 12] is sqrt 2; se of [9, 11] is sqrt 2 / sqrt 2 = 1
         "AdaP-UCB   episodes per run: mean 11.00 (sd 1.41, max 12); private means per run: mean 10.00 (se 1.00);"
     )
-    assert lines[1].endswith("arms breaking the doubling rule: 0; arms with episodes != 1 + ceil(log2 N): 0;"
+    assert lines[1].endswith("arms breaking the doubling rule: 0; arms with episodes ≠ 1 + ceil(log2 N): 0;"
                              " episodes per arm (run 0): [5, 5]")  # fmt: skip
     assert "(sd 0.00, max 11)" in lines[2] and "doubling rule: 1;" in lines[2]
-    assert lines[3:] == ["AdaP-UCB, run 0, episode lengths of each arm:", "  arm 1: [1, 1, 2, 4]", "  arm 2: [1, 1, 2]"]
+    assert lines[3:] == ["AdaP-UCB, run 0, episode lengths of each arm:", "  arm 1: 1; 1; 2; 4", "  arm 2: 1; 1; 2"]
 
 
 def test_instance_words():

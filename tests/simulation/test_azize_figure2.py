@@ -88,9 +88,9 @@ def test_baselines_text_states_the_constants_of_the_baselines(run, inst):
     assert one.startswith(f"DP-UCB: depth L = 11, node noise Lap(11), noise bound B = {B:.4g}, (K-1) B = {4 * B:.4g}")
     # R_1 with |S| = 5, Delta_1 = 1/2, beta = 1/T: ceil(max(32 log(8 * 5 T) / (1/4), 8 log(4 * 5 T) / (1/2)))
     r1 = math.ceil(max(128 * math.log(40 * T), 16 * math.log(20 * T)))
-    assert r1 == 1446 and two.startswith(f"DP-SE epoch lengths R_e per active arm with |S| = 5: e=1: {r1}, e=2: ")
-    assert two.count("e=") == 5
-    pulls = sorted(run.results["DP-SE"].pulls[:, 1].tolist())
+    assert r1 == 1446 and two.startswith(f"DP-SE epoch lengths R_e per active arm with |S| = 5: e = 1: {r1:,}; e = 2: ")
+    assert two.count("e = ") == 5
+    pulls = "; ".join(f"{n:,}" for n in sorted(run.results["DP-SE"].pulls[:, 1].tolist()))
     assert three == f"DP-SE pulls of the arm of gap 0.125 in each run (sorted): {pulls}"
     three_arms = ldp.make_instance("bernoulli", means=[0.9, 0.5, 0.1])
     assert "|S| = 3" in f2.baselines_text(run, three_arms, horizon=T, epsilon=1.0, beta=0.01)

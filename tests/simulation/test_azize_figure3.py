@@ -83,10 +83,9 @@ def test_regime_fits_recover_a_hinge():
     assert fits.n_same == 9 and fits.boot.breakpoint_se == 0.0  # identical runs: the bootstrap cannot move
     assert fits.interval[0] == fits.interval[1] == fits.fit.breakpoint
     report = f3.fit_report(fits, _theory(y), 2).splitlines()
-    assert len(report) == 6 and report[3].startswith("eps at which all 2 runs give the same regret: 9 of 9")
+    assert len(report) == 6 and report[3].startswith("ε at which all 2 runs give the same regret: 9 of 9")
     assert (
-        report[5]
-        == "paper: 0.3; lower bound's threshold d/(6 Delta) = 0.2500; Theorem 8's corner d/(C2 Delta) at C2 = 1: 1.5000"
+        report[5] == "paper: 0.3; lower bound's threshold d/(6Δ) = 0.2500; Theorem 8's corner d/(C₂Δ) at C₂ = 1: 1.5000"
     )
     with pytest.raises(ValueError, match="final must have shape"):
         f3.regime_fits(eps, np.vstack([y, y])[:, :5], _theory(y), n_boot=5, seed=0)
@@ -112,9 +111,9 @@ def test_episode_lengths_and_switch_report_by_hand():
     up = f3.AboveSwitch(index=1, ratio=7.25, se=0.5, same_stair=False)
     report = f3.switch_report([0.2, 0.36, 10.0], up, _theory([1.0, 1.0, 1.0]), lengths, 0.3)
     assert report.splitlines() == [
-        "smallest grid eps above 0.3: 0.3600; R(eps)/R(eps_max) = 7.250 (SE 0.500)",
-        "eq. (8) at eps = 0.3: the privacy shift alpha log T/(eps m) >= Delta = 0.7 until m = 238; without "
-        "privacy the arm stops at m = alpha log T/d = 43.6, 5.5 times earlier",
+        "smallest grid ε above 0.3: 0.3600; R(ε)/R(ε_max) = 7.250 (SE 0.500)",
+        "eq. (8) at ε = 0.3: the privacy shift α log T/(ε m) ≥ Δ = 0.7 until m = 238; without "
+        "privacy the arm stops at m = α log T/d = 43.6, 5.5 times earlier",
     ]
     with pytest.raises(ValueError, match="must be > 0"):
         f3.episode_lengths(3.1, 10**7, 0.0, 0.7, D)

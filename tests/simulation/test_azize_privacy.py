@@ -168,7 +168,7 @@ def test_audit_table_by_hand():
     assert len(table.head) == 10 and table.head[-1] == "verdict"
     first, last = table.body[0], table.body[-1]
     assert first[:6] == ["AdaP-UCB", 1.0, "step", 2, 0.7, "0110"]  # "0101" was never seen
-    assert first[7:] == [5, 1, "within eps"] and first[6] == (math.log(5), 0.1)
+    assert first[7:] == [5, 1, "within ε"] and first[6] == (math.log(5), 0.1)
     assert last[:5] == ["BROKEN: no forgetting", 2.0, "step", 2, 2.1] and last[-1] == "VIOLATION"
     assert [row[2] for row in table.body] == ["step", "table", "step", "step"]
 

@@ -46,8 +46,8 @@ def test_section42_laws_refuses_a_bad_mean(bad, error):
 def test_describe_laws_by_hand():
     text = hem.describe_laws({"two": TWO, "discrete": ldp.make_privacy_levels("ren-heldp-discrete")})
     assert text.splitlines() == [
-        f"two          {'discrete[1.0, 2.0]':40s} P(eps = 0) = 0.000, P(eps >= 3) = 0.000, eps_max = 2",
-        f"discrete     {'ren-heldp-discrete':40s} P(eps = 0) = 0.200, P(eps >= 3) = 0.200, eps_max = 100",
+        f"two          {'discrete[1.0, 2.0]':40s} P(ε = 0) = 0.000, P(ε ≥ 3) = 0.000, ε_max = 2",
+        f"discrete     {'ren-heldp-discrete':40s} P(ε = 0) = 0.200, P(ε ≥ 3) = 0.200, ε_max = 100",
     ]
 
 
@@ -163,14 +163,14 @@ def test_comparison_text_by_hand():
         "T = 1,000, 3 runs; mean pseudo-regret at T ± standard error; "
         "H = heuristic's choice, T7/T10 = bound's choice, * = empirical best",
         "",
-        "two, HeLDP-UCB-L: heuristic eps_min = 1 (V_L = 17), bound's = 2, empirical best = 1",
-        "   eps_min = 1        V_L =       17   R(T) =       12 ±    1  H *",
-        "   eps_min = 2        V_L =       18   R(T) =       20 ±    0  T7 ",
+        "two, HeLDP-UCB-L: heuristic ε_min = 1 (V_L = 17), bound's = 2, empirical best = 1",
+        "   ε_min = 1        V_L =       17   R(T) =       12 ±    1  H *",
+        "   ε_min = 2        V_L =       18   R(T) =       20 ±    0  T7 ",
         "   R(heuristic) / R(best) = 1.000 ± 0.000;  R(bound's) / R(best) = 1.667 ± 0.160",
     ]
     crit = {("two", "HeLDP-UCB-B"): _criterion("B", 2.0, 3.448, 2.0)}
     text = hem.comparison_text({"two": TWO}, crit, {("two", "HeLDP-UCB-B"): _thresholds()}, 1000, 3)
-    assert "   eps_min = 2        V_B =    3.448   R(T) =       20 ±    0  H T10 " in text.splitlines()
+    assert "   ε_min = 2        V_B =    3.448   R(T) =       20 ±    0  H T10 " in text.splitlines()
 
 
 def test_choice_figure_draws_one_panel_per_law_and_agent():

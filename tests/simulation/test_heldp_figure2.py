@@ -148,7 +148,7 @@ def test_fit_table_names_each_fit_with_its_points():
     assert names[2] == f"{L}, {D} (3 points)"
     assert names[6] == "both agents pooled (12 points)"
     assert names[7] == f"{L}, both laws, V times p_0"
-    assert names[-1] == f"{L} without discrete eps_min 2 (5)"
+    assert names[-1] == f"{L} without discrete ε_min 2 (5)"
 
 
 def _fake_runs():

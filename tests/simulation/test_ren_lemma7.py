@@ -71,12 +71,12 @@ def test_constants_summary_lines():
     v = 2 * math.acosh(math.sqrt(1.5))
     obj = (1 - 2 * math.exp(-v * v / 2)) / 6
     assert lines == [
-        f"argmax a = 0.100000 (the paper evaluates at a = {1 / 6}); objective there 0.070000 (paper: sup >= 0.0765)",
+        f"argmax a = 0.100000 (the paper evaluates at a = {1 / 6}); objective there 0.070000 (paper: sup ≥ 0.0765)",
         f"objective at the paper's a = {1 / 6}: {obj:.6f}",
         "Gaussian E[e^-Z/(1+e^-Z)^2] = 0.200000 (paper: 0.2066)",
         "c_s sub-Gaussian = 0.050000 (paper 0.0765/e = 0.028143)",
         "c_s Gaussian     = 0.100000 (paper 0.2066/e = 0.076004)",
-        "Chebyshev constant (variance <= 1 only) = 0.040000 at c = 1.5000",
+        "Chebyshev constant (variance ≤ 1 only) = 0.040000 at c = 1.5000",
     ]
 
 

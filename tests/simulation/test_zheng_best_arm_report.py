@@ -50,6 +50,8 @@ def test_level_label():
     assert zba.level_label(2.0) == "ε = 2"
     assert zba.level_label(10000.0) == "ε = 10000"
     assert zba.level_label(0.5) == "ε = 0.5"
+    assert zba.shown_label("ε = 10000") == "ε = 10,000" and zba.shown_label("ε = 0.5") == "ε = 0.5"
+    assert zba.shown_label("non-private") == "non-private"
     with pytest.raises(TypeError, match="epsilon must be a number"):
         zba.level_label("2")
 
@@ -97,7 +99,7 @@ def test_levels_table_rows_by_hand(levels):
     assert row[:7] == ["non-private", 0.0, 0.25, 1.0, 0.0, pytest.approx(0.05**0.2, rel=1e-9), 0]
     assert row[7] == (46.0, 0.0) and row[8] == pred["non-private"]
     assert row[9] == pytest.approx(46 / pred["non-private"], rel=1e-12)
-    assert [r[0] for r in table.body] == list(levels) and len(table.head) == 10
+    assert [r[0] for r in table.body] == ["non-private", "ε = 1", "ε = 2", "ε = 10,000"] and len(table.head) == 10
     with pytest.raises(ValueError, match="no level 'ε = 1'"):
         zba.levels_table(levels, {"non-private": 1.0}, 0.05)
 
@@ -105,7 +107,7 @@ def test_levels_table_rows_by_hand(levels):
 def test_broken_summary_by_hand():
     broken = _fake([10, 12], [0, 1], sigma=5.29876, epsilon=2.0)  # mean 11, se 1, P(best) 1/2, se 1/(2 sqrt 2)
     assert zba.broken_summary(broken) == (
-        "broken: private releases at ε = 2 (sigma 5.299) with the radius of s^2 = 1/4: P(best) = 0.500 ± 0.354, "
+        "broken: private releases at ε = 2 (σ 5.299) with the radius of s² = 1/4: P(best) = 0.500 ± 0.354, "
         "mean samples 11 ± 1"
     )
     with pytest.raises(TypeError, match="broken must be a BAIResult"):

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from scipy.stats import norm
 
+from ldpcode.claims import format_number
 from ldpcode.reductions import bernoulli_losses, gaussian_exact_delta, make_agent, report, simulate_mab
 
 # 2 ln(1.25 / DELTA) = 4, so line 2's sigma is 2B * 2 / eps: sigma = 2 at B = 1, eps = 2
@@ -84,9 +85,11 @@ def test_loss_audit_draws_b_then_minus_b_and_measures_the_gaussian_loss():
     assert a.thr_z == pytest.approx((a.emp_thr - a.exact_thr) / math.sqrt(a.exact_thr * (1 - a.exact_thr) / 4000))
     lines = a.summary().split("\n")
     assert len(lines) == 5
-    assert lines[0] == "sigma = 2, privacy loss L ~ N(mu, 2 mu), mu = 0.5"
-    assert lines[2].startswith("P[L > eps = 2]: 4,000 samples give ") and lines[2].endswith(f"(delta = {DELTA:g})")
-    assert lines[3].startswith("P[L > mu + 3 sd]: samples ")
+    assert lines[0] == "σ = 2, privacy loss L ~ N(μ, 2μ), μ = 0.5"
+    assert lines[2].startswith("P[L > ε = 2]: 4,000 samples give ") and lines[2].endswith(
+        f"(δ = {format_number(DELTA)})"
+    )
+    assert lines[3].startswith("P[L > μ + 3 sd]: samples ")
     assert "over 8 bins" in lines[4] and "(95% lower bound)" in lines[4]
     assert "(90% lower bound)" in report.loss_audit(2.0, DELTA, 1.0, samples=500, bins=4, seed=1, alpha=0.1).summary()
     with pytest.raises(ValueError):

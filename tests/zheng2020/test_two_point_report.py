@@ -76,14 +76,14 @@ def test_fit_rates_takes_the_loglog_slope_of_linear_and_the_log_slope_of_the_oth
 def test_late_and_increment_texts():
     late = {("linear", None): _fit(0.44461, 0.4283, 0.46), ("linear", 1.0): _fit(0.526, 0.47, 0.5873)}
     assert two_point_report.late_text(late, t_min=10_000, horizon=10**6) == (
-        "convex, non-private: slope fitted on t in [10000, 1000000] only: 0.4446 [0.4283, 0.4600]\n"
-        "convex, eps = 1: slope fitted on t in [10000, 1000000] only: 0.5260 [0.4700, 0.5873]"
+        "convex, non-private: slope fitted on t in [10⁴, 10⁶] only: 0.4446 [0.4283, 0.4600]\n"
+        "convex, ε = 1: slope fitted on t in [10⁴, 10⁶] only: 0.5260 [0.4700, 0.5873]"
     )
     inc = {None: LogIncrementRatio(0.8261, 0.0921, (11, 89, 1000)), 0.5: LogIncrementRatio(1.5, 0.25, (1, 2, 3))}
     assert two_point_report.increment_text(inc) == (
-        "strongly convex, non-private: slope on log t over [89, 1000] / slope over [11, 89] = 0.826 ± 0.092 "
+        "strongly convex, non-private: slope on log t from 89 to 1,000 / slope from 11 to 89 = 0.826 ± 0.092 "
         "(1 for a + b log t)\n"
-        "strongly convex, eps = 0.5: slope on log t over [2, 3] / slope over [1, 2] = 1.500 ± 0.250 (1 for a + b log t)"
+        "strongly convex, ε = 0.5: slope on log t from 2 to 3 / slope from 1 to 2 = 1.500 ± 0.250 (1 for a + b log t)"
     )
 
 
@@ -134,7 +134,7 @@ def test_rate_claims_builds_the_claims_of_each_learner_in_order():
     assert r2.reproduced == 0.98 and r2.se == pytest.approx(0.0, abs=1e-12)
     g = c["log_increment_ratio_private"]
     assert g.reproduced == 1.2 and g.se == 0.2 and g.paper == 1.0 and g.reason == "l1"
-    assert g.note == "slope of the regret on log t over [100, 1000] / over [10, 100]: 1 for a + b log t; " \
+    assert g.note == "slope of the regret on log t from 100 to 1000 / from 10 to 100: 1 for a + b log t; " \
                      "delta-method se over 2 runs"  # fmt: skip
 
 

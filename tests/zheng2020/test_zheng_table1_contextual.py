@@ -12,6 +12,7 @@ from ldpcode.contextual import (
     HorizonSweep,
     epsilon_exponent_room,
     make_contextual_instance,
+    sweep_table,
     table1_claims,
     worst_arm_regret,
 )
@@ -124,3 +125,20 @@ def test_table1_claims_regret_at_T_and_the_epsilon_exponent():
     e = claims["eps_exponent"]
     assert e.reproduced == 0.4 and e.se == 0.02 and e.paper == 1.0 and e.sense == "<="
     assert e.note == "minus the slope of log mean regret at T on log ε, ε in [1.0, 10.0], 2 runs, bootstrap se"
+
+
+def test_sweep_table_gives_each_sweep_its_regret_exponent_and_table1s_exponent():
+    """One row per sweep: the mean regret at the largest T ± 1.96 se, the exponent of T with its interval, and Table
+    1's exponent by privacy (1/2 without, 3/4 with), in an HTML table rather than a printed line too wide to read."""
+    fit = SimpleNamespace(slope=0.85, se=0.01, ci_low=0.8312, ci_high=0.8734)
+    hs = np.array([1000, 2000])
+    sweeps = {
+        "LinUCB": HorizonSweep("linucb", None, hs, np.array([[10.0, 30.0], [10.0, 50.0]]), fit, curve=None),
+        "LDP LinUCB, ε = 1": HorizonSweep("ldp-linucb", 1.0, hs, np.array([[5.0, 8000.0], [5.0, 9000.0]]), fit, None),
+    }
+    table = sweep_table(sweeps)
+    se = 1.96 * 1000.0 / math.sqrt(2) / math.sqrt(2)  # sd of (8000, 9000) over sqrt(2 runs)
+    assert table._cells() == [
+        ["LinUCB", "40 ± 20", "0.850", "[0.831, 0.873]", "0.5"],
+        ["LDP LinUCB, ε = 1", f"8,500 ± {se:,.0f}", "0.850", "[0.831, 0.873]", "0.75"],
+    ]
