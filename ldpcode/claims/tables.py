@@ -187,8 +187,15 @@ _VERDICT_CLASS = {
 
 
 def _cell(c) -> str:
-    """A cell's HTML: a :class:`Markup` cell as it is, anything else escaped."""
-    return c if isinstance(c, Markup) else html.escape(str(c))
+    """A cell's HTML: a :class:`Markup` cell as it is, anything else escaped, with the min, max or inf of a
+    one-letter symbol as a subscript (``ε_min``, :func:`_min_max_inf`)."""
+    return c if isinstance(c, Markup) else _min_max_inf(html.escape(str(c)))
+
+
+def _min_max_inf(text: str) -> str:
+    """``ε_min``, ``d_inf``, ``T_max`` with their min, max or inf as an HTML subscript; a longer name (``heldp_min``),
+    a longer word (``x_mine``) and a dotted name (``ldp.x_min``) stay as written."""
+    return re.sub(r"(?<![\w.])([^\W\d_])_(min|max|inf)(?!\w)", r"\1<sub>\2</sub>", text)
 
 
 def _header(h) -> str:
@@ -276,7 +283,7 @@ def _prose(text: str) -> str:
     ``ratio.T1e6``) and a fractional power (``10^{3/4}``) are left alone, and so is every other caret: a rate written
     ``T^1/2`` reads wrongly as a superscript 1. The ASCII math around the numbers (``eps``, ``Delta_a``, ``>=``)
     is written as the quotes and the pages write it (:func:`_ascii_math`), and the one-letter subscript of a short
-    symbol (``Δ_a``, ``max_a``) as a subscript. A whole number of five or more digits reads as the tables write it
+    symbol (``Δ_a``, ``max_a``) and the min, max or inf of a one-letter symbol (``ε_min``, ``d_inf``) as a subscript. A whole number of five or more digits reads as the tables write it
     (``[10000, 1000000]`` as [10⁴, 10⁶], ``89125`` as 89,125), and ``R^2`` as R²."""
     out = html.escape(_ascii_math(text), quote=False)
     out = re.sub(r"(?<![\w.])(\d+(?:\.\d+)?)e([+-]?\d+)(?!\w|\.\d)", lambda m: _power(m.group(1), m.group(2)), out)
@@ -285,7 +292,8 @@ def _prose(text: str) -> str:
     out = re.sub(r"(?<![\w.,])(\d{5,})(?=(\.\d+)?(?![\w.,]\d|\w))", lambda m: _whole(m.group(1), m.group(2)), out)
     out = re.sub(r"(?<![\w.])R\^2(?!\w)", "R²", out)
     # Δ_a, max_a, Δ_ε² (a superscript may follow); not ldp.x_a nor eps_min
-    return re.sub(r"(?<![\w.])(\w{1,3})_(\w)(?![^\W¹²³])", r"\1<sub>\2</sub>", out)
+    out = re.sub(r"(?<![\w.])(\w{1,3})_(\w)(?![^\W¹²³])", r"\1<sub>\2</sub>", out)
+    return _min_max_inf(out)
 
 
 def _whole(digits: str, fraction) -> str:

@@ -870,14 +870,19 @@ def test_claim_text_writes_its_powers_of_ten_one_way(text, html):
             "10000.5, 12345.678, 0.000012345, T1e6, ratio_100000, 2020",
             "10,000.5, 12,345.678, 0.000012345, T1e6, ratio_100000, 2020",
         ),
+        # min, max and inf as the subscript of a one-letter symbol; a longer name or a longer word stays
+        (
+            "eps_min = 1, d_inf, T_max; heldp_min, x_mine, ldp.x_min",
+            "ε<sub>min</sub> = 1, d<sub>inf</sub>, T<sub>max</sub>; heldp_min, x_mine, ldp.x_min",
+        ),
         # names, ids and code stay as written: a dotted name, an id's eps2, a function, the delta method, a variable x
         (
             "ratio.eps2.T1e6, epsmin1, heldp_beta, ldp.bounds.eps_x, ratio_B_UCB",
             "ratio.eps2.T1e6, epsmin1, heldp_beta, ldp.bounds.eps_x, ratio_B_UCB",
         ),
         (
-            "delta-method se; se: delta method; x + ρu; Gamma(n, b); t_inf",
-            "delta-method se; se: delta method; x + ρu; Gamma(n, b); t_inf",
+            "delta-method se; se: delta method; x + ρu; Gamma(n, b)",
+            "delta-method se; se: delta method; x + ρu; Gamma(n, b)",
         ),
     ],
 )
@@ -1121,3 +1126,14 @@ def test_a_text_cell_that_is_one_number_never_breaks_inside_it():
     assert [k for k, _ in cells] == ["nb", "", "nb", "", "nb", "nb"]
     assert "class" not in Table(["a"], [["words"]])._repr_html_().split("<tbody>")[1]
     assert "class='num'" in Table(["a", "b"], [["x", 1234.5]], formats=[None, ".1f"])._repr_html_()
+
+
+def test_a_text_cell_writes_the_min_of_a_symbol_as_a_subscript():
+    """A plain table's text cell "discrete, ε_min = 1" reads as the title and the prose write it, ε with a subscript
+    min; a name and a Markup cell are left alone."""
+    from ldpcode.claims import Table
+    from ldpcode.claims.tables import Markup
+
+    html = Table(["setting", "id"], [["discrete, ε_min = 1, d_inf", Markup("<code>x_min</code>")], ["heldp_min", "a"]])
+    body = html._repr_html_().split("<tbody>")[1]
+    assert "ε<sub>min</sub> = 1, d<sub>inf</sub>" in body and "<code>x_min</code>" in body and "heldp_min" in body
