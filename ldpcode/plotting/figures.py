@@ -113,7 +113,7 @@ def rate_figure(results, t, n_arms, *, colors, title):
 
 
 def heterogeneous_bound_figure(run, instance, *, label, theorem, regret_bound):
-    """One panel per setting: the mean regret of ``run`` (a :class:`ldpcode.experiments.HeterogeneousRun`) with
+    """One panel per setting, two a row: the mean regret of ``run`` (a :class:`ldpcode.experiments.HeterogeneousRun`) with
     the theorem's bound, infimum over κ, at every t (dashed); a last panel with the bracket at T against κ,
     ``regret_bound(means, T, levels, ε_min, kappa=κ)``, and its infimum (dots). For Theorem 7 (HeLDP-UCB-L)
     and Theorem 10 (HeLDP-UCB-B) of Ren et al. (2020b); ``label`` names the agent, ``theorem`` the bound.
@@ -123,7 +123,13 @@ def heterogeneous_bound_figure(run, instance, *, label, theorem, regret_bound):
     if not callable(regret_bound):
         raise TypeError(f"regret_bound must be a function of ldpcode.bounds, got {type(regret_bound).__name__}")
     horizon = next(iter(run.results.values())).horizon
-    fig, axes = plt.subplots(1, len(run.results) + 1, figsize=(12, 3.6))
+    # two panels a row: five in one row were shown at 9 px fonts and 110 px panels in the book's column
+    rows = math.ceil((len(run.results) + 1) / 2)
+    fig, grid = plt.subplots(rows, 2, figsize=(8.5, 3.4 * rows), squeeze=False)
+    axes = list(grid.ravel())
+    for extra in axes[len(run.results) + 1 :]:
+        extra.remove()
+    axes = axes[: len(run.results) + 1]
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     for ax, (key, res), col in zip(axes, run.results.items(), colors):
         regret_panel(ax, [res], labels=[label], colors=[col], title=heldp_setting_name(*key), t_min=instance.n_arms)
@@ -140,7 +146,7 @@ def heterogeneous_bound_figure(run, instance, *, label, theorem, regret_bound):
         ax.plot(kappas, vals, color=col, label=heldp_setting_name(*key))
         ax.plot(*run.best[key][-1], "o", color=col)
     paper_axes(ax, xlabel="κ", ylabel=f"{theorem}'s bracket at T", title="the infimum over κ (dots)")
-    ax.legend(fontsize="x-small", loc="center left", bbox_to_anchor=(1.02, 0.5))  # inside, wider than the panel
+    ax.legend(fontsize="x-small", loc="upper center")  # between the two arms of the U-shaped brackets
     fig.tight_layout()
     return fig
 
