@@ -255,18 +255,22 @@ def out_of_range_alpha(epsilon, alpha, means, horizon) -> tuple[object, list]:
 
 
 def figure(a: OverT, b: OverEps, c1n: C1Needed):
-    """The figure of Theorems 7 and 8. Left, part (a): mean regret with 95 % bands against t from t = 20, Theorem 7,
-    Theorem 8 at (``a.c1``, ``a.c2``) and at the needed :math:`C_1` of ``c1n``, Theorem 3. Right, part (b): regret
-    against ε, the noise-free model, Theorem 7 and Theorem 3. Returns the figure."""
+    """The figure of Theorems 7 and 8. Above, part (a): mean regret with 95 % bands against t from t = 20, Theorem 7,
+    Theorem 8 at (``a.c1``, ``a.c2``) and at the needed :math:`C_1` of ``c1n``, Theorem 3, its key under it. Below,
+    part (b): regret against ε, the noise-free model, Theorem 7 and Theorem 3, its key beside it. Returns the figure
+    (its axes: part (a), its key, part (b), its key)."""
     import matplotlib.pyplot as plt
 
     from ..claims.tables import format_horizon
     from ..plotting import POLICY_COLORS as colors
-    from ..plotting import THEORY_STYLE, band_curve, legend_below, paper_axes, regret_panel
+    from ..plotting import THEORY_STYLE, band_curve, paper_axes, regret_panel
 
     a, b, c1n = _check(a, OverT), _check(b, OverEps), _check(c1n, C1Needed)
-    fig, axes = plt.subplots(1, 2, figsize=(10, 5.2))
-    ax, t = axes[0], a.t
+    # part (a) over the whole width, its key under it, part (b) with its key beside it: side by side, with their
+    # keys, the two parts were 13 in wide and shown at half their size in the book's column
+    fig = plt.figure(figsize=(8.5, 9.5))
+    gs = fig.add_gridspec(3, 2, height_ratios=[1, 0.32, 1], width_ratios=[1.5, 1])
+    ax, t = fig.add_subplot(gs[0, :]), a.t
     td = t >= 20  # the regret panel starts at t = 20
     t_np, refs = format_horizon(a.horizon_np, mathtext=True), NONPRIVATE.values()
     labels = [f"{p} (ε = {a.epsilon:g})" for p in ADAP] + [f"{q} (non-private, T = {t_np})" for q in refs]
@@ -280,10 +284,12 @@ def figure(a: OverT, b: OverEps, c1n: C1Needed):
     ax.plot(t[td], needed, color=colors["AdaP-KLUCB"], linestyle=":", linewidth=1.4, label=label8)
     ax.plot(t[td], a.lower[td], color="k", **THEORY_STYLE, label="Theorem 3 lower bound")
     ax.set_ylim(1, None)
-    # below both x labels: the legend is wider than its panel and reaches under panel (b)'s tick labels
-    legend_below(ax, offset=-0.36, fontsize="xx-small")
+    key = fig.add_subplot(gs[1, :])
+    key.axis("off")
+    key.legend(*ax.get_legend_handles_labels(), loc="center", ncol=2, fontsize="x-small", frameon=False)
+    ax.get_legend().remove()
 
-    ax = axes[1]
+    ax = fig.add_subplot(gs[2, 0])
     for p in ADAP:
         band_curve(ax, b.eps, b.regret[p], label=f"{p}, mean ± 95% CI", color=colors[p])
         ax.step(b.eps, b.model[p], where="mid", color=colors[p], ls=":", lw=1.2, label=f"{p}, noise-free model")
@@ -291,6 +297,8 @@ def figure(a: OverT, b: OverEps, c1n: C1Needed):
     ax.plot(b.eps, b.lower, color="k", **THEORY_STYLE, label="Theorem 3 lower bound")
     title = f"(b) against ε\nT = {format_horizon(b.horizon, mathtext=True)}, {b.runs} runs"
     paper_axes(ax, xlabel="privacy budget ε", ylabel="pseudo-regret R(T)", title=title)
-    ax.legend(loc="center left", bbox_to_anchor=(1.02, 0.5), fontsize="x-small")  # inside, it met the tick labels
+    key = fig.add_subplot(gs[2, 1])
+    key.axis("off")
+    key.legend(*ax.get_legend_handles_labels(), loc="center left", fontsize="x-small", frameon=False)
     fig.tight_layout()
     return fig

@@ -199,7 +199,9 @@ def test_out_of_range_alpha():
 
 def test_figure(over_t, over_eps):
     fig = aub.figure(over_t, over_eps, over_t.c1_needed())
-    left, right = fig.axes
+    left, key_a, right, key_b = fig.axes  # each part with its key: under (a), beside (b)
+    assert not key_a.axison and len(key_a.get_legend().get_texts()) == len(left.lines)
+    assert [t.get_text() for t in key_b.get_legend().get_texts()] == [line.get_label() for line in right.lines]
     labels = [line.get_label() for line in left.lines]
     assert "Theorem 8, C1 = 1, C2 = 1: shape only, constants unknown" in labels and "Theorem 7" in labels
     assert "UCB1 (non-private, T = $10^{2}$)" in labels and "AdaP-UCB (ε = 1)" in labels
