@@ -21,7 +21,7 @@ from ..claims import Table
 from ..claims.tables import format_horizon, format_number, format_value
 from ..engine import decade_checkpoints, log_checkpoints
 from ..global_policies import dp_se_epoch_length, dp_ucb_noise_bound
-from ..plotting import POLICY_COLORS, bound_curve, mean_sd_panel
+from ..plotting import POLICY_COLORS, bound_curve, legend_under_panels, mean_sd_panel
 from ..policies import make_policy
 from ..simulate import simulate
 from ..stats import mean_and_half_width, mean_se, ratio_of_means_se
@@ -119,12 +119,8 @@ def figure2(results: dict, *, means, horizon: int, epsilon: float, alpha: float,
         label="Theorem 7 bound (AdaP-UCB)",
     )
     # one legend under both panels: inside either it covered DP-SE's rise (linear) or the bound's start (log-log)
-    handles, labels = axes[1].get_legend_handles_labels()
-    for ax in axes:
-        if ax.get_legend() is not None:
-            ax.get_legend().remove()
-    fig.legend(handles, labels, loc="lower center", ncol=len(labels), fontsize="small", frameon=False)
-    fig.tight_layout(rect=(0, 0.07, 1, 1))
+    n = len(axes[1].get_legend_handles_labels()[1])
+    legend_under_panels(fig, axes[1], ncol=n, space=0.07, replaces=axes, fontsize="small")
     return fig
 
 

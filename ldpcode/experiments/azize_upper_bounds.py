@@ -263,7 +263,7 @@ def figure(a: OverT, b: OverEps, c1n: C1Needed):
 
     from ..claims.tables import format_horizon
     from ..plotting import POLICY_COLORS as colors
-    from ..plotting import THEORY_STYLE, band_curve, paper_axes, regret_panel
+    from ..plotting import THEORY_STYLE, band_curve, legend_cell, paper_axes, regret_panel
 
     a, b, c1n = _check(a, OverT), _check(b, OverEps), _check(c1n, C1Needed)
     # part (a) over the whole width, its key under it, part (b) with its key beside it: side by side, with their
@@ -284,9 +284,7 @@ def figure(a: OverT, b: OverEps, c1n: C1Needed):
     ax.plot(t[td], needed, color=colors["AdaP-KLUCB"], linestyle=":", linewidth=1.4, label=label8)
     ax.plot(t[td], a.lower[td], color="k", **THEORY_STYLE, label="Theorem 3 lower bound")
     ax.set_ylim(1, None)
-    key = fig.add_subplot(gs[1, :])
-    key.axis("off")
-    key.legend(*ax.get_legend_handles_labels(), loc="center", ncol=2, fontsize="x-small", frameon=False)
+    legend_cell(fig, gs[1, :], ax, loc="center", ncol=2, fontsize="x-small")
     ax.get_legend().remove()
 
     ax = fig.add_subplot(gs[2, 0])
@@ -297,8 +295,6 @@ def figure(a: OverT, b: OverEps, c1n: C1Needed):
     ax.plot(b.eps, b.lower, color="k", **THEORY_STYLE, label="Theorem 3 lower bound")
     title = f"(b) against ε\nT = {format_horizon(b.horizon, mathtext=True)}, {b.runs} runs"
     paper_axes(ax, xlabel="privacy budget ε", ylabel="pseudo-regret R(T)", title=title)
-    key = fig.add_subplot(gs[2, 1])
-    key.axis("off")
-    key.legend(*ax.get_legend_handles_labels(), loc="center left", fontsize="x-small", frameon=False)
+    legend_cell(fig, gs[2, 1], ax, loc="center left", fontsize="x-small")
     fig.tight_layout()
     return fig

@@ -159,7 +159,7 @@ def constants_figure(epsilons, curves, lai_robbins, n_arms):
     constant (CTB) / Theorem 1. ``n_arms`` goes in the title. Returns the figure."""
     import matplotlib.pyplot as plt
 
-    from ..plotting import THEORY_STYLE, paper_axes
+    from ..plotting import THEORY_STYLE, legend_under_panels, paper_axes
 
     if set(curves) != set(CURVES):
         raise ValueError(f"curves must be those of constant_curves, got {sorted(curves)}")
@@ -176,16 +176,15 @@ def constants_figure(epsilons, curves, lai_robbins, n_arms):
     ax1.axhline(lai_robbins, color="0.5", linewidth=1, label="non-private Lai-Robbins")
     ylabel = r"constant $c$ in $\liminf\, R(T)/\log T \geq c$"
     paper_axes(ax1, xlabel="privacy level ε", ylabel=ylabel, title=f"constants on the paper's {n_arms}-arm instance")
-    # the left panel's legend under the figure: inside (lower left) it lay over Basu et al.'s curve, and below
-    # the left panel alone, in two columns, it was wider than the panel
-    fig.legend(*ax1.get_legend_handles_labels(), loc="lower center", ncol=3, fontsize="x-small", frameon=False)
     t1 = curves["Theorem 1"]
     ax2.plot(epsilons, t1 / curves["Basu et al. 2019"], color="C0", label="Theorem 1 / Basu et al.")
     ax2.plot(epsilons, curves["achievable: KL-UCB on CTB"] / t1, color="C3", label="achievable (CTB) / Theorem 1")
     ax2.axhline(1.0, color="0.5", linewidth=1)
     paper_axes(ax2, xlabel="privacy level ε", ylabel="ratio of constants", title="Theorem 1 against its neighbours")
     ax2.legend(loc="upper left")
-    fig.tight_layout(rect=(0, 0.12, 1, 1))
+    # the left panel's legend under the figure: inside (lower left) it lay over Basu et al.'s curve, and below
+    # the left panel alone, in two columns, it was wider than the panel
+    legend_under_panels(fig, ax1, ncol=3, space=0.12, fontsize="x-small")
     return fig
 
 

@@ -10,7 +10,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from .panels import band_curve, regret_panel
-from .theme import THEORY_STYLE, paper_axes
+from .theme import THEORY_STYLE, legend_under_panels, paper_axes
 
 
 def looseness_figure(curves, t, keep, *, title, ylabel, ratio_title, uniform_rate, t_min):
@@ -80,11 +80,9 @@ def gap_pulls_figure(t, pulls, pulls_bound, *, horizon, title, forced_floor=Fals
             ax.plot(t, 4 * np.log(t + 1), color="grey", linestyle=":", label="4 log(t+1)")
         paper_axes(ax, ylabel=r"$E[N_a(t)]$ per arm" if eps == epsilons[0] else "", title=f"ε = {eps:g}")
         ax.set_ylim(1, 2 * horizon)
-    # one legend under the panels: inside any of them it lay over the counts or the dashed bounds
-    handles, labels = axes[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower center", ncol=len(labels), frameon=False)
     fig.suptitle(f"{title}, T = {format_horizon(horizon, mathtext=True)}, {runs} runs", fontsize="medium")
-    fig.tight_layout(rect=(0, 0.08, 1, 1))
+    # one legend under the panels: inside any of them it lay over the counts or the dashed bounds
+    legend_under_panels(fig, axes[0], ncol=len(axes[0].get_legend_handles_labels()[1]), space=0.08)
     return fig
 
 

@@ -93,16 +93,13 @@ def hidden_by_legend(fig, *, details: bool = False):
     import numpy as np
     from matplotlib.collections import PathCollection
 
-    legends = [
-        leg for leg in [*fig.legends, *(ax.get_legend() for ax in fig.axes)] if leg is not None and leg.get_visible()
-    ]
+    legends, boxes, mine_of = _legend_boxes(fig)
     if not legends:
         return [] if details else 0
     own = {id(t) for leg in legends for t in leg.findobj(lambda a: True)}
-    boxes = {id(leg): leg.get_window_extent() for leg in legends}
     found = []
     for ax in fig.axes:
-        mine = [boxes[id(leg)] for leg in [ax.get_legend(), *fig.legends] if leg is not None and id(leg) in boxes]
+        mine = mine_of(ax)
         frame = ax.get_window_extent()
         points = [
             (line.get_label(), line.get_transform().transform(line.get_xydata()))
@@ -132,6 +129,20 @@ def hidden_by_legend(fig, *, details: bool = False):
     return [what for _, what in found] if details else sum(n for n, _ in found)
 
 
+def _legend_boxes(fig):
+    """The visible legends of ``fig`` (its own and its axes'), their boxes on the last draw keyed by ``id``, and a
+    function giving the boxes that can cover an axes' data: its own legend's and the figure's."""
+    legends = [
+        leg for leg in [*fig.legends, *(ax.get_legend() for ax in fig.axes)] if leg is not None and leg.get_visible()
+    ]
+    boxes = {id(leg): leg.get_window_extent() for leg in legends}
+
+    def mine_of(ax):
+        return [boxes[id(leg)] for leg in [ax.get_legend(), *fig.legends] if leg is not None and id(leg) in boxes]
+
+    return legends, boxes, mine_of
+
+
 def _inside(p0, p1, box):
     """The share of each segment ``p0[i]``-``p1[i]`` (display coordinates, arrays of shape (n, 2)) that lies inside
     the rectangle ``box`` (x0, y0, x1, y1): Liang-Barsky clipping, one interval of the segment's parameter each."""
@@ -157,13 +168,10 @@ def legend_line_cover(fig, *, details: bool = False):
     a legend covers). Reads the last draw. With ``details=True``, one line per curve under a legend."""
     import numpy as np
 
-    legends = [
-        leg for leg in [*fig.legends, *(ax.get_legend() for ax in fig.axes)] if leg is not None and leg.get_visible()
-    ]
-    boxes = {id(leg): leg.get_window_extent() for leg in legends}
+    _, _, mine_of = _legend_boxes(fig)
     worst, found = 0.0, []
     for ax in fig.axes:
-        mine = [boxes[id(leg)] for leg in [ax.get_legend(), *fig.legends] if leg is not None and id(leg) in boxes]
+        mine = mine_of(ax)
         if not mine:
             continue
         f = ax.get_window_extent()
@@ -235,6 +243,28 @@ def legend_below(ax, *, offset: float, ncol: int = 2, fontsize="x-small", **kwar
     one), in ``ncol`` columns: for a panel whose data leave no corner empty, where an inside legend lies over them.
     Returns the legend."""
     return ax.legend(loc="upper center", bbox_to_anchor=(0.5, offset), ncol=ncol, fontsize=fontsize, **kwargs)
+
+
+def legend_under_panels(fig, ax, *, ncol: int, space: float, replaces=(), **kwargs):
+    """One frameless legend for the whole figure, centred under its panels, with the entries of ``ax``: for panels
+    that share their lines and leave no corner empty. The legends of the axes in ``replaces`` are removed, and the
+    panels are laid out above a band of height ``space`` (figure fraction) that holds it, so call it once every
+    panel is drawn. Returns the legend."""
+    handles, labels = ax.get_legend_handles_labels()
+    for other in replaces:
+        if other.get_legend() is not None:
+            other.get_legend().remove()
+    legend = fig.legend(handles, labels, loc="lower center", ncol=ncol, frameon=False, **kwargs)
+    fig.tight_layout(rect=(0, space, 1, 1))
+    return legend
+
+
+def legend_cell(fig, cell, ax, **kwargs):
+    """``ax``'s entries as a frameless legend alone in ``cell``, a slot of ``fig``'s grid (``gridspec[1, :]``), on
+    axes that draw nothing: a key under or beside panels that have no room for one. Returns the legend."""
+    key = fig.add_subplot(cell)
+    key.axis("off")
+    return key.legend(*ax.get_legend_handles_labels(), frameon=False, **kwargs)
 
 
 def epsilon_colors(epsilons) -> dict:

@@ -170,3 +170,38 @@ def test_legend_below_centres_the_legend_under_the_axes():
     assert a.x0 == b.x0 and a.y0 > b.y0  # one column
     assert leg.get_texts()[0].get_fontsize() == pytest.approx(0.694 * plt.rcParams["font.size"], rel=0.01)  # x-small
     assert box.y1 < axes_box.y0 and abs((box.x0 + box.x1) / 2 - (axes_box.x0 + axes_box.x1) / 2) < 1
+
+
+def test_legend_under_panels_is_one_legend_below_every_panel():
+    """The entries of one panel as the figure's legend, under both panels, the panels' own legends removed when it
+    replaces them; the panels end above the band it holds."""
+    fig, axes = plt.subplots(1, 2, figsize=(6, 3))
+    for ax in axes:
+        ax.plot([1, 2], [1, 2], label="a")
+        ax.plot([1, 2], [2, 1], label="b")
+        ax.legend()
+    leg = ldp.plotting.legend_under_panels(fig, axes[0], ncol=2, space=0.15, replaces=axes)
+    fig.canvas.draw()
+    box = leg.get_window_extent()
+    lowest = min(ax.get_window_extent().y0 for ax in axes)
+    texts = [t.get_text() for t in leg.get_texts()]
+    plt.close(fig)
+    assert texts == ["a", "b"] and fig.legends == [leg] and all(ax.get_legend() is None for ax in axes)
+    assert box.y1 < lowest and not leg.get_frame_on()
+
+
+def test_legend_cell_puts_a_key_alone_in_its_grid_cell():
+    fig = plt.figure(figsize=(6, 3))
+    gs = fig.add_gridspec(1, 2)
+    ax = fig.add_subplot(gs[0, 0])
+    ax.plot([1, 2], [1, 2], label="a")
+    leg = ldp.plotting.legend_cell(fig, gs[0, 1], ax, loc="center left")
+    key = fig.axes[1]
+    plt.close(fig)
+    assert (
+        key.get_legend() is leg
+        and not key.axison
+        and not key.lines
+        and [t.get_text() for t in leg.get_texts()] == ["a"]
+    )
+    assert not leg.get_frame_on() and ax.get_legend() is None
