@@ -283,3 +283,38 @@ def test_api_appendix_goes_from_a_theorem_to_its_code_in_one_click(browser, html
     code = re.sub(r"<[^>]+>", "", target.read_text()) if target.exists() else ""  # the highlighted source
     assert "def ldp_ucb_l_regret_bound(" in code, href
     page.close()
+
+
+#: the start of every line a browser draws in a ``pre``, as (left edge in px, whether it starts a line of the source);
+#: the left edge of the pre's text, and the width of one character (monospace)
+_LINE_STARTS = """pre => {
+  const text = pre.textContent, out = [];
+  const walker = document.createTreeWalker(pre, NodeFilter.SHOW_TEXT);
+  let node, at = 0, top = null, char = 0;
+  while ((node = walker.nextNode())) {
+    for (let i = 0; i < node.length; i++, at++) {
+      const r = document.createRange(); r.setStart(node, i); r.setEnd(node, i + 1);
+      const box = r.getBoundingClientRect();
+      if (text[at] === "\\n" || box.width === 0) continue;
+      char = char || box.width;
+      if (top === null || box.top > top + box.height / 2) {
+        top = box.top; out.push([box.left, at === 0 || text[at - 1] === "\\n"]);
+      }
+    }
+  }
+  return [out, pre.getBoundingClientRect().left + parseFloat(getComputedStyle(pre).paddingLeft), char];
+}"""
+
+
+def test_a_wrapped_code_line_continues_under_a_hanging_indent(browser, html):
+    """At 1280 px the long comments of a parameters cell wrap (_static/ldp.css, pre-wrap). Every line of the source
+    starts at the cell's left edge, and every line the browser wraps starts at least 5 characters further right, so
+    that a wrapped comment ("state its horizon") does not read as a statement of its own."""
+    page = _page(browser, html, "chapters/ren2020/figure1.html")
+    pre = page.locator("div.cell.tag_parameters div.cell_input pre").first
+    starts, left, char = pre.evaluate(_LINE_STARTS)
+    wrapped = [x for x, source in starts if not source]
+    assert wrapped, f"no line of the parameters cell wraps at {WIDTH} px: nothing to check"
+    assert all(abs(x - left) < 1 for x, source in starts if source), starts
+    assert all(x - left >= 5 * char for x in wrapped), (left, starts)
+    page.close()
