@@ -77,7 +77,16 @@ AGREE_Z = 2.0  # a statistical claim agrees within 2 standard errors (of the pap
 NEAR_Z = 4.0  # ... is near within 4, disagrees beyond
 #: the verdicts on a paper's number, from the best to the worst
 #: (see :meth:`~ldpcode.claims.kinds.StatisticalClaim.verdict`)
-VERDICTS = ("agrees", "consistent at some t", "inconclusive", "underdetermined", "near", "disagrees", "not judged")
+VERDICTS = (
+    "agrees",
+    "within the rate",
+    "consistent at some t",
+    "inconclusive",
+    "underdetermined",
+    "near",
+    "disagrees",
+    "not judged",
+)
 #: the fields of a stored claim, in the order of its dict in data/ (:meth:`Claim.to_dict`)
 FIELDS = (
     *("id", "kind", "source", "reproduced", "tolerance", "se", "k", "paper", "paper_unit", "sense", "cites"),

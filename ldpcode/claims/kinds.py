@@ -293,10 +293,13 @@ class StatisticalClaim(_JudgedInStandardErrors, PaperClaim):
         **near** (z <= 4) or **disagrees**.
 
         An ``order`` claim with a one-sided sense (a rate such as Õ(T^{3/4}/ε), judged on an exponent
-        measured at finite horizons) is **underdetermined** whenever it is not within noise of the rate
-        (:meth:`rate_untestable`): a rate hides its constants and log factors and holds as T grows, so a local
-        exponent above it at the horizons run refutes nothing, whatever its z. A claim that agrees but
-        :meth:`cannot_fail` (the experiment could not reach the refuting side) is **inconclusive**."""
+        measured at finite horizons: :meth:`is_rate`) is tested by no slope, on either side: a rate hides its
+        constants and log factors and holds as T grows. Beyond noise on the refuting side it is
+        **underdetermined** (:meth:`rate_untestable`: the local exponent refutes nothing, whatever its z); on the
+        stated side, or within noise of the rate, it is **within the rate**: consistent with it, and no evidence
+        for it, since no slope could have refuted it (no z is given: it would measure the Monte Carlo noise, not
+        the statement). A claim that agrees, or lies within the rate, but :meth:`cannot_fail` (the experiment
+        could not even reach the refuting side) is **inconclusive**."""
         if self.category == "scope":
             return "not judged"
         if self.t_searched is not None:  # resolution read at the claim's horizon
@@ -304,19 +307,26 @@ class StatisticalClaim(_JudgedInStandardErrors, PaperClaim):
                 return "disagrees"
             return "inconclusive" if self._inconclusive() else "consistent at some t"
         z = self.z()
+        if self.is_rate():
+            if z > AGREE_Z:
+                return "underdetermined"
+            return "inconclusive" if self.cannot_fail() else "within the rate"
         if z <= AGREE_Z:
             return "inconclusive" if self._inconclusive() or self.cannot_fail() else "agrees"
-        if self.rate_untestable():
-            return "underdetermined"
         if self.systematic > 0 and self._excess() <= self.systematic + AGREE_Z * self.total_se():
             return "underdetermined"
         return self._z_verdict(z)
 
+    def is_rate(self) -> bool:
+        """An ``order`` claim with a one-sided sense: a rate with unstated constants and log factors (Õ(T^{3/4}/ε)),
+        read as a bound on an exponent, which a slope over a finite range of horizons (or of ε) can neither refute
+        nor confirm."""
+        return self.category == "order" and self.sense != "="
+
     def rate_untestable(self) -> bool:
-        """An ``order`` claim (a rate with unstated constants and log factors, one-sided) whose measured exponent lies
-        beyond noise on the wrong side: a slope over a finite range of horizons (or of ε, for an exponent of 1/ε)
-        cannot refute a rate, so the verdict is underdetermined."""
-        return self.category == "order" and self.sense != "=" and self.z() > AGREE_Z
+        """A rate (:meth:`is_rate`) whose measured exponent lies beyond noise on the wrong side: a slope over a finite
+        range of horizons (or of ε, for an exponent of 1/ε) cannot refute a rate, so the verdict is underdetermined."""
+        return self.is_rate() and self.z() > AGREE_Z
 
     def measure(self) -> str:
         """What the verdict rests on, in a few words: z, the relative difference, the horizon range, the
@@ -338,12 +348,24 @@ class StatisticalClaim(_JudgedInStandardErrors, PaperClaim):
                 f"{super().measure()}; it could have failed: the experiment allows {most} "
                 f"{format_value(self.reachable, 3)}, {_se_count(self._reachable_z())} se beyond"
             )
+        if self.t_searched is None and self.verdict() == "within the rate":
+            # on the stated side (or within noise of it): consistent, and no test, so no count of standard errors
+            gap = self.reproduced - self.paper
+            spread = f", systematic {self._systematic_text()}" if self.systematic > 0 else ""
+            beyond = gap > 0 if self.sense == "<=" else gap < 0  # on the refuting side, within noise
+            noise = ", within noise" if beyond else ""
+            return (
+                f"{format_value(abs(gap), 2)} {'below' if gap < 0 else 'above'} the stated {format_value(self.paper)}{noise}, "
+                f"se {format_value(self.total_se(), 2)}{spread}; consistent with the rate and no test of it: no slope "
+                "over a finite range refutes a rate whose constants and log factors are unstated"
+            )
         if self.t_searched is None and self.rate_untestable():
             side = "above" if self.sense == "<=" else "below"
             spread = f", systematic {self._systematic_text()}" if self.systematic > 0 else ""
             return (
-                f"{format_value(abs(self.reproduced - self.paper), 2)} {side} the stated exponent (se {format_value(self.total_se(), 2)}{spread}): "
-                "a rate, with its constants and log factors unstated, is not refuted by a slope over a finite range"
+                f"{format_value(abs(self.reproduced - self.paper), 2)} {side} the stated {format_value(self.paper)}, se "
+                f"{format_value(self.total_se(), 2)}{spread}; beyond noise, but a rate, with its constants and log factors "
+                "unstated, is not refuted by a slope over a finite range"
             )
         if self.t_searched is None and self.verdict() == "underdetermined":
             # the spread of what the paper leaves open covers the gap: a z would measure the gap against the Monte

@@ -108,7 +108,10 @@ def _link(notebook: str, text: str, base: str = "..") -> Markup:
 
 
 #: the least favourable verdict first: a statement takes the first of its numbers' verdicts in this order
-SEVERITY = ("disagrees", "near", "underdetermined", "inconclusive", "consistent at some t", "agrees", "not judged")
+SEVERITY = (
+    *("disagrees", "near", "underdetermined", "inconclusive", "consistent at some t", "within the rate", "agrees"),
+    "not judged",
+)
 #: short names of the papers for the scorecard (a view of :data:`ldpcode.paper_index.PAPERS_BY_CITES`)
 SHORT = {cites: paper.short for cites, paper in PAPERS_BY_CITES.items()}
 
@@ -185,7 +188,12 @@ class Scorecard:
         return repr(self.table())
 
     #: where a verdict's name may break in a narrow header (soft hyphens)
-    _BREAKS = {"inconclusive": "incon&shy;clusive", "underdetermined": "under&shy;determined"}
+    _BREAKS = {
+        "inconclusive": "incon&shy;clusive",
+        "underdetermined": "under&shy;determined",
+        "consistent at some t": "con&shy;sistent at some t",
+        "disagrees": "dis&shy;agrees",
+    }
 
     def _repr_html_(self) -> str:
         """One group of rows per paper (its name across the table), a row per class, a column per verdict: narrow

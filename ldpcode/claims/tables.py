@@ -177,6 +177,7 @@ _VERDICT_CLASS = {
     "holds within noise": "near",
     "disagrees": "disagree",
     "consistent at some t": "partial",
+    "within the rate": "partial",
     "inconclusive": "near",
     "underdetermined": "near",
     "not judged": "plain",
