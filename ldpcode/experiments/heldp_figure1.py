@@ -113,11 +113,6 @@ def final_regret_table(res: dict) -> Table:
     return Table(["instance", "agent", "levels", "ε_min", "R(T)"], rows, formats=[None] * 3 + ["g", (".4g", ".2g")])
 
 
-def _math(text: str) -> str:
-    """A figure's words with ε_t as mathtext (a title, a legend), not an underscore."""
-    return text.replace("ε_t", r"$\epsilon_t$")
-
-
 def panels_ab(res: dict, epsilons):
     """Figure 1(a), (b): HeLDP-UCB-L, then -B, on the Bernoulli arms at each constant ε of ``epsilons``."""
     col = epsilon_colors(epsilons)
@@ -150,7 +145,7 @@ def panels_efgh(res: dict, law: str, grid):
     fig, axes = plt.subplots(1, 2, figsize=(10, 4), sharey=True)
     for ax, p, tag in zip(axes, AGENTS, tags):
         regret_panel(ax, [res[(BERNOULLI, p, law, em)] for em in grid], colors=[col[em] for em in grid],
-                     labels=[rf"$\epsilon_{{\min}}$ = {em:g}" for em in grid], title=f"({tag}) {p}, Bernoulli arms,\n{_math(what)}")  # fmt: skip
+                     labels=[rf"$\epsilon_{{\min}}$ = {em:g}" for em in grid], title=f"({tag}) {p}, Bernoulli arms,\n{what}")  # fmt: skip
         ax.set_ylim(bottom=1.0)
     fig.tight_layout()
     return fig

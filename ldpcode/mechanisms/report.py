@@ -208,7 +208,7 @@ def plot_binned_audits(audits: dict, width: float, samples: int, *, eps_colors: 
         ax.plot(xx, eps * (np.abs(xx - 1) - np.abs(xx)), color="k", **theory_style, label=r"$\log f(x|0)/f(x|1)$")
         ax.axhline(eps, color="grey", lw=0.8)
         ax.axhline(-eps, color="grey", lw=0.8)
-        ax.set_title(rf"$\epsilon$ = {eps:g}: max_lower = {a.max_lower:.3f}")
+        ax.set_title(rf"$\epsilon$ = {eps:g}: largest |log-ratio| ≥ {a.max_lower:.3f}")  # max_lower, a lower bound
         ax.set_xlabel("CTL output x")
     axes[0].set_ylabel("log-ratio of bin probabilities")
     axes[0].legend(loc="lower left")

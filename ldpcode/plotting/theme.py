@@ -3,6 +3,8 @@ per algorithm, and the papers' log-log axes."""
 
 from __future__ import annotations
 
+import re
+
 import matplotlib.pyplot as plt
 
 from ..claims.tables import format_number
@@ -24,6 +26,9 @@ HIDDEN_KEY = "ldp-hidden-by-legend"
 #: the PNG text key of the book's figures: the largest share of a curve's length under a legend
 #: (:func:`legend_line_cover`), to two decimals
 COVER_KEY = "ldp-legend-line-cover"
+#: the PNG text key of the book's figures: how many of their texts still write an underscore outside mathtext
+#: (:func:`raw_underscores`), after :func:`math_subscripts` has set every one-letter symbol's subscript
+UNDERSCORE_KEY = "ldp-raw-underscores"
 DPI = 90
 
 
@@ -54,6 +59,49 @@ def _texts(fig):
     from matplotlib.text import Text
 
     return [t for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()]
+
+
+#: the TeX names of the Greek letters the book's figures write (ε_min -> $\epsilon_{\min}$)
+_GREEK_TEX = dict(
+    zip(
+        "αβγδΔεζηθκλμνξπρσΣτφχψω",
+        r"""\alpha \beta \gamma \delta \Delta \epsilon \zeta \eta \theta
+    \kappa \lambda \mu \nu \xi \pi \rho \sigma \Sigma \tau \phi \chi \psi \omega""".split(),
+    )
+)
+#: subscripts that TeX sets upright, as operators
+_OPERATOR_SUB = {"min": r"\min", "max": r"\max", "inf": r"\inf", "sup": r"\sup"}
+#: a one-letter symbol (not the end of a longer name: ``max_lower``, ``eps_min`` stay) and its subscript (not the
+#: start of a hyphenated name: ``R_HeLDP-UCB-BS`` stays, to be written another way)
+_SUBSCRIPT = re.compile(r"(?<![\w\\])([^\W\d_])_([^\W_]++)(?!-\w)")  # ++: no backtracking into a name
+
+
+def _outside_math(text: str) -> list[str]:
+    """``text`` split at its ``$...$`` spans: the even items lie outside mathtext, the odd ones are the spans."""
+    return re.split(r"(\$[^$]*\$)", text)
+
+
+def math_subscripts(text: str) -> str:
+    r"""``text`` with each one-letter symbol's subscript set as mathtext instead of an underscore: ``ε_min`` ->
+    ``$\epsilon_{\min}$``, ``ε_t`` -> ``$\epsilon_t$``, ``V_L`` -> ``$V_L$``, ``c_ε`` -> ``$c_\epsilon$``. A longer name (``max_lower``), a text
+    already in mathtext, and a text with an odd number of ``$`` (a price, not mathtext) are left as they are."""
+    if "_" not in text or text.count("$") % 2:
+        return text
+    parts = _outside_math(text)
+
+    def tex(m: re.Match) -> str:
+        symbol = _GREEK_TEX.get(m[1], m[1])
+        sub = _OPERATOR_SUB.get(m[2]) or "".join(_GREEK_TEX[c] + " " if c in _GREEK_TEX else c for c in m[2]).strip()
+        return f"${symbol}_{{{sub}}}$" if len(m[2]) > 1 else f"${symbol}_{sub}$"
+
+    parts[::2] = [_SUBSCRIPT.sub(tex, p) for p in parts[::2]]
+    return "".join(parts)
+
+
+def raw_underscores(fig) -> list[str]:
+    """The texts of ``fig`` (titles, labels, legend entries, annotations, ticks) that show an underscore outside
+    mathtext: a name as the code spells it (``eps_min``, ``max_lower``), where the reader expects the symbol."""
+    return [t.get_text() for t in _texts(fig) if "_" in "".join(_outside_math(t.get_text())[::2])]
 
 
 def _floor_pt(width_px: float, *, column_px: float, min_px: float, dpi: float) -> float:
@@ -201,10 +249,11 @@ def legend_line_cover(fig, *, details: bool = False):
 
 
 def figure_png(fig, *, dpi: float = DPI, column_px: int = COLUMN_PX, min_px: float = MIN_FONT_PX) -> bytes:
-    """The PNG the book shows for ``fig``: made :func:`legible`, a tight bounding box, ``dpi`` recorded in
-    the PNG, the smallest font (points) under the text key ``FONT_KEY``, what a legend hides
-    (:func:`hidden_by_legend`) under ``HIDDEN_KEY`` and how much of a curve (:func:`legend_line_cover`) under
-    ``COVER_KEY``, which the page test reads.
+    """The PNG the book shows for ``fig``: its subscripts set as mathtext (:func:`math_subscripts`, on every text),
+    made :func:`legible`, a tight bounding box, ``dpi`` recorded in the PNG, the smallest font (points) under the
+    text key ``FONT_KEY``, what a legend hides (:func:`hidden_by_legend`) under ``HIDDEN_KEY``, how much of a curve
+    (:func:`legend_line_cover`) under ``COVER_KEY`` and how many texts still show an underscore
+    (:func:`raw_underscores`) under ``UNDERSCORE_KEY``, which the page test reads.
 
     The saved PNG's own width decides: if its smallest font would still show below ``min_px`` (the tight
     box came out wider than :func:`legible` estimated), the fonts are raised to that floor and it is saved
@@ -213,11 +262,15 @@ def figure_png(fig, *, dpi: float = DPI, column_px: int = COLUMN_PX, min_px: flo
 
     from PIL import Image
 
+    for t in _texts(fig):
+        t.set_text(math_subscripts(t.get_text()))
+    raw = len(raw_underscores(fig))
     smallest = legible(fig, dpi=dpi, column_px=column_px, min_px=min_px)
     hidden, cover = hidden_by_legend(fig), legend_line_cover(fig)  # on legible's last draw
     for _ in range(4):
         buf = io.BytesIO()
         meta = {"Software": None, FONT_KEY: f"{smallest:.3f}", HIDDEN_KEY: str(hidden), COVER_KEY: f"{cover:.2f}"}
+        meta[UNDERSCORE_KEY] = str(raw)
         fig.savefig(buf, format="png", dpi=dpi, bbox_inches="tight", metadata=meta)
         width = Image.open(io.BytesIO(buf.getvalue())).width
         floor = _floor_pt(width, column_px=column_px, min_px=min_px, dpi=dpi)

@@ -28,6 +28,9 @@ HIDDEN_KEY = "ldp-hidden-by-legend"
 #: (ldpcode.plotting.COVER_KEY), and the most a figure may hide
 COVER_KEY = "ldp-legend-line-cover"
 MAX_COVER = 0.10
+#: the PNG text key of the book's figures: how many texts show an underscore outside mathtext
+#: (ldpcode.plotting.UNDERSCORE_KEY)
+UNDERSCORE_KEY = "ldp-raw-underscores"
 ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -149,6 +152,7 @@ class PageAudit:
     formulas: list = field(default_factory=list)
     fonts: list = field(default_factory=list)
     hidden: list = field(default_factory=list)
+    underscores: list = field(default_factory=list)
     checks: int = 0
     page_wide: bool = False
     figures: int = 0
@@ -211,6 +215,10 @@ def audit(browser, html: Path, rels=None, shots: dict | None = None) -> dict:
                 )
             if float(info.get(COVER_KEY, 0)) > MAX_COVER:
                 a.hidden.append(f"{Path(img['src']).name[:12]}: a legend covers {info[COVER_KEY]} of a curve's length")
+            if info.get(UNDERSCORE_KEY, "0" if px is None else None) != "0":  # no record: reported once, as a font
+                a.underscores.append(
+                    f"{Path(img['src']).name[:12]}: {info.get(UNDERSCORE_KEY, 'no record of')} texts show an underscore"
+                )
             if px is None:
                 a.fonts.append(f"{img['src']}: no {FONT_KEY} record (not shown through ldpcode.plotting.use_theme)")
             elif px < MIN_FONT_PX - 1e-6:

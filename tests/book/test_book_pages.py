@@ -1,9 +1,10 @@
 """The built book as a reader sees it: the book is built into a temporary folder and opened in headless
 Chromium at 1280 px. Every page is loaded once (``page_audit.audit``), and each test reads one property
 of all pages from that load: no raw TeX, markdown pipes or formula-made list items in a page body; no
-table, text output or display formula wider than the text column; no figure font below 9 px as shown; a check table
-on every chapter page. Three more pages are opened for what is theirs alone: the reproduction report
-(its scorecard on the first screen, its per-paper tables), the errata and the API appendix. Titles,
+table, text output or display formula wider than the text column; no figure font below 9 px as shown, no legend
+over the data, no figure text with an underscore; a check table on every chapter page. Four more pages are opened
+for what is theirs alone: the reproduction report (its scorecard on the first screen, its per-paper tables), the
+errata, the API appendix, and Figure 1 of Ren et al. (a parameters cell whose wrapped lines hang indented). Titles,
 the bibliography and the pages' network use are read from the HTML files.
 
 Needs Chromium (Debian's ``chromium`` package: ``.ci/run`` installs it) and Playwright's Python client
@@ -229,6 +230,15 @@ def test_no_legend_hides_a_data_point_or_a_label(audited):
     their axes covered the x labels. Nor does a legend lie over more than a tenth of a curve's drawn length
     (ldpcode.plotting.legend_line_cover; page_audit.MAX_COVER)."""
     assert not _problems(audited, "hidden"), _problems(audited, "hidden")
+
+
+def test_no_figure_text_shows_an_underscore(audited):
+    """A figure writes ε_min, not eps_min or ε_min with an underscore: ldpcode.plotting.figure_png sets every one-letter
+    symbol's subscript as mathtext and records in the PNG how many texts still show an underscore (a name as the
+    code spells it), which must be none. Found by it, once the subscripts were set: a legend naming the function
+    linear_c_epsilon (Theorems 4-5), three titles naming the attribute max_lower (Lemmas 2 and 5), and an axis
+    label R_HeLDP-UCB-BS(t), a policy's name as a subscript (Corollary 13)."""
+    assert not _problems(audited, "underscores"), _problems(audited, "underscores")
 
 
 def test_every_chapter_notebook_shows_a_check_table(audited):

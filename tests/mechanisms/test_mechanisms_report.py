@@ -147,7 +147,7 @@ def test_plot_binned_audits_draws_each_epsilon():
     }
     fig = report.plot_binned_audits(audits, 1.0, 500, eps_colors={0.5: "C0", 2.0: "C1"}, theory_style=STYLE)
     assert len(fig.axes) == 2
-    assert fig.axes[1].get_title() == rf"$\epsilon$ = 2: max_lower = {audits[2.0].max_lower:.3f}"
+    assert fig.axes[1].get_title() == rf"$\epsilon$ = 2: largest |log-ratio| ≥ {audits[2.0].max_lower:.3f}"
     assert fig._suptitle.get_text() == (
         "CTL outputs for r = 0 vs r = 1: 500 samples each, 95% simultaneous intervals "
         "(outermost points: the two tail bins)"

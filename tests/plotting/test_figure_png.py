@@ -172,9 +172,54 @@ def test_the_page_audit_reads_the_keys_the_figures_write():
     audit = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = audit  # its dataclasses look their module up there
     spec.loader.exec_module(audit)
-    assert (audit.FONT_KEY, audit.HIDDEN_KEY, audit.COVER_KEY, audit.MIN_FONT_PX) == (
+    assert (audit.FONT_KEY, audit.HIDDEN_KEY, audit.COVER_KEY, audit.UNDERSCORE_KEY, audit.MIN_FONT_PX) == (
         plotting.FONT_KEY,
         plotting.HIDDEN_KEY,
         plotting.COVER_KEY,
+        plotting.UNDERSCORE_KEY,
         plotting.MIN_FONT_PX,
     )
+
+
+@pytest.mark.parametrize(
+    "text, shown",
+    [
+        ("ε_min = 0.2", r"$\epsilon_{\min}$ = 0.2"),
+        ("HeLDP-UCB-BS, ε_t ≡ ε_min = 1", r"HeLDP-UCB-BS, $\epsilon_t$ ≡ $\epsilon_{\min}$ = 1"),
+        ("V_L and V_B", "$V_L$ and $V_B$"),
+        ("R_L(T), x_10, d_inf", r"$R_L$(T), $x_{10}$, $d_{\inf}$"),
+        ("Δ_a over σ_2", r"$\Delta_a$ over $\sigma_2$"),
+        ("c_ε(A, θ), x_εa", r"$c_\epsilon$(A, θ), $x_{\epsilon a}$"),
+        ("max_lower, eps_min", "max_lower, eps_min"),  # a name as the code spells it: left, and counted
+        ("R_HeLDP-UCB-BS(t)", "R_HeLDP-UCB-BS(t)"),  # a policy's name is no subscript: left, and counted
+        (r"$\epsilon_{\min}$ = 1, ε_t", r"$\epsilon_{\min}$ = 1, $\epsilon_t$"),  # mathtext stays as written
+        ("costs $5 at x_1", "costs $5 at x_1"),  # one $: not mathtext, left alone
+        ("T = 10⁶, no subscript", "T = 10⁶, no subscript"),
+    ],
+)
+def test_a_symbols_subscript_is_set_as_mathtext(text, shown):
+    assert plotting.math_subscripts(text) == shown
+    assert plotting.math_subscripts(shown) == shown  # once is enough
+
+
+def test_the_png_records_the_texts_that_still_show_an_underscore():
+    """figure_png sets ε_min as mathtext in every text (title, label, legend) and counts what it cannot set: a name
+    as the code spells it. The page test fails on any (tests/book/test_book_pages.py)."""
+    fig, ax = plt.subplots(figsize=(5, 3))
+    ax.plot([1, 2], [3, 4], label="eps_min = 0.5")
+    ax.plot([1, 2], [4, 3], label="ε_min = 0.5")
+    ax.legend()
+    ax.set_title("constant levels ε = ε_min")
+    ax.set_xlabel("ε_t")
+    before = ["constant levels ε = ε_min", "eps_min = 0.5", "ε_min = 0.5", "ε_t"]
+    assert sorted(plotting.raw_underscores(fig)) == before
+    png = plotting.figure_png(fig)
+    assert Image.open(io.BytesIO(png)).info[plotting.UNDERSCORE_KEY] == "1"
+    assert ax.get_title() == r"constant levels ε = $\epsilon_{\min}$" and ax.get_xlabel() == r"$\epsilon_t$"
+    assert plotting.raw_underscores(fig) == ["eps_min = 0.5"]
+    plt.close(fig)
+    clean, ax = plt.subplots(figsize=(5, 3))
+    ax.plot([1, 2], [3, 4])
+    ax.set_title("no subscript at all")
+    assert Image.open(io.BytesIO(plotting.figure_png(clean))).info[plotting.UNDERSCORE_KEY] == "0"
+    plt.close(clean)
