@@ -85,6 +85,8 @@ def math_subscripts(text: str) -> str:
     r"""``text`` with each one-letter symbol's subscript set as mathtext instead of an underscore: ``ε_min`` ->
     ``$\epsilon_{\min}$``, ``ε_t`` -> ``$\epsilon_t$``, ``V_L`` -> ``$V_L$``, ``c_ε`` -> ``$c_\epsilon$``. A longer name (``max_lower``), a text
     already in mathtext, and a text with an odd number of ``$`` (a price, not mathtext) are left as they are."""
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a str (a title, label or legend entry), got {type(text).__name__}")
     if "_" not in text or text.count("$") % 2:
         return text
     parts = _outside_math(text)

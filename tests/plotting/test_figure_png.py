@@ -202,6 +202,11 @@ def test_a_symbols_subscript_is_set_as_mathtext(text, shown):
     assert plotting.math_subscripts(shown) == shown  # once is enough
 
 
+def test_a_text_that_is_no_str_is_refused():
+    with pytest.raises(TypeError, match="text must be a str .*got int"):
+        plotting.math_subscripts(5)
+
+
 def test_the_png_records_the_texts_that_still_show_an_underscore():
     """figure_png sets ε_min as mathtext in every text (title, label, legend) and counts what it cannot set: a name
     as the code spells it. The page test fails on any (tests/book/test_book_pages.py)."""
