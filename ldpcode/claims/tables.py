@@ -188,9 +188,20 @@ _VERDICT_CLASS = {
 
 
 def _cell(c) -> str:
-    """A cell's HTML: a :class:`Markup` cell as it is, anything else escaped, with the min, max or inf of a
-    one-letter symbol as a subscript (``ε_min``, :func:`_min_max_inf`)."""
-    return c if isinstance(c, Markup) else _min_max_inf(html.escape(str(c)))
+    """A cell's HTML: a :class:`Markup` cell as it is, anything else escaped, with a short symbol's subscript as the
+    prose writes it (``ε_t``, ``p_0``, ``ε_min``: :func:`_subscripts`), and a break opportunity after every other
+    underscore, so that a name (``corollary4_one_point_bco``) wraps between its words, not inside one."""
+    if isinstance(c, Markup):
+        return c
+    return _subscripts(html.escape(str(c))).replace("_", "_<wbr>")
+
+
+def _subscripts(text: str) -> str:
+    """The one-letter subscript of a short symbol (``Δ_a``, ``p_0``, ``max_a``; a superscript may follow, ``Δ_ε²``)
+    and the min, max or inf of a one-letter symbol (``ε_min``: :func:`_min_max_inf`) as HTML subscripts; a longer
+    name (``ldp.x_a``, ``eps_min``, ``corollary4_one_point``) stays as written."""
+    text = re.sub(r"(?<![\w.])(\w{1,3})_(\w)(?![^\W¹²³])", r"\1<sub>\2</sub>", text)
+    return _min_max_inf(text)
 
 
 def _min_max_inf(text: str) -> str:
@@ -292,9 +303,7 @@ def _prose(text: str) -> str:
     out = re.sub(ten, lambda m: _power("", m.group(1) or m.group(2)), out)
     out = re.sub(r"(?<![\w.,])(\d{5,})(?=(\.\d+)?(?![\w.,]\d|\w))", lambda m: _whole(m.group(1), m.group(2)), out)
     out = re.sub(r"(?<![\w.])R\^2(?!\w)", "R²", out)
-    # Δ_a, max_a, Δ_ε² (a superscript may follow); not ldp.x_a nor eps_min
-    out = re.sub(r"(?<![\w.])(\w{1,3})_(\w)(?![^\W¹²³])", r"\1<sub>\2</sub>", out)
-    return _min_max_inf(out)
+    return _subscripts(out)
 
 
 def _whole(digits: str, fraction) -> str:

@@ -1149,10 +1149,18 @@ def test_a_text_cell_that_is_one_number_never_breaks_inside_it():
 
 def test_a_text_cell_writes_the_min_of_a_symbol_as_a_subscript():
     """A plain table's text cell "discrete, ε_min = 1" reads as the title and the prose write it, ε with a subscript
-    min; a name and a Markup cell are left alone."""
+    min, and so do a short symbol's one-letter subscripts (ε_t, p_0, c_ε: the appendix's audit table, heldp's Figure 2
+    table and Theorems 4-5 showed the underscore); a name keeps its underscores, with a break opportunity after each
+    (Table 1 of Zheng et al. broke "corollary4_one_poi / nt_bco" inside a word), and a Markup cell is left alone."""
     from ldpcode.claims import Table
     from ldpcode.claims.tables import Markup
 
-    html = Table(["setting", "id"], [["discrete, ε_min = 1, d_inf", Markup("<code>x_min</code>")], ["heldp_min", "a"]])
+    html = Table(
+        ["setting", "id"],
+        [["discrete, ε_min = 1, d_inf", Markup("<code>x_min</code>")], ["heldp_min", "ε_t, p_0, c_ε"]],
+    )
     body = html._repr_html_().split("<tbody>")[1]
-    assert "ε<sub>min</sub> = 1, d<sub>inf</sub>" in body and "<code>x_min</code>" in body and "heldp_min" in body
+    assert "ε<sub>min</sub> = 1, d<sub>inf</sub>" in body and "<code>x_min</code>" in body
+    assert "heldp_<wbr>min" in body and "ε<sub>t</sub>, p<sub>0</sub>, c<sub>ε</sub>" in body
+    assert "corollary4_<wbr>one_<wbr>point_<wbr>bco" in Table(["nb"], [["corollary4_one_point_bco"]])._repr_html_()
+    assert "heldp_min" in repr(html)  # the text form shows the cell as typed
