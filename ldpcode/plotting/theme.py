@@ -83,8 +83,9 @@ def _outside_math(text: str) -> list[str]:
 
 def math_subscripts(text: str) -> str:
     r"""``text`` with each one-letter symbol's subscript set as mathtext instead of an underscore: ``ε_min`` ->
-    ``$\epsilon_{\min}$``, ``ε_t`` -> ``$\epsilon_t$``, ``V_L`` -> ``$V_L$``, ``c_ε`` -> ``$c_\epsilon$``. A longer name (``max_lower``), a text
-    already in mathtext, and a text with an odd number of ``$`` (a price, not mathtext) are left as they are."""
+    ``$\epsilon_{\min}$``, ``ε_t`` -> ``$\epsilon_t$``, ``V_L`` -> ``$V_L$``, ``c_ε`` -> ``$c_\epsilon$``. A longer
+    name (``max_lower``), a text already in mathtext, and a text with an odd number of ``$`` (a price, not mathtext)
+    are left as they are. A str is required (TypeError otherwise)."""
     if not isinstance(text, str):
         raise TypeError(f"text must be a str (a title, label or legend entry), got {type(text).__name__}")
     if "_" not in text or text.count("$") % 2:
