@@ -272,8 +272,8 @@ def figure_png(fig, *, dpi: float = DPI, column_px: int = COLUMN_PX, min_px: flo
     hidden, cover = hidden_by_legend(fig), legend_line_cover(fig)  # on legible's last draw
     for _ in range(4):
         buf = io.BytesIO()
-        meta = {"Software": None, FONT_KEY: f"{smallest:.3f}", HIDDEN_KEY: str(hidden), COVER_KEY: f"{cover:.2f}"}
-        meta[UNDERSCORE_KEY] = str(raw)
+        meta = {"Software": None, FONT_KEY: f"{smallest:.3f}", HIDDEN_KEY: str(hidden), COVER_KEY: f"{cover:.2f}",
+                UNDERSCORE_KEY: str(raw)}  # fmt: skip
         fig.savefig(buf, format="png", dpi=dpi, bbox_inches="tight", metadata=meta)
         width = Image.open(io.BytesIO(buf.getvalue())).width
         floor = _floor_pt(width, column_px=column_px, min_px=min_px, dpi=dpi)
