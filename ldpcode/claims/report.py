@@ -8,7 +8,9 @@ screen, in intro.md and in README.md); :class:`Predictions` lists the book's own
 :class:`ClaimList` lists every stored claim.
 
 A statement judged by several numbers (the unbiasedness of g at six levels) counts once, with the least
-favourable of its numbers' verdicts (the order of ``SEVERITY``).
+favourable of its numbers' verdicts (the order of ``SEVERITY``), each as the statement counts it: a number judged
+near or disagreeing by its z alone counts as agreeing while that z is within what the largest of the statement's
+k numbers reaches by chance as often as one number passes 2 se (:func:`counted_verdict`, :func:`family_z`).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from __future__ import annotations
 import html
 import math
 from dataclasses import dataclass
+from statistics import NormalDist
 from pathlib import Path
 
 from .._paths import repo_root
@@ -116,15 +119,49 @@ SEVERITY = (
 SHORT = {cites: paper.short for cites, paper in PAPERS_BY_CITES.items()}
 
 
+def _family(group: list) -> list:
+    """The numbers of a statement judged by their own z: statistical, at a stated horizon, not about bounds."""
+    return [c for c in group if c.kind == "statistical" and c.t_searched is None and c.category != "scope"]
+
+
+def _tail(sense: str) -> float:
+    """The chance that one number of a true statement lies beyond ``AGREE_Z`` se: two-sided for ``=``, else one."""
+    return math.erfc(AGREE_Z / math.sqrt(2)) / (1 if sense == "=" else 2)
+
+
+def family_z(k: int, sense: str = "=") -> float:
+    r"""The z that the largest of ``k`` independent numbers of one true statement exceeds with the chance one number
+    has of lying beyond ``AGREE_Z`` se (Šidák): per number :math:`1 - (1 - p)^{1/k}`, with :math:`p = 0.0455`
+    two-sided (``sense "="``), 0.0228 one-sided. ``AGREE_Z`` for one number; 2.64 for six, two-sided."""
+    per = 1 - (1 - _tail(sense)) ** (1 / k)
+    return NormalDist().inv_cdf(1 - per / (2 if sense == "=" else 1))
+
+
+def counted_verdict(claim, group: list) -> str:
+    """A number's verdict as its statement counts it: its own, except that a statistical number judged near or
+    disagreeing by its z alone (no systematic spread) counts as agreeing when that z is within
+    :func:`family_z` of the statement's k > 1 such numbers. Read number by number, a family of k finds such a
+    row by chance (:func:`chance_note`); the statement is refuted only by a z that its true self would give as
+    rarely as one number gives 2 se."""
+    v = claim.verdict()
+    k = len(_family(group))
+    if v in ("near", "disagrees") and k > 1 and claim in _family(group) and claim.systematic == 0:
+        if claim.z() <= family_z(k, claim.sense):
+            return "agrees"
+    return v
+
+
 def statement_verdict(claims: list) -> str:
-    """The verdict of a statement judged by ``claims``: the least favourable of theirs (``SEVERITY``)."""
-    verdicts = {c.verdict() for c in claims}
+    """The verdict of a statement judged by ``claims``: the least favourable of theirs (``SEVERITY``), each as the
+    statement counts it (:func:`counted_verdict`)."""
+    verdicts = {counted_verdict(c, claims) for c in claims}
     return next(v for v in SEVERITY if v in verdicts)
 
 
 def statement_summary(group: list) -> str:
     """How the scorecard counts a statement judged by several numbers: once, with the least favourable of their
-    verdicts, and how many numbers gave each. Empty for a statement judged by one number (its row says it all)."""
+    verdicts, and how many numbers gave each (and, for a row within the family's z, why it counts as agreeing).
+    Empty for a statement judged by one number (its row says it all)."""
     if len(group) < 2:
         return ""
     counts: dict = {}
@@ -135,7 +172,17 @@ def statement_summary(group: list) -> str:
         every = "both" if len(group) == 2 else f"all {len(group)}"
         return f"one statement, counted as {verdict} ({every} of its numbers)"
     parts = ", ".join(f"{counts[v]} {v}" for v in SEVERITY if v in counts)
-    return f"one statement, counted as {verdict}: the least favourable of its {len(group)} numbers ({parts})"
+    lifted = [c for c in group if counted_verdict(c, group) != c.verdict()]
+    if not lifted:
+        return f"one statement, counted as {verdict}: the least favourable of its {len(group)} numbers ({parts})"
+    k, z = len(_family(group)), max(c.z() for c in lifted)
+    rows = f"row (z = {z:.1f}) lies" if len(lifted) == 1 else f"rows (z ≤ {z:.1f}) lie"
+    which = " and ".join(v for v in SEVERITY if v in {c.verdict() for c in lifted})
+    return (
+        f"one statement, counted as {verdict}: its {len(group)} numbers give {parts}, and the {which} "
+        f"{rows} within {family_z(k, lifted[0].sense):.2f} se, beyond which the largest of {k} "
+        f"numbers of a true statement lies as often as one number beyond {AGREE_Z:g} se (Šidák)"
+    )
 
 
 def statements_of(claims: list) -> dict:
@@ -240,13 +287,12 @@ def chance_note(claim, group: list) -> str:
     errors, :math:`1 - (1 - p)^k` with :math:`p = P(\\lvert Z\\rvert > 2) = 0.0455` (:math:`P(Z > 2) = 0.0228`
     one-sided). A family read number by number finds such a row by chance; this says how often. Empty
     otherwise."""
-    if claim.kind != "statistical" or claim.t_searched is not None or claim.verdict() not in ("near", "disagrees"):
+    if claim not in _family(group) or claim.verdict() not in ("near", "disagrees"):
         return ""
-    k = sum(1 for c in group if c.kind == "statistical" and c.t_searched is None and c.category != "scope")
+    k = len(_family(group))
     if k < 2:
         return ""
-    tail = math.erfc(AGREE_Z / math.sqrt(2)) / (1 if claim.sense == "=" else 2)
-    chance = 1 - (1 - tail) ** k
+    chance = 1 - (1 - _tail(claim.sense)) ** k
     return (
         f"one of {k} numbers of this statement: were it true, at least one of {k} would lie beyond {AGREE_Z:g} se "
         f"by chance with probability {chance:.0%}"

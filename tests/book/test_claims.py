@@ -1164,3 +1164,31 @@ def test_a_text_cell_writes_the_min_of_a_symbol_as_a_subscript():
     assert "heldp_<wbr>min" in body and "ε<sub>t</sub>, p<sub>0</sub>, c<sub>ε</sub>" in body
     assert "corollary4_<wbr>one_<wbr>point_<wbr>bco" in Table(["nb"], [["corollary4_one_point_bco"]])._repr_html_()
     assert "heldp_min" in repr(html)  # the text form shows the cell as typed
+
+
+def test_a_statement_of_k_numbers_is_refuted_only_beyond_the_largest_z_of_k():
+    """Six numbers of one true statement put one beyond 2 se in 24% of families: the statement counts a row at
+    z = 2.5 as agreeing (within family_z(6) = 2.66, Šidák), a row at z = 2.8 as near; one number alone at z = 2.5
+    stays near, and a row with a systematic spread keeps its own verdict."""
+    import math
+
+    from ldpcode.claims.report import counted_verdict, family_z
+
+    assert family_z(1) == pytest.approx(2.0) and family_z(1, ">=") == pytest.approx(2.0)
+    assert family_z(6) == pytest.approx(2.664, abs=1e-3) and family_z(2) == pytest.approx(2.273, abs=1e-3)
+    # P(largest of k beyond family_z(k)) = P(one beyond 2): the Šidák identity, two- and one-sided
+    for k in (2, 6, 20):
+        assert 1 - (1 - math.erfc(family_z(k) / math.sqrt(2))) ** k == pytest.approx(math.erfc(math.sqrt(2)))
+        one_sided = 1 - (1 - math.erfc(family_z(k, ">=") / math.sqrt(2)) / 2) ** k
+        assert one_sided == pytest.approx(math.erfc(math.sqrt(2)) / 2)
+    five = [_stat(1.0, 0.1, paper=1.0, paper_unit=0) for _ in range(5)]
+    mild, far = _stat(1.25, 0.1, paper=1.0, paper_unit=0), _stat(1.28, 0.1, paper=1.0, paper_unit=0)
+    assert mild.verdict() == far.verdict() == "near"
+    assert counted_verdict(mild, [*five, mild]) == "agrees" and C.statement_verdict([*five, mild]) == "agrees"
+    assert C.statement_verdict([*five, far]) == "near"
+    assert C.statement_verdict([mild]) == "near"  # one number: 2 se is its own family's threshold
+    summary = C.statement_summary([*five, mild])
+    assert summary.startswith("one statement, counted as agrees: its 6 numbers give 1 near, 5 agrees")
+    assert "the near row (z = 2.5) lies within 2.66 se" in summary
+    spread = _stat(1.25, 0.1, paper=1.0, paper_unit=0, systematic=0.01, systematic_how="a window")
+    assert spread.verdict() == "near" and C.statement_verdict([*five, spread]) == "near"
