@@ -23,13 +23,17 @@ STATEMENTS: tuple[Statement, ...] = (
         key=f"{_P}.theorem2.threshold_example",
         cites=_P,
         locator="Section 3, Consequences of Theorem 2",
-        quote=r"In the low-privacy regime, i.e. for $\epsilon \geq \frac{131}{27}\sqrt{\frac{(K-1)}{T}}$, the lower "
-        r"bound coincides with that of the bandits without privacy. ... For example, if $T = 10^6$ and $K = 100$, "
-        r"the bandits with and without global DP are equivalently hard for any privacy budget $\epsilon \geq 0.05$.",
+        quote=r"In the high-privacy regime, specifically for $\epsilon < \frac{131}{27}\sqrt{\frac{(K-1)}{T}}$, the "
+        r"hardness ... is higher than the lower bound for bandits without privacy. ... For example, if $T = 10^6$ and "
+        r"$K = 100$, the bandits with and without global DP are equivalently hard for any privacy budget "
+        r"$\epsilon \geq 0.05$.",
         category="printed constant",
         printed="0.05",
-        note="the threshold is a formula the paper prints, evaluated at T = 10^6, K = 100; the ellipsis drops the "
-        "sentence that draws the conclusion ('This indicates the phenomenon ...') and the remark on large T.",
+        note="the threshold between the two regimes is a formula the paper prints, evaluated at T = 10^6, K = 100 "
+        "(0.0483, printed as 0.05). Read alone, the example's 'equivalently hard for any ε ≥ 0.05' is true: it asks "
+        "for more than the true threshold 0.00205. What is false is the regimes' boundary: for ε in [0.00205, 0.0483) "
+        "the high-privacy sentence says the private term is the larger, and it is the smaller. The ellipses drop what "
+        "the hardness depends on, the low-privacy sentence (true at the printed boundary) and the remark on large T.",
     ),
     # --- Table 2 ------------------------------------------------------------------------------------------------
     Statement(
