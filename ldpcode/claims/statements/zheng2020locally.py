@@ -53,13 +53,20 @@ STATEMENTS: tuple[Statement, ...] = (
         note="the definition of DP in the streaming setting and the proof are in Appendix A, not in the extraction",
     ),
     Statement(
-        key=f"{P}.algorithm1.sigma",
+        key=f"{P}.theorem2.privacy",
         cites=P,
-        locator="Section 3.1, Algorithm 1, line 2",
-        quote="Algorithm 1: One-Point Bandits Learning-LDP 1 Input: non-private algorithm A, privacy parameters ε, δ 2 "
-        "Initialize: set σ = 2B 2 ln(1.25/δ) ε",
+        locator="Section 3.1, Theorem 2",
+        quote=(
+            "Obviously, the LDP guarantee of Algorithm 1 is followed directly from basic Gaussian mechanism. "
+            "Theorem 2. Algorithm 1 guarantees (ε, δ)-LDP."
+        ),
         category="identity",
-        note="σ = 2B√(2 ln(1.25/δ))/ε (the extraction drops the radical and the fraction bar)",
+        note=(
+            "Algorithm 1's line 2 sets σ = 2B√(2 ln(1.25/δ))/ε (the extraction drops the radical and the fraction bar). "
+            "The paper states no range of ε; the Gaussian mechanism's guarantee it cites ([12], Dwork and Roth 2014, "
+            "Theorem A.1) is proved for ε < 1. Judged by the exact δ(ε) of line 2's σ (Balle and Wang 2018, Theorem 8) "
+            "against δ, at several ε"
+        ),
     ),
     Statement(
         key=f"{P}.theorem3.utility",
@@ -76,21 +83,6 @@ STATEMENTS: tuple[Statement, ...] = (
             "the bound is O(B√ln(T/δ)/ε · Reg_T^A): the extraction drops the radical, the ε and Reg_T^A; the "
             "factor √ln(T/δ) is the range of the noisy losses with probability 1 - δ. It bounds the private regret "
             "by the non-private learner's worst-case bound, scaled by 1/ε"
-        ),
-    ),
-    Statement(
-        key=f"{P}.theorem5.noise",
-        cites=P,
-        locator="Section 3.2, text before Theorem 5",
-        quote=(
-            "which implies we can add noise n t (xt,1 xt,2) to ft(xt,1) ft(xt,2) to protect its privacy. ... "
-            "adding Gaussian noise with standard deviation σ = 2G 2 ln(1.25/δ) ε is enough to protect privacy "
-            "as ut 2 = 1."
-        ),
-        category="identity",
-        note=(
-            "with xt,1 - xt,2 = 2ρu_t the released noise n_t·(xt,1 - xt,2) has sd 2ρσ, σ = 2G√(2 ln(1.25/δ))/ε; "
-            "ρ = log T/T as in Agarwal et al. (2010) (Algorithm 2's line 2 is garbled in the extraction)"
         ),
     ),
     # --- Table 1, one-point rows (Corollary 4 for the smooth ones) ----------------------------------------------
