@@ -10,7 +10,8 @@ lines only. ``python -m ldpcode COMMAND --help`` says more.
 Every argument is checked before any work. An ordinary error (a misspelt name, a bad path, a value out of range, a
 call beyond the cost ceilings) prints one line, ``python -m ldpcode COMMAND: error: ...``, and exits with status 2,
 as argparse does; ``--debug`` shows the traceback instead. A notebook that fails while ``rerun`` executes it exits
-with status 1 (one line naming the cell and the error). Ctrl-C exits with status 130.
+with status 1 (one line naming the cell and the error), and so does a one-page build that fails after it (one line
+naming the file that holds the build's log). Ctrl-C exits with status 130.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from .policies.engines import ENGINES
 
 #: the exit status of an ordinary error (refused input), as argparse's own
 USAGE = 2
-#: the exit status of a notebook that failed while it ran
+#: the exit status of a notebook that failed while it ran (or of the page's build that failed after it)
 FAILED = 1
 
 
@@ -320,8 +321,16 @@ def _limits(args):
 
 def _findings(args) -> int:
     from ._paths import repo_root
-    from .claims.report import collect, findings, write_findings
+    from .claims.report import FINDINGS_FILES, collect, findings, write_findings
 
+    if args.write:  # before any work: the rename of the rewrite would put a plain file in a link's place
+        for name in FINDINGS_FILES:
+            path = repo_root() / name
+            if path.is_symlink():  # dangling or not, as sweep refuses its --out (ldpcode.table_io.check_table_path)
+                raise ValueError(
+                    f"{path} is a symbolic link; findings --write writes through none (it would replace the link "
+                    "with a plain file): make it a plain file, or run findings without --write"
+                )
     summary = collect()
     if not summary.claims:  # an empty table would read as "0 statements judged", a plausible wrong finding
         raise ValueError(
@@ -438,6 +447,11 @@ def main(argv=None) -> int:
         print(f"{prog}: error: {_one_line(err)} (--debug shows the traceback)", file=sys.stderr)
         return USAGE
     except Exception as err:
+        from .rerun import BuildFailed
+
+        if isinstance(err, BuildFailed) and not args.debug:  # the page's build failed: one line and where its log is
+            print(f"{prog}: error: {_one_line(err)} (--debug shows the traceback)", file=sys.stderr)
+            return FAILED
         if args.debug or type(err).__name__ != "PapermillExecutionError":
             raise
         # the notebook failed in its kernel: its error's own line, not papermill's 100-line traceback

@@ -308,3 +308,23 @@ def check_choice(name: str, value, known) -> str:
     if value not in known:
         raise ValueError(f"unknown {name} {value!r}; known: {', '.join(sorted(known))}")
     return value
+
+
+def check_keywords(where: str, function, kwargs: dict, *, leave_out=()) -> None:
+    """Refuse, before ``function(**kwargs)`` is called, a keyword it does not take or a required one left out, with a
+    one-line TypeError naming ``where`` (the public call, e.g. ``make_instance('bernoulli')``) and the parameters it
+    takes (``leave_out``: those the caller sets itself, never listed). Python's own message named the private helper
+    ("_bernoulli() got an unexpected keyword argument 'sigma'"). The keywords are bound to the signature only: an
+    error raised inside the call is never caught here."""
+    import inspect
+
+    kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    params = [p for p in inspect.signature(function).parameters.values() if p.kind in kinds and p.name not in leave_out]
+    names = [p.name for p in params]
+    takes = ", ".join(names) if names else "no parameters"
+    for key in kwargs:
+        if key not in names:
+            raise TypeError(f"{where}: unexpected parameter {key!r}; it takes: {takes}")
+    missing = [p.name for p in params if p.default is inspect.Parameter.empty and p.name not in kwargs]
+    if missing:
+        raise TypeError(f"{where}: missing parameter {missing[0]!r}; it takes: {takes}")

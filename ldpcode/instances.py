@@ -18,6 +18,7 @@ Instances by name (:func:`make_instance`, :func:`list_instances`):
 from __future__ import annotations
 
 import math
+import numbers
 from dataclasses import dataclass, field
 from enum import IntEnum
 
@@ -29,6 +30,7 @@ from ._validate import (
     check_array,
     check_choice,
     check_int,
+    check_keywords,
     check_probability_vector,
     check_real,
     check_rng,
@@ -80,9 +82,17 @@ def reward_from_draw(family, p0, p1, draw):
 
 @dataclass(frozen=True)
 class Arm:
+    """One arm: its reward law ``family`` (a :class:`Family`) and the law's parameters (p0, p1), checked when the arm
+    is made (:func:`_check_law`): Bernoulli(p0), p0 its mean in [0, 1]; Beta(p0, 1), p0 > 0; uniform on {p0, p1} and
+    on [p0, p1], p0 <= p1; Gaussian N(p0, p1^2), p1 > 0 (make_instance's own rules for its means and sigma). p1 is
+    0 where the law has no second parameter. Every number is finite."""
+
     family: int
     p0: float
     p1: float = 0.0
+
+    def __post_init__(self):
+        _check_law(self.family, self.p0, self.p1)
 
     @property
     def mean(self) -> float:
@@ -124,11 +134,22 @@ class Instance:
     params: np.ndarray = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
+        if not isinstance(self.name, str):
+            raise TypeError(f"name must be a string (the instance's label), got {self.name!r}")
+        if not isinstance(self.arms, (tuple, list)):
+            raise TypeError(
+                f"arms must be a tuple of Arm, got {one_line(self.arms)} of type {type(self.arms).__name__}"
+            )
+        for i, a in enumerate(self.arms):
+            if not isinstance(a, Arm):
+                raise TypeError(f"arms[{i}] must be an Arm (ldpcode.instances.Arm), got {one_line(a)}")
+        object.__setattr__(self, "arms", tuple(self.arms))  # a list made the instance unhashable
         if len(self.arms) == 0:
             raise ValueError("an instance needs at least one arm")
         kinds = {a.family == Family.GAUSSIAN for a in self.arms}
         if len(kinds) > 1:
             raise ValueError("an instance cannot mix Gaussian and bounded arms (they use different draw streams)")
+        _check_registered_name(self.name, self.arms)
         object.__setattr__(self, "families", np.array([a.family for a in self.arms], dtype=np.int64))
         object.__setattr__(self, "params", np.array([[a.p0, a.p1] for a in self.arms], dtype=float))
 
@@ -196,6 +217,45 @@ def _rewards_array(family, p0, p1, draws):
 REN2020_MEANS = (0.9,) + (0.8,) * 5 + (0.7,) * 5 + (0.6,) * 5 + (0.5,) * 4
 
 
+def _check_sigma(sigma, name: str = "sigma") -> float:
+    """A Gaussian arm's standard deviation: a finite number > 0 (``make_instance("gaussian", sigma=...)`` and
+    :class:`Arm` alike)."""
+    sigma = check_real(name, sigma)
+    if sigma <= 0:
+        raise ValueError(f"{name} must be > 0, got {sigma!r}")
+    return sigma
+
+
+def _check_law(family, p0, p1) -> None:
+    """The one check of an arm's law, for :class:`Arm` (and so for every instance, :func:`make_instance`'s too): a
+    :class:`Family` and finite parameters within its rules (:class:`Arm`). Bernoulli's mean obeys
+    :func:`~ldpcode._validate.check_probability_vector`'s rule (make_instance's means) and the Gaussian's p1
+    :func:`_check_sigma`. Before, ``Arm(Family.BERNOULLI, 1.5)`` was accepted and simulated a wrong regret."""
+    if isinstance(family, (bool, np.bool_)) or not isinstance(family, (numbers.Integral, np.integer)):
+        raise TypeError(
+            f"an arm's family must be a Family ({', '.join(f'Family.{f.name}' for f in Family)}), got {family!r}"
+        )
+    if int(family) not in Family._value2member_map_:
+        raise ValueError(
+            f"an arm's family must be a Family ({', '.join(f'Family.{f.name}' for f in Family)}), got the unknown code "
+            f"{int(family)}"
+        )
+    family = Family(int(family))
+    law = _FAMILY_NAMES[family]
+    p0 = check_real(f"p0 of a {law} arm", p0)
+    p1 = check_real(f"p1 of a {law} arm", p1)
+    if family in (Family.BERNOULLI, Family.BETA_A1) and p1 != 0:
+        raise ValueError(f"p1 is not a parameter of a {law} arm: leave it at 0, got {p1!r}")
+    if family == Family.BERNOULLI and not 0.0 <= p0 <= 1.0:
+        raise ValueError(f"p0 of a Bernoulli arm (its mean) must be in [0, 1], got {p0!r}")
+    if family == Family.BETA_A1 and not p0 > 0:
+        raise ValueError(f"p0 of a Beta(a, 1) arm (its a) must be > 0, got {p0!r}")
+    if family in (Family.TWO_POINT, Family.UNIFORM) and not p0 <= p1:
+        raise ValueError(f"a {law} arm needs lo = p0 <= hi = p1, got p0 = {p0!r}, p1 = {p1!r}")
+    if family == Family.GAUSSIAN:
+        _check_sigma(p1, "p1 of a Gaussian arm (its sigma)")
+
+
 def _bernoulli(means, name="bernoulli"):
     means = check_probability_vector("means", means)
     return Instance(name, tuple(Arm(Family.BERNOULLI, float(m)) for m in means))
@@ -203,13 +263,12 @@ def _bernoulli(means, name="bernoulli"):
 
 def _gaussian(means, sigma=1.0, name="gaussian"):
     means = check_array("means", means, ndim=1, min_size=1)
-    sigma = check_real("sigma", sigma)
-    if sigma <= 0:
-        raise ValueError(f"sigma must be > 0, got {sigma!r}")
+    sigma = _check_sigma(sigma)
     return Instance(name, tuple(Arm(Family.GAUSSIAN, float(m), sigma) for m in means))
 
 
-def _mixed():
+def _mixed_arms() -> tuple:
+    """The 20 arms of ``ren2020-mixed`` (Fig. 1(e, f) of Ren et al.)."""
     by_mean = {
         0.9: Arm(Family.BERNOULLI, 0.9),
         0.8: Arm(Family.BETA_A1, 4.0),
@@ -217,7 +276,43 @@ def _mixed():
         0.6: Arm(Family.BERNOULLI, 0.6),
         0.5: Arm(Family.UNIFORM, 0.0, 1.0),
     }
-    return Instance("ren2020-mixed", tuple(by_mean[m] for m in REN2020_MEANS))
+    return tuple(by_mean[m] for m in REN2020_MEANS)
+
+
+def _mixed():
+    return Instance("ren2020-mixed", _mixed_arms())
+
+
+def _fixed_arms(name: str) -> tuple:
+    """The arms :func:`make_instance` gives the registered instance ``name`` that takes no parameters (made here
+    without an :class:`Instance`, which compares its arms with them: :func:`_check_registered_name`)."""
+    if name == "ren2020-bernoulli":
+        return tuple(Arm(Family.BERNOULLI, m) for m in REN2020_MEANS)
+    if name == "ren2020-gaussian":
+        return tuple(Arm(Family.GAUSSIAN, m, 1.0) for m in REN2020_MEANS)
+    return _mixed_arms()
+
+
+def _check_registered_name(name: str, arms: tuple) -> None:
+    """Refuse an instance named as one of :func:`make_instance`'s with other arms: a hand-built instance called
+    ``ren2020-bernoulli`` was labelled as the paper's in every result and table. A fixed instance must have exactly
+    the registered arms; ``bernoulli`` only Bernoulli arms; ``gaussian`` only Gaussian arms of one sigma."""
+    if name not in _REGISTRY:
+        return
+    if name == "bernoulli":
+        ok = all(a.family == Family.BERNOULLI for a in arms)
+        what = "Bernoulli arms only"
+    elif name == "gaussian":
+        ok = all(a.family == Family.GAUSSIAN for a in arms) and len({a.p1 for a in arms}) == 1
+        what = "Gaussian arms of one sigma only"
+    else:
+        ok = arms == _fixed_arms(name)
+        what = f"the {len(_fixed_arms(name))} arms make_instance({name!r}) gives"
+    if not ok:
+        raise ValueError(
+            f"instance name {name!r} is make_instance's, for {what}; these arms differ: build it with "
+            f"make_instance({name!r}{', means=[...]' if name in _NEEDS_MEANS else ''}) or give another name"
+        )
 
 
 _REGISTRY = {
@@ -241,6 +336,7 @@ def make_instance(name: str, **kwargs) -> Instance:
     if name in _NEEDS_MEANS:
         if "means" not in kwargs:
             raise ValueError(f"instance {name!r} needs means=[...], a list of arm means")
+        check_keywords(f"make_instance({name!r})", _REGISTRY[name], kwargs, leave_out=("name",))
         return _REGISTRY[name](**kwargs)
     if kwargs:
         raise ValueError(f"instance {name!r} takes no parameters, got {sorted(kwargs)}")
@@ -406,8 +502,13 @@ def _discrete_levels(values, probs=None, name=None):
     if not np.isfinite(values).all() or (values < 0).any():
         raise ValueError(f"privacy levels must be finite and >= 0, got values={values.tolist()}")
     probs = np.full(values.size, 1.0 / values.size) if probs is None else as_float_array("probs", probs, bools=False)
-    if probs.shape != values.shape or (probs < 0).any() or not np.isclose(probs.sum(), 1.0):
-        raise ValueError(f"probs must be non-negative, sum to 1 and match values, got {one_line(probs)}")
+    # sum to 1 within 1e-9, as discrete_sigmoid_mean's probs: np.isclose's 1e-5 let [0.5, 0.5000001] through, and
+    # the sampler's cdf silently renormalised them while expect() used them as given
+    if probs.shape != values.shape or (probs < 0).any() or not abs(probs.sum() - 1.0) <= 1e-9:
+        raise ValueError(
+            f"probs must be non-negative, sum to 1 (within 1e-9) and match values, got {one_line(probs)}"
+            f"{f' (sum {float(probs.sum())!r})' if probs.shape == values.shape else ''}"
+        )
     vals, pr = values.copy(), probs.copy()
     cdf = pr.cumsum()
     cdf /= cdf[-1]
@@ -471,4 +572,5 @@ def make_privacy_levels(kind: str, **kwargs) -> PrivacyLevels:
     fixed = {"ren-heldp-discrete", "ren-heldp-gaussian"}
     if kind in fixed and kwargs:
         raise ValueError(f"privacy levels {kind!r} take no parameters, got {sorted(kwargs)}")
+    check_keywords(f"make_privacy_levels({kind!r})", _LEVELS[kind], kwargs)
     return _LEVELS[kind](**kwargs)

@@ -235,7 +235,7 @@ ITEMS = (
         "Section 3.2: the unbiasing map g of HeLDP-UCB-B",
         "Section 3.2",
         H + "unbiasing_map_g",
-        "ldpcode.mechanisms.unbias",
+        "ldpcode.mechanisms.CTB.unbias",
         "ldpcode.unbiasing.ctb_unbiased_values",
         B + "unbiased_ctb_variance",
         B + "heldp_beta",
@@ -534,7 +534,8 @@ def _policy(name: str):
 
 def resolve(name: str):
     """The object a public name of :data:`ITEMS` names: ``policy:NAME`` is the class of
-    ``make_policy(NAME, ...)``; ``ldpcode.a.b`` is the attribute ``b`` of ``ldpcode.a`` (or a module).
+    ``make_policy(NAME, ...)``; ``ldpcode.a.b`` is the attribute ``b`` of ``ldpcode.a`` (or a module), and
+    ``ldpcode.a.C.m`` the method ``m`` of the class ``C`` of ``ldpcode.a`` (``ldpcode.mechanisms.CTB.unbias``).
     Raises ImportError naming the item when it does not exist."""
     if name.startswith("policy:"):
         return type(_policy(name.removeprefix("policy:")))
@@ -546,6 +547,13 @@ def resolve(name: str):
     try:
         return getattr(importlib.import_module(module), attr)
     except (ImportError, AttributeError) as exc:
+        owner, _, cls = module.rpartition(".")
+        try:  # a method of a class
+            klass = getattr(importlib.import_module(owner), cls)
+            if isinstance(klass, type):
+                return getattr(klass, attr)
+        except (ImportError, AttributeError, ValueError):  # ValueError: import_module("") of a one-part name
+            pass
         raise ImportError(f"the paper index names {name!r}, which does not exist") from exc
 
 

@@ -17,12 +17,15 @@ things, each refusing bad input before any work:
    book's own files (``chapters/``, ``data/``, ``_build/``, ``_static/``, ``ldpcode/``, ...: any existing top-level
    entry but a folder of re-runs; a new folder such as ``rerun/`` is fine), an ``OUT`` that exists, is not empty
    and has no such list, an ``OUT/<name>.ipynb`` it did not write or that was edited since, and an ``OUT/book``
-   that holds a file it did not write or one changed since, or is a symbolic link (:func:`check_out`). The
+   that holds a file or a folder it did not write or a file changed since, or is a symbolic link (:func:`check_out`).
+   The
    notebook is executed into a temporary file and renamed over ``OUT/<name>.ipynb`` once whole;
 3. builds a one-page Jupyter Book in ``OUT/book`` from the book's own ``_config.yml``, ``references.bib``,
    ``_static/`` and ``_ext/`` (so MyST, the theorem boxes, the bibliography and the offline MathJax render as in
    the book; the citations link to a bibliography page beside it) and returns ``OUT/book/_build/html/<name>.html``.
-   Links to the book's other pages are not part of a one-page build; they render as plain text.
+   Links to the book's other pages are not part of a one-page build; they render as plain text. A build that fails
+   raises :class:`BuildFailed`, one line naming the page and the file that holds the build's log (the command line
+   prints it and exits with status 1, as for a notebook that fails); the executed notebook stays in ``OUT``.
 
 Values on the command line are read as YAML (``-p horizon 100000`` an int, ``-p epsilons "[0.5, 1.0]"`` a list,
 ``-p policy LDP-UCB-B`` a string); an integer YAML 1.1 would read in another base (``010``, ``0x100``, ``0b11``,
@@ -411,7 +414,9 @@ def check_out(out: Path, name: str, *, book: bool = True) -> None:
 def _refuse_foreign_build(book: Path) -> None:
     """Refuse to replace ``book`` unless every file in it is one rerun wrote (listed in the :data:`MANIFEST` of its
     folder) and unchanged since: a file the reader added or edited there is never deleted, and a symbolic link
-    (``book`` itself or inside it) is never followed."""
+    (``book`` itself or inside it) is never followed. A folder is rerun's if it holds a file the manifest lists or is
+    listed itself (an empty folder of the build, ``book/x/`` in :func:`_record_book`): an empty folder the reader
+    made there was deleted with the build."""
     if not os.path.lexists(book):
         return
     if book.is_symlink() or not book.is_dir():
@@ -425,7 +430,15 @@ def _refuse_foreign_build(book: Path) -> None:
             f"{book} exists and is not a rerun build{old if (book / OLD_MARKER).exists() else ''}; "
             "move it away or choose another --out"
         )
+    folders = {k.rsplit("/", i)[0] for k in files if k.startswith("book/") for i in range(1, k.count("/") + 1)}
     for here, dirs, names in os.walk(book):
+        for entry in dirs:
+            path = Path(here, entry)
+            if not path.is_symlink() and path.relative_to(out).as_posix() not in folders:
+                raise ValueError(
+                    f"{book} holds the folder {path.relative_to(book)}/, which rerun did not write; it is never "
+                    "deleted: move it (or the whole folder) away, or choose another --out"
+                )
         for entry in names + [d for d in dirs if os.path.islink(os.path.join(here, d))]:
             path = Path(here, entry)
             rel = path.relative_to(out).as_posix()
@@ -442,10 +455,14 @@ def _refuse_foreign_build(book: Path) -> None:
 
 
 def _record_book(book: Path) -> None:
-    """List every file of the build ``book`` in the :data:`MANIFEST` of its folder (its earlier files forgotten)."""
+    """List every file of the build ``book`` in the :data:`MANIFEST` of its folder (its earlier files forgotten), and
+    every folder that holds nothing (as ``book/x/`` → ``"folder"``: :func:`_refuse_foreign_build` knows the others
+    by the files in them)."""
     out = book.parent
     files = {}
-    for here, _, names in os.walk(book):
+    for here, dirs, names in os.walk(book):
+        if not dirs and not names:
+            files[Path(here).relative_to(out).as_posix() + "/"] = "folder"
         for entry in names:
             path = Path(here, entry)
             if path.is_file() and not path.is_symlink():
@@ -515,7 +532,18 @@ def _build(root: Path, executed: Path, book: Path) -> Path:
     done = subprocess.run(cmd, capture_output=True, text=True, check=False)
     page = book / "_build" / "html" / f"{executed.stem}.html"
     if done.returncode != 0 or not page.exists():
-        raise RuntimeError(
-            f"the one-page build failed ({' '.join(cmd)}):\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+        fd, log = tempfile.mkstemp(prefix=f"ldpcode-rerun-{executed.stem}-build-", suffix=".log")
+        with os.fdopen(fd, "w", encoding="utf-8") as f:  # the system's temporary folder: OUT/book is removed
+            f.write(f"$ {' '.join(cmd)}\nexit status {done.returncode}\n\n{done.stdout}\n{done.stderr}")
+        how = f"exit status {done.returncode}" if done.returncode != 0 else "no page written"
+        raise BuildFailed(
+            f"the one-page build of {executed.name} failed (jupyter-book: {how}); its log is {log}, and the "
+            f"executed notebook {executed}"
         )
     return page
+
+
+class BuildFailed(RuntimeError):
+    """The one-page Jupyter Book build of a re-run failed: the message is one line naming the page, the file that
+    holds the build's log and the executed notebook (``python -m ldpcode rerun`` prints it and exits with status 1;
+    the build printed some 80 lines of traceback before)."""

@@ -51,7 +51,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._validate import check_bool, check_choice, check_epsilon, check_int
+from ._validate import check_bool, check_choice, check_epsilon, check_int, check_keywords
 from .instances import Instance, make_instance
 from .limits import MAX_HORIZON, MAX_RUNS, MAX_WORKERS, Limits, check_limits, default_workers, run_pool
 from .policies import REGISTRY, make_policy
@@ -208,6 +208,9 @@ def plan(
     for name in options:
         if name not in names:
             raise ValueError(f"options names policy {name!r}, which is not in policies {list(names)}")
+        # make_policy's keywords but the cell's epsilon (or epsilon_min), named here and not as make_policy's own
+        # TypeError ("make_policy() got an unexpected keyword argument 'alfa'")
+        check_keywords(f"sweep options of policy {name!r}", make_policy, options[name], leave_out=_CELL_KEYWORDS)
     tasks = []
     for name in names:
         extra = tuple(sorted(options.get(name, {}).items()))
@@ -234,6 +237,9 @@ def plan(
                     )
     return tasks
 
+
+#: the keywords of make_policy a sweep sets itself, per cell: never a policy's option
+_CELL_KEYWORDS = ("name", "epsilon", "epsilon_min")
 
 MAX_CELLS = 10**4
 """The most (policy, instance, ε) cells of one sweep: a grid beyond it is refused at once, before any policy

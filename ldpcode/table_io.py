@@ -28,8 +28,11 @@ def check_table_path(path, *, replace: bool = False) -> Path:
     reader's is lost to a mistyped path. Returns it as a :class:`~pathlib.Path`."""
     import os
 
+    from ._validate import check_bool
+
     if not isinstance(path, (str, os.PathLike)) or not str(path):
         raise TypeError(f"path must be a file path ending in .parquet or .csv, got {path!r}")
+    replace = check_bool("replace", replace)  # replace="no" is truthy, and wrote over the table
     path = Path(path)
     if path.suffix not in (".parquet", ".csv"):
         raise ValueError(f"path must end in .parquet or .csv, got {str(path)!r}")
@@ -104,6 +107,19 @@ def save_table(table, path, *, replace: bool = False) -> Path:
 
     import tempfile
 
+    import pandas as pd
+
+    from ._validate import check_bool, one_line
+
+    if not isinstance(table, pd.DataFrame):
+        raise TypeError(
+            f"table must be a sweep's table, a pandas DataFrame (ldpcode.sweep.sweep), got {type(table).__name__}"
+        )
+    if tuple(table.columns) != COLUMNS:  # load_table would refuse the file
+        raise ValueError(
+            f"table must have the columns of a sweep's table, {list(COLUMNS)}, got {one_line(list(table.columns), 120)}"
+        )
+    replace = check_bool("replace", replace)  # replace="no" is truthy, and wrote over the table
     path = check_table_path(path, replace=replace)
     # a new file of its own beside the target (O_EXCL, an unpredictable name: no other file is written through)
     fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent if str(path.parent) else ".")

@@ -1,7 +1,7 @@
 r"""HeLDP-UCB-B's unbiased values: CTB's bit under each user's own level :math:`\epsilon_t`, mapped through the map g
-of the HeLDP paper (Section 3.2), one value per response, through the same compiled :func:`~ldpcode.mechanisms.respond`
-and :func:`~ldpcode.mechanisms.unbias` the engines use. The chapter ``chapters/heldp/unbiasing_map_g`` checks by
-Monte Carlo that their mean is the reward mean for every level, and their variance
+of the HeLDP paper (Section 3.2), one value per response, through the same compiled kernels
+``ldpcode.mechanisms.respond`` and ``ldpcode.mechanisms.unbias`` the engines use. The chapter
+``chapters/heldp/unbiasing_map_g`` checks by Monte Carlo that their mean is the reward mean for every level, and their variance
 (:func:`ldpcode.bounds.unbiased_ctb_variance`): :func:`kept_levels` draws the levels of the users HeLDP-UCB-B keeps, and
 :func:`sample_moments` gives the g-values' mean and variance with their standard errors.
 """

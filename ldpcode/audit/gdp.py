@@ -66,7 +66,7 @@ def lemma1_release(rewards, starts, epsilon, size: int, rng, *, limits: Limits |
     :math:`1 < t_1 < \dots < t_\ell \le T` (``starts``) into the sub-sequences
     :math:`[1, t_1 - 1], [t_1, t_2 - 1], \dots, [t_\ell, T]`, and each releases its private mean
     :math:`\frac1m\sum r_t + \mathrm{Lap}(\frac{1}{\epsilon m})`, m its length
-    (:func:`ldpcode.mechanisms.laplace_mean`; the paper's display divides by j - i for the j - i + 1
+    (the kernel ``ldpcode.mechanisms.laplace_mean``; the paper's display divides by j - i for the j - i + 1
     rewards r_i..r_j, we divide by their number m). Returns shape ``(size, l + 1)``, whose cost ``limits`` caps.
     """
     r = _check_rewards("rewards", rewards, 1)

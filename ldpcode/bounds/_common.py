@@ -33,6 +33,15 @@ def _gaps(means, *, bounded: bool = True) -> np.ndarray:
     return gaps[gaps > 0]
 
 
+def _check_horizon(horizon, minimum: int = 1) -> int:
+    """A horizon T of a formula that multiplies T by other numbers: an integer in [``minimum``, 2**53]
+    (:data:`ldpcode.limits.MAX_HORIZON`, every engine's largest horizon). A horizon of 1e308 overflowed a double
+    (OverflowError) in sqrt(T (K - 1)) and sqrt(n T log T)."""
+    from ..limits import MAX_HORIZON
+
+    return check_int("horizon", horizon, minimum=minimum, maximum=MAX_HORIZON)
+
+
 def _log_horizon(horizon) -> float:
     return math.log(check_int("horizon", horizon, minimum=2))
 

@@ -27,6 +27,7 @@ import numpy as np
 from .._validate import as_float_array, check_array, check_epsilon, check_int, check_probability_vector, check_real
 from .._validate import check_choice as _check_choice
 from ..divergences import d_inf_bernoulli, d_inf_gaussian, t_inf_bernoulli, t_inf_gaussian
+from ._common import _check_horizon
 
 
 def _gdp_log_horizon(horizon, minimum: int = 1) -> float:
@@ -62,7 +63,7 @@ def gdp_minimax_lower_bound(horizon, n_arms, epsilon) -> float:
               \frac{1}{131}\frac{K-1}{\epsilon}\Big\}.
     """
     k = check_int("n_arms", n_arms, minimum=2)
-    t = check_int("horizon", horizon, minimum=max(1, k - 1))
+    t = _check_horizon(horizon, minimum=max(1, k - 1))
     eps = check_epsilon(epsilon)
     return max(math.sqrt(t * (k - 1)) / 27.0, (k - 1) / (131.0 * eps))
 
@@ -232,7 +233,7 @@ def gdp_minimax_upper_rate(horizon, n_arms, epsilon) -> float:
     rate with constant 1, for drawing slopes beside :func:`gdp_minimax_lower_bound`)."""
     k = check_int("n_arms", n_arms, minimum=1)
     eps = check_epsilon(epsilon)
-    t = check_int("horizon", horizon, minimum=1)
+    t = _check_horizon(horizon)
     log_t = math.log(t)
     return math.sqrt(k * t * log_t) + k * log_t / eps
 

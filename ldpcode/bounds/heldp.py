@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import optimize
 
-from .._validate import as_float_array, check_epsilon, check_real, one_line
+from .._validate import as_float_array, check_array, check_epsilon, check_real, one_line
 from ..stats import LinearFit, bootstrap_se, linear_fit
 from ._common import _gaps, _log_horizon, _regret_bound, _square
 from .factors import bernoulli_ratio, heldp_alpha, heldp_beta, laplace_ratio
@@ -422,7 +422,7 @@ def laplace_mixed_sum_tail_bound(lam, scales, nu=None):
     nu = root if nu is None else check_real("nu", nu)
     if not nu >= root * (1 - 1e-12):
         raise ValueError(f"nu must be >= sqrt(sum b_i^2) = {root:g}, got {nu!r}")
-    lam = as_float_array("lam", lam, bools=False)
+    lam = check_array("lam", lam)  # finite, as laplace_sum_tail_bound's (nan and inf were returned as nan and 0)
     valid = (lam > 0) & (lam < 2 * math.sqrt(2) * nu * nu / float(b.max()))
     return np.where(valid, np.exp(-(lam**2) / (8 * nu * nu)), np.nan)
 

@@ -30,7 +30,11 @@ def _v(a):
 
 
 def lemma7_subgaussian_objective(a):
-    r""":math:`a(1 - 2e^{-v_a^2/2})`, the quantity Lemma 7 maximizes over :math:`a \in (0, 1/4)`."""
+    r""":math:`a(1 - 2e^{-v_a^2/2})`, the quantity Lemma 7 maximizes over :math:`a \in (0, 1/4)`; ``a`` a number in
+    that open interval (at 1/4 it returned -0.25, at 0.5 a math domain error, at 0 a ZeroDivisionError)."""
+    x = check_real("a", a)
+    if not 0.0 < x < 0.25:
+        raise ValueError(f"a must be in (0, 1/4), the domain of Lemma 7's v_a, got {x!r}")
     return a * (1 - 2 * math.exp(-(_v(a) ** 2) / 2))
 
 
@@ -52,6 +56,12 @@ def lemma7_gaussian_integral() -> float:
     return float(integrate.quad(f, -40.0, 40.0, epsabs=1e-14, epsrel=1e-12, limit=200)[0])
 
 
+LEMMA7_MAX_GRID = 2 * 10**5 + 1
+"""The most support points :func:`lemma7_worst_noise` takes (10**5 a side of 0, as the notebook's rule
+``lp_z_max / lp_step <= 10**5``): its linear program's time grows faster than the grid (0.08 s at the default 2,401
+points, 15 s at 100,001), and step=1e-5 (2.4 million points) ran out of memory, 1e-6 had the process killed."""
+
+
 def lemma7_worst_noise(t, *, variance: float = 1.0, z_max: float = 12.0, step: float = 0.01):
     r"""The smallest :math:`\mathbb{E}[s'(t + Z)]` over noise laws Z with mean 0 and variance ``variance``.
 
@@ -65,7 +75,7 @@ def lemma7_worst_noise(t, *, variance: float = 1.0, z_max: float = 12.0, step: f
     :math:`\{-z_{\max}, -z_{\max}+\text{step}, \dots, z_{\max}\}` (an optimum has at most three atoms,
     one per moment constraint). Every such law is bounded, hence sub-Gaussian, so the value is an upper
     bound on the infimum over sub-Gaussian noises with that variance, and tight up to the grid (refining
-    the step from 0.01 to 0.002 moves it by about 1e-6).
+    the step from 0.01 to 0.002 moves it by about 1e-6). The grid holds at most :data:`LEMMA7_MAX_GRID` points.
 
     Returns ``(value, atoms, probs)``: the minimum and the minimizing law (atoms with mass > 1e-9).
     """
@@ -79,6 +89,16 @@ def lemma7_worst_noise(t, *, variance: float = 1.0, z_max: float = 12.0, step: f
         raise ValueError(f"variance must be > 0, got {variance!r}")
     if not 0 < step < z_max or z_max * z_max <= var:
         raise ValueError(f"need 0 < step < z_max and z_max^2 > variance, got step={step!r}, z_max={z_max!r}")
+    points = 2 * z_max / step  # a float: inf for step=1e-300 (int(round(inf)) raised OverflowError)
+    if not (math.isfinite(points) and round(points) + 1 <= LEMMA7_MAX_GRID):
+        shown = (
+            f"{round(points) + 1:,}" if points < 1e15 else f"{points:.3g}" if math.isfinite(points) else "over 1e308"
+        )
+        raise ValueError(
+            f"step must be >= z_max / {(LEMMA7_MAX_GRID - 1) // 2:,} (LEMMA7_MAX_GRID: at most {LEMMA7_MAX_GRID:,} "
+            f"grid points; the linear program's time grows faster than the grid), got step={step!r} with "
+            f"z_max={z_max!r}, a grid of {shown} points"
+        )
     z = np.linspace(-z_max, z_max, int(round(2 * z_max / step)) + 1)
     cost = 0.25 / np.cosh((t + z) / 2) ** 2  # s'(x) = 1/(4 cosh^2(x/2))
     res = linprog(

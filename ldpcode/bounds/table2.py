@@ -21,13 +21,14 @@ import numpy as np
 
 from .._validate import as_float_array, check_epsilon, check_int, one_line
 from ..divergences import d_inf_bernoulli, d_inf_gaussian
+from ._common import _check_horizon
 from .azize2022 import gdp_lower_bound_constant, gdp_minimax_lower_bound
 from .linear import linear_c_epsilon, linear_minimax_lower_bound
 
 
 def table2_stochastic_minimax(horizon, n_arms, epsilon) -> float:
     r"""Table 2, stochastic multi-armed bandit, minimax: :math:`\max(\frac1{27}\sqrt{T(K-1)}, \frac1{131}\frac{K-1}\epsilon)`."""
-    t = check_int("horizon", horizon, minimum=1)
+    t = _check_horizon(horizon)
     k = check_int("n_arms", n_arms, minimum=2)
     eps = check_epsilon(epsilon)
     return max(math.sqrt(t * (k - 1)) / 27.0, (k - 1) / eps / 131.0)

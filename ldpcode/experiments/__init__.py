@@ -29,9 +29,10 @@ from typing import Callable
 
 import numpy as np
 
-from .._validate import EPSILON_FLOOR, check_int
+from .._validate import EPSILON_FLOOR, as_float_array, check_array, check_int, check_result, one_line
 from ..instances import Instance, check_instance, make_privacy_levels
 from ..policies import make_policy
+from ..results import RegretCurves
 from ..simulate import SimulationResult, simulate
 from ..stats import bootstrap_se
 
@@ -50,6 +51,29 @@ def _check_values(name: str, values, what: str) -> list:
     return values
 
 
+def _shown(value) -> str:
+    return f"{one_line(value, 80)} of type {type(value).__name__}"
+
+
+def _check_keep(keep, result) -> np.ndarray:
+    """``keep`` as a boolean mask over the checkpoints of ``result``, or the ValueError saying what it must be."""
+    keep = np.asarray(keep)
+    if keep.dtype != bool or keep.shape != result.checkpoints.shape:
+        raise ValueError(
+            f"keep must be a boolean mask over the {result.checkpoints.size} checkpoints, "
+            f"got dtype {keep.dtype} and shape {keep.shape}"
+        )
+    return keep
+
+
+def _checked_bound(name: str, value) -> float:
+    """What a bound callable returned: one finite number >= 0 (a nan or a string was stored as the bound)."""
+    x = check_result(name, value)
+    if not (math.isfinite(x) and x >= 0):
+        raise ValueError(f"{name} must return a finite number >= 0, got {x!r}")
+    return value
+
+
 # ---------------------------------------------------------------- Ren et al. (2020a), Theorems 4 and 6
 
 
@@ -66,12 +90,7 @@ def gap_group_pulls(result: SimulationResult, instance: Instance, keep, gaps) ->
     (runs, keep.sum()). The empirical side of the pulls bound E[N_a(T)] <= ... in the proofs of Theorems 4
     and 6 of Ren et al. (2020a), Appendix A.2 and A.4."""
     check_instance(instance)
-    keep = np.asarray(keep)
-    if keep.dtype != bool or keep.shape != result.checkpoints.shape:
-        raise ValueError(
-            f"keep must be a boolean mask over the {result.checkpoints.size} checkpoints, "
-            f"got dtype {keep.dtype} and shape {keep.shape}"
-        )
+    keep = _check_keep(keep, result)
     out = {}
     for g in _check_values("gaps", gaps, "gaps"):
         arms = np.isclose(instance.gaps, g)
@@ -149,9 +168,15 @@ def bounds_along_run(
         keep=keep,
         t=t,
         gaps=gaps,
-        regret_bound={eps: np.array([regret_bound(instance.means, int(s), eps) for s in t]) for eps in epsilons},
+        regret_bound={
+            eps: np.array([_checked_bound("regret_bound", regret_bound(instance.means, int(s), eps)) for s in t])
+            for eps in epsilons
+        },
         pulls={eps: gap_group_pulls(res, instance, keep, gaps) for eps, res in results.items()},
-        pulls_bound={eps: {g: np.array([pulls_bound(g, int(s), eps) for s in t]) for g in gaps} for eps in epsilons},
+        pulls_bound={
+            eps: {g: np.array([_checked_bound("pulls_bound", pulls_bound(g, int(s), eps)) for s in t]) for g in gaps}
+            for eps in epsilons
+        },
     )
 
 
@@ -160,11 +185,35 @@ def last_decade_slopes(results: dict, t, keep, horizon: int, n_arms: int) -> tup
     (the last decade), and the same slope of the distribution-free rate ε^{-1} sqrt(n t log t) of Theorems 4
     and 6 of Ren et al. (2020a) (``ldp.bounds.distribution_free_rate``; its slope does not depend on ε).
     ``results`` maps a key (ε) to a SimulationResult; ``keep`` selects ``t`` from its checkpoints.
-    Returns (key -> slope, rate slope)."""
+    Returns (key -> slope, rate slope).
+
+    Checked against every result (as :func:`bounds_along_run` gives them: ``run.results, run.t, run.keep``):
+    ``keep`` a boolean mask over its checkpoints (an integer array selected other checkpoints and the slope was
+    about 0), ``t`` exactly its checkpoints that ``keep`` selects, ``horizon`` its horizon (a smaller one fitted
+    another decade) and ``n_arms`` its number of arms."""
     from ..bounds import distribution_free_rate
 
+    if not isinstance(results, dict) or not results or not all(isinstance(r, RegretCurves) for r in results.values()):
+        raise TypeError(f"results must be a non-empty dict of key -> SimulationResult, got {_shown(results)}")
+    horizon = check_int("horizon", horizon, minimum=1)
+    n_arms = check_int("n_arms", n_arms, minimum=1)
     t = np.asarray(t)
-    last = t >= check_int("horizon", horizon, minimum=1) // 10
+    for key, res in results.items():
+        mask = _check_keep(keep, res)
+        if res.horizon != horizon:
+            raise ValueError(
+                f"horizon must be the horizon of the results, {res.horizon} (the last decade is [horizon // 10, "
+                f"horizon]), got {horizon} (results[{key!r}])"
+            )
+        if t.shape != res.checkpoints[mask].shape or not np.array_equal(t, res.checkpoints[mask]):
+            raise ValueError(
+                f"t must be the checkpoints keep selects of every result ({int(mask.sum())} rounds from "
+                f"{int(res.checkpoints[mask][0]) if mask.any() else '-'}: run.t of bounds_along_run), got "
+                f"{one_line(t, 80)} (results[{key!r}])"
+            )
+        if isinstance(res, SimulationResult) and res.counts.shape[2] != n_arms:
+            raise ValueError(f"n_arms must be the results' number of arms, {res.counts.shape[2]}, got {n_arms}")
+    last = t >= horizon // 10
     if last.sum() < 2:
         raise ValueError(f"the last decade [{horizon // 10}, {horizon}] must hold at least 2 checkpoints of t")
     rate_slope = np.polyfit(np.log(t[last]), np.log([distribution_free_rate(n_arms, int(s), 1.0) for s in t[last]]), 1)[
@@ -367,15 +416,16 @@ def sup_ratio(regret_runs, bound_t) -> tuple[float, float]:
     standard error over the runs (``ldp.bootstrap_se``, whole runs resampled). ``regret_runs`` has shape
     (runs, len(bound_t)). The stored "bound" statistic of Theorems 7 and 10 and Corollaries 8 and 11 of
     Ren et al. (2020b): the bound holds at every checkpoint iff it is <= 1."""
-    regret_runs = np.asarray(regret_runs, dtype=float)
-    bound_t = np.asarray(bound_t, dtype=float)
-    if regret_runs.ndim != 2 or regret_runs.shape[1] != bound_t.shape[0] or bound_t.ndim != 1:
+    regret_runs = as_float_array("regret_runs", regret_runs, bools=False)  # a bool array was read as 0/1 regrets
+    bound_t = as_float_array("bound_t", bound_t, bools=False)
+    if regret_runs.ndim != 2 or bound_t.ndim != 1 or regret_runs.shape[1] != bound_t.shape[0]:
         raise ValueError(
             f"regret_runs must have shape (runs, {bound_t.shape[0] if bound_t.ndim == 1 else '?'}) to match "
             f"bound_t of shape {bound_t.shape}, got {regret_runs.shape}"
         )
-    if not (bound_t > 0).all():
-        raise ValueError("bound_t must be > 0 at every checkpoint (it divides the mean regret)")
+    if not (np.isfinite(bound_t) & (bound_t > 0)).all():
+        raise ValueError("bound_t must be > 0 and finite at every checkpoint (it divides the mean regret)")
+    check_array("regret_runs", regret_runs, low=0)  # a pseudo-regret: finite and >= 0
     stat = lambda r: float(np.max(r.mean(axis=0) / bound_t))  # noqa: E731
     return stat(regret_runs), bootstrap_se(stat, regret_runs)
 

@@ -14,7 +14,7 @@ name            algorithm
 ==============  ==========================================================================================
 
 **Algorithm 1, written once.** :class:`AdaptiveEpisodes` holds the three ingredients: (i) the Laplace
-mechanism on the mean of an arm's *last active episode* (:func:`ldpcode.mechanisms.laplace_mean`, Lemma 1),
+mechanism on the mean of an arm's *last active episode* (the kernel ``ldpcode.mechanisms.laplace_mean``, Lemma 1),
 (ii) per-arm doubling episodes (the chosen arm is played until its count doubles, Line 7), (iii) forgetting
 everything before that episode. The index is a separate object (:class:`PrivateIndex`); AdaP-UCB and
 AdaP-KLUCB are two of them and a third is a few lines: subclass :class:`PrivateIndex` and give

@@ -13,8 +13,13 @@ with the Sigmoid :math:`s(r) = (1+e^{-r})^{-1}`.
 
 Every curator draws its randomness as one number per response, from a stream of its own
 (``noise_kind``: standard Laplace draws for CTL, uniforms on [0, 1) for CTB), and turns the pair
-(reward, noise draw) into a response with :func:`respond`. The compiled simulation engine calls the same
-:func:`respond`, so the curator that the tests check is the curator the simulations use.
+(reward, noise draw) into a response with the compiled kernel ``respond``. The compiled simulation engine calls the
+same ``respond``, so the curator that the tests check is the curator the simulations use.
+
+The compiled kernels (``respond``, ``draw_noise``, ``ctb_probability``, ``bernoulli_scale``, ``unbias``,
+``unbias_scaled``) check nothing, for the speed of the simulation loops that call them: they are internal, importable
+for the engines but not in ``__all__`` (nor on the API page). Their public, checked doors are the curators' methods:
+``privatize``, ``draw_noise``, ``probability_one``, ``unbias``.
 
 Each curator is a member of the family :class:`ldpcode.mechanisms.LocalMechanism`: besides ``privatize`` and
 ``output_mean`` (Lemma 5 for CTB, the identity for CTL), ``output_law(x)`` (a frozen ``scipy.stats`` law),
@@ -43,11 +48,32 @@ from .._validate import (
     check_unit_interval,
 )
 
+#: the public names, in the order of the source (the API page lists them so); not the kernels (module docstring)
+__all__ = [
+    "Mechanism",
+    "sigmoid",
+    "exp_or_inf",
+    "ctb_output_mean",
+    "ctb_privacy_loss",
+    "GAUSS_HERMITE_MAX_ORDER",
+    "gaussian_sigmoid_mean",
+    "discrete_sigmoid_mean",
+    "LAPLACE_SUM_MAX_N",
+    "laplace_sum_sf",
+    "Curator",
+    "CTL",
+    "CTB",
+    "CTLS",
+    "CTBS",
+    "CURATORS",
+    "make_curator",
+]
+
 # Mechanism codes shared with the compiled engine.
 
 
 class Mechanism(IntEnum):
-    """What a curator does to a reward: the code :func:`respond` and the compiled engines branch on (a curator's
+    """What a curator does to a reward: the code the kernel ``respond`` and the compiled engines branch on (a curator's
     ``code``). Not to be confused with :class:`ldpcode.instances.Family`, the law of an arm's rewards."""
 
     NONE = 0  # the reward itself (non-private UCB1)
@@ -64,7 +90,7 @@ def sigmoid(r):
 def exp_or_inf(x) -> float:
     r""":math:`e^x` as a float, ``inf`` where it overflows (x > 709.78) instead of Python's bare
     ``OverflowError``; the compiled code's ``math.exp`` already returns ``inf`` there. Curators pass
-    :math:`e^\epsilon` to :func:`ctb_probability`, which takes ``inf`` to be the limit ε → ∞."""
+    :math:`e^\epsilon` to the kernel ``ctb_probability``, which takes ``inf`` to be the limit ε → ∞."""
     try:
         return math.exp(x)
     except OverflowError:
@@ -80,6 +106,9 @@ def ctb_probability(r, exp_eps):
     to a few ulps for every finite :math:`e^\epsilon`. When :math:`e^\epsilon` overflows (ε > 709.78, given
     as ``inf``) the formula would give inf/inf = nan, and every response 0; there :math:`s(\epsilon) = 1`
     and :math:`s(-\epsilon) < 10^{-308}` in double precision, so the probability is r, returned exactly.
+
+    Internal kernel: no checks (r outside [0, 1] or a negative ``exp_eps`` give a number that is no probability);
+    use :meth:`CTB.probability_one`.
     """
     if exp_eps == np.inf:
         return r * 1.0  # arithmetic, so both branches have one type (a 0-d array r stays like the formula's)
@@ -93,6 +122,9 @@ def respond(code, use_sigmoid, r, noise, laplace_scale, exp_eps):
     ``code`` is a :class:`Mechanism`: NONE (the reward itself, for non-private UCB1), LAPLACE (``noise`` is a standard
     Laplace draw, scaled by ``laplace_scale = 1/eps``) or BERNOULLI (``noise`` is uniform on [0, 1)).
     With ``use_sigmoid`` the reward is first mapped through :func:`sigmoid` (Curators 5 and 6).
+
+    Internal kernel: no checks (an unknown ``code`` returned the reward unprivatised); use :meth:`Curator.privatize`
+    (``make_curator(name, epsilon).privatize(rewards, rng)``).
     """
     if use_sigmoid:
         r = sigmoid(r)
@@ -106,7 +138,10 @@ def respond(code, use_sigmoid, r, noise, laplace_scale, exp_eps):
 @njit(cache=True)
 def bernoulli_scale(epsilon):
     r""":math:`(e^\epsilon + 1)/(e^\epsilon - 1) = \coth(\epsilon/2)`: how much CTB shrinks a gap (Lemma 5),
-    and the spread of the unbiased values :func:`unbias` (extended version, Section 3.2)."""
+    and the spread of the unbiased values of the map g (extended version, Section 3.2).
+
+    Internal kernel: no checks (ε <= 0 gives a negative or infinite scale); use :meth:`CTB.unbias` for g, or
+    :func:`ldpcode.bounds.heldp_beta` for its square."""
     return 1.0 / np.tanh(0.5 * epsilon)
 
 
@@ -114,13 +149,17 @@ def bernoulli_scale(epsilon):
 def unbias(x, epsilon):
     r"""The map g of the extended version (Section 3.2): :math:`g(1;\epsilon) = \tfrac12(1 + k)`,
     :math:`g(0;\epsilon) = \tfrac12(1 - k)`, :math:`k = (e^\epsilon+1)/(e^\epsilon-1)`, so that
-    :math:`\mathbb{E}[g(M_B(R;\epsilon);\epsilon)] = \mathbb{E}[R]`. Written :math:`\tfrac12 + (x - \tfrac12)k`."""
+    :math:`\mathbb{E}[g(M_B(R;\epsilon);\epsilon)] = \mathbb{E}[R]`. Written :math:`\tfrac12 + (x - \tfrac12)k`.
+
+    Internal kernel: no checks (``unbias(0.7, -1.0)`` returned a number); use :meth:`CTB.unbias`
+    (``CTB(epsilon).unbias(responses)``)."""
     return unbias_scaled(x, bernoulli_scale(epsilon))
 
 
 @njit(cache=True)
 def unbias_scaled(x, k):
-    """:func:`unbias` given k = :func:`bernoulli_scale` (eps) already computed (for engines that reuse it)."""
+    """``unbias`` given k = ``bernoulli_scale(eps)`` already computed (for engines that reuse it). Internal kernel: no
+    checks; use :meth:`CTB.unbias`."""
     return 0.5 + (x - 0.5) * k
 
 
@@ -147,7 +186,7 @@ def ctb_output_mean(mu, epsilon):
 def ctb_privacy_loss(u, epsilon) -> float:
     r"""The exact privacy loss of Curator 3 (CTB, Lemma 5 of Ren et al. 2020) over inputs ``u`` in [0, 1] (for
     CTB-S, u = s(r)): :math:`\max_{x\in\{0,1\}}\max_{u,u'} \log P\{x\mid u\}/P\{x\mid u'\}`, with
-    :math:`P\{1\mid u\} = (ue^\epsilon + 1 - u)/(1 + e^\epsilon)` (:func:`ctb_probability`) and
+    :math:`P\{1\mid u\} = (ue^\epsilon + 1 - u)/(1 + e^\epsilon)` (the kernel ``ctb_probability``) and
     :math:`P\{0\mid u\} = ((1-u)e^\epsilon + u)/(1 + e^\epsilon)` computed directly (so that
     :math:`1/(1+e^\epsilon)` is not lost to rounding for large ε). It is ε between u = 0 and 1 (Lemma 5).
 
@@ -290,6 +329,22 @@ def _laplace_sum_upper(x, n, block=2**20):
     return math.exp(total)
 
 
+def _curator_code(cls) -> None:
+    """Refuse a curator class whose ``code`` is not a mechanism the kernels privatize with (LAPLACE or BERNOULLI): the
+    base :class:`Curator` (code NONE) returned every reward unprivatised from ``privatize`` and drew zeros for noise,
+    and a subclass with an unknown code did the same (the kernels check nothing)."""
+    code = cls.code
+    if isinstance(code, bool) or not isinstance(code, (int, np.integer)) or int(code) not in _CURATOR_CODES:
+        what = "the base class of the curators" if cls is Curator else f"a curator class with code {cls.code!r}"
+        raise TypeError(
+            f"{cls.__name__} is {what} and privatizes nothing: a curator's code must be Mechanism.LAPLACE or "
+            "Mechanism.BERNOULLI; use CTL, CTB, CTL-S or CTB-S (make_curator(name, epsilon))"
+        )
+
+
+_CURATOR_CODES = (Mechanism.LAPLACE, Mechanism.BERNOULLI)
+
+
 @dataclass(frozen=True)
 class Curator:
     """A local privacy mechanism with a known privacy level ``epsilon``.
@@ -305,6 +360,7 @@ class Curator:
     bounded = True
 
     def __post_init__(self):
+        _curator_code(type(self))
         object.__setattr__(self, "epsilon", check_epsilon(self.epsilon))
 
     @property
@@ -317,7 +373,8 @@ class Curator:
 
     @property
     def exp_eps(self) -> float:
-        r""":math:`e^\epsilon`, ``inf`` beyond 709.78 (:func:`exp_or_inf`; :func:`ctb_probability` takes the limit)."""
+        r""":math:`e^\epsilon`, ``inf`` beyond 709.78 (:func:`exp_or_inf`; the kernel ``ctb_probability`` takes the
+        limit)."""
         return exp_or_inf(self.epsilon)
 
     def _mapped(self, x, name: str = "x") -> np.ndarray:
@@ -359,8 +416,9 @@ class Curator:
         (1/eps_t would overflow near 1e-308 and CTB's e^eps_t rounds to 1 below 1.1e-16): a 0-DP answer is
         eps_t-DP for every eps_t >= 0, so the user's privacy holds, and the agents discard such users anyway
         (their eps_min is at least the floor). Large levels are exact: CTB's P{1} tends to r
-        (:func:`ctb_probability`), with no overflow.
+        (the kernel ``ctb_probability``), with no overflow.
         """
+        _curator_code(cls)
         rewards = check_unit_interval("rewards", rewards) if cls.bounded else check_finite_array("rewards", rewards)
         eps = check_array("epsilons", epsilons, low=0)
         if eps.shape != rewards.shape:
@@ -412,6 +470,9 @@ def draw_noise(code: int, rng: np.random.Generator, size) -> np.ndarray:
     draws again when U = 0; :func:`_laplace_from_uniform` applies the same formulas to ``rng.random``'s
     uniforms in compiled code. In the (probability 2^-53 per draw) case of a zero, the generator is
     rewound and NumPy's own sampler used, so the stream never differs (tests/mechanisms/test_mechanisms.py).
+
+    Internal kernel: no checks (an unknown ``code`` gave zeros; the engines call it once a chunk); use
+    :meth:`Curator.draw_noise`.
     """
     if code == Mechanism.LAPLACE:
         state = rng.bit_generator.state
@@ -494,7 +555,7 @@ class CTB(Curator):
         return ctb_privacy_loss(self._loss_inputs(inputs), self.epsilon)
 
     def unbias(self, responses):
-        r"""The map g of the extended version (Section 3.2), :func:`unbias`, applied to ``responses`` in [0, 1]
+        r"""The map g of the extended version (Section 3.2), the kernel ``unbias``, applied to ``responses`` in [0, 1]
         (answers, or means of answers): :math:`E[g(M_B(R))] = E[R]` (for CTB-S, :math:`E[s(R)]`)."""
         y = np.asarray(check_unit_interval("responses", responses), dtype=float)
         return unbias.py_func(y, self.epsilon)

@@ -1,6 +1,7 @@
 r"""Global DP (Azize and Basu 2022): the trusted curator sees raw rewards and releases private statistics.
 
-:func:`laplace_mean` (Lemma 1's private mean of an episode) and the binary tree mechanism
+The internal kernel ``laplace_mean`` (Lemma 1's private mean of an episode; it checks nothing, its checked door is
+:func:`ldpcode.audit.lemma1_release`) and the binary tree mechanism
 (:func:`tree_depth`, :func:`tree_push`; Dwork et al. 2010, Chan et al. 2011) that the global-DP policies of
 :mod:`ldpcode.global_policies` call. :func:`tree_push` checks its arguments; the compiled kernels call its
 unchecked twin :func:`_tree_push_kernel`, once a pull.
@@ -13,6 +14,8 @@ from numba import njit
 
 from .._validate import check_epsilon, check_int, check_real
 
+__all__ = ["tree_depth", "tree_push"]  # the public names (the API page lists these): laplace_mean is an internal kernel
+
 
 def laplace_mean(total, n, epsilon, draw):
     r"""Lemma 1 of Azize and Basu (2022): the private mean of n rewards in [0, 1] with sum ``total``,
@@ -20,7 +23,10 @@ def laplace_mean(total, n, epsilon, draw):
     .. math:: f^\epsilon = \frac{\text{total}}{n} + \mathrm{Lap}\Big(\frac{1}{n\epsilon}\Big),
 
     given a standard Laplace ``draw`` (Theorem 1, the Laplace mechanism: the mean of n values in [0, 1]
-    has sensitivity 1/n). Broadcasts; no checks (the policies validate their inputs once).
+    has sensitivity 1/n). Broadcasts.
+
+    Internal kernel: no checks (the policies validate their inputs once; ``laplace_mean(..., -1, ...)`` returned a
+    number); use :func:`ldpcode.audit.lemma1_release`, or the global-DP policies (``make_policy("AdaP-UCB", ...)``).
     """
     return total / n + draw / (epsilon * n)
 

@@ -97,8 +97,11 @@ def test_last_decade_slopes_by_hand(inst, ren_run):
     assert slopes[0.5] == pytest.approx(np.polyfit(x, y, 1)[0], rel=1e-12)
     # the rate sqrt(n t log t) / eps has local log-log slope 1/2 + 1/(2 log t): between these over [40, 400]
     assert 0.5 + 1 / (2 * math.log(T)) < rate < 0.5 + 1 / (2 * math.log(T // 10))
-    with pytest.raises(ValueError, match="at least 2 checkpoints"):
+    with pytest.raises(ValueError, match="t must be the checkpoints keep selects"):  # not the results' checkpoints
         X.last_decade_slopes(ren_run.results, ren_run.t[:1], ren_run.keep, T, inst.n_arms)
+    sparse = ldp.simulate(ldp.make_policy("LDP-UCB-L", epsilon=1.0), inst, T, 2, checkpoints=[20, T])
+    with pytest.raises(ValueError, match="at least 2 checkpoints"):  # only T in [T // 10, T]
+        X.last_decade_slopes({1.0: sparse}, sparse.checkpoints, np.ones(2, bool), T, inst.n_arms)
 
 
 def test_heldp_setting_name():
