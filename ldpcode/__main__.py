@@ -321,16 +321,10 @@ def _limits(args):
 
 def _findings(args) -> int:
     from ._paths import repo_root
-    from .claims.report import FINDINGS_FILES, collect, findings, write_findings
+    from .claims.report import check_findings_files, collect, findings, write_findings
 
     if args.write:  # before any work: the rename of the rewrite would put a plain file in a link's place
-        for name in FINDINGS_FILES:
-            path = repo_root() / name
-            if path.is_symlink():  # dangling or not, as sweep refuses its --out (ldpcode.table_io.check_table_path)
-                raise ValueError(
-                    f"{path} is a symbolic link; findings --write writes through none (it would replace the link "
-                    "with a plain file): make it a plain file, or run findings without --write"
-                )
+        check_findings_files(repo_root())
     summary = collect()
     if not summary.claims:  # an empty table would read as "0 statements judged", a plausible wrong finding
         raise ValueError(

@@ -442,3 +442,17 @@ def test_discrete_levels_refuse_probabilities_that_do_not_sum_to_one():
         ldp.make_privacy_levels("discrete", values=[1.0, 2.0], probs=[0.5, 0.5000001])
     levels = ldp.make_privacy_levels("discrete", values=[1.0, 2.0, 3.0], probs=[0.1, 0.2, 0.7])
     assert levels.p_at_least(2.0) == pytest.approx(0.9)
+
+
+def test_write_findings_itself_refuses_a_symbolic_link(tmp_path):
+    """The library call, not only the command line: a linked intro.md is refused before anything is read or
+    written."""
+    from ldpcode.claims import report as R
+
+    text = f"before\n{R.FINDINGS_START}\nold table\n{R.FINDINGS_END}\nafter\n"
+    (tmp_path / "README.md").write_text(text)
+    (tmp_path / "elsewhere.md").write_text(text)
+    (tmp_path / "intro.md").symlink_to(tmp_path / "elsewhere.md")
+    with pytest.raises(ValueError, match="intro.md is a symbolic link"):
+        R.write_findings(tmp_path)
+    assert (tmp_path / "intro.md").is_symlink() and (tmp_path / "README.md").read_text() == text

@@ -130,25 +130,19 @@ def _tail(sense: str) -> float:
 
 
 def family_z(k: int, sense: str = "=") -> float:
-    r"""The z that the largest of ``k`` independent numbers of one true statement exceeds with the chance one number
-    has of lying beyond ``AGREE_Z`` se (Šidák): per number :math:`1 - (1 - p)^{1/k}`, with :math:`p = 0.0455`
-    two-sided (``sense "="``), 0.0228 one-sided. ``AGREE_Z`` for one number; 2.64 for six, two-sided."""
+    r"""The z the largest of ``k`` independent numbers of one true statement passes as often as one number passes
+    ``AGREE_Z`` (Šidák: per number :math:`1 - (1 - p)^{1/k}`, p = 0.0455 two-sided, 0.0228 one-sided): 2.66 for six."""
     per = 1 - (1 - _tail(sense)) ** (1 / k)
     return NormalDist().inv_cdf(1 - per / (2 if sense == "=" else 1))
 
 
 def counted_verdict(claim, group: list) -> str:
-    """A number's verdict as its statement counts it: its own, except that a statistical number judged near or
-    disagreeing by its z alone (no systematic spread) counts as agreeing when that z is within
-    :func:`family_z` of the statement's k > 1 such numbers. Read number by number, a family of k finds such a
-    row by chance (:func:`chance_note`); the statement is refuted only by a z that its true self would give as
-    rarely as one number gives 2 se."""
-    v = claim.verdict()
-    k = len(_family(group))
-    if v in ("near", "disagrees") and k > 1 and claim in _family(group) and claim.systematic == 0:
-        if claim.z() <= family_z(k, claim.sense):
-            return "agrees"
-    return v
+    """A number's verdict as its statement counts it: its own, but a statistical number judged near or disagreeing
+    by its z alone (no systematic spread) agrees while that z is within :func:`family_z` of the statement's k > 1
+    such numbers: the statement is refuted only by a z its true self gives as rarely as one number gives 2 se."""
+    v, family = claim.verdict(), _family(group)
+    lifted = v in ("near", "disagrees") and len(family) > 1 and claim in family and claim.systematic == 0
+    return "agrees" if lifted and claim.z() <= family_z(len(family), claim.sense) else v
 
 
 def statement_verdict(claims: list) -> str:
@@ -578,12 +572,25 @@ def findings_in(path: Path) -> str:
     return text[start:end].strip("\n")
 
 
+def check_findings_files(root: Path | None = None) -> None:
+    """Refuse a findings file that is a symbolic link, before any work: the atomic rewrite would put a plain file in
+    its place (as ``sweep`` refuses its ``--out``, :func:`ldpcode.table_io.check_table_path`)."""
+    for name in FINDINGS_FILES:
+        path = (root or repo_root()) / name
+        if path.is_symlink():
+            raise ValueError(
+                f"{path} is a symbolic link; findings --write writes through none (it would replace the link "
+                "with a plain file): make it a plain file, or run findings without --write"
+            )
+
+
 def write_findings(root: Path | None = None) -> list[Path]:
     """Rewrite the findings block of README.md and intro.md from data/ (only between the markers, atomically);
-    returns the files that changed."""
+    returns the files that changed. A file that is a symbolic link is refused first (:func:`check_findings_files`)."""
     from .store import _write_text_atomic
 
     root = root or repo_root()
+    check_findings_files(root)
     block = findings(collect(root=root))
     texts = {root / name: (root / name).read_text() for name in FINDINGS_FILES}
     new = {path: _replace_block(text, block, str(path)) for path, text in texts.items()}  # all checked first
