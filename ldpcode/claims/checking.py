@@ -93,9 +93,10 @@ class CheckReport:
             c is not None and c.problem() for c, _, _ in self.rows
         )
 
-    HEAD = ["claim", "reproduced", "stored", "check", "verdict", "against", "at", "kind"]
+    #: "re-run": whether this run reproduced the stored number ("ok"), not whether the paper agrees ("verdict")
+    HEAD = ["claim", "reproduced", "stored", "re-run", "verdict", "against", "at", "kind"]
     #: the rendered book's columns: the rest of HEAD goes on a second line under each claim
-    HTML_HEAD = ["claim", "reproduced", "check", "verdict"]
+    HTML_HEAD = ["claim", "reproduced", "re-run", "verdict"]
 
     def _table(self):
         body, classes = [], []

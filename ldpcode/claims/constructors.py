@@ -6,7 +6,7 @@ kind of :class:`~.core.Claim`) checks the result."""
 
 from __future__ import annotations
 
-from .._validate import check_real
+from .._validate import check_bool, check_real
 from .kinds import BoundClaim, ExactClaim, PredictionClaim, ReproducibleClaim, StatisticalClaim
 from .horizons import HorizonRange
 from .statements import get as _statement
@@ -228,10 +228,14 @@ def bound(
     reason: str = "",
     note: str = "",
     tolerance_reason: str = "",
+    shows_failure: bool = False,
 ) -> BoundClaim:
     """An inequality the notebook asserts: ``reproduced <= bound`` (or ``>=`` with ``sense=">="``), where
     ``how`` names the bound ("Theorem 4 at T"). With ``se > 0`` (a Monte Carlo mean) a failure within 2
-    standard errors is "holds within noise"; beyond, the check fails at every run."""
+    standard errors is "holds within noise"; beyond, the check fails at every run. ``shows_failure=True`` marks
+    a failure asserted the other way round (a broken mechanism's loss above its claimed ε): it reads "failure
+    shown", not "holds"."""
+    check_bool("shows_failure", shows_failure)
     se, tol = _mc_tolerance(se, k, id)
     if tol is None:
         tol = _det_tolerance(reproduced, rtol, atol, id)
@@ -250,6 +254,7 @@ def bound(
         reason=reason,
         note=note,
         tolerance_reason=tolerance_reason,
+        shows_failure=True if shows_failure else None,
     )
 
 

@@ -443,7 +443,10 @@ class ExactClaim(PaperClaim):
 @dataclass(frozen=True, kw_only=True)
 class BoundClaim(Claim):
     """An inequality the notebook asserts: ``reproduced`` ``sense`` (``"<="`` or ``">="``) ``bound``, where
-    ``how`` names the bound ("Theorem 4 at T"), measured at ``horizon`` (or ``scale``)."""
+    ``how`` names the bound ("Theorem 4 at T"), measured at ``horizon`` (or ``scale``). With ``shows_failure``
+    (True), the inequality is a failure asserted the other way round: a broken mechanism's loss above its claimed
+    ε, a theorem's bound above what a policy reaches. It then reads **failure shown** where it holds, so that no
+    row shows a failure under a green *holds*."""
 
     kind = "bound"
 
@@ -453,6 +456,7 @@ class BoundClaim(Claim):
     horizon: int | None = None
     scale: str = ""
     reason: str = ""
+    shows_failure: bool | None = None
 
     def __post_init__(self):
         super().__post_init__()
@@ -464,6 +468,10 @@ class BoundClaim(Claim):
             )
         if self.sense == "=":
             raise ValueError(f"{name}: a bound is an inequality: sense must be '<=' or '>='")
+        if self.shows_failure not in (None, True):
+            raise ValueError(
+                f"{name}: shows_failure is True or None (stored only when set), got {self.shows_failure!r}"
+            )
 
     def bound_excess(self) -> float:
         if math.isinf(self.bound):
@@ -481,9 +489,12 @@ class BoundClaim(Claim):
         return None
 
     def verdict(self) -> str:
-        """**holds**, **holds within noise** (fails by at most 2 standard errors) or **VIOLATED**."""
+        """**holds**, **holds within noise** (fails by at most 2 standard errors) or **VIOLATED**; for a failure
+        asserted the other way round (``shows_failure``), **failure shown** where it holds."""
         if self.problem():
             return "VIOLATED"
+        if self.shows_failure:
+            return "failure shown"
         return "holds" if self.bound_excess() <= (self.tolerance if self.se == 0 else 0) else "holds within noise"
 
     def verdict_text(self) -> str:

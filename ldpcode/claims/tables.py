@@ -13,6 +13,7 @@ import html
 import math
 import numbers
 import re
+import unicodedata
 from dataclasses import dataclass
 
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
@@ -175,6 +176,7 @@ _VERDICT_CLASS = {
     "two ways agree": "agree",
     "near": "near",
     "holds within noise": "near",
+    "failure shown": "near",
     "disagrees": "disagree",
     "consistent at some t": "partial",
     "within the rate": "partial",
@@ -292,18 +294,35 @@ def _prose(text: str) -> str:
     """A claim's text (its source, note or reason) for HTML, escaped, with its powers of ten written one way: Python's
     "1e+07" and "3.2e+03" and the plain-text "10^7" as "10⁷" and "3.2·10³", as the report's other numbers are. The
     value is unchanged: the mantissa's digits are kept as written. A number inside a name (the "1e6" of
-    ``ratio.T1e6``) and a fractional power (``10^{3/4}``) are left alone, and so is every other caret: a rate written
-    ``T^1/2`` reads wrongly as a superscript 1. The ASCII math around the numbers (``eps``, ``Delta_a``, ``>=``)
-    is written as the quotes and the pages write it (:func:`_ascii_math`), and the one-letter subscript of a short
-    symbol (``Δ_a``, ``max_a``) and the min, max or inf of a one-letter symbol (``ε_min``, ``d_inf``) as a subscript. A whole number of five or more digits reads as the tables write it
-    (``[10000, 1000000]`` as [10⁴, 10⁶], ``89125`` as 89,125), and ``R^2`` as R²."""
+    ``ratio.T1e6``) and a fractional power of ten (``10^{3/4}``) are not powers of ten to rewrite. Any other caret
+    is read only where its exponent says where it ends (:func:`_carets`): a rate written ``T^1/2`` must not read as
+    a superscript 1.
+    The ASCII math around the numbers (``eps``, ``Delta_a``, ``>=``) is written as the quotes and the pages write it
+    (:func:`_ascii_math`), and the one-letter subscript of a short symbol (``Δ_a``, ``max_a``) and the min, max or inf
+    of a one-letter symbol (``ε_min``, ``d_inf``) as a subscript. A whole number of five or more digits reads as the
+    tables write it (``[10000, 1000000]`` as [10⁴, 10⁶], ``89125`` as 89,125), and ``R^2`` as R²."""
     out = html.escape(_ascii_math(text), quote=False)
     out = re.sub(r"(?<![\w.])(\d+(?:\.\d+)?)e([+-]?\d+)(?!\w|\.\d)", lambda m: _power(m.group(1), m.group(2)), out)
     ten = r"(?<![\w.])10\^(?:\{(-?\d+)\}|(-?\d+)(?![\w/{]|\.\d))"  # 10^7, 10^{-3}; not 10^{3/4} nor 10^1/2
     out = re.sub(ten, lambda m: _power("", m.group(1) or m.group(2)), out)
     out = re.sub(r"(?<![\w.,])(\d{5,})(?=(\.\d+)?(?![\w.,]\d|\w))", lambda m: _whole(m.group(1), m.group(2)), out)
     out = re.sub(r"(?<![\w.])R\^2(?!\w)", "R²", out)
-    return _subscripts(out)
+    return _subscripts(_carets(out))
+
+
+def _carets(text: str) -> str:
+    """The exponents of an ASCII formula that say where they end, as HTML superscripts, and a tilde on a capital
+    (``O~``, ``G~``, ``B_tilde``) as the letter with a tilde: ``Õ(T^3/4/ε)`` (a fraction exponent on the horizon
+    T: a rate), ``t^(-1/3)`` and ``x^{1/2}`` (bracketed), ``(131/27)^2``, ``e^-Z``, ``2^-53``, ``e^2ε``, ``(ln T)^0.2``.
+    An exponent that could end in two places (``v_a^2/2``, ``pi^2/3``: v²/2 or v^{2/2}?) stays a caret, and so does
+    a tilde between spaces (``G ~ Gamma``: distributed as)."""
+    tilde = lambda m: unicodedata.normalize("NFC", m.group(1) + "\u0303")  # noqa: E731 (Õ is one letter, G̃ two)
+    text = re.sub(r"(?<![\w.])([A-Z])(?:~|_tilde)(?![A-Za-z0-9_~])", tilde, text)
+    sup = lambda e: f"<sup>{e.replace('-', '−').replace('eps', 'ε')}</sup>"  # noqa: E731
+    text = re.sub(r"\^[({]([^(){}]+)[)}]", lambda m: sup(m.group(1)), text)
+    text = re.sub(r"(?<![\w.])T\^(\d+/\d+)", lambda m: "T" + sup(m.group(1)), text)
+    exponent = r"\^(-?(?:\d+(?:\.\d+)?)?(?:[^\W\d_]+)?)(?![\w.]|/\d)"
+    return re.sub(exponent, lambda m: sup(m.group(1)) if m.group(1) not in ("", "-") else m.group(0), text)
 
 
 def _whole(digits: str, fraction) -> str:
@@ -380,6 +399,9 @@ _GENERAL = re.compile(r"([+]?),?\.?(\d*)g")
 #: a text cell that is one number (1,000,000, -0.25, 3.2·10⁻⁵, 10⁶, inf): its HTML cell never breaks inside it (CSS
 #: class ``nb``), where a cell of words may break anywhere
 _NUMBER_TEXT = re.compile(r"[-+−]?(?:\d[\d,]*(?:\.\d+)?(?:·10[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+)?|10[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+|inf)%?")
+#: a text cell that is one short word (VIOLATION, AdaP-KLUCB): it never breaks inside either (a narrow column read
+#: "VIOLATIO / N"); a longer one (a notebook's file name) may still break rather than overflow
+_SHORT_WORD = re.compile(r"\S{1,12}")
 #: a fixed-point or integer spec without a grouping option (".1f", "+.3f", "d"); the comma goes before the precision
 _FIXED = re.compile(r"^([^,_]*?)((?:\.\d+)?[fFd%])$")
 
@@ -425,7 +447,10 @@ class Table:
             tex = lambda c: Markup(_mathjax(c)) if isinstance(c, str) and not isinstance(c, Markup) else c  # noqa: E731
             body, head = [[tex(c) for c in row] for row in body], [tex(h) for h in head]
         classes = [
-            ["num" if j in num else "nb" if _NUMBER_TEXT.fullmatch(str(c)) else "" for j, c in enumerate(r)]
+            [
+                "num" if j in num else "nb" if _NUMBER_TEXT.fullmatch(str(c)) or _SHORT_WORD.fullmatch(str(c)) else ""
+                for j, c in enumerate(r)
+            ]
             for r in body
         ]
         table = _html_table(head, body, "ldp-table", classes if any(any(r) for r in classes) else None)

@@ -134,12 +134,12 @@ def theorem1_figure(audits: dict, broken: dict, *, broken_factor: float, dim: in
     x = bin_centres(bn.edges)
     log_ratio_panel(
         ax1, x, bn.log_ratio, bn.lower, bn.upper, epsilon=mid, exact=x.clip(-mid, mid),
-        xlabel="value of L (privacy loss random variable)", title=f"Theorem 1 audit, eps = {mid:g}, d = {dim}",
+        xlabel="value of L (privacy loss random variable)", title=f"Theorem 1 audit, ε = {mid:g}, d = {dim}",
     )  # fmt: skip
     ax1.set_ylabel("log P_D(bin) / P_D'(bin)")
     es = np.array(epsilons)
     top = es.max() / factor * 1.05
-    ax2.plot([0, top], [0, top], color="k", **THEORY_STYLE, label="loss = claimed eps")
+    ax2.plot([0, top], [0, top], color="k", **THEORY_STYLE, label="loss = claimed ε")
     ax2.plot(es, [audits[x].binned.max_lower for x in es], "o", color="C0", label="Theorem 1's scale: lower bound")
     ax2.plot(
         es, [broken[x].binned.max_lower for x in es], "X", color="C3", markersize=9,

@@ -22,7 +22,7 @@ import numpy as np
 from ..bounds import heldp_quantities, v_b, v_l
 from ..bounds.heldp import RegretFitOnV, regret_fit_on_v
 from ..claims import Table, format_horizon, format_number
-from ..plotting import POLICY_COLORS, fit_panel
+from ..plotting import POLICY_COLORS, fit_panel, label_points
 from ..policies import make_policy
 from ..simulate import simulate
 from ..stats import LinearFit, linear_fit, mean_se
@@ -211,15 +211,20 @@ def grid_words(grids: dict) -> str:
 def figure(points, vals: dict, mean: dict, se: dict, fits: Fits, *, horizon: int, runs: int, z: float = 1.96):
     r"""Figure 2 as we read it: one panel per agent, the mean regret at T of each (law, ε_min) against
     :math:`V_L` or :math:`V_B` with error bars of ± ``z`` standard errors, the agent's own fit (``fits.agent``)
-    dashed, each point labelled with its law's letter (:data:`SHORT`) and ε_min (:func:`ldpcode.plotting.fit_panel`).
+    dashed (:func:`ldpcode.plotting.fit_panel`), each point labelled with its law's letter (:data:`SHORT`) and ε_min,
+    kept apart once the layout is done (:func:`ldpcode.plotting.label_points`).
     For the runs on the Bernoulli arms of Ren et al. Returns the figure."""
     fig, axes = plt.subplots(1, 2, figsize=(10, 4.2))
+    labels = []
     for ax, p in zip(axes, AGENTS):
         keys, v = keys_of([p], points), f"$V_{p[-1]}$"
-        fit_panel(ax, [vals[k] for k in keys], [mean[k] for k in keys], se=[se[k] for k in keys], fit=fits.agent[p],
-                  color=POLICY_COLORS["LDP-UCB-" + p[-1]], label=f"{p}, mean ± {z:g} se", z=z,
-                  annotate=[f"{SHORT[lv]} {em:g}" for _, lv, em in keys], xlabel=v, ylabel="pseudo-regret R(T)",
+        x, y, color = [vals[k] for k in keys], [mean[k] for k in keys], POLICY_COLORS["LDP-UCB-" + p[-1]]
+        fit_panel(ax, x, y, se=[se[k] for k in keys], fit=fits.agent[p], color=color, label=f"{p}, mean ± {z:g} se",
+                  z=z, xlabel=v, ylabel="pseudo-regret R(T)",
                   title=f"{p}: R(T) against {v}\n"
                         f"T = {format_horizon(horizon, mathtext=True)}, {runs} runs, Bernoulli arms")  # fmt: skip
+        labels.append((ax, x, y, [f"{SHORT[lv]} {em:g}" for _, lv, em in keys], color))
     fig.tight_layout()
+    for ax, x, y, texts, color in labels:  # after the layout: the labels are kept apart at the scale they are drawn at
+        label_points(ax, np.asarray(x, dtype=float), np.asarray(y, dtype=float), texts, color=color)
     return fig

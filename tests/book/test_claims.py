@@ -285,7 +285,7 @@ def test_write_then_check_then_fail(root):
     rep = C.check(NB, {"T": 10}, _claims(1.3), root=root)  # within 4 x 0.1
     assert rep.ok and "ok" in repr(rep) and "<table" in rep._repr_html_()
     head = repr(rep).splitlines()[0].split()
-    assert head[:5] == ["claim", "reproduced", "stored", "check", "verdict"]
+    assert head[:5] == ["claim", "reproduced", "stored", "re-run", "verdict"]
     with pytest.raises(AssertionError, match="FAIL"):
         C.check(NB, {"T": 10}, _claims(1.5), root=root)  # beyond the tolerance of 0.4
 
@@ -565,7 +565,7 @@ def test_horizons_are_formatted(t, text):
 def test_table_without_formats_prints_cells_as_they_are():
     t = C.Table(["a", "b"], [["x", 1.5], ["yy", 10]])
     assert repr(t) == "a   b\n--  ---\nx   1.5\nyy  10"
-    assert "<td>x</td>" in t._repr_html_() and "num" not in t._repr_html_()
+    assert "<td class='nb'>x</td>" in t._repr_html_() and "num" not in t._repr_html_()  # one short word
     assert "<td class='nb'>1.5</td>" in t._repr_html_()  # one number: never broken inside (the class nb)
 
 
@@ -583,7 +583,11 @@ def test_table_formats_number_columns_and_right_aligns_them():
     assert lines[2] == "a     12,346  0.123  +1.235 ± 0.046   <2>"
     assert lines[3] == "bb         7      -  -0.500 ± 0.010  <30>"
     h = t._repr_html_()
-    assert "<td class='num'>12,346</td>" in h and "<td>a</td>" in h and "<td class='num'>+1.235 ± 0.046</td>" in h
+    assert (
+        "<td class='num'>12,346</td>" in h
+        and "<td class='nb'>a</td>" in h
+        and "<td class='num'>+1.235 ± 0.046</td>" in h
+    )
     with pytest.raises(ValueError, match="formats has 1 entries for 5 columns"):
         C.Table(t.head, t.body, formats=[None])
 
@@ -846,13 +850,18 @@ def test_quotes_reach_mathjax_with_its_output_delimiters():
         ("the bound is 3.517e+08; δ = 1e-06", "the bound is 3.517·10⁸; δ = 10⁻⁶"),  # digits kept as written
         ("rtol 1e-7 and 10^{-3}", "rtol 10⁻⁷ and 10⁻³"),
         ("ratio.T1e6, x1e6 and 2e+07.5", "ratio.T1e6, x1e6 and 2e+07.5"),  # inside a name or a number: untouched
-        ("O~(T^1/2/ε²), 10^{3/4}, 10^1/2, x^2 < 1", "O~(T^1/2/ε²), 10^{3/4}, 10^1/2, x^2 &lt; 1"),  # no caret read
+        # a rate's exponent on T, a bracketed one and a whole one are superscripts; 10^1/2 could end in two places
+        (
+            "O~(T^1/2/ε²), 10^{3/4}, 10^1/2, x^2 < 1",
+            "\u00d5(T<sup>1/2</sup>/ε²), 10<sup>3/4</sup>, 10^1/2, x<sup>2</sup> &lt; 1",
+        ),
         ("R^2 < 1, R^2_adj", "R² &lt; 1, R^2_adj"),  # but the coefficient of determination, a name of its own
     ],
 )
 def test_claim_text_writes_its_powers_of_ten_one_way(text, html):
     """The report's rows (source, note, reason) write 1e+07 and 10^7 as 10⁷, like its horizons ("T = 10⁷"): three
-    spellings of one number on a row read as three numbers. A rate's caret (T^1/2) is not a power of ten and stays."""
+    spellings of one number on a row read as three numbers. A rate's caret (T^1/2) is not a power of ten: it is a
+    superscript 1/2 (_carets)."""
     from ldpcode.claims.tables import _prose
 
     assert _prose(text) == html
@@ -863,7 +872,7 @@ def test_claim_text_writes_its_powers_of_ten_one_way(text, html):
     [
         (
             "Theorem 1, eps = 2: (e^eps - e^-eps)^-2 sum 1/Delta_a",
-            "Theorem 1, ε = 2: (e^ε - e^-ε)^-2 sum 1/Δ<sub>a</sub>",
+            "Theorem 1, ε = 2: (e<sup>ε</sup> - e<sup>−ε</sup>)<sup>−2</sup> sum 1/Δ<sub>a</sub>",
         ),
         (
             "c_s x with c_s = 0.2066/e (x = mu_a,eps - mu_b,eps)",
@@ -966,7 +975,7 @@ def test_check_table_html_is_claim_reproduced_check_verdict_then_a_line_of_the_r
     report = C.CheckReport("chapters/demo/demo.ipynb", [(c, None, "written")])
     h = report._repr_html_()
     heads = re.findall(r"<th>(.*?)</th>", h)
-    assert heads == ["claim", "reproduced", "check", "verdict"]
+    assert heads == ["claim", "reproduced", "re-run", "verdict"]
     assert h.count("<tr class='ldp-main'>") == 1 and h.count("<tr class='ldp-sub'><td colspan='4'>") == 1
     sub = h.split("<tr class='ldp-sub'>")[1]
     for label in ("stored", "at", "kind"):
@@ -1143,8 +1152,19 @@ def test_a_text_cell_that_is_one_number_never_breaks_inside_it():
     html = Table(["a", "b"], [["1,000,000", "a mechanism (claims ε = 1)"], ["3.2·10⁻⁵", "(0, 1)"], ["inf", "-0.25"]])
     cells = re.findall(r"<td(?: class='(\w+)')?>([^<]*)</td>", html._repr_html_())
     assert [k for k, _ in cells] == ["nb", "", "nb", "", "nb", "nb"]
-    assert "class" not in Table(["a"], [["words"]])._repr_html_().split("<tbody>")[1]
+    assert "class" not in Table(["a"], [["two words"]])._repr_html_().split("<tbody>")[1]
     assert "class='num'" in Table(["a", "b"], [["x", 1234.5]], formats=[None, ".1f"])._repr_html_()
+
+
+def test_a_text_cell_that_is_one_short_word_never_breaks_inside_it():
+    """Lemma 1 and Theorem 6's audit table broke its verdict "VIOLATION" as "VIOLATIO / N" in a narrow column: a
+    cell of one word of at most 12 characters gets the class nb; a longer name may still break (a notebook's file
+    name must not overflow its column)."""
+    from ldpcode.claims import Table
+
+    html = Table(["verdict"], [["VIOLATION"], ["AdaP-KLUCB"], ["within ε"], ["ren2020-bernoulli"]])._repr_html_()
+    cells = re.findall(r"<td(?: class='(\w+)')?>([^<]*)</td>", html)
+    assert cells == [("nb", "VIOLATION"), ("nb", "AdaP-KLUCB"), ("", "within ε"), ("", "ren2020-bernoulli")]
 
 
 def test_a_text_cell_writes_the_min_of_a_symbol_as_a_subscript():
@@ -1192,3 +1212,43 @@ def test_a_statement_of_k_numbers_is_refuted_only_beyond_the_largest_z_of_k():
     assert "the near row (z = 2.5) lies within 2.66 se" in summary
     spread = _stat(1.25, 0.1, paper=1.0, paper_unit=0, systematic=0.01, systematic_how="a window")
     assert spread.verdict() == "near" and C.statement_verdict([*five, spread]) == "near"
+
+
+def test_a_failure_asserted_the_other_way_round_reads_failure_shown_not_holds():
+    """A broken mechanism's loss above its claim, or a theorem's bound above what a policy reaches, is a failure
+    the notebook finds: its row reads "failure shown" (amber), never a green "holds"; where it does not hold the
+    check fails as any bound's; the flag is stored only when set, and only a bound carries it."""
+    shown = C.bound("a.b", "s", reproduced=0.053, bound=1.0, how="Theorem 2 FAILS here", shows_failure=True)
+    assert shown.verdict() == "failure shown" and shown.verdict_text() == "failure shown (5.3% of it)"
+    assert C.tables._VERDICT_CLASS[shown.verdict()] == "near"
+    assert C.Claim.from_dict(shown.to_dict()) == shown and shown.to_dict()["shows_failure"] is True
+    plain = C.bound("a.b", "s", reproduced=0.053, bound=1.0, how="a bound")
+    assert plain.verdict() == "holds" and "shows_failure" not in plain.to_dict()
+    missed = C.bound("a.b", "s", reproduced=2.0, bound=1.0, how="the audit must refute it", shows_failure=True)
+    assert missed.verdict() == "VIOLATED" and missed.problem()
+    with pytest.raises(TypeError, match="shows_failure must be True or False"):
+        C.bound("a.b", "s", reproduced=0.5, bound=1.0, how="h", shows_failure="yes")
+    stored = C.exact("a.b", "s", reproduced=1.0, second=1.0, how="a vs b").to_dict() | {"shows_failure": True}
+    with pytest.raises(ValueError, match="only a bound claim shows a failure"):
+        C.Claim.from_dict(stored)
+
+
+@pytest.mark.parametrize(
+    "text, html",
+    [
+        ("private regret O~(T^3/4/ε)", "private regret \u00d5(T<sup>3/4</sup>/ε)"),  # the horizon's fraction: a rate
+        ("E[e^-Z/(1+e^-Z)^2]", "E[e<sup>−Z</sup>/(1+e<sup>−Z</sup>)<sup>2</sup>]"),
+        ("t^(-1/3) and e^(eps - L)", "t<sup>−1/3</sup> and e<sup>ε − L</sup>"),  # bracketed: it says where it ends
+        ("a (ln T)^0.2, 2^-53, min{4, e^2eps}", "a (ln T)<sup>0.2</sup>, 2<sup>−53</sup>, min{4, e<sup>2ε</sup>}"),
+        ("tuned for B_tilde = 70, G~ = sqrt(G² + σ²)", "tuned for B\u0303 = 70, G\u0303 = √(G² + σ²)"),
+        ("exp(-v_a^2/2), pi^2/3", "exp(-v<sub>a</sub>^2/2), π^2/3"),  # v²/2 or v^(2/2)? it stays a caret
+        ("G_1, G_2 ~ Gamma(n, b); x ~ 1; the ^ sign", "G<sub>1</sub>, G<sub>2</sub> ~ Gamma(n, b); x ~ 1; the ^ sign"),
+    ],
+)
+def test_claim_text_sets_only_the_exponents_that_say_where_they_end(text, html):
+    """The report's rows wrote O~(T^3/4/ε), e^-Z and B_tilde as typed. An exponent that says where it ends is a
+    superscript, a capital's tilde a tilde over it; one that could end in two places stays a caret, and a tilde
+    between spaces (distributed as, about) stays."""
+    from ldpcode.claims.tables import _prose
+
+    assert _prose(text) == html

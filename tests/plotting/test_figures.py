@@ -205,3 +205,34 @@ def test_legend_cell_puts_a_key_alone_in_its_grid_cell():
         and [t.get_text() for t in leg.get_texts()] == ["a"]
     )
     assert not leg.get_frame_on() and ax.get_legend() is None
+
+
+def test_point_labels_of_a_cluster_do_not_overlap_and_stay_inside_the_axes():
+    """Figure 2 of the extended version wrote its points' labels over one another where six points cluster at the
+    bottom left of a panel. label_points, called once the layout is done, keeps labels side by side apart (the
+    next column to the right where there is no room below) and none below the axes; an isolated point keeps its
+    label where it was, with no leader line."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from ldpcode.plotting.panels import fit_panel, label_points
+
+    x = np.array([34, 3.5, 4, 4.5, 5, 5.5, 6, 9])
+    y = np.array([60e3, 8.5e3, 9.5e3, 10.5e3, 11.5e3, 12.5e3, 13.5e3, 20e3])
+    texts = ["d 0.2", "d 2", "d 1", "g 1", "d 100", "g 0.5", "g 1.5", "g 2"]
+    fig, ax = plt.subplots(figsize=(5, 4))
+    fit_panel(ax, x, y, 0.01 * y, title="two lines:\nas the book's")
+    fig.tight_layout()
+    notes = label_points(ax, x, y, texts)
+    fig.canvas.draw()
+    assert [n.get_text() for n in notes] == texts
+    boxes = [matplotlib.text.Text.get_window_extent(n) for n in notes]  # the text alone, without its leader line
+    overlaps = [
+        (a, b) for i, a in enumerate(texts) for j, b in enumerate(texts) if i < j and boxes[i].overlaps(boxes[j])
+    ]
+    assert overlaps == []
+    assert min(b.y0 for b in boxes) >= ax.bbox.y0 - 1
+    assert notes[0].arrow_patch is None  # the lone point at the top right: its own place, no line
+    plt.close(fig)

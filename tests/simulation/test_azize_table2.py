@@ -95,13 +95,13 @@ def test_theorem1_figure_panels():
     audits, broken = _audits(epsilons=(0.5, 1.0, 2.0))
     fig = at.theorem1_figure(audits, broken, broken_factor=0.25, dim=2)
     ax1, ax2 = fig.axes
-    assert ax1.get_title() == "Theorem 1 audit, eps = 1, d = 2"  # the middle eps
+    assert ax1.get_title() == "Theorem 1 audit, ε = 1, d = 2"  # the middle eps
     assert ax2.get_title() == "20,000 releases per input"
     labels = ax2.get_legend_handles_labels()[1]
     assert "BROKEN 0.25 b: lower bound" in labels
     exact = next(ln for ln in ax2.get_lines() if ln.get_label() == "BROKEN: its exact loss")
     np.testing.assert_allclose(exact.get_ydata(), [2.0, 4.0, 8.0])  # eps / factor
-    diag = next(ln for ln in ax2.get_lines() if ln.get_label() == "loss = claimed eps")
+    diag = next(ln for ln in ax2.get_lines() if ln.get_label() == "loss = claimed ε")
     np.testing.assert_allclose(diag.get_xdata(), [0, 8.4])  # 2 / 0.25 * 1.05
     plt.close(fig)
 
