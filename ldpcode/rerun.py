@@ -18,8 +18,7 @@ things, each refusing bad input before any work:
    entry but a folder of re-runs; a new folder such as ``rerun/`` is fine), an ``OUT`` that exists, is not empty
    and has no such list, an ``OUT/<name>.ipynb`` it did not write or that was edited since, and an ``OUT/book``
    that holds a file or a folder it did not write or a file changed since, or is a symbolic link (:func:`check_out`).
-   The
-   notebook is executed into a temporary file and renamed over ``OUT/<name>.ipynb`` once whole;
+   The notebook is executed into a temporary file and renamed over ``OUT/<name>.ipynb`` once whole;
 3. builds a one-page Jupyter Book in ``OUT/book`` from the book's own ``_config.yml``, ``references.bib``,
    ``_static/`` and ``_ext/`` (so MyST, the theorem boxes, the bibliography and the offline MathJax render as in
    the book; the citations link to a bibliography page beside it) and returns ``OUT/book/_build/html/<name>.html``.
@@ -538,7 +537,7 @@ def _build(root: Path, executed: Path, book: Path) -> Path:
         how = f"exit status {done.returncode}" if done.returncode != 0 else "no page written"
         raise BuildFailed(
             f"the one-page build of {executed.name} failed (jupyter-book: {how}); its log is {log}, and the "
-            f"executed notebook {executed}"
+            f"executed notebook is {executed}"
         )
     return page
 
