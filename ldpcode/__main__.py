@@ -7,9 +7,9 @@ renders it to HTML offline (:func:`ldpcode.rerun.rerun`); ``findings`` prints th
 class and verdict, read from ``data/``) and with ``--write`` rewrites it in README.md and intro.md, between their marker
 lines only. ``python -m ldpcode COMMAND --help`` says more.
 
-Every argument is checked before any work. An ordinary error (a misspelt name, a bad path, a value out of range, a
-call beyond the cost ceilings) prints one line, ``python -m ldpcode COMMAND: error: ...``, and exits with status 2,
-as argparse does; ``--debug`` shows the traceback instead. A notebook that fails while ``rerun`` executes it exits
+Every argument is checked before any work. An ordinary error (a misspelt name, a bad path, a value out of range, an
+option given twice, a call beyond the cost ceilings) prints one line, ``python -m ldpcode COMMAND: error: ...``, and
+exits with status 2, as argparse does; ``--debug`` shows the traceback instead. A notebook that fails while ``rerun`` executes it exits
 with status 1 (one line naming the cell and the error), and so does a one-page build that fails after it (one line
 naming the file that holds the build's log). Ctrl-C exits with status 130.
 """
@@ -418,9 +418,29 @@ def _one_line(err: BaseException) -> str:
     return text if len(text) <= 2000 else text[:2000] + " ..."
 
 
+def _checked_args(parser, argv):
+    """``parser``'s arguments, refused in the command's own words: an unknown option names the command it was given
+    to (argparse's top-level parser said "python -m ldpcode: error: unrecognized arguments", and pointed at the top
+    help), and an option given twice is refused (``--runs 2 --runs 3`` silently ran 3)."""
+    args, extra = parser.parse_known_args(argv)
+    (commands,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    command = commands.choices[args.command]
+    if extra:
+        command.error(f"unrecognized arguments: {' '.join(extra)}")
+    tokens = list(sys.argv[1:] if argv is None else argv)
+    tokens = tokens[: tokens.index("--")] if "--" in tokens else tokens
+    for action in command._actions:
+        if not action.option_strings or isinstance(action, argparse._AppendAction):
+            continue  # a repeatable option (rerun's -p) refuses its own repeats
+        given = [t for t in tokens if t in action.option_strings or t.split("=")[0] in action.option_strings]
+        if len(given) > 1:
+            command.error(f"argument {'/'.join(action.option_strings)}: given {len(given)} times; give it once")
+    return args
+
+
 def main(argv=None) -> int:
     parser = _parser()
-    args = parser.parse_args(argv)
+    args = _checked_args(parser, argv)
     prog = f"python -m ldpcode {args.command}"
     run = {"findings": _findings, "sweep": _sweep, "rerun": _rerun}[args.command]
     import os

@@ -456,3 +456,39 @@ def test_write_findings_itself_refuses_a_symbolic_link(tmp_path):
     with pytest.raises(ValueError, match="intro.md is a symbolic link"):
         R.write_findings(tmp_path)
     assert (tmp_path / "intro.md").is_symlink() and (tmp_path / "README.md").read_text() == text
+
+
+# --- the command line: an option given twice, an unknown option of a command ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    "argv, said",
+    [
+        (["findings", "--wrte"], "python -m ldpcode findings: error: unrecognized arguments: --wrte"),
+        (
+            ["sweep", "--policies", "UCB1", "--instance", "ren2020-bernoulli", "--epsilons", "1", "--horizon", "1000",
+             "--runs", "2", "--runs=3", "--out", "never.csv"],
+            "python -m ldpcode sweep: error: argument --runs: given 2 times; give it once",
+        ),
+    ],
+)  # fmt: skip
+def test_the_command_line_names_the_command_and_refuses_an_option_given_twice(argv, said, capsys, tmp_path):
+    """Before: '--runs 2 --runs 3' silently ran 3 runs, and 'findings --wrte' was refused by the top-level parser
+    ("python -m ldpcode: error: ...", pointing at the top help)."""
+    argv = [str(tmp_path / a) if a == "never.csv" else a for a in argv]
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and err.startswith(said) and err.count("\n") == 1
+    assert not (tmp_path / "never.csv").exists()
+
+
+def test_the_hint_about_1e6_follows_only_a_whole_float():
+    """'write 10**6, not 1e6' after horizon = 1.5 read as advice about a value the reader never typed."""
+    from ldpcode.parameters.rules import Int
+
+    with pytest.raises(TypeError, match=r"\(write 10\*\*6, not 1e6\)"):
+        Int(2, 10**9)("horizon", 1e6)
+    with pytest.raises(TypeError) as refused:
+        Int(2, 10**9)("horizon", 1.5)
+    assert "1e6" not in str(refused.value) and "horizon" in str(refused.value)

@@ -105,7 +105,10 @@ class Int(Rule):
         if not _is_int(value):
             _fail(
                 name,
-                self.allowed + " (write 10**6, not 1e6)" if isinstance(value, float) else self.allowed,
+                # the hint only for a whole float (1e6 typed for 10**6): after 1.5 it read as advice about 1e6
+                self.allowed + " (write 10**6, not 1e6)"
+                if isinstance(value, float) and value.is_integer()
+                else self.allowed,
                 value,
                 TypeError,
             )

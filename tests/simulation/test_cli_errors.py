@@ -147,8 +147,11 @@ def test_a_refusal_names_the_flags_that_raise_the_ceilings(tmp_path, capsys):
     assert main([*argv, "--cpu-seconds", "1e-4"]) == 2
     err = _one_error_line(capsys.readouterr().err)
     assert "add --cpu-seconds" in err and "limits=" not in err and "(--cpu-seconds)" in err
-    assert main([*argv, "--cpu-seconds", "1e-4", "--cpu-seconds", "inf", "--memory", "1KiB"]) == 2  # the last wins
+    assert main([*argv, "--cpu-seconds", "inf", "--memory", "1KiB"]) == 2
     assert "add --memory" in capsys.readouterr().err
+    with pytest.raises(SystemExit):  # given twice: refused, not the last one silently (_checked_args)
+        main([*argv, "--cpu-seconds", "1e-4", "--cpu-seconds", "inf"])
+    assert "argument --cpu-seconds: given 2 times" in capsys.readouterr().err
     assert lim.CPU_ENV not in os.environ and lim.ADVICE_ENV not in os.environ  # the flags end with the command
 
 
