@@ -229,12 +229,14 @@ def bound(
     note: str = "",
     tolerance_reason: str = "",
     shows_failure: bool = False,
+    cap: float | None = None,
 ) -> BoundClaim:
     """An inequality the notebook asserts: ``reproduced <= bound`` (or ``>=`` with ``sense=">="``), where
     ``how`` names the bound ("Theorem 4 at T"). With ``se > 0`` (a Monte Carlo mean) a failure within 2
     standard errors is "holds within noise"; beyond, the check fails at every run. ``shows_failure=True`` marks
     a failure asserted the other way round (a broken mechanism's loss above its claimed ε): it reads "failure
-    shown", not "holds"."""
+    shown", not "holds". ``cap``: the largest value the number can take (a pseudo-regret's T·Δ_max), given for an
+    upper bound at or above it, which no run can fail: it reads "vacuous"."""
     check_bool("shows_failure", shows_failure)
     se, tol = _mc_tolerance(se, k, id)
     if tol is None:
@@ -255,6 +257,7 @@ def bound(
         note=note,
         tolerance_reason=tolerance_reason,
         shows_failure=True if shows_failure else None,
+        cap=cap,
     )
 
 

@@ -446,7 +446,8 @@ class BoundClaim(Claim):
     ``how`` names the bound ("Theorem 4 at T"), measured at ``horizon`` (or ``scale``). With ``shows_failure``
     (True), the inequality is a failure asserted the other way round: a broken mechanism's loss above its claimed
     ε, a theorem's bound above what a policy reaches. It then reads **failure shown** where it holds, so that no
-    row shows a failure under a green *holds*."""
+    row shows a failure under a green *holds*. With ``cap``, the largest value the measured number can take (a
+    pseudo-regret's T·Δ_max), an upper bound at or above it cannot fail: it reads **vacuous**, not *holds*."""
 
     kind = "bound"
 
@@ -457,6 +458,7 @@ class BoundClaim(Claim):
     scale: str = ""
     reason: str = ""
     shows_failure: bool | None = None
+    cap: float | None = None
 
     def __post_init__(self):
         super().__post_init__()
@@ -468,6 +470,13 @@ class BoundClaim(Claim):
             )
         if self.sense == "=":
             raise ValueError(f"{name}: a bound is an inequality: sense must be '<=' or '>='")
+        if self.cap is not None:
+            self._set("cap", check_real(f"{name}: cap", self.cap))
+            if self.sense != "<=" or not 0 < self.cap <= self.bound:
+                raise ValueError(
+                    f"{name}: cap (the largest value the number can take) marks an upper bound at or above it, "
+                    f"got cap = {self.cap!r} for {self.sense} {self.bound!r}"
+                )
         if self.shows_failure not in (None, True):
             raise ValueError(
                 f"{name}: shows_failure is True or None (stored only when set), got {self.shows_failure!r}"
@@ -490,16 +499,21 @@ class BoundClaim(Claim):
 
     def verdict(self) -> str:
         """**holds**, **holds within noise** (fails by at most 2 standard errors) or **VIOLATED**; for a failure
-        asserted the other way round (``shows_failure``), **failure shown** where it holds."""
+        asserted the other way round (``shows_failure``), **failure shown** where it holds; for an upper bound at or
+        above the largest value the number can take (``cap``), **vacuous**: no run could have failed it."""
         if self.problem():
             return "VIOLATED"
         if self.shows_failure:
             return "failure shown"
+        if self.cap is not None:
+            return "vacuous"
         return "holds" if self.bound_excess() <= (self.tolerance if self.se == 0 else 0) else "holds within noise"
 
     def verdict_text(self) -> str:
-        """The verdict with the ratio to the bound."""
+        """The verdict with the ratio to the bound; for a vacuous bound, how far above the largest possible value."""
         v = self.verdict()
+        if v == "vacuous":
+            return f"vacuous ({format_value(self.bound / self.cap, 3)}× the largest possible value, {format_value(self.cap)})"
         if self.bound > 0 and math.isfinite(self.bound) and self.reproduced >= 0:
             ratio = self.reproduced / self.bound
             pct = 100 * ratio

@@ -177,6 +177,7 @@ _VERDICT_CLASS = {
     "near": "near",
     "holds within noise": "near",
     "failure shown": "near",
+    "vacuous": "near",
     "disagrees": "disagree",
     "consistent at some t": "partial",
     "within the rate": "partial",

@@ -1252,3 +1252,19 @@ def test_claim_text_sets_only_the_exponents_that_say_where_they_end(text, html):
     from ldpcode.claims.tables import _prose
 
     assert _prose(text) == html
+
+
+def test_an_upper_bound_above_the_largest_possible_value_reads_vacuous_not_holds():
+    """Theorem 6's bound at T = 10^6, ε = 0.2 is 1.13·10^6, 2.83 times T·Δ_max = 4·10^5, the most any policy can
+    lose: 'holds (0.03% of it)' could not have failed. With cap, such a bound reads 'vacuous' (amber); a cap above
+    the bound, or on a lower bound, is refused (nb.regret_bound sets it: tests/book/test_notebook_contract.py)."""
+    b = C.bound("a.b", "s", reproduced=1000.0, bound=1.13e6, how="Theorem 6 at T", horizon=10**6, cap=4e5)
+    assert b.verdict() == "vacuous" and b.verdict_text() == "vacuous (2.83× the largest possible value, 400,000)"
+    assert C.tables._VERDICT_CLASS["vacuous"] == "near" and C.Claim.from_dict(b.to_dict()) == b
+    assert "cap" not in C.bound("a.b", "s", reproduced=1.0, bound=2.0, how="h").to_dict()
+    with pytest.raises(ValueError, match="marks an upper bound at or above it"):
+        C.bound("a.b", "s", reproduced=1.0, bound=1e5, how="h", cap=4e5)
+    with pytest.raises(ValueError, match="marks an upper bound at or above it"):
+        C.bound("a.b", "s", reproduced=1.0, bound=1e6, how="h", sense=">=", cap=4e5)
+    violated = C.bound("a.b", "s", reproduced=2e6, bound=1.13e6, how="h", cap=4e5)
+    assert violated.verdict() == "VIOLATED"

@@ -170,3 +170,21 @@ def test_observed_reasons_say_so_away_from_the_stored_parameters(monkeypatch):
     for bad in ("", "  ", None, 3):
         with pytest.raises(ValueError, match="reason must be a non-empty string"):
             other.observed(bad)
+
+
+def test_regret_bound_marks_a_bound_above_t_times_the_largest_gap_as_vacuous():
+    """T·Δ_max is the most any policy can lose: a theorem's bound at or above it cannot fail, and nb.regret_bound
+    gives it that cap (the claim reads "vacuous"); a bound below it stays an ordinary bound, stored as before."""
+
+    class Result:  # what nb.regret_bound reads of a simulation result
+        horizon, gaps = 10**6, np.array([0.0, 0.1, 0.4])
+
+        def final_regret(self):
+            return np.array([900.0, 1100.0])
+
+    nb = ldp.book.notebook(REN4, dict(REN4_OK))
+    nb.regret_bound("loose", "s", Result(), 1.13e6, how="Theorem 6 at T")
+    nb.regret_bound("tight", "s", Result(), 3e5, how="Theorem 6 at T")
+    loose, tight = nb.claims[-2:]
+    assert loose.cap == 4e5 and loose.verdict() == "vacuous"
+    assert tight.cap is None and tight.verdict() == "holds" and "cap" not in tight.to_dict()
