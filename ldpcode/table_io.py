@@ -109,7 +109,7 @@ def save_table(table, path, *, replace: bool = False) -> Path:
 
     import pandas as pd
 
-    from ._validate import check_bool, one_line
+    from ._validate import one_line
 
     if not isinstance(table, pd.DataFrame):
         raise TypeError(
@@ -119,8 +119,7 @@ def save_table(table, path, *, replace: bool = False) -> Path:
         raise ValueError(
             f"table must have the columns of a sweep's table, {list(COLUMNS)}, got {one_line(list(table.columns), 120)}"
         )
-    replace = check_bool("replace", replace)  # replace="no" is truthy, and wrote over the table
-    path = check_table_path(path, replace=replace)
+    path = check_table_path(path, replace=replace)  # which refuses a replace that is not a bool (replace="no")
     # a new file of its own beside the target (O_EXCL, an unpredictable name: no other file is written through)
     fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent if str(path.parent) else ".")
     os.close(fd)

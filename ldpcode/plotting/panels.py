@@ -263,12 +263,11 @@ def fit_panel(
         label=f"fit {names[0]} = {format_value(fit.slope)} {names[1]} {'-' if fit.intercept < 0 else '+'} "
         f"{format_value(abs(fit.intercept))}, R² = {fit.r2:.4f}",
     )
+    ax.set(xlabel=xlabel or ax.get_xlabel(), ylabel=ylabel or ax.get_ylabel())
     if annotate is not None:
         if len(annotate) != x.size:
             raise ValueError(f"annotate must hold one text per point ({x.size}), got {len(annotate)}")
-        ax.set(xlabel=xlabel or ax.get_xlabel(), ylabel=ylabel or ax.get_ylabel())
         label_points(ax, x, y, annotate, color=c)
-    ax.set(xlabel=xlabel or ax.get_xlabel(), ylabel=ylabel or ax.get_ylabel())
     if title:
         ax.set_title(title)
     ax.legend(loc="upper left", fontsize="x-small")
