@@ -218,6 +218,29 @@ def test_sup_ratio_refuses_negative_or_bool_regrets_and_an_infinite_bound():
 
 
 @pytest.mark.parametrize(
+    ("call", "name"),
+    [
+        (lambda k: bounds.gdp_minimax_upper_rate(10**6, k, 1.0), "n_arms"),
+        (lambda k: bounds.gdp_minimax_lower_bound(10**6, k, 1.0), "n_arms"),
+        (lambda k: bounds.gdp_minimax_threshold(10**6, k), "n_arms"),
+        (lambda k: bounds.table2_stochastic_minimax(10**6, k, 1.0), "n_arms"),
+        (lambda k: bounds.table2_linear_minimax(10**6, k, 1.0), "dim"),
+        (lambda k: bounds.distribution_free_rate(k, 10**6, 1.0), "n_arms"),
+        (lambda k: bounds.gdp_minimax_threshold(k, 2), "horizon"),
+    ],
+)
+def test_a_count_or_horizon_beyond_two_to_the_53_is_refused_in_one_short_line(call, name):
+    """Before: gdp_minimax_upper_rate(10**6, 10**300, 1) returned a number, K = 10**400 raised OverflowError, and
+    Theorem 2's refusal of the horizon printed K - 1 in full (300 digits)."""
+    assert math.isfinite(call(1000))
+    for k in (2**53 + 1, 10**300, 10**400):
+        with pytest.raises(
+            ValueError, match=rf"^{name} must be an integer <= 2\*\*53, got (\d{{16}}|an integer of \d+ bits)$"
+        ):
+            call(k)
+
+
+@pytest.mark.parametrize(
     ("bound", "error", "match"),
     [
         (lambda m, t, e: math.nan, ValueError, r"^regret_bound must return a finite number >= 0, got nan$"),

@@ -42,8 +42,16 @@ def _check_horizon(horizon, minimum: int = 1) -> int:
     return check_int("horizon", horizon, minimum=minimum, maximum=MAX_HORIZON)
 
 
+def _check_count(name: str, value, minimum: int) -> int:
+    """A count of a formula (K arms, d dimensions): an integer in [``minimum``, 2**53], the horizon's cap. Without
+    the cap, ``n_arms=10**400`` overflowed a double (OverflowError) and a refusal printed K - 1 in full."""
+    from ..limits import MAX_HORIZON
+
+    return check_int(name, value, minimum=minimum, maximum=MAX_HORIZON)
+
+
 def _log_horizon(horizon) -> float:
-    return math.log(check_int("horizon", horizon, minimum=2))
+    return math.log(_check_horizon(horizon, minimum=2))
 
 
 def _square(x: float) -> float:

@@ -24,14 +24,14 @@ from dataclasses import field as _field
 
 import numpy as np
 
-from .._validate import as_float_array, check_array, check_epsilon, check_int, check_probability_vector, check_real
+from .._validate import as_float_array, check_array, check_epsilon, check_probability_vector, check_real
 from .._validate import check_choice as _check_choice
 from ..divergences import d_inf_bernoulli, d_inf_gaussian, t_inf_bernoulli, t_inf_gaussian
-from ._common import _check_horizon
+from ._common import _check_count, _check_horizon
 
 
 def _gdp_log_horizon(horizon, minimum: int = 1) -> float:
-    return math.log(check_int("horizon", horizon, minimum=minimum))
+    return math.log(_check_horizon(horizon, minimum=minimum))
 
 
 def _gdp_suboptimal(means, family: str = "bernoulli"):
@@ -62,7 +62,7 @@ def gdp_minimax_lower_bound(horizon, n_arms, epsilon) -> float:
     .. math:: \mathrm{Reg}^{\mathrm{minimax}}_{T,\epsilon} \ge \max\Big\{\frac{1}{27}\sqrt{T(K-1)},\;
               \frac{1}{131}\frac{K-1}{\epsilon}\Big\}.
     """
-    k = check_int("n_arms", n_arms, minimum=2)
+    k = _check_count("n_arms", n_arms, minimum=2)
     t = _check_horizon(horizon, minimum=max(1, k - 1))
     eps = check_epsilon(epsilon)
     return max(math.sqrt(t * (k - 1)) / 27.0, (k - 1) / (131.0 * eps))
@@ -79,8 +79,8 @@ def gdp_minimax_threshold(horizon, n_arms, as_printed: bool = False) -> float:
     This function returns the true crossing; ``as_printed=True`` returns the paper's printed expression.
     Same conditions as :func:`gdp_minimax_lower_bound` (K ≥ 2, T ≥ K − 1).
     """
-    k = check_int("n_arms", n_arms, minimum=2)
-    t = check_int("horizon", horizon, minimum=max(1, k - 1))
+    k = _check_count("n_arms", n_arms, minimum=2)
+    t = _check_horizon(horizon, minimum=max(1, k - 1))
     if not isinstance(as_printed, (bool, np.bool_)):
         raise TypeError(f"as_printed must be True or False, got {as_printed!r}")
     ratio = 131.0 / 27.0 if as_printed else 27.0 / 131.0
@@ -231,7 +231,7 @@ def gdp_minimax_upper_rate(horizon, n_arms, epsilon) -> float:
     r""":math:`\sqrt{KT\log T} + K\log T/\epsilon`: the minimax upper rate of AdaP-UCB and AdaP-KLUCB
     (Appendix E.4, stated after Theorem 8 as :math:`\mathcal O(\cdot)`; the constant is not given, this is the
     rate with constant 1, for drawing slopes beside :func:`gdp_minimax_lower_bound`)."""
-    k = check_int("n_arms", n_arms, minimum=1)
+    k = _check_count("n_arms", n_arms, minimum=1)
     eps = check_epsilon(epsilon)
     t = _check_horizon(horizon)
     log_t = math.log(t)
@@ -285,6 +285,6 @@ def adap_releases_bound(horizon, n_arms) -> float:
     :math:`\sum_a \log_2 N_a(T) \le K\log_2(T/K)` by concavity since :math:`\sum_a N_a(T) = T`. (Our
     derivation; the paper states only the order.) ``horizon`` must be an integer >= ``n_arms`` >= 1.
     """
-    k = check_int("n_arms", n_arms, minimum=1)
-    t = check_int("horizon", horizon, minimum=k)
+    k = _check_count("n_arms", n_arms, minimum=1)
+    t = _check_horizon(horizon, minimum=k)
     return float(k + k * math.log2(t / k))

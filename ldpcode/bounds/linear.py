@@ -17,7 +17,8 @@ import numpy as np
 from scipy import linalg as _linalg
 from scipy import optimize
 
-from .._validate import as_float_array, check_epsilon, check_int, one_line
+from .._validate import as_float_array, check_epsilon, one_line
+from ._common import _check_count, _check_horizon
 
 
 def linear_minimax_lower_bound(horizon, dim, epsilon) -> float:
@@ -26,8 +27,8 @@ def linear_minimax_lower_bound(horizon, dim, epsilon) -> float:
 
     .. math:: \mathrm{Reg}^{\mathrm{minimax}}_T \ge \max\Big\{\frac{e^{-2}}{8}d\sqrt T,\; \frac{e^{-6}}{4}\frac d\epsilon\Big\}.
     """
-    t = check_int("horizon", horizon, minimum=1)
-    d = check_int("dim", dim, minimum=1)
+    t = _check_horizon(horizon, minimum=1)
+    d = _check_count("dim", dim, minimum=1)
     eps = check_epsilon(epsilon)
     return max(math.exp(-2) / 8.0 * d * math.sqrt(t), math.exp(-6) / 4.0 * d / eps)
 
@@ -39,7 +40,7 @@ def linear_minimax_threshold(horizon) -> float:
     :math:`\frac{e^{-2}}{8}d\sqrt T = \frac{e^{-6}}{4}\frac d\epsilon \iff \epsilon = \frac{8e^{-6}}{4e^{-2}\sqrt T}
     = \frac{2e^{-4}}{\sqrt T}` (d cancels). Below it the private term dominates.
     """
-    return 2.0 * math.exp(-4) / math.sqrt(check_int("horizon", horizon, minimum=1))
+    return 2.0 * math.exp(-4) / math.sqrt(_check_horizon(horizon, minimum=1))
 
 
 @dataclass(frozen=True, eq=False)

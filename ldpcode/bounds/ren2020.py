@@ -25,7 +25,7 @@ from .._validate import (
     one_line,
 )
 from ..divergences import kl_bernoulli
-from ._common import _check_horizon, _gaps, _inv_two_sinh_squared, _log_horizon, _regret_bound, _square
+from ._common import _check_count, _check_horizon, _gaps, _inv_two_sinh_squared, _log_horizon, _regret_bound, _square
 from .factors import bernoulli_ratio, laplace_ratio
 
 
@@ -231,7 +231,7 @@ def distribution_free_rate(n_arms, horizon, epsilon) -> float:
 
     The paper gives no constant; this is the rate with constant 1, for drawing slopes.
     """
-    n = check_int("n_arms", n_arms, minimum=1)
+    n = _check_count("n_arms", n_arms, minimum=1)
     _check_horizon(horizon, minimum=2)
     log_t = _log_horizon(horizon)
     return math.sqrt(n * int(horizon) * log_t) / check_epsilon(epsilon)

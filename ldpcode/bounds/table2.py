@@ -19,9 +19,9 @@ import math
 
 import numpy as np
 
-from .._validate import as_float_array, check_epsilon, check_int, one_line
+from .._validate import as_float_array, check_epsilon, one_line
 from ..divergences import d_inf_bernoulli, d_inf_gaussian
-from ._common import _check_horizon
+from ._common import _check_count, _check_horizon
 from .azize2022 import gdp_lower_bound_constant, gdp_minimax_lower_bound
 from .linear import linear_c_epsilon, linear_minimax_lower_bound
 
@@ -29,15 +29,15 @@ from .linear import linear_c_epsilon, linear_minimax_lower_bound
 def table2_stochastic_minimax(horizon, n_arms, epsilon) -> float:
     r"""Table 2, stochastic multi-armed bandit, minimax: :math:`\max(\frac1{27}\sqrt{T(K-1)}, \frac1{131}\frac{K-1}\epsilon)`."""
     t = _check_horizon(horizon)
-    k = check_int("n_arms", n_arms, minimum=2)
+    k = _check_count("n_arms", n_arms, minimum=2)
     eps = check_epsilon(epsilon)
     return max(math.sqrt(t * (k - 1)) / 27.0, (k - 1) / eps / 131.0)
 
 
 def table2_linear_minimax(horizon, dim, epsilon) -> float:
     r"""Table 2, stochastic linear bandit, minimax: :math:`\max(\frac{\exp(-2)}8 d\sqrt T, \frac{\exp(-6)}4\frac d\epsilon)`."""
-    t = check_int("horizon", horizon, minimum=1)
-    d = check_int("dim", dim, minimum=1)
+    t = _check_horizon(horizon, minimum=1)
+    d = _check_count("dim", dim, minimum=1)
     eps = check_epsilon(epsilon)
     return max(math.exp(-2) / 8.0 * d * math.sqrt(t), math.exp(-6) / 4.0 * d / eps)
 
@@ -61,7 +61,7 @@ def table2_stochastic_problem_dependent(gaps, d, horizon, epsilon) -> float:
     dd = _positive_vector("d", d)
     if g.shape != dd.shape:
         raise ValueError(f"gaps and d must have one entry per suboptimal arm, got {g.size} and {dd.size}")
-    log_t = math.log(check_int("horizon", horizon, minimum=1))
+    log_t = math.log(_check_horizon(horizon, minimum=1))
     eps = check_epsilon(epsilon)
     return float(np.sum(g * log_t / np.minimum(dd, 6.0 * eps * g)))
 
@@ -112,7 +112,7 @@ def table2_cells(horizon, n_arms, dim, epsilon, bernoulli_means, gaussian_means,
       undefined :math:`\rho(\mathcal A)`.
 
     The gaps are taken from the means (:math:`\Delta_a = \mu^* - \mu_a` over the suboptimal arms)."""
-    log_t = math.log(check_int("horizon", horizon, minimum=1))
+    log_t = math.log(_check_horizon(horizon, minimum=1))
     eps = check_epsilon(epsilon)
     bern = np.array(bernoulli_means, dtype=float)
     b_sub = bern[bern < bern.max()]
