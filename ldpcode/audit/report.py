@@ -239,7 +239,7 @@ def plot_audit_ratios(rows, cap: float = 3.2):
 
     if check_real("cap", cap) <= 0:
         raise ValueError(f"cap must be > 0, got {cap!r}")
-    fig, ax = plt.subplots(figsize=(10, 4.2))
+    fig, ax = plt.subplots(figsize=(7.8, 5.2))  # the book's column at 1280 px: drawn at its own size
     kinds = {"genuine": ("C0", "o", "genuine"), "broken": ("C3", "X", "broken (privacy)"),
              "swapped": ("C1", "s", "swapped CTB (private)")}  # fmt: skip
     for kind, (col, mk, lab) in kinds.items():
@@ -258,9 +258,9 @@ def plot_audit_ratios(rows, cap: float = 3.2):
     ax.set_ylim(-0.1, cap + 0.15)
     ax.set_xlabel("claimed ε")
     ax.set_ylabel("privacy loss / claimed ε")
-    ax.set_title(f"Claimed, exact and audited privacy loss of every row of the table (95% lower bounds, bars ± "
-                 f"1.96 se; values above {cap:g} drawn at {cap:g})", fontsize=9)  # fmt: skip
-    ax.legend(fontsize=7, ncol=2, loc="upper right")
+    ax.set_title(f"Claimed, exact and audited privacy loss of every row of the table\n(95% lower bounds, bars ± "
+                 f"1.96 se; values above {cap:g} drawn at {cap:g})", fontsize=10)  # fmt: skip
+    ax.legend(fontsize=8, ncol=2, loc="upper center", bbox_to_anchor=(0.5, -0.16))  # below: no marker under it
     fig.tight_layout()
     return fig
 
@@ -279,15 +279,15 @@ def plot_reachable(reach: dict, epsilon, start: float):
         raise ValueError("reach[0.0] and reach[1.0] must be boolean arrays of one length")
     window = reach[0.0].size
     both = reach[0.0] & reach[1.0]
-    fig, ax = plt.subplots(figsize=(10, 2.2))
+    fig, ax = plt.subplots(figsize=(7.8, 2.6))  # the book's column at 1280 px: drawn at its own size
     j = np.arange(window)
     for k, (r, col) in enumerate(((0.0, "C0"), (1.0, "C3"))):
         ax.vlines(j[reach[r]], k + 0.1, k + 0.9, color=col, lw=1.5, label=f"reachable from r = {r:g}")
     ax.vlines(j[both], -0.9, -0.1, color="k", lw=1.5, label="from both")
     ax.set_yticks([-0.5, 0.5, 1.5], labels=["both", "r = 0", "r = 1"])
     ax.set_xlabel(f"double number j after {start:g} (x = {start:g} + j ulp)")
-    ax.set_title(f"Which outputs near {start:g} can CTL(ε = {epsilon:g}) produce, from input 0 and from input 1 "
-                 "(numpy's Laplace sampler, exact)", fontsize=9)  # fmt: skip
+    ax.set_title(f"Which outputs near {start:g} can CTL(ε = {epsilon:g}) produce, from input 0 and from input 1\n"
+                 "(numpy's Laplace sampler, exact)", fontsize=10)  # fmt: skip
     ax.set_xlim(-1, window)
     fig.tight_layout()
     return fig
