@@ -112,10 +112,11 @@ def policy_tag(name: str) -> str:
     return name.replace("-", "_").lower()
 
 
-def format_value(x, digits: int = 4) -> str:
+def format_value(x, digits: int = 4, powers_from: float = 1e9) -> str:
     """A number for a table: 4 significant digits below 1000, whole numbers with thousands separators
     from 1000 to 10⁹, and below 10⁻³ as ``.4g`` writes it, with a power of ten for its exponent (``0.0001844``,
-    ``3.663·10⁻⁵``, ``10⁻¹²``; :func:`format_number`), as from 10⁹ on (``1.15·10⁹``)."""
+    ``3.663·10⁻⁵``, ``10⁻¹²``; :func:`format_number`), as from 10⁹ on (``1.15·10⁹``). ``powers_from=1e3`` writes
+    powers of ten from 10³ on (a table's column that holds a number of 10⁹ or more: :class:`Table`)."""
     if x is None:
         return "-"
     x = float(x)
@@ -123,7 +124,7 @@ def format_value(x, digits: int = 4) -> str:
         return "inf" if x > 0 else "-inf"
     if x == 0:
         return "0"
-    if 1e3 <= abs(x) < 1e9:
+    if 1e3 <= abs(x) < powers_from:
         return f"{x:,.0f}"
     if x == int(x) and abs(x) < 1e3:
         return f"{int(x)}"
@@ -360,7 +361,7 @@ def _html_two_line_table(head, body, details, css: str, classes=None) -> str:
     return f"<table class='{css}'><thead><tr>{th}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
 
 
-def _format_cell(x, spec) -> str:
+def _format_cell(x, spec, powers_from: float = 1e9) -> str:
     """One cell of a column with a number format ``spec``: a format spec such as ``".4g"``, ``",.0f"``,
     ``"+.3f"`` (or a tuple of them, one per part of a tuple cell) or a callable. A str cell is kept as it
     is, ``None`` becomes ``"-"`` and a tuple ``(value, se)`` of numbers is written ``"value ± se"`` by
@@ -381,7 +382,7 @@ def _format_cell(x, spec) -> str:
         return spec(x)
     general = _GENERAL.fullmatch(spec) if _is_number(x) else None
     if general:  # ".4g" and the like: thousands separators, and no exponent between 10^-3 and 10^9
-        text = format_value(x, int(general.group(2) or 6))
+        text = format_value(x, int(general.group(2) or 6), powers_from)
         return ("+" if general.group(1) and float(x) > 0 else "") + text
     if _is_number(x) and spec.endswith(("e", "E")):  # ".2e": a power of ten, 9.60·10⁻⁵
         return format_number(x, spec.replace("E", "e"))
@@ -430,8 +431,13 @@ class Table:
     def _cells(self) -> list:
         if self.formats is None:
             return self.body
+        # a table with a number of 10⁹ or more in a "g" column writes the numbers of all its "g" columns from 10³ on
+        # as powers of ten: not 157,535,111 beside 1.15·10⁹ (a "d" or "," column, a count or a horizon, keeps its
+        # thousands separators)
+        general = [j for j, spec in enumerate(self.formats) if isinstance(spec, str) and _GENERAL.fullmatch(spec)]
+        big = any(_is_number(row[j]) and abs(float(row[j])) >= 1e9 for row in self.body for j in general)
         return [
-            [x if spec is None else _format_cell(x, spec) for x, spec in zip(row, self.formats, strict=True)]
+            [x if spec is None else _format_cell(x, spec, 1e3 if big else 1e9) for x, spec in zip(row, self.formats)]
             for row in self.body
         ]
 

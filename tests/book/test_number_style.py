@@ -97,6 +97,22 @@ def test_the_table_number_format_writes_powers_of_ten():
     assert power_of_ten(1e-4) == "10⁻⁴" and power_of_ten(1.0) == "1" and power_of_ten(2000) == "2·10³"
 
 
+def test_a_table_holding_a_billion_writes_all_its_large_numbers_as_powers_of_ten():
+    """Before: Corollary 10's bound columns read 157,535,111 beside 1.15·10⁹; magnitudes compare at a glance only in
+    one form. A "d" or "," column (a count, a horizon) keeps its separators, numbers below 10³ stay plain, and a
+    table without a number of 10⁹ is as before."""
+    from ldpcode.claims import Table
+
+    rows = [[157535111.0, 2.5e8, 10**6], [1.15e9, 2800.0, 10**7], [450.0, 12.0, 5]]
+    mixed = Table(["b", "c", "t"], rows, formats=[".3g", ".3g", ","])._cells()
+    assert [r[0] for r in mixed] == ["1.58·10⁸", "1.15·10⁹", "450"]
+    assert [r[1] for r in mixed] == ["2.5·10⁸", "2.8·10³", "12"]
+    assert [r[2] for r in mixed] == ["1,000,000", "10,000,000", "5"]
+    plain = Table(["b"], [[157535111.0], [2800.0]], formats=[".3g"])._cells()
+    assert plain == [["157,535,111"], ["2,800"]]
+    assert format_value(2800.0, 3, powers_from=1e3) == "2.8·10³"
+
+
 #: ASCII math a reader should not meet in a printed line or a table cell, as the prose writes it: a Greek name
 #: as a word or with a subscript ("eps = 1", "Delta_a", "sigma", not the keyword "epsilon=" of a repr nor the
 #: "ratio.eps2" or "heldp_beta" of an id), >= and <=, +- and +/-, sqrt(, an arrow ->, R^2; and a number of five or more digits without thousands
