@@ -144,7 +144,7 @@ def index_figure(blocks, rows: pd.DataFrame, means, *, epsilon: float, seed: int
 
 
 def _episode_count(blocks) -> str:
-    """The episodes of ``blocks`` for a title, counted as :func:`paper_scale_stats` counts them: each arm's initial
+    r"""The episodes of ``blocks`` for a title, counted as :func:`paper_scale_stats` counts them: each arm's initial
     pull is one episode, and each decision :math:`t_\ell` starts one more (``len(start) - 1``: the first block holds
     the K initial pulls). A title that counted the decisions alone said 67 where the statistics said 72."""
     decisions = len(blocks.start) - 1

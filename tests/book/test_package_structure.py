@@ -133,3 +133,36 @@ def test_every_name_a_module_exports_in_all_exists():
         module = importlib.import_module(f"ldpcode.{name}")
         missing += [f"ldpcode.{name}.{n}" for n in getattr(module, "__all__", []) if not hasattr(module, n)]
     assert missing == []
+
+
+#: the top level the design card fixes, and the files beside it the README names (CI, citation, contributing guide,
+#: licence, the book's intro, bibliography, Sphinx extensions and static files, benchmarks, packaging)
+TOP_LEVEL = {"_config.yml", "_toc.yml", "chapters", "ldpcode", "data", "tests", "requirements.txt"} | {
+    ".ci",
+    ".gitignore",
+    "CITATION.cff",
+    "CONTRIBUTING.md",
+    "LICENSE",
+    "README.md",
+    "_ext",
+    "_static",
+    "benchmarks",
+    "intro.md",
+    "pyproject.toml",
+    "references.bib",
+}
+
+
+def test_the_tracked_top_level_is_the_design_cards_and_nothing_stray():
+    """A CLI test's draft once wrote never.csv into the working tree, and it was committed (49cefa4). Without git
+    (a source archive) the test reads the folder, less what .gitignore names."""
+    import subprocess
+
+    root = PKG.parent
+    proc = subprocess.run(["git", "ls-files"], cwd=root, capture_output=True, text=True)
+    if proc.returncode == 0 and proc.stdout:
+        top = {line.split("/", 1)[0] for line in proc.stdout.splitlines()}
+    else:
+        ignored = {"_build", ".venv", ".hypothesis", ".pytest_cache", ".ruff_cache", ".git", ".benchmarks"}
+        top = {p.name for p in root.iterdir() if p.name not in ignored and not p.name.endswith(".egg-info")}
+    assert top == TOP_LEVEL, f"not in the layout: {sorted(top - TOP_LEVEL)}; missing: {sorted(TOP_LEVEL - top)}"
