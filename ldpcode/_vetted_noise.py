@@ -54,7 +54,7 @@ class Bits:
         return self._words.pop()
 
     def randbits(self, k: int) -> int:
-        """A uniform integer in [0, 2^k)."""
+        r"""A uniform integer in :math:`[0, 2^k)`."""
         if k <= 0:
             return 0
         x, got = 0, 0
@@ -97,8 +97,8 @@ def make_bits(rng) -> Bits:
 
 
 def bernoulli_dyadic(x: float, bits: Bits) -> int:
-    """An exact Bernoulli(x) draw for a double x in [0, 1] (a dyadic rational num / 2^j: 1 when j random
-    bits, read as an integer, fall below num)."""
+    r"""An exact Bernoulli(x) draw for a double x in [0, 1] (a dyadic rational :math:`\mathrm{num}/2^j`: 1 when j
+    random bits, read as an integer, fall below num)."""
     num, den = float(x).as_integer_ratio()
     return int(bits.randbits(den.bit_length() - 1) < num)
 
@@ -158,19 +158,20 @@ def discrete_laplace(scale, bits: Bits) -> int:
 
 def discrete_laplace_log_pmf(y, scale):
     r""":math:`\log P\{Y = y\}` for :math:`Y\sim\mathrm{DLap}(\tau)`: :math:`\log\tanh(1/(2\tau)) - |y|/\tau`
-    (:math:`\frac{1-q}{1+q} = \tanh\frac{1}{2\tau}`, q = e^{-1/τ}), for integers y (arrays broadcast)."""
+    (:math:`\frac{1-q}{1+q} = \tanh\frac{1}{2\tau}`, :math:`q = e^{-1/\tau}`), for integers y (arrays broadcast)."""
     c = 1.0 / float(scale)
     return math.log(math.tanh(0.5 * c)) - np.abs(np.asarray(y, dtype=float)) * c
 
 
 def discrete_laplace_variance(scale) -> float:
     r""":math:`\mathrm{Var}\,Y = 2q/(1-q)^2 = 1/(2\sinh^2(1/(2\tau)))` for :math:`Y\sim\mathrm{DLap}(\tau)`,
-    q = e^{-1/τ}, for a rational scale τ > 0 (a ``Fraction`` or a double), to a few units in the last place at
-    every τ whose variance is a double. With c = 1/τ: the sinh form for 1e-150 < c < 700 (where sinh² neither
+    :math:`q = e^{-1/\tau}`, for a rational scale τ > 0 (a ``Fraction`` or a double), to a few units in the last place
+    at every τ whose variance is a double. With c = 1/τ: the sinh form for 1e-150 < c < 700 (where sinh² neither
     overflows nor underflows); :math:`2e^{-c}` for c >= 700, where :math:`(1 - q)^2` is 1 to double precision
     (subnormal past c = 708, 0 past c = 745, as the variance itself); and :math:`2\tau^2` (the series
     :math:`2\tau^2 - 1/6 + O(\tau^{-2})`, computed on the rational τ) for c <= 1e-150. A τ above 9.48e153, whose
-    variance leaves the doubles, is refused; the curators' τ = 2^k/ε is at most 1.1e21 (variance 2.4e42)."""
+    variance leaves the doubles, is refused; the curators' :math:`\tau = 2^k/\epsilon` is at most 1.1e21 (variance
+    2.4e42)."""
     tau = Fraction(scale)
     if tau <= 0:
         raise ValueError(f"scale must be > 0, got {scale!r}")
@@ -244,17 +245,17 @@ class OpenDPDiscreteLaplace:
 
     @classmethod
     def _clamp_free(cls, epsilon: float, grid_bits: int) -> bool:
-        r""":math:`2^k + 50\tau' \le 2^{63}`, τ' the scale OpenDP is given for τ = 2^k/ε: then the clamp to
-        ``i64`` is reached with probability below :math:`2e^{-50} \approx 3.9\cdot10^{-22}` for every n in
+        r""":math:`2^k + 50\tau' \le 2^{63}`, τ' the scale OpenDP is given for :math:`\tau = 2^k/\epsilon`: then the
+        clamp to ``i64`` is reached with probability below :math:`2e^{-50} \approx 3.9\cdot10^{-22}` for every n in
         :math:`\{0, \dots, 2^k\}`."""
         tau = cls.given_scale(Fraction(2**grid_bits) / Fraction(epsilon))
         return 2**grid_bits + TAIL_SCALES * tau <= OPENDP_INT_LIMIT
 
     def check_range(self, epsilon: float, grid_bits: int) -> None:
         r"""Refuse ε and ``grid_bits`` with :math:`2^k + 50\tau' > 2^{63}`: there OpenDP's saturating cast to
-        ``i64`` is reached often enough to change the law (at ε = 1e-7, k = 40: 44 % of the outputs at ±2^23). The
-        message gives the smallest ε at this ``grid_bits``, the largest ``grid_bits`` at this ε, and the exact
-        source."""
+        ``i64`` is reached often enough to change the law (at ε = 1e-7, k = 40: 44 % of the outputs at
+        :math:`\pm 2^{23}`). The message gives the smallest ε at this ``grid_bits``, the largest ``grid_bits`` at
+        this ε, and the exact source."""
         if self._clamp_free(epsilon, grid_bits):
             return
         k = grid_bits

@@ -65,9 +65,9 @@ _FAMILY_NAMES = {
 def reward_from_draw(family, p0, p1, draw):
     """The reward of an arm of ``family`` with parameters (p0, p1), from one stream draw.
 
-    Bernoulli(p0): ``draw < p0``; Beta(p0, 1): ``draw ** (1/p0)`` (inverse of the CDF x^a);
+    Bernoulli(p0): ``draw < p0``; Beta(p0, 1): ``draw ** (1/p0)`` (inverse of the CDF :math:`x^a`);
     uniform on {p0, p1}: ``p0`` if ``draw < 1/2`` else ``p1``; uniform on [p0, p1]:
-    ``p0 + (p1 - p0) draw``; Gaussian N(p0, p1^2): ``p0 + p1 draw`` with ``draw`` standard normal.
+    ``p0 + (p1 - p0) draw``; Gaussian N(p0, p1²): ``p0 + p1 draw`` with ``draw`` standard normal.
     """
     if family == Family.BERNOULLI:
         return 1.0 if draw < p0 else 0.0
@@ -84,7 +84,7 @@ def reward_from_draw(family, p0, p1, draw):
 class Arm:
     """One arm: its reward law ``family`` (a :class:`Family`) and the law's parameters (p0, p1), checked when the arm
     is made (:func:`_check_law`): Bernoulli(p0), p0 its mean in [0, 1]; Beta(p0, 1), p0 > 0; uniform on {p0, p1} and
-    on [p0, p1], p0 <= p1; Gaussian N(p0, p1^2), p1 > 0 (make_instance's own rules for its means and sigma). p1 is
+    on [p0, p1], p0 <= p1; Gaussian N(p0, p1²), p1 > 0 (make_instance's own rules for its means and sigma). p1 is
     0 where the law has no second parameter. Every number is finite."""
 
     family: int
@@ -122,9 +122,9 @@ class Arm:
 
 @dataclass(frozen=True)
 class Instance:
-    """A stochastic bandit instance: a name and a tuple of arms.
+    r"""A stochastic bandit instance: a name and a tuple of arms.
 
-    ``means``, ``gaps`` (Delta_a = mu* - mu_a), ``best`` and ``bounded`` are derived from the arms.
+    ``means``, ``gaps`` (:math:`\Delta_a = \mu^* - \mu_a`), ``best`` and ``bounded`` are derived from the arms.
     ``stream`` says which draws the arms consume: ``"uniform"`` or ``"normal"``.
     """
 
@@ -159,15 +159,20 @@ class Instance:
 
     @property
     def means(self) -> np.ndarray:
+        r"""The arms' means :math:`\mu_a`, in the order of ``arms`` (a new float array at each access)."""
         return np.array([a.mean for a in self.arms])
 
     @property
     def gaps(self) -> np.ndarray:
+        r"""The gap of every arm, :math:`\Delta_a = \mu^* - \mu_a` with :math:`\mu^* = \max_a \mu_a` (0 at the best
+        arms), in the order of ``arms``."""
         m = self.means
         return m.max() - m
 
     @property
     def best(self) -> int:
+        """The index (0-based) of an arm of largest mean; the lowest-numbered one when several tie
+        (``numpy.argmax``)."""
         return int(np.argmax(self.means))
 
     @property

@@ -1,27 +1,28 @@
-"""Plain step-by-step NumPy versions of the policies, written straight from the agent boxes.
+r"""Plain step-by-step NumPy versions of the policies, written straight from the agent boxes.
 
 They exist to check the compiled engine and to measure it: :func:`run_reference` consumes the same two
 random streams as ``IndexPolicy.run_one`` (rewards, curator noise) but recomputes every index
 with the paper's literal formula, e.g. for LDP-UCB-L (Agent 2, Line 3)
 
-    u_a = mean_a + sqrt(2 log t / N_a) + sqrt(32 log t / (eps^2 N_a)),
+.. math:: u_a = \hat\mu_a + \sqrt{2\log t/N_a} + \sqrt{32\log t/(\epsilon^2 N_a)},
 
 and re-implements rewards and curators without the compiled helpers. With the same seed both must pull
 the same arms. They are about 100 times slower; use them only on small horizons. The curators' formulas are
-written with e^{-eps} instead of e^eps (numerator and denominator divided by e^eps), the same quantities, so
-that no level overflows: at eps = 1e4 the reference must still pull the arms of the engine.
+written with :math:`e^{-\epsilon}` instead of :math:`e^\epsilon` (numerator and denominator divided by
+:math:`e^\epsilon`), the same quantities, so that no level overflows: at ε = 10⁴ the reference must still pull the
+arms of the engine.
 
 **Limits.** Each function takes ``limits`` (:class:`ldpcode.limits.Limits`, default ``Limits()``) and refuses,
 before it draws anything, a call whose estimated core-seconds or bytes exceed it (:func:`reference_cost`,
 :func:`ldpcode.limits.check_limits`). The costs a step, in µs, with K arms, measured on the 2-core machine of the
-README with other jobs running (runs of 2·10^4 steps at K = 2, 20, 100, best of three) and rounded up:
+README with other jobs running (runs of 2·10⁴ steps at K = 2, 20, 100, best of three) and rounded up:
 :func:`run_reference` 20 + 0.1K (measured 5-16, 5-19, 13-22), :func:`run_reference_heterogeneous` 30 + 0.1K
 (15-24, 10-19, 9-26); :func:`run_reference_global` 6 + 0.4K a pull for the episodic policies (``AdaP-*``, DP-SE;
 measured 4, 7-14, 35-37), plus 10K (AdaP-UCB, DP-SE) or 80K (AdaP-KLUCB) an episode, at most K(floor(log2 T) + 1)
 + 1 of them (AdaP-KLUCB measured 190 a step at K = 100); DP-UCB 10 + 6K (20, 102, 600), KL-UCB 20 + 80K (102,
 1436, 7812). Memory: the streams drawn up front, 32 bytes a step (measured 16-24; heterogeneous 64, measured 32);
 DP-UCB's trees of noise, 256 bytes a step (measured 160-195); 16 bytes per checkpoint and arm; and 0.5 s for the
-compiled noise kernels a first call loads (0.2 s measured). The tests' largest runs (4·10^4 steps) are estimated
+compiled noise kernels a first call loads (0.2 s measured). The tests' largest runs (4·10⁴ steps) are estimated
 at a few core-seconds.
 """
 
@@ -183,7 +184,7 @@ def run_reference_heterogeneous(
     r"""One run of HeLDP-UCB-L / -B (extended version of Ren et al., Agents 2 and 4), step by step, on the
     three streams of ``HeterogeneousPolicy.run_one`` (rewards, curator noise, users' levels).
 
-    Literal indexes, with log t^4 = 4 log t and t the pulls so far: Agent 2, Line 14,
+    Literal indexes, with :math:`\log t^4 = 4\log t` and t the pulls so far: Agent 2, Line 14,
     :math:`s_a/N_a + \sqrt{\log t^4/(2N_a)} + \sqrt{8A_a\log t^4/N_a^2}` after the forced pulls of Line 4
     (:math:`A_a \le \epsilon_{\min}^{-2}\log t^4` in round t + 1; the arm with the smallest :math:`A_a` is
     forced, ties to the lowest-numbered); Agent 4, Line 11,

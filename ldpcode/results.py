@@ -87,10 +87,10 @@ class RegretCurves:
 
 @dataclass
 class SimulationResult(RegretCurves):
-    """What :func:`ldpcode.simulate.simulate` returns: a :class:`RegretCurves` whose regret is computed.
+    r"""What :func:`ldpcode.simulate.simulate` returns: a :class:`RegretCurves` whose regret is computed.
 
-    ``checkpoints`` (C,), ``counts`` (runs, C, arms): N_a at each checkpoint, ``gaps`` (arms,).
-    ``regret`` (runs, C) is the pseudo-regret sum_a N_a(t) Delta_a; ``pulls`` (runs, arms) the counts at
+    ``checkpoints`` (C,), ``counts`` (runs, C, arms): :math:`N_a` at each checkpoint, ``gaps`` (arms,).
+    ``regret`` (runs, C) is the pseudo-regret :math:`\sum_a N_a(t)\,\Delta_a`; ``pulls`` (runs, arms) the counts at
     the horizon. ``releases`` (runs,), for the global-DP policies, counts the private statistics each run
     computed (Azize and Basu, Table 1, "# Private Means"); None otherwise. ``name`` is ``policy``.
     """
@@ -113,10 +113,14 @@ class SimulationResult(RegretCurves):
 
     @property
     def regret(self) -> np.ndarray:
+        r"""The pseudo-regret of each run at each checkpoint, :math:`\sum_a N_a(t)\,\Delta_a` (``counts @ gaps``,
+        computed at each access): shape (runs, C)."""
         return self.counts @ self.gaps
 
     @property
     def pulls(self) -> np.ndarray:
+        r"""Each run's pull counts :math:`N_a(T)` at the horizon (the last checkpoint of ``counts``): shape
+        (runs, arms)."""
         return self.counts[:, -1, :]
 
     def until(self, t: int) -> "SimulationResult":
@@ -124,7 +128,7 @@ class SimulationResult(RegretCurves):
 
         Run r's reward and noise streams do not depend on the horizon, so a run of horizon T cut at t
         is exactly the run of horizon t with the same seed (tests/plotting/test_figures.py checks it): one long
-        simulation serves both a T = 10^6 panel and a T = 10^7 ratio curve. That holds for an *anytime* policy
+        simulation serves both a T = 10⁶ panel and a T = 10⁷ ratio curve. That holds for an *anytime* policy
         only; one whose runs depend on T (``anytime = False``: DP-UCB sizes its noise trees for T, DP-SE's β is 1/T)
         is refused with a ValueError, since its run cut at t is not its run of horizon t
         (tests/policies/test_conformance.py checks both, for every registered policy).

@@ -1,15 +1,15 @@
 r"""ε-global DP of Algorithm 1 (Azize and Basu 2022): Lemma 1's private means and Theorem 6's action sequences.
 
-Definition 2 of Azize and Basu: a policy is ε-global DP when pi(a^T | r^T) <= e^ε pi(a^T | r'^T) for every
-action sequence a^T and every two reward sequences r^T, r'^T that differ at one step. The tools below
-(i) release the private means of Lemma 1 and give their exact privacy loss (:func:`lemma1_release`,
-:func:`lemma1_privacy_loss`, :func:`lemma1_log_density_ratio`, :func:`lemma1_audit`), (ii) run a policy on a
-FIXED reward sequence many times (only its Laplace noise random, :class:`FixedRewardSampler`) and estimate the
-law of the whole action sequence under two neighbouring sequences (:func:`action_sequence_audit`, over the
-output space :func:`algorithm1_action_sequences` of Theorem 6), with the exact log-ratio of the first decision
-(:func:`first_decision_log_ratio`, where AdaP-KLUCB attains Theorem 6's bound ε), and (iii) build deliberately
-broken versions of Algorithm 1 (:func:`broken_policy`: noise halved, forgetting removed) for which such an
-audit must fail. Reading one run's episodes (Figure 1, Example 2) is in :mod:`ldpcode.audit.tracing`.
+Definition 2 of Azize and Basu: a policy is ε-global DP when
+:math:`\pi(a^T \mid r^T) \le e^\epsilon\,\pi(a^T \mid r'^T)` for every action sequence :math:`a^T` and every two reward
+sequences :math:`r^T, r'^T` that differ at one step. The tools below (i) release the private means of Lemma 1 and give
+their exact privacy loss (:func:`lemma1_release`, :func:`lemma1_privacy_loss`, :func:`lemma1_log_density_ratio`,
+:func:`lemma1_audit`), (ii) run a policy on a FIXED reward sequence many times (only its Laplace noise random,
+:class:`FixedRewardSampler`) and estimate the law of the whole action sequence under two neighbouring sequences
+(:func:`action_sequence_audit`, over the output space :func:`algorithm1_action_sequences` of Theorem 6), with the exact
+log-ratio of the first decision (:func:`first_decision_log_ratio`, where AdaP-KLUCB attains Theorem 6's bound ε), and
+(iii) build deliberately broken versions of Algorithm 1 (:func:`broken_policy`: noise halved, forgetting removed) for
+which such an audit must fail. Reading one run's episodes (Figure 1, Example 2) is in :mod:`ldpcode.audit.tracing`.
 """
 
 from __future__ import annotations
@@ -259,7 +259,7 @@ class FixedRewardSampler:
 
 
 def action_sequence(blocks, *, limits: Limits | None = None) -> str:
-    """The action sequence a^T of a run (:class:`ldpcode.global_policies.Blocks`) as a string of arm
+    """The action sequence :math:`a^T` of a run (:class:`ldpcode.global_policies.Blocks`) as a string of arm
     numbers (0-based; arms >= 10 are written in brackets); blocks of several arms are round-robin. The string
     (T characters or more) is checked against ``limits`` before it is built."""
     steps = sum(_gp.check_blocks(blocks).length)
@@ -379,7 +379,7 @@ class ActionSequenceAudit:
         return bool(self.max_lower > self.epsilon)
 
     def event_log_ratio(self, prefix: str) -> tuple[float, float]:
-        r"""Estimated :math:`\log P_r(E)/P_{r'}(E)` of the event E = "a^T starts with ``prefix``" (the union
+        r"""Estimated :math:`\log P_r(E)/P_{r'}(E)` of the event E = ":math:`a^T` starts with ``prefix``" (the union
         of those sequences), with its delta-method standard error."""
         if not isinstance(prefix, str):
             raise TypeError(f"prefix must be a string of arm numbers such as '011', got {prefix!r}")
@@ -413,7 +413,7 @@ def action_sequence_audit(
     :class:`ldpcode.global_policies.Blocks`, e.g. AdaP-UCB) runs ``runs`` times on the fixed input
     ``rewards`` and ``runs`` times on ``neighbour`` (a :class:`FixedRewardSampler` of ``model``; the two
     must differ in exactly one entry, as in Definition 2); only the policy's own noise is random, drawn
-    from two independent streams of ``numpy.random.SeedSequence(seed)``. The counts of each a^T go to
+    from two independent streams of ``numpy.random.SeedSequence(seed)``. The counts of each :math:`a^T` go to
     :func:`binned_log_ratio` (Clopper-Pearson intervals, Bonferroni over all 2 x len(outputs) of them).
 
     ``outputs``: the action sequences to test, fixed before sampling (e.g.

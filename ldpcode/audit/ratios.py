@@ -163,8 +163,8 @@ def privacy_loss_matrix(table, *, limits: Limits | None = None) -> np.ndarray:
 
     so the mechanism restricted to these inputs and outputs is ε-DP (Definition 1) exactly when
     :math:`\max_{ij} M_{ij} \le \epsilon`. Columns where both entries are 0 are ignored; an output with
-    positive mass under input i and none under j gives ``inf``. The work, m^2 x outputs for m inputs, is
-    checked against ``limits`` first.
+    positive mass under input i and none under j gives ``inf``. The work, :math:`m^2` times the number of outputs
+    for m inputs, is checked against ``limits`` first.
     """
     t = as_float_array("table", table, bools=False)
     if t.ndim != 2 or t.shape[0] < 1 or t.shape[1] < 1:
@@ -214,7 +214,7 @@ def binned_log_ratio(
     ``bins`` is a number of equal bins spanning the pooled samples, or an increasing array of edges
     (the outer edges may be ``-inf`` / ``inf`` to catch the tails; samples outside the edges are not
     counted, but still count in the totals, so :math:`p_{\cdot,k}` stays the probability of bin k). Bins
-    are [e_k, e_{k+1}), the last one closed.
+    are :math:`[e_k, e_{k+1})`, the last one closed.
 
     Per bin: the point estimate :math:`\log(\hat p_{a,k}/\hat p_{b,k})`, its delta-method standard error
     :math:`\sqrt{1/n_{a,k} - 1/N_a + 1/n_{b,k} - 1/N_b}`, and confidence bounds from Clopper-Pearson

@@ -1,6 +1,6 @@
 r"""Bandit convex optimisation (BCO) under (ε, δ)-LDP: Section 3 of Zheng et al. (2020).
 
-Everything lives on the closed unit ball of R^d (``d = 5`` by default): the decision set is
+Everything lives on the closed unit ball of :math:`\mathbb R^d` (``d = 5`` by default): the decision set is
 X = B (so r = R = 1 in the notation of Agarwal, Dekel and Xiao 2010, r B ⊆ X ⊆ R B), and a learner
 that perturbs its point by ρ u (u uniform on the unit sphere) keeps its centre in the shrunk set
 (1 - ρ) X, so every queried point lies in X.
@@ -29,15 +29,15 @@ second for the curator's Gaussian noise, so results do not depend on threads):
 
 * :func:`simulate_one_point`: Algorithm 1 of Zheng et al. (the one-point reduction) around the
   sphere-sampling gradient descent of Flaxman, Kalai and McMahan (2005): the server plays
-  y_t = x_t + ρ_t u_t, the user releases f_t(y_t) + Z_t with Z_t ~ N(0, σ²),
-  σ = ``GaussianMechanism(ε, δ, sensitivity=2B).sigma`` (Theorem 2: ``|f_t| ≤ B``, so the released value
-  has sensitivity 2B), and the learner uses only that value:
-  g_t = (d/ρ_t)(f_t(y_t) + Z_t) u_t, x_{t+1} = Π_{(1-ρ_{t+1})X}(x_t - η_t g_t).
+  :math:`y_t = x_t + \rho_t u_t`, the user releases :math:`f_t(y_t) + Z_t` with :math:`Z_t \sim N(0, \sigma^2)`,
+  σ = ``GaussianMechanism(ε, δ, sensitivity=2B).sigma`` (Theorem 2: :math:`|f_t| \le B`, so the released
+  value has sensitivity 2B), and the learner uses only that value:
+  :math:`g_t = (d/\rho_t)(f_t(y_t) + Z_t)\,u_t`, :math:`x_{t+1} = \Pi_{(1-\rho_{t+1})X}(x_t - \eta_t g_t)`.
 * :func:`simulate_two_point`: Algorithm 2 of Zheng et al. around Algorithm 4 (= the two-point
-  algorithm of Agarwal, Dekel and Xiao 2010): x_{t,1,2} = x_t ± ρ u_t, the user releases
-  f_t(x_{t,1}) - f_t(x_{t,2}) + n_t·(x_{t,1} - x_{t,2}), n_t ~ N(0, σ² I_d),
-  σ = 2G √(2 ln(1.25/δ))/ε (= ``GaussianMechanism(ε, δ, sensitivity=2G).sigma``), and
-  g_t = (d/(2ρ)) · released · u_t.
+  algorithm of Agarwal, Dekel and Xiao 2010): :math:`x_{t,1}, x_{t,2} = x_t \pm \rho u_t`, the user releases
+  :math:`f_t(x_{t,1}) - f_t(x_{t,2}) + n_t\cdot(x_{t,1} - x_{t,2})`, :math:`n_t \sim N(0, \sigma^2 I_d)`,
+  :math:`\sigma = 2G\sqrt{2\ln(1.25/\delta)}/\epsilon` (= ``GaussianMechanism(ε, δ, sensitivity=2G).sigma``),
+  and :math:`g_t = \frac{d}{2\rho}\,(\text{released value})\,u_t`.
 * :func:`simulate_one_point` with ``learner="barrier"``: Algorithm 1 around the self-concordant-barrier
   learners of the smooth rows of Table 1 / Corollary 4 (ellipsoidal sampling, FTRL with the barrier
   :math:`R(x) = -\ln(1 - \lVert x\rVert^2)` of the unit ball): Hazan and Levy (2014) for strongly convex and

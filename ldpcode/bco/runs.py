@@ -309,8 +309,9 @@ class _Learner:
 @dataclass(frozen=True)
 class OnePointSphere(_Learner):
     r"""Algorithm 1 (Zheng et al. 2020) around the sphere-sampling gradient descent of Flaxman et al. (2005):
-    y_t = x_t + ρ_t u_t, the user releases f_t(y_t) + Z_t, Z_t ~ N(0, σ²) with σ = :func:`one_point_sigma`,
-    g_t = (d/ρ_t)(f_t(y_t) + Z_t) u_t, x_{t+1} = Π_{(1-ρ_{t+1})X}(x_t - η_t g_t); schedules
+    :math:`y_t = x_t + \rho_t u_t`, the user releases :math:`f_t(y_t) + Z_t`, :math:`Z_t \sim N(0, \sigma^2)` with
+    σ = :func:`one_point_sigma`, :math:`g_t = (d/\rho_t)(f_t(y_t) + Z_t)\,u_t`,
+    :math:`x_{t+1} = \Pi_{(1-\rho_{t+1})X}(x_t - \eta_t g_t)`; schedules
     :func:`one_point_tuning` (the convex one on an environment that is not strongly convex, or with
     ``strongly_convex=False``), ρ_t capped at ``rho_max``."""
 
@@ -350,7 +351,7 @@ class OnePointBarrier(_Learner):
     r"""Algorithm 1 (Zheng et al. 2020) around the self-concordant-barrier learners of the smooth rows of their
     Table 1: Hazan and Levy (2014) when it runs the strongly convex schedule, else Saha and Tewari (2011)
     (:func:`barrier_tuning`, ``beta`` the smoothness constant they are tuned for). The result's ``max_norm``
-    holds each run's largest ||y_t||."""
+    holds each run's largest :math:`\lVert y_t\rVert`."""
 
     epsilon: float | None
     delta: float
@@ -394,8 +395,9 @@ class OnePointBarrier(_Learner):
 @dataclass(frozen=True)
 class TwoPoint(_Learner):
     r"""Algorithm 2 (Zheng et al. 2020) around Algorithm 4 (the two-point learner of Agarwal, Dekel and Xiao
-    2010): x_{t,1,2} = x_t ± ρ u_t, the user releases f_t(x_{t,1}) - f_t(x_{t,2}) + n_t·(x_{t,1} - x_{t,2}),
-    n_t ~ N(0, σ² I_d) with σ = :func:`two_point_sigma`; schedules :func:`two_point_tuning`."""
+    2010): :math:`x_{t,1}, x_{t,2} = x_t \pm \rho u_t`, the user releases
+    :math:`f_t(x_{t,1}) - f_t(x_{t,2}) + n_t\cdot(x_{t,1} - x_{t,2})`, :math:`n_t \sim N(0, \sigma^2 I_d)` with
+    σ = :func:`two_point_sigma`; schedules :func:`two_point_tuning`."""
 
     epsilon: float | None
     delta: float
@@ -494,17 +496,18 @@ def simulate_one_point(
     ``make_learner("one-point", ...)`` on ``make_environment(environment, d)``.
 
     ``learner="sphere"`` (default): the sphere-sampling gradient descent (Flaxman et al. 2005);
-    ``strongly_convex`` (default: whether the environment is) picks the η_t = 1/(μt), ρ ∝ t^{-1/3}
-    schedule; see :func:`one_point_tuning`. ``rho_max`` caps its ρ_t.
+    ``strongly_convex`` (default: whether the environment is) picks the :math:`\eta_t = 1/(\mu t)`,
+    :math:`\rho_t \propto t^{-1/3}` schedule; see :func:`one_point_tuning`. ``rho_max`` caps its ρ_t.
 
     ``learner="barrier"``: the self-concordant-barrier learners of the smooth rows of Table 1:
     Hazan and Levy (2014) if ``strongly_convex`` (default: whether the environment is), else Saha and
     Tewari (2011); see :func:`barrier_tuning` (``beta``: the smoothness constant they are tuned for;
-    ``rho_max`` is not used). The result's ``max_norm`` holds each run's largest ||y_t||.
+    ``rho_max`` is not used). The result's ``max_norm`` holds each run's largest :math:`\lVert y_t\rVert`.
 
-    Regret at t: Σ_{s≤t} f_s(y_s) (the points actually played) - min_{x∈X} Σ_{s≤t} f_s(x); for
-    "stochastic" the pseudo-regret with f. ``checkpoints`` (default 41 log-spaced) must end at ``horizon``;
-    ``limits`` caps the estimated time and memory (:func:`bco_cost`, :class:`ldpcode.limits.Limits`)."""
+    Regret at t: :math:`\sum_{s\le t} f_s(y_s) - \min_{x\in X}\sum_{s\le t} f_s(x)` (the points actually
+    played against the best fixed point); for "stochastic" the pseudo-regret with f. ``checkpoints`` (default
+    41 log-spaced) must end at ``horizon``; ``limits`` caps the estimated time and memory (:func:`bco_cost`,
+    :class:`ldpcode.limits.Limits`)."""
     env = make_environment(environment, d)
     learn = make_learner(
         "one-point",
@@ -523,9 +526,10 @@ def simulate_one_point(
 def two_point_tuning(env: Environment, horizon: int, sigma: float) -> dict:
     r"""Schedules of Algorithm 4 (Agarwal, Dekel and Xiao 2010, two-point feedback) inside Algorithm 2:
     ρ = ln T / T (Algorithm 2, line 2, ξ = ρ/r with r = 1); convex: :math:`\eta_t = R/(d\tilde G\sqrt t)`,
-    :math:`\tilde G = \sqrt{G^2 + \sigma^2}` (the estimate g_t = (d/2ρ)(f_1 - f_2)u + d (n·u) u has
-    E||g_t||² <= d²(G² + σ²)), regret O(d R G̃ √T); μ-strongly convex: η_t = 1/(μt), regret
-    O(d² G̃²/μ · log T) (the virtual loss f_t + n_t·x is still μ-strongly convex)."""
+    :math:`\tilde G = \sqrt{G^2 + \sigma^2}` (the estimate :math:`g_t = \frac{d}{2\rho}(f_1 - f_2)u + d(n\cdot u)u`
+    has :math:`E\lVert g_t\rVert^2 \le d^2(G^2 + \sigma^2)`), regret :math:`O(dR\tilde G\sqrt T)`; μ-strongly
+    convex: :math:`\eta_t = 1/(\mu t)`, regret :math:`O(d^2\tilde G^2\log T/\mu)` (the virtual loss
+    :math:`f_t + n_t\cdot x` is still μ-strongly convex)."""
     Gt = math.sqrt(env.G**2 + sigma**2)
     return dict(G_tilde=Gt, rho=math.log(horizon) / horizon, eta0=1.0 / (env.d * Gt))
 
@@ -545,8 +549,8 @@ def simulate_two_point(
 ) -> BCOResult:
     r"""Regret of Algorithm 2 (Zheng et al. 2020) with Algorithm 4 (two-point BCO of Agarwal et al. 2010)
     as black box (``epsilon=None``: non-private): the engine running ``make_learner("two-point", ...)``.
-    Regret as in Theorem 6: Σ_t (f_t(x_{t,1}) + f_t(x_{t,2}))/2 - min_{x∈X} Σ_t f_t(x). Tuning:
-    :func:`two_point_tuning`; σ: :func:`two_point_sigma`. ``checkpoints`` and ``limits`` as in
+    Regret as in Theorem 6: :math:`\sum_t \tfrac12(f_t(x_{t,1}) + f_t(x_{t,2})) - \min_{x\in X}\sum_t f_t(x)`.
+    Tuning: :func:`two_point_tuning`; σ: :func:`two_point_sigma`. ``checkpoints`` and ``limits`` as in
     :func:`simulate_one_point`."""
     env = make_environment(environment, d)
     learn = make_learner("two-point", epsilon=epsilon, delta=delta, strongly_convex=strongly_convex)

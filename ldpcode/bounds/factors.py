@@ -12,6 +12,14 @@ function                               statement
 A room of its own because both :mod:`~ldpcode.bounds.ren2020` (Theorems 4, 6) and
 :mod:`~ldpcode.bounds.heldp` (Theorems 7, 10, Corollaries 8, 11) use them: :func:`bernoulli_ratio` is
 :func:`heldp_beta` at a single ε.
+
+Conventions (what the functions refuse: a value of the wrong type, such as a string or a bool, raises TypeError; a
+value out of range raises ValueError):
+
+* :func:`laplace_ratio` and :func:`bernoulli_ratio` take one privacy level, a finite number ≥
+  :data:`ldpcode.EPSILON_FLOOR` = 10⁻⁹ (0, negatives, ``inf`` and ``nan`` are refused);
+* :func:`heldp_alpha` and :func:`heldp_beta` take a number or an array of users' levels (they broadcast), every
+  entry finite and ≥ 0 (the error names the first bad entry); a level of 0 is accepted and gives ``inf``.
 """
 
 from __future__ import annotations

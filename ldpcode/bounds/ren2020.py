@@ -7,6 +7,25 @@ tail bound, the regret bounds of UCB1 (Auer et al. 2002, Theorem 1), LDP-UCB-L (
 and LDP-UCB-B (Theorem 6, Corollary 11), the bounds on :math:`E[N_a(T)]` in the proofs of Theorems 4 and
 6, and the distribution-free rate of Theorems 4 and 6. The privacy cost factors are in
 :mod:`~ldpcode.bounds.factors`, Lemma 7's constants :math:`c_s` in :mod:`~ldpcode.bounds.lemma7`.
+
+Conventions (what the functions refuse: a value of the wrong type, such as a string or a bool, raises TypeError; a
+value out of range raises ValueError):
+
+* ``epsilon`` is a finite number ≥ :data:`ldpcode.EPSILON_FLOOR` = 10⁻⁹ (0, negatives, ``inf`` and ``nan`` are
+  refused);
+* ``means`` is a 1-d sequence of at least 2 finite numbers, all in [0, 1]: Theorems 1, 4 and 6 and UCB1 are about
+  rewards in [0, 1]. Only the Sigmoid corollaries (``c_s`` < 1 in :func:`ldp_ucb_l_regret_bound` and
+  :func:`ldp_ucb_b_regret_bound`) accept means outside [0, 1];
+* a sum over the suboptimal arms that would be empty (all means equal) is 0 in the lower-bound constants
+  (:func:`lower_bound_constant` and its variants, :func:`basu2019_lower_bound_constant`) and in the regret bounds,
+  but raises ValueError in :func:`lai_robbins_constant` and :func:`ctb_lai_robbins_constant`, which need a
+  suboptimal arm;
+* ``horizon`` is an integer in [2, ``2**53``] (log T > 0; ``2**53`` is :data:`ldpcode.limits.MAX_HORIZON`), a whole
+  float such as 1e6 being accepted; ``n_arms`` is an integer in [1, ``2**53``];
+* ``c_s`` is a finite number in (0, 1]; a ``gap`` of the ``*_pulls_bound`` functions is finite and > 0, entry by
+  entry; ``p`` and ``q`` (Lemma 12) lie in [0, 1]; Fact 13 needs finite :math:`0 < r \le R`;
+* :func:`laplace_sum_tail_bound` needs ``n`` an integer ≥ 1, ``b`` finite and > 0, ``v`` finite and
+  :math:`\ge b\sqrt n`, and finite ``lam``; a λ outside the lemma's range gives ``nan``, not an error.
 """
 
 from __future__ import annotations

@@ -3,7 +3,8 @@ r"""Contextual linear and generalized linear bandits under (ε, δ)-LDP (Zheng e
 Model (Section 4): at round t the user holds K context vectors :math:`x_{t,a}` in the unit ball of
 :math:`\mathbb R^d`, plays :math:`A_t`, and observes :math:`y_t = g(x_{t,A_t}^\top\theta^*) + \eta_t`,
 :math:`\lVert\theta^*\rVert_2 \le S = 1`. Two links: ``"linear"`` (g = identity, η uniform on
-[-b, b], b = ``noise``, so ``|y| <= 1 + b``) and ``"logistic"`` (g = μ(z) = 1/(1+e^{-z}), y Bernoulli).
+[-b, b], b = ``noise``, so :math:`|y| \le 1 + b`) and ``"logistic"`` (:math:`g = \mu(z) = 1/(1+e^{-z})`,
+y Bernoulli).
 Pseudo-regret: :math:`\sum_t \max_a g(x_{t,a}^\top\theta^*) - g(x_{t,A_t}^\top\theta^*)`.
 
 Policies (``simulate_contextual(policy=...)``, or ``ldpcode.simulate(make_learner(policy, ...), instance, ...)``:

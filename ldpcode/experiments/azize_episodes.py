@@ -108,7 +108,7 @@ def continued_text(long, rows: pd.DataFrame, last: int = 6) -> str:
 
 def index_figure(blocks, rows: pd.DataFrame, means, *, epsilon: float, seed: int, example_horizon: int):
     r"""Figure 1 on the continued run of Example 2: its episodes (:func:`ldpcode.plotting.episode_timeline`, Example
-    2's steps 1..``example_horizon`` shaded) above the index of each arm at each decision :math:`t_\ell` (filled:
+    2's steps 1 to ``example_horizon`` shaded) above the index of each arm at each decision :math:`t_\ell` (filled:
     the arm chosen) and its private mean (open), from ``rows`` (:func:`ldpcode.audit.decision_table`), with the
     true ``means`` dashed. Returns the figure."""
     fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(10, 5.6), sharex=True, height_ratios=[1, 1.6])

@@ -108,8 +108,7 @@ def ctb_probability(r, exp_eps):
     and :math:`s(-\epsilon) < 10^{-308}` in double precision, so the probability is r, returned exactly.
 
     Internal kernel: no checks (r outside [0, 1] or a negative ``exp_eps`` give a number that is no probability);
-    use :meth:`CTB.probability_one`.
-    """
+    use :meth:`CTB.probability_one`."""
     if exp_eps == np.inf:
         return r * 1.0  # arithmetic, so both branches have one type (a 0-d array r stays like the formula's)
     return (r * exp_eps + 1.0 - r) / (1.0 + exp_eps)
@@ -124,8 +123,7 @@ def respond(code, use_sigmoid, r, noise, laplace_scale, exp_eps):
     With ``use_sigmoid`` the reward is first mapped through :func:`sigmoid` (Curators 5 and 6).
 
     Internal kernel: no checks (an unknown ``code`` returned the reward unprivatised); use :meth:`Curator.privatize`
-    (``make_curator(name, epsilon).privatize(rewards, rng)``).
-    """
+    (``make_curator(name, epsilon).privatize(rewards, rng)``)."""
     if use_sigmoid:
         r = sigmoid(r)
     if code == Mechanism.LAPLACE:
@@ -172,8 +170,7 @@ def ctb_output_mean(mu, epsilon):
     The first form is evaluated for ε <= 700 (as it always was, so that stored numbers keep their bits); above,
     where :math:`2(e^\epsilon + 1)` overflows (from ε = 709.09 the old form returned 1/2 for every μ, and
     raised OverflowError from 709.79), the equal :math:`\tanh(\epsilon/2)/2`, which is 1/2 to double precision.
-    ``mu`` outside [0, 1] (a mean CTB cannot have) is refused.
-    """
+    ``mu`` outside [0, 1] (a mean CTB cannot have) is refused."""
     epsilon = check_epsilon(epsilon)
     mu = check_unit_interval("mu", mu)
     if epsilon <= 700.0:
@@ -192,10 +189,10 @@ def ctb_privacy_loss(u, epsilon) -> float:
 
     The largest log-ratio over pairs is the spread (max - min) of each output's log-probabilities: rounding is
     monotone, so this is bit for bit the maximum of ``ldpcode.audit.privacy_loss_matrix`` of the table of laws.
-    For ε > 700 (e^ε near overflow, and P{1 | u = 0} = 1/(1+e^ε) below the smallest double from ε = 745) the
-    log-probabilities are computed in log space, :math:`\log(u\,s(\epsilon) + (1-u)\,s(-\epsilon))`, s the
-    Sigmoid, by log-sum-exp. ``u`` is validated to lie in [0, 1], ``epsilon`` to be > 0.
-    """
+    For ε > 700 (:math:`e^\epsilon` near overflow, and :math:`P\{1\mid u = 0\} = 1/(1+e^\epsilon)` below the smallest
+    double from ε = 745) the log-probabilities are computed in log space,
+    :math:`\log(u\,s(\epsilon) + (1-u)\,s(-\epsilon))`, s the Sigmoid, by log-sum-exp. ``u`` is validated to lie in
+    [0, 1], ``epsilon`` to be > 0."""
     u = check_unit_interval("u", u).ravel()
     if u.size == 0:
         raise ValueError("u must hold at least one number")
@@ -225,8 +222,7 @@ def gaussian_sigmoid_mean(mu, sigma=1.0, order: int = 80):
 
     The mean of the Sigmoid-mapped reward of a Gaussian arm: the quantity CTL-S and CTB-S see
     (Lemmas 7-9). 80 nodes give about 1e-15 accuracy for sigma <= 2; ``order`` is an integer in
-    [1, :data:`GAUSS_HERMITE_MAX_ORDER`].
-    """
+    [1, :data:`GAUSS_HERMITE_MAX_ORDER`]."""
     from .._validate import check_int
 
     mu = check_finite_array("mu", mu)
@@ -245,8 +241,7 @@ def discrete_sigmoid_mean(mu, values, probs):
 
     The discrete counterpart of :func:`gaussian_sigmoid_mean`, for Lemma 7 with non-Gaussian noise; e.g.
     Rademacher noise (values ±1, probabilities 1/2), which is sub-Gaussian with variance one. ``mu``
-    broadcasts; ``values`` and ``probs`` are 1-d of the same length, ``probs`` non-negative summing to 1.
-    """
+    broadcasts; ``values`` and ``probs`` are 1-d of the same length, ``probs`` non-negative summing to 1."""
     from .._validate import as_float_array
 
     values = as_float_array("values", values, bools=False)
@@ -265,8 +260,8 @@ def discrete_sigmoid_mean(mu, values, probs):
 
 
 LAPLACE_SUM_MAX_N = 10**8
-"""The largest n :func:`laplace_sum_sf` accepts: its time is linear in n (about 0.3 s per million terms and per
-value of lam) and its memory fixed (blocks of 2^20 terms); beyond, the central limit theorem (Y_n / (b sqrt(2n))
+r"""The largest n :func:`laplace_sum_sf` accepts: its time is linear in n (about 0.3 s per million terms and per
+value of lam) and its memory fixed (blocks of 2²⁰ terms); beyond, the central limit theorem (:math:`Y_n/(b\sqrt{2n})`
 is nearly standard normal) or Lemma 3's bound are the tools."""
 
 
@@ -284,12 +279,11 @@ def laplace_sum_sf(lam, n, b):
 
     (k = i - j), where :math:`F(m) = \sum_{j=0}^{m}\binom{n-1+j}{j}2^{-(n+j)}` is the distribution function of
     the negative binomial law (failures before the n-th success of a fair coin). So the double sum is a sum
-    of n products of a Poisson(x) probability and a running sum: O(n) time, memory in blocks of 2^20 terms
-    (the double sum took O(n^2) memory: 8 GB at n = 20,000). Evaluated in log space (so it stays accurate deep
-    in the tail where Monte Carlo cannot reach: about 1e-13 relative for n up to 10^4, the running sums adding
+    of n products of a Poisson(x) probability and a running sum: O(n) time, memory in blocks of 2²⁰ terms
+    (the double sum took O(n²) memory: 8 GB at n = 20,000). Evaluated in log space (so it stays accurate deep
+    in the tail where Monte Carlo cannot reach: about 1e-13 relative for n up to 10⁴, the running sums adding
     at most n x 1e-16), and :math:`1 - P\{Y_n > -\lambda\}` for :math:`\lambda < 0`. For n = 1 it is
-    :math:`e^{-x}/2`, for n = 2 :math:`(2 + x)e^{-x}/4`. ``n`` at most :data:`LAPLACE_SUM_MAX_N`.
-    """
+    :math:`e^{-x}/2`, for n = 2 :math:`(2 + x)e^{-x}/4`. ``n`` at most :data:`LAPLACE_SUM_MAX_N`."""
     from .._validate import check_int
 
     n = check_int("n", n, minimum=1)
@@ -350,8 +344,7 @@ class Curator:
     """A local privacy mechanism with a known privacy level ``epsilon``.
 
     Use ``privatize(rewards, rng)`` to privatize a vector of rewards with a ``numpy.random.Generator``;
-    ``output_mean(mu)`` is the closed-form mean of the response on an arm of mean ``mu``.
-    """
+    ``output_mean(mu)`` is the closed-form mean of the response on an arm of mean ``mu``."""
 
     epsilon: float
     name = "curator"
@@ -405,19 +398,17 @@ class Curator:
 
     @classmethod
     def respond_to_users(cls, rewards, epsilons, rng: np.random.Generator):
-        """Heterogeneous privacy: user i's reward privatized at its own level ``epsilons[i]`` >= 0.
+        r"""Heterogeneous privacy: user i's reward privatized at its own level ``epsilons[i]`` >= 0.
 
-        Returns ``(epsilons, responses)``, the pair (eps_t, x_t) the agent sees. A user at eps_t = 0
-        releases nothing useful: CTB answers a fair coin (its formula at eps = 0), CTL answers the
-        constant 1/2 (the Laplace scale 1/eps would be infinite); both are 0-DP, finite, and discarded by
-        the agents, which keep only eps_t >= eps_min > 0.
+        Returns ``(epsilons, responses)``, the pair (eps_t, x_t) the agent sees. A user at eps_t = 0 releases nothing
+        useful: CTB answers a fair coin (its formula at eps = 0), CTL answers the constant 1/2 (the Laplace scale 1/eps
+        would be infinite); both are 0-DP, finite, and discarded by the agents, which keep only eps_t >= eps_min > 0.
 
-        A positive level below :data:`~ldpcode._validate.EPSILON_FLOOR` (1e-9) is answered as eps_t = 0
-        (1/eps_t would overflow near 1e-308 and CTB's e^eps_t rounds to 1 below 1.1e-16): a 0-DP answer is
-        eps_t-DP for every eps_t >= 0, so the user's privacy holds, and the agents discard such users anyway
-        (their eps_min is at least the floor). Large levels are exact: CTB's P{1} tends to r
-        (the kernel ``ctb_probability``), with no overflow.
-        """
+        A positive level below :data:`~ldpcode._validate.EPSILON_FLOOR` (1e-9) is answered as eps_t = 0 (1/eps_t
+        would overflow near 1e-308 and CTB's :math:`e^{\epsilon_t}` rounds to 1 below 1.1e-16): a 0-DP answer is
+        eps_t-DP for every eps_t >= 0, so the user's privacy holds, and the agents discard such users anyway (their
+        eps_min is at least the floor). Large levels are exact: CTB's :math:`P\{1\}` tends to r (the kernel
+        ``ctb_probability``), with no overflow."""
         _curator_code(cls)
         rewards = check_unit_interval("rewards", rewards) if cls.bounded else check_finite_array("rewards", rewards)
         eps = check_array("epsilons", epsilons, low=0)
@@ -440,7 +431,9 @@ class Curator:
         return eps, out.reshape(rewards.shape)
 
     def privatize(self, rewards, rng: np.random.Generator) -> np.ndarray:
-        """Private responses for an array of rewards (one independent draw per reward)."""
+        """Private responses for an array of rewards (one independent draw per reward). Refuses rewards outside
+        [0, 1] (CTL, CTB) or not finite (CTL-S, CTB-S) with ValueError, and non-numbers or an ``rng`` that is not a
+        ``numpy.random.Generator`` with TypeError."""
         if self.bounded:
             rewards = check_unit_interval("rewards", rewards)
         else:
@@ -468,7 +461,7 @@ def draw_noise(code: int, rng: np.random.Generator, size) -> np.ndarray:
     Laplace draws are exactly (bit for bit) ``rng.laplace(0.0, 1.0, size)``, made faster: NumPy's
     sampler turns one uniform U of the stream into -log(2 - 2U) (U >= 1/2) or log(2U) (0 < U < 1/2), and
     draws again when U = 0; :func:`_laplace_from_uniform` applies the same formulas to ``rng.random``'s
-    uniforms in compiled code. In the (probability 2^-53 per draw) case of a zero, the generator is
+    uniforms in compiled code. In the (probability 2⁻⁵³ per draw) case of a zero, the generator is
     rewound and NumPy's own sampler used, so the stream never differs (tests/mechanisms/test_mechanisms.py).
 
     Internal kernel: no checks (an unknown ``code`` gave zeros; the engines call it once a chunk); use
@@ -535,10 +528,14 @@ class CTB(Curator):
     code = Mechanism.BERNOULLI
 
     def output_mean(self, mu):
+        r"""Lemma 5: the mean of the response on an arm of mean ``mu`` in [0, 1] (:func:`ctb_output_mean`),
+        :math:`\tfrac12 + (2\mu - 1)\frac{e^\epsilon - 1}{2(e^\epsilon + 1)}`; ``mu`` outside [0, 1] raises
+        ValueError."""
         return ctb_output_mean(mu, self.epsilon)
 
     def probability_one(self, r):
-        """P{M_B(r) = 1} (exact; used for the privacy ratio of Lemma 5)."""
+        r""":math:`P\{M_B(r) = 1\} = (re^\epsilon + 1 - r)/(1 + e^\epsilon)` for ``r`` in [0, 1], exact (used for the
+        privacy ratio of Lemma 5); ``r`` outside [0, 1] raises ValueError."""
         r = check_unit_interval("r", r)
         return ctb_probability(r, self.exp_eps)
 
@@ -569,8 +566,8 @@ class CTLS(CTL):
     bounded = False
 
     def output_mean(self, mu, sigma=1.0):
-        """Mean response on a Gaussian arm N(mu, sigma^2), mu any finite number: E[s(R)] (Laplace noise has
-        mean 0)."""
+        r"""Mean response on a Gaussian arm :math:`N(\mu, \sigma^2)`, μ any finite number: :math:`E[s(R)]` (Laplace
+        noise has mean 0)."""
         return gaussian_sigmoid_mean(mu, sigma)
 
 
@@ -582,10 +579,12 @@ class CTBS(CTB):
     bounded = False
 
     def output_mean(self, mu, sigma=1.0):
-        """Mean response on a Gaussian arm N(mu, sigma^2): Lemma 5 applied to E[s(R)]."""
+        r"""Mean response on a Gaussian arm :math:`N(\mu, \sigma^2)`: Lemma 5 applied to :math:`E[s(R)]`."""
         return ctb_output_mean(gaussian_sigmoid_mean(mu, sigma), self.epsilon)
 
     def probability_one(self, r):
+        r""":math:`P\{M_{BS}(r) = 1\} = P\{M_B(s(r)) = 1\}` for any finite real ``r`` (Curator 6, Lemma 9): Curator 3's
+        probability at the Sigmoid :math:`s(r)`, exact; a non-finite ``r`` raises ValueError."""
         return ctb_probability(sigmoid(check_finite_array("r", r)), self.exp_eps)
 
 
@@ -593,7 +592,9 @@ CURATORS = {"CTL": CTL, "CTB": CTB, "CTL-S": CTLS, "CTB-S": CTBS}
 
 
 def make_curator(name: str, epsilon: float) -> Curator:
-    """A curator by the paper's name: ``CTL``, ``CTB``, ``CTL-S`` or ``CTB-S``."""
+    """A curator by the paper's name: ``CTL``, ``CTB``, ``CTL-S`` or ``CTB-S``, at level ``epsilon``. Refuses another
+    name (ValueError; TypeError if not a string) and an ``epsilon`` that is not a finite number ≥
+    :data:`ldpcode.EPSILON_FLOOR` (ValueError; TypeError if not a real number)."""
     from .._validate import check_choice
 
     return CURATORS[check_choice("curator", name, CURATORS)](epsilon)

@@ -42,10 +42,13 @@ class UniformPlayWarning(UserWarning):
 
 @dataclass(frozen=True)
 class HeterogeneousPolicy(ArmedPolicy):
-    r"""HeLDP-UCB-L / -B (and -LS / -BS): UCB on responses (eps_t, x_t) kept only when eps_t >= eps_min.
+    r"""HeLDP-UCB-L / -B (and -LS / -BS): UCB on responses :math:`(\epsilon_t, x_t)` kept only when
+    :math:`\epsilon_t \ge \epsilon_{\min}`.
 
-    Per arm: N_a kept responses, s_a their sum (of x_t for CTL, of g(x_t; eps_t) for CTB) and
-    A_a = sum eps_t^{-2} (CTL) or B_a = sum ((e^eps_t+1)/(e^eps_t-1))^2 (CTB). Indexes, with log t^4 = 4 log t:
+    Per arm: :math:`N_a` kept responses, :math:`s_a` their sum (of :math:`x_t` for CTL, of :math:`g(x_t;\epsilon_t)`
+    for CTB) and, over the same kept responses, :math:`A_a = \sum \epsilon_t^{-2}` (CTL) or
+    :math:`B_a = \sum \big((e^{\epsilon_t}+1)/(e^{\epsilon_t}-1)\big)^2` (CTB). Indexes, with
+    :math:`\log t^4 = 4\log t`:
 
     * HeLDP-UCB-L (Agent 2, Line 14): :math:`s_a/N_a + \sqrt{\log t^4/(2N_a)} + \sqrt{8A_a\log t^4/N_a^2}`,
       with forced pulls while some :math:`A_a \le \epsilon_{\min}^{-2}\log t^4`. Line 4 does not say which
@@ -71,7 +74,7 @@ class HeterogeneousPolicy(ArmedPolicy):
 
     the whole horizon forced (:meth:`forced_rounds`: :math:`4n\rho\log T`), which it would not be with every user
     at :math:`\epsilon_{\min}` (left: a horizon too short even for LDP-UCB-L's forced phase is not the levels'
-    doing). At T = 10^6 and 20 arms it takes :math:`\rho \gtrsim 900`, levels some 30 times :math:`\epsilon_{\min}`;
+    doing). At T = 10⁶ and 20 arms it takes :math:`\rho \gtrsim 900`, levels some 30 times :math:`\epsilon_{\min}`;
     the book's settings have :math:`\rho \le 14`.
 
     :math:`u_a = \infty` while :math:`N_a = 0`, and ties go to the lowest-numbered arm: until every arm has a kept
@@ -81,10 +84,11 @@ class HeterogeneousPolicy(ArmedPolicy):
     :math:`p_0 = 0.0013` (:math:`\epsilon_{\min} = 4` on the Gaussian levels) two runs in four never left arm 0 and
     had regret 0. The notebooks ask at least 10 kept responses an arm in expectation where they compare thresholds
     (``chapters/heldp/choosing_epsilon_min``); at the book's thresholds (:math:`p_0 \ge 0.13`) the phase lasts about
-    :math:`n/p_0 \le 150` rounds, of horizons from 2·10^5 on. As for the homogeneous policies the index is evaluated
-    as :math:`\hat\mu_a + \sqrt{\log t}\,w_a`, with t the number of pulls so far, and the forced-pull test
-    uses log(t + 1), the round being played, exactly as Agent 2 of the first paper. With eps_t = eps =
-    eps_min for every user both reduce to LDP-UCB-L and LDP-UCB-B (the tests check it).
+    :math:`n/p_0 \le 150` rounds, of horizons from 2·10⁵ on. As for the homogeneous policies the index is evaluated
+    as :math:`\hat\mu_a + \sqrt{\log t}\,w_a`, with t the number of pulls so far, and the forced-pull test uses
+    log(t + 1), the round being played, exactly as Agent 2 of the first paper. With
+    :math:`\epsilon_t = \epsilon = \epsilon_{\min}` for every user both reduce to LDP-UCB-L and LDP-UCB-B (the
+    tests check it).
     """
 
     name: str
@@ -206,7 +210,7 @@ class HeterogeneousPolicy(ArmedPolicy):
 
 
 HELDP_L_MAX_EPSILON_MIN = 1e150
-"""The largest epsilon_min of HeLDP-UCB-L / -LS, and the largest users' level they accept: eps^-2 = 1e-300 is still a
+"""The largest epsilon_min of HeLDP-UCB-L / -LS, and the largest users' level they accept: ε⁻² = 1e-300 is still a
 normal double (it underflows from about 1.3e154: then the forced-pull limit is 0, met by A_a = 0 forever, and a
 kept user adds 0 to A_a, so the agent forces the same arm forever)."""
 
@@ -228,6 +232,11 @@ HE_SPECS = {
 
 
 def build_heterogeneous(name, epsilon, epsilon_min, options):
+    """The :class:`HeterogeneousPolicy` ``name`` (HeLDP-UCB-L, -B, -LS or -BS: a key of ``HE_SPECS``) for
+    :func:`ldpcode.policies.make_policy`, discarding the users below ``epsilon_min``. Raises ValueError when an
+    option is given (:func:`~ldpcode.policies.index.no_options`), when ``epsilon`` is given (the users bring their
+    own levels), when ``epsilon_min`` is missing or not a finite number ≥ :data:`ldpcode.EPSILON_FLOOR` (TypeError
+    when it is not a real number), or, for HeLDP-UCB-L and -LS, when it exceeds :data:`HELDP_L_MAX_EPSILON_MIN`."""
     no_options(name, options)
     if epsilon is not None:
         raise ValueError(f"policy {name!r} takes epsilon_min, not epsilon: the users bring their own levels")

@@ -55,7 +55,12 @@ CountsRecorder = namedtuple("CountsRecorder", ["checkpoints", "counts_out"])
 
 @dataclass(frozen=True)
 class IndexPolicy(ArmedPolicy):
-    """A UCB policy on the responses of a curator (or on raw rewards when ``curator`` is None)."""
+    r"""A UCB policy on the responses of a curator (or on raw rewards when ``curator`` is None): the index
+    policies of Ren et al. (2020) in the table above. LDP-UCB-L is Agent 2 (CTL responses, with the forced pulls
+    of Lines 5-6; regret bound Theorem 4) and LDP-UCB-B is Agent 4 (CTB responses; Theorem 6); LDP-UCB-LS and
+    LDP-UCB-BS are their Sigmoid versions (curators CTL-S and CTB-S; Corollaries 10 and 11); UCB1 (Auer et al.
+    2002) and UCB1-S are the non-private baselines. The index is :math:`\hat\mu_a + c\sqrt{\log t/N_a}`
+    (:attr:`index_constant`). Built by :func:`ldpcode.policies.make_policy` (:func:`build_index`)."""
 
     name: str
     curator: mech.Curator | None
@@ -147,6 +152,9 @@ SPECS = {
 
 
 def no_options(name: str, options: dict) -> None:
+    """Refuse the options of a policy that takes none: raises ValueError naming the first entry of ``options``
+    (the dict of ``alpha``, ``beta``, ``gamma`` that :func:`ldpcode.policies.make_policy` passes) that is not
+    None. Only the global-DP policies have options."""
     for opt, val in options.items():
         if val is not None:
             from ..global_policies import GLOBAL_POLICIES  # the message names them: an import on the error path only
@@ -157,6 +165,11 @@ def no_options(name: str, options: dict) -> None:
 
 
 def build_index(name, epsilon, epsilon_min, options):
+    """The :class:`IndexPolicy` ``name`` (UCB1, UCB1-S, LDP-UCB-L, -B, -LS or -BS: a key of ``SPECS``) for
+    :func:`ldpcode.policies.make_policy`, its curator at level ``epsilon``. Raises ValueError when an option is
+    given (:func:`no_options`), when ``epsilon_min`` is given, when ``epsilon`` is given to UCB1 or UCB1-S or
+    missing for a private policy, or when it is not a finite number ≥ :data:`ldpcode.EPSILON_FLOOR` (TypeError
+    when it is not a real number)."""
     no_options(name, options)
     if epsilon_min is not None:
         raise ValueError(f"policy {name!r} is homogeneous and takes no epsilon_min")

@@ -14,9 +14,12 @@ with :func:`algorithm1_mechanism` and :func:`laplace_mechanism`.
 
 The learner interface (any object with these methods can be wrapped; ``ldpcode.bco`` follows it too)::
 
-    learner.reset(n_arms, horizon, rng, feedback_noise_variance=0.0)  # start a run; rng = learner's own randomness
-    arm = learner.select()                                            # the action x_t of round t
-    learner.update(arm, feedback)                                     # the scalar it is allowed to see
+    # start a run; rng = the learner's own randomness
+    learner.reset(n_arms, horizon, rng, feedback_noise_variance=0.0)
+    # the action x_t of round t
+    arm = learner.select()
+    # the scalar it is allowed to see
+    learner.update(arm, feedback)
 
 ``feedback_noise_variance`` is the variance of the noise the wrapper adds, so that a learner can be
 tuned to the scale of its feedback, as Theorem 3 assumes of A (its regret is stated for loss range B;
