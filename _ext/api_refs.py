@@ -1,0 +1,66 @@
+"""Sphinx extension: a cross-reference to a name where ldpcode re-exports it reaches the page where it is defined.
+
+Docstrings name objects as a reader imports them (``ldpcode.bounds.v_l``, ``ldpcode.mechanisms.CTB``), while
+autodoc documents each under the module that defines it (``ldpcode.bounds.heldp.v_l``). Sphinx found no target
+for the first form and wrote it as plain code: about 230 links of the API appendix were missing. On Sphinx's
+``missing-reference`` event this extension imports the name (relative names from the docstring's module), asks the
+object where it is defined (``__module__`` and ``__qualname__``) and resolves the reference there. A name it
+cannot import, or whose definition is not documented, stays as Sphinx wrote it."""
+
+from __future__ import annotations
+
+import importlib
+
+
+def _lookup(name: str):
+    """The object at a dotted ``name``: the longest importable module prefix, then attributes; None if absent."""
+    parts = name.split(".")
+    for i in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:i]))
+        except ImportError:
+            continue
+        try:
+            for part in parts[i:]:
+                obj = getattr(obj, part)
+        except AttributeError:
+            return None
+        return obj
+    return None
+
+
+def _candidates(node) -> list[str]:
+    target = node.get("reftarget", "").lstrip("~")
+    module = node.get("py:module") or ""
+    if target.startswith("."):  # relative to the docstring's module: ".rules.Notebook" in ldpcode.parameters
+        return [f"{module}{target}"] if module else []
+    names = [target]
+    if module and not target.startswith("ldpcode"):
+        names.insert(0, f"{module}.{target}")
+        cls = node.get("py:class")
+        if cls:
+            names.insert(0, f"{module}.{cls}.{target}")
+    return names
+
+
+def resolve(app, env, node, contnode):
+    if node.get("refdomain") != "py":
+        return None
+    domain = env.get_domain("py")
+    for name in _candidates(node):
+        obj = _lookup(name)
+        module, qualname = getattr(obj, "__module__", None), getattr(obj, "__qualname__", None)
+        if not (isinstance(module, str) and module.startswith("ldpcode") and isinstance(qualname, str)):
+            continue
+        real = f"{module}.{qualname}"
+        if real == name and name == node.get("reftarget"):
+            continue  # Sphinx looked there already
+        ref = domain.resolve_xref(env, node["refdoc"], app.builder, "obj", real, node, contnode)
+        if ref is not None:
+            return ref
+    return None
+
+
+def setup(app):
+    app.connect("missing-reference", resolve)
+    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
