@@ -485,7 +485,9 @@ def _note_parameters(executed: Path, values: dict) -> None:
     text = (
         ":::{note}\n"
         f"This page was re-run with {shown} (`python -m ldpcode rerun`). Its check compares nothing with the book's "
-        f"stored numbers unless the parameters are the book's own; its verdicts are computed afresh at these values.{prose}\n"
+        f"stored numbers unless the parameters are the book's own. At other values its bounds and exact values are "
+        f"checked afresh, and a paper's number is shown beside this run's without a verdict: the book's verdicts "
+        f"weigh the paper's statements at the book's own settings.{prose}\n"
         ":::"
     )
     nb.metadata[NB_MARK] = True  # for a reader: which re-runs may replace it is the manifest's say

@@ -6,7 +6,8 @@
   stored ``reproduced``, every stored claim must be produced, and no claim may be missing from the file;
   otherwise an ``AssertionError`` fails the notebook (and nbval);
 * different params (a reader's re-run): nothing is compared with the stored file and nothing is
-  overwritten; the verdicts, the two computations of exact claims and the bounds are still checked;
+  overwritten; the two computations of exact claims, the bounds and the book's predictions are still checked,
+  and a claim on a paper's number shows the number beside the paper's without a verdict (:data:`NOT_JUDGED`);
 * writing happens only when asked: ``check(..., write=True)`` or the environment variable
   ``LDPCODE_WRITE_CLAIMS`` set to ``1``, ``true`` or ``yes``. The file is written atomically.
 
@@ -28,6 +29,11 @@ from .core import Claim
 from .store import WRITE_ENV, _normalise, data_path, env_flag, load, write_atomic
 from .tables import _VERDICT_CLASS, format_value, format_pm, _html_two_line_table, _id_html, _text_table
 
+
+#: the verdict column of a claim on a paper's number at parameters other than the stored ones: the book's verdicts
+#: weigh the paper's statement at the book's own settings (a horizon, an instance, the paper's runs), so a re-run at
+#: T = 10⁴ that said "disagrees" with a number the paper reads off a run to 10⁷ said something false
+NOT_JUDGED = "not judged: other parameters"
 
 #: the fields that decide a verdict besides the number itself: any change fails the check, as a moved number does
 GUARDED = (
@@ -101,6 +107,8 @@ class CheckReport:
     def _table(self):
         body, classes = [], []
         for c, s, status in self.rows:
+            # at parameters other than the stored ones, a paper's number is shown, not judged (_NOT_JUDGED)
+            judged = c is None or self.compared or getattr(c, "paper", None) is None
             if c is None:  # stored, not produced
                 body.append([s["id"], "-", format_value(s["reproduced"]), status, "", "", "", s.get("kind", "")])
                 classes.append([None, None, None, "fail", None, None, None, None])
@@ -111,7 +119,7 @@ class CheckReport:
                     format_pm(c.reproduced, c.se),
                     "-" if s is None else format_value(s["reproduced"]),
                     status,
-                    c.verdict_text(),
+                    c.verdict_text() if judged else NOT_JUDGED,
                     c.reference(),
                     c.at(),
                     c.kind,
@@ -123,7 +131,7 @@ class CheckReport:
                     None,
                     None,
                     "agree" if status in ("ok", "written") else "plain" if status == "not compared" else "fail",
-                    _VERDICT_CLASS.get(c.verdict(), None),
+                    _VERDICT_CLASS.get(c.verdict(), None) if judged else "plain",
                     None,
                     None,
                     None,
@@ -205,8 +213,9 @@ def check(
     elif not same_params:
         report.compared = False
         report.message = (
-            "parameters differ from the stored ones: nothing compared with data/, nothing "
-            "overwritten; verdicts, bounds and exact values are still checked"
+            "parameters differ from the stored ones: nothing compared with data/, nothing overwritten; bounds, "
+            "exact values and the book's predictions are still checked, and no number is judged against a paper "
+            "(the book's verdicts are for its own parameters: its page)"
         )
     if not report.ok:
         raise AssertionError(f"stored-number check failed for {notebook}:\n{report!r}")

@@ -298,6 +298,21 @@ def test_other_params_are_not_compared_nor_written(root):
     assert (root / "data/demo/demo.json").read_bytes() == before
 
 
+def test_at_other_params_a_papers_number_is_shown_but_not_judged(root):
+    """A re-run at T = 10⁴ said "disagrees" with a ratio the paper read off a run to 10⁷, and "agrees" at an ε the
+    paper never used: the book's verdicts weigh a statement at its own settings. At other parameters the paper's
+    number stays beside the run's, without a verdict; a bound is still judged (it holds at every T)."""
+    bound = C.bound("demo.b", "s", reproduced=1.0, bound=2.0, how="Thm")
+    C.check(NB, {"T": 10}, [_stat(5.0), bound], write=True, root=root)
+    here = C.check(NB, {"T": 10}, [_stat(5.0), bound], root=root)
+    assert "disagrees" in repr(here) and C.checking.NOT_JUDGED not in repr(here)
+    rerun = C.check(NB, {"T": 99}, [_stat(5.0), bound], root=root)
+    rows = {line.split()[0]: line for line in repr(rerun).splitlines()[2:4]}
+    assert C.checking.NOT_JUDGED in rows["demo.x"] and "= 1.2" in rows["demo.x"]
+    assert "disagrees" not in repr(rerun) and "holds" in rows["demo.b"]
+    assert "disagrees" not in rerun._repr_html_() and C.checking.NOT_JUDGED in rerun._repr_html_()
+
+
 def test_a_violated_bound_fails_at_any_parameters(root):
     C.check(NB, {"T": 10}, [C.bound("demo.b", "s", reproduced=1.0, bound=2.0, how="Thm")], write=True, root=root)
     with pytest.raises(AssertionError, match="bound is violated"):
