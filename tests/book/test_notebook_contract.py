@@ -188,3 +188,18 @@ def test_regret_bound_marks_a_bound_above_t_times_the_largest_gap_as_vacuous():
     loose, tight = nb.claims[-2:]
     assert loose.cap == 4e5 and loose.verdict() == "vacuous"
     assert tight.cap is None and tight.verdict() == "holds" and "cap" not in tight.to_dict()
+
+
+def test_pulls_bound_marks_a_bound_at_or_above_the_horizon_as_vacuous():
+    """A re-run of Theorem 4 at T = 20,000 read "holds (0.067% of it)" under a bound of 1,627,701 pulls: no arm can
+    be pulled more than T times. nb.pulls_bound gives such a bound the cap T; below T it is an ordinary bound with
+    the mean pulls and their standard error, stored as before."""
+    nb = ldp.book.notebook(REN4, dict(REN4_OK))
+    nb.pulls_bound("loose", "s", [100, 300], 1_627_701.0, horizon=20_000, how="App. A.2 at T")
+    nb.pulls_bound("tight", "s", [100, 300], 5_000.0, horizon=20_000, how="App. A.2 at T")
+    loose, tight = nb.claims[-2:]
+    assert loose.cap == 20_000 and loose.verdict() == "vacuous"
+    assert (tight.reproduced, tight.se, tight.horizon) == (200.0, 100.0, 20_000)
+    assert tight.cap is None and tight.verdict() == "holds" and "cap" not in tight.to_dict()
+    with pytest.raises(ValueError, match=r"^horizon must be an integer >= 1"):
+        nb.pulls_bound("bad", "s", [1, 2], 5.0, horizon=0, how="x")
