@@ -510,7 +510,7 @@ def test_the_hint_about_1e6_follows_only_a_whole_float():
     """'write 10**6, not 1e6' after horizon = 1.5 read as advice about a value the reader never typed."""
     from ldpcode.parameters.rules import Int
 
-    with pytest.raises(TypeError, match=r"\(write 10\*\*6, not 1e6\)"):
+    with pytest.raises(TypeError, match=r"\(write 10\*\*6 or 1000000, not 1e6\)"):
         Int(2, 10**9)("horizon", 1e6)
     with pytest.raises(TypeError) as refused:
         Int(2, 10**9)("horizon", 1.5)

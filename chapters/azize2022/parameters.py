@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from ldpcode.parameters.library import accepted_by, printed, simulations, within_limits
+from ldpcode.parameters.library import accepted_by, simulations, within_limits
 from ldpcode.parameters.rules import (
     ALPHA_CONF,
     ALPHA_INDEX,
@@ -378,8 +378,9 @@ NOTEBOOKS: dict[str, Notebook] = {
             n_sd=Real(
                 0,
                 100,
-                why="a band of mean +- n_sd standard deviations: beyond 100 it covers every panel, and "
-                "near the largest doubles its limits overflow",
+                True,
+                why="a band of mean +- n_sd standard deviations (the figure refuses a band of width 0): beyond "
+                "100 it covers every panel, and near the largest doubles its limits overflow",
             ),
         ),
         (
@@ -535,7 +536,6 @@ NOTEBOOKS: dict[str, Notebook] = {
             base_mean=Real(0, 1, hi_open=True),
             checkpoint_points=Int(2, 10**4),
             example=Fields((("T", HORIZON), ("K", Int(2, 10**9)))),
-            example_paper_threshold=EPS,
             curves_kt=Seq(Fields((("T", HORIZON), ("K", Int(2, 10**9))))),
             curves_eps=EPSILONS,
         ),
@@ -545,7 +545,6 @@ NOTEBOOKS: dict[str, Notebook] = {
                 "gap_grid[1] (max) must be <= 1 - base_mean (a mean in [0, 1]), got gap_grid = {gap_grid}, "
                 "base_mean = {base_mean}",
             ),
-            printed("example_paper_threshold"),
             custom(
                 lambda p: all(t >= k - 1 for t, k in [p["example"], *p["curves_kt"]]),
                 "example and every pair of curves_kt must be (T, K) with T >= K - 1 (Theorem 2 asks it; T comes "
@@ -592,7 +591,6 @@ NOTEBOOKS: dict[str, Notebook] = {
         dict(
             fig2_means=MEANS,
             fig3_means=MEANS,
-            fig3_paper_switch=POS,
             eps_grid=Grid(),
             sigma=POS,
             gap_axis=Grid(Real(0, 0.75, lo_open=True)),

@@ -210,9 +210,6 @@ NOTEBOOKS: dict[str, Notebook] = {
         dict(
             eps_min_discrete=Seq(EPS, min_len=3, why=FIT_PER_LAW, distinct=True),
             eps_min_gaussian=Seq(EPS, min_len=3, why=FIT_PER_LAW, distinct=True),
-            r2_paper=Real(
-                0, 1, True, True, why="the claims compare it as a printed decimal: 0 and 1 would be exact integers"
-            ),
         ),
         (_ren_horizon, simulated(HELDP, "ren2020-bernoulli")),
         tiny=dict(horizon=1000, runs=2, eps_min_discrete=[0.2, 1.0, 2.0], eps_min_gaussian=[0.5, 1.0, 2.0]),

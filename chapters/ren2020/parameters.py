@@ -15,7 +15,6 @@ from ldpcode.parameters.library import (
     SORT_SECONDS,
     SORTED_SUM_BYTES,
     policies_accept,
-    printed,
     within_limits,
 )
 from ldpcode.parameters.rules import (
@@ -153,12 +152,8 @@ NOTEBOOKS: dict[str, Notebook] = {
             t_points=Int(2, 10**3),
             lp_z_max=Real(0, 100, True),
             lp_step=POS,
-            paper_a=Real(0, 0.25, True, True, why="Lemma 7 maximizes its objective over a in (0, 1/4)"),
-            paper_sup=Real(),
-            paper_gauss=Real(),
         ),
         (
-            printed("paper_sup", "paper_gauss"),
             custom(
                 lambda p: p["lp_z_max"] / p["lp_step"] <= 10**5,
                 "lp_step must be >= lp_z_max / 10**5 (at most 10**5 support points per side), got "

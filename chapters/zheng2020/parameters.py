@@ -194,6 +194,11 @@ NOTEBOOKS: dict[str, Notebook] = {
         (
             at_least_arms("horizon", "loss_means"),
             custom(
+                lambda p: max(p["loss_means"]) > min(p["loss_means"]),
+                "loss_means must not all be equal (every regret would be 0, and the check divides regrets by "
+                "regrets), got {loss_means}",
+            ),
+            custom(
                 lambda p: {1.0, 8.0, 16.0} <= set(p["eps_grid"]),
                 "eps_grid must hold 1.0, 8.0 and 16.0 (the check reads the exact delta(eps) of line 2's sigma at "
                 "these), got {eps_grid}",

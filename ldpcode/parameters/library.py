@@ -1,9 +1,9 @@
 """The notebooks' parameter checks that ask the library instead of re-deriving it: :func:`accepted_by` (a library
 function's own validation, at the notebook's values), :func:`within_limits` (the cost of the body's largest calls
 against ldpcode's :class:`~ldpcode.limits.Limits`, the ceiling every library call checks), :func:`policies_accept`
-and :func:`simulations` (the policies' own ``check_environment`` and cost estimates), :func:`printed` (a number the
-paper printed, as :mod:`ldpcode.claims` accepts it), and the measured per-unit costs of the Monte Carlo loops some
-notebooks run in their own cells. The rule classes and the other checks are in :mod:`.rules`."""
+and :func:`simulations` (the policies' own ``check_environment`` and cost estimates), and the measured per-unit
+costs of the Monte Carlo loops some notebooks run in their own cells. A paper's printed number is never a
+parameter: a notebook reads it from its statement (:func:`ldpcode.claims.statements.printed_value`). The rule classes and the other checks are in :mod:`.rules`."""
 
 from __future__ import annotations
 
@@ -130,21 +130,6 @@ def simulations(policies, instance, horizon: int, runs: int, checkpoints: int | 
         seconds, nbytes, work = simulate_cost(policy, instance, horizon, runs, n, default_workers())
         out.append(("simulate", f"{name}: {work}", seconds, nbytes))
     return out
-
-
-def printed(*names: str) -> Check:
-    """Parameters that stand for a number the paper printed (a claim's ``paper=``): neither 0 nor 1, which the claims
-    module (ldpcode.claims) refuses without a statement of the paper's unit, which a parameter cannot give."""
-
-    def check(p):
-        for name in names:
-            if p[name] in (0, 1):
-                raise ValueError(
-                    f"parameter {name} must be a number other than 0 and 1 (it is compared as the paper's printed "
-                    f"decimal, and ldp.claims asks 0 and 1 to state their unit), got {_show(p[name])}"
-                )
-
-    return check
 
 
 # costs measured on the README's 2-core machine with other jobs running, and rounded up about twofold, as ldpcode's

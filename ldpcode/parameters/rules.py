@@ -106,7 +106,7 @@ class Int(Rule):
             _fail(
                 name,
                 # the hint only for a whole float (1e6 typed for 10**6): after 1.5 it read as advice about 1e6
-                self.allowed + " (write 10**6, not 1e6)"
+                self.allowed + " (write 10**6 or 1000000, not 1e6)"
                 if isinstance(value, float) and value.is_integer()
                 else self.allowed,
                 value,

@@ -91,7 +91,7 @@ REN4_OK = dict(instance="ren2020-bernoulli", horizon=10**6, runs=50, epsilons=[0
             "horizon",
             1e6,
             TypeError,
-            "parameter horizon must be an integer in [2, 2**53] (write 10**6, not 1e6), got 1000000.0",
+            "parameter horizon must be an integer in [2, 2**53] (write 10**6 or 1000000, not 1e6), got 1000000.0",
         ),
         ("horizon", True, TypeError, "parameter horizon must be an integer"),
         ("horizon", 19, ValueError, "parameter horizon must be an integer >= the number of arms 20, got 19"),
@@ -528,7 +528,15 @@ def test_the_api_converts_a_whole_float_and_a_notebook_rule_refuses_it():
     from ldpcode._validate import check_int
 
     assert check_int("horizon", 1e6) == 1000000 and type(check_int("horizon", 1e6)) is int
-    with pytest.raises(TypeError, match=re.escape("(write 10**6, not 1e6)")):
+    with pytest.raises(TypeError, match=re.escape("(write 10**6 or 1000000, not 1e6)")):
         P.rules.Int(1, 10**9)("horizon", 1e6)
     with pytest.raises(TypeError, match="horizon must be an integer"):
         check_int("horizon", 1.5)
+
+
+@pytest.mark.parametrize("nb", NOTEBOOKS)
+def test_no_parameter_stands_for_a_number_the_paper_printed(nb):
+    """A reader's re-run with r2_paper = 0.5 printed "paper: R² = 0.5" and judged against it. A paper's number is read
+    from its statement (ldp.claims.statements.printed_value), beside the quote that proves the paper prints it."""
+    names = parameters_cell.parameter_names(nb)
+    assert not [n for n in names if "paper" in n], f"{nb}: a parameter named for a paper's number"

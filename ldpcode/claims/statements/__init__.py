@@ -122,6 +122,16 @@ def get(key: str) -> Statement:
     return reg[key]
 
 
+def printed_value(key: str) -> float:
+    """The number statement ``key`` prints (its ``printed`` field, "0.9977" -> 0.9977): what a notebook passes as a
+    claim's ``paper=``, read from the registry beside its quote, so that no parameter of a reader's re-run can put
+    another number under the paper's name."""
+    text = get(key).printed
+    if not text:
+        raise ValueError(f"statement {key!r} prints no number (its printed field is empty)")
+    return float(text.replace(",", ""))
+
+
 STATEMENTS: dict = _registry()
 
 _NUMBER = re.compile(r"(?<![\d.])\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?")
