@@ -23,7 +23,7 @@ import math
 import sys
 from pathlib import Path
 
-from ._paths import in_book_folders
+from ._paths import BOOK_FOLDERS, in_book_folders
 from .policies.engines import ENGINES
 
 #: the exit status of an ordinary error (refused input), as argparse's own
@@ -348,8 +348,8 @@ def _sweep(args) -> int:
     # holds whether or not the folder exists yet (_build/ is absent until the book is built)
     if in_book_folders(args.out):
         raise ValueError(
-            f"--out {Path(args.out).resolve()} is inside the book's own files; choose a path outside chapters/, "
-            "data/ and _build/"
+            f"--out {Path(args.out).resolve()} is inside the book's own files; choose a path outside its folders "
+            f"({', '.join(d + '/' for d in BOOK_FOLDERS)})"
         )
     check_table_path(args.out, replace=args.replace)
     he = [p for p in args.policies if p.startswith("HeLDP-")]

@@ -32,7 +32,9 @@ def repo_root() -> Path:
 
 
 #: the book's own folders (its notebooks, its stored numbers, its build), which the command line never writes into
-BOOK_FOLDERS = ("chapters", "data", "_build")
+#: the book's own folders: a reader's re-run or sweep table never lands inside one, existing or not (a table written
+#: into _static/ was copied into the built book)
+BOOK_FOLDERS = ("chapters", "data", "_build", "_static", "_ext", "ldpcode", "tests", "benchmarks", ".ci", ".git")
 
 
 def in_book_folders(path) -> bool:

@@ -51,7 +51,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from ._paths import in_book_folders, new_file_mode, repo_root
+from ._paths import BOOK_FOLDERS, in_book_folders, new_file_mode, repo_root
 from .claims import WRITE_ENV
 from .claims.store import _write_text_atomic
 
@@ -364,9 +364,14 @@ def _refuse_book_folder(out: Path) -> None:
     ...) except a folder that holds only re-runs (each in a folder with its :data:`MANIFEST`). A new folder of
     the top folder (``rerun/``, the README's example) is accepted."""
     root = repo_root().resolve()
-    inside = f"--out {out} is inside the book's own files; choose a new folder such as rerun/, or one outside the book"
+    # the folder to suggest is the top folder's rerun/, wherever the command ran (from chapters/ren2020/, "rerun/"
+    # was the very folder refused)
+    inside = (
+        f"--out {out} is inside the book's own files; choose a new folder such as {root / 'rerun'}/, or one outside "
+        "the book"
+    )
     if in_book_folders(out):
-        raise ValueError(inside + " (never chapters/, data/ or _build/)")
+        raise ValueError(inside + f" (never {', '.join(d + '/' for d in BOOK_FOLDERS)})")
     try:
         top = root / out.relative_to(root).parts[0]
     except ValueError:

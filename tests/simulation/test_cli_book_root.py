@@ -3,6 +3,7 @@ of the command line: from inside a re-run's OUT/book, the nearest _toc.yml was a
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -52,3 +53,15 @@ def test_findings_without_stored_claims_is_refused_in_one_line(tmp_path, monkeyp
 def test_the_working_directory_is_searched_only_when_the_package_is_not_in_a_book(inside_another_book, monkeypatch):
     monkeypatch.setattr(_paths, "_is_book", lambda folder: False)  # e.g. a plain (not editable) install
     assert _paths.repo_root() == inside_another_book.resolve()
+
+
+def test_from_inside_a_chapter_the_refusal_names_a_folder_it_would_accept(monkeypatch):
+    """Before: `cd chapters/ren2020 && python -m ldpcode rerun figure1.ipynb` was refused with "choose a new folder
+    such as rerun/", the very folder (chapters/ren2020/rerun/) it had just refused."""
+    monkeypatch.delenv("LDPCODE_ROOT", raising=False)
+    monkeypatch.chdir(ROOT / "chapters" / "ren2020")
+    with pytest.raises(ValueError, match="inside the book's own files") as err:
+        rr.check_out(Path("rerun"), "figure1")
+    suggested = re.search(r"such as (\S+)/,", str(err.value)).group(1)
+    assert Path(suggested) == ROOT / "rerun"
+    rr.check_out(Path(suggested) / "figure1-small", "figure1")  # accepted: a new folder of the top folder

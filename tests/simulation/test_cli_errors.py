@@ -315,10 +315,13 @@ def test_a_rule_cuts_a_huge_value_before_formatting_it():
     assert time.perf_counter() - start < 5.0  # at once (before: 46 s, or never); generous on a loaded CI
 
 
-@pytest.mark.parametrize("inside", ["data/t.csv", "chapters/ren2020/t.csv", "_build/t.parquet"])
+@pytest.mark.parametrize(
+    "inside", ["data/t.csv", "chapters/ren2020/t.csv", "_build/t.parquet", "_static/t.csv", "ldpcode/t.csv"]
+)
 def test_sweep_refuses_an_out_file_among_the_books_own_files(inside, monkeypatch, capsys):
     """As rerun does: a table written into data/ or chapters/ would sit among (or over) the book's stored numbers
-    and notebooks. The argv fuzz found `sweep ... --out <book>/data/t.csv` writing there."""
+    and notebooks. The argv fuzz found `sweep ... --out <book>/data/t.csv` writing there; a reader's review found
+    `--out _static/x.csv` accepted (the book's assets, copied into the built book)."""
     root = Path(__file__).resolve().parents[2]
     monkeypatch.setattr(sw, "sweep", lambda *a, **k: pytest.fail("the grid ran before its arguments were checked"))
     code = main([*SWEEP, "--policies", "UCB1", "--horizon", "100", "--out", str(root / inside)])
