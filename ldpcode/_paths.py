@@ -31,9 +31,9 @@ def repo_root() -> Path:
     return package
 
 
-#: the book's own folders (its notebooks, its stored numbers, its build), which the command line never writes into
-#: the book's own folders: a reader's re-run or sweep table never lands inside one, existing or not (a table written
-#: into _static/ was copied into the built book)
+#: the book's own folders (its notebooks, stored numbers, build, code and assets), which the command line never writes
+#: into, existing or not: a reader's re-run or sweep table never lands among them (one written into _static/ was
+#: copied into the built book)
 BOOK_FOLDERS = ("chapters", "data", "_build", "_static", "_ext", "ldpcode", "tests", "benchmarks", ".ci", ".git")
 
 

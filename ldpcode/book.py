@@ -35,7 +35,7 @@ import numpy as np
 
 from . import claims as _claims
 from .claims.store import _normalise
-from ._validate import check_int
+from ._validate import check_int, check_real
 from .stats import mean_se, ratio_of_means_se
 from .parameters import check as _check_parameters
 from .cells import parameter_names
@@ -105,6 +105,7 @@ class Notebook:
         reads "vacuous" (a re-run at T = 20,000 showed "holds" under a bound of 1,627,701 pulls)."""
         pulls = np.asarray(pulls, dtype=float)
         horizon = check_int("horizon", horizon, minimum=1)
+        bound = check_real("bound", bound, allow_inf=True)
         if bound >= horizon:
             kwargs = {**kwargs, "cap": float(horizon)}
         self.bound(name, source, reproduced=pulls.mean(), se=mean_se(pulls), bound=bound, how=how,

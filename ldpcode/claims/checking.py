@@ -107,7 +107,7 @@ class CheckReport:
     def _table(self):
         body, classes = [], []
         for c, s, status in self.rows:
-            # at parameters other than the stored ones, a paper's number is shown, not judged (_NOT_JUDGED)
+            # at parameters other than the stored ones, a paper's number is shown, not judged (NOT_JUDGED)
             judged = c is None or self.compared or getattr(c, "paper", None) is None
             if c is None:  # stored, not produced
                 body.append([s["id"], "-", format_value(s["reproduced"]), status, "", "", "", s.get("kind", "")])

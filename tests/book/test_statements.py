@@ -59,3 +59,19 @@ def test_the_errata_quote_the_papers_verbatim():
     assert len(quotes) >= 10
     missing = [q for q in quotes if not any(S.found(q, t) for t in texts)]
     assert not missing, f"errata quotes not found verbatim in the papers: {missing}"
+
+
+def test_printed_value_is_the_number_the_statement_prints():
+    """What a notebook passes as paper= (no parameter may stand for it: tests/book/test_parameters.py)."""
+    assert S.printed_value("ren2020heldp.fig2.r2") == 0.9977
+    assert S.printed_value("azize2022privacy.theorem2.threshold_example") == 0.05
+    words = next(k for k, st in S.STATEMENTS.items() if st.printed and not st.printed[0].isdigit())
+    with pytest.raises(ValueError, match=f"^statement '{words}' prints '.*', not one number$"):
+        S.printed_value(words)
+    with pytest.raises(
+        ValueError, match="no paper statement 'ren2020heldp.fig2.r3' in ldpcode.claims.statements; did you mean"
+    ):
+        S.printed_value("ren2020heldp.fig2.r3")
+    empty = next(k for k, st in S.STATEMENTS.items() if not st.printed)
+    with pytest.raises(ValueError, match=f"^statement '{empty}' prints no number"):
+        S.printed_value(empty)

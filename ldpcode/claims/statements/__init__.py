@@ -129,7 +129,10 @@ def printed_value(key: str) -> float:
     text = get(key).printed
     if not text:
         raise ValueError(f"statement {key!r} prints no number (its printed field is empty)")
-    return float(text.replace(",", ""))
+    try:
+        return float(text.replace(",", ""))
+    except ValueError:
+        raise ValueError(f"statement {key!r} prints {text!r}, not one number") from None
 
 
 STATEMENTS: dict = _registry()
