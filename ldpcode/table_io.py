@@ -80,6 +80,8 @@ def _not_written_here(path: Path) -> str:
     try:
         if _stored_rows(path) is None:
             return f"it has no {ROWS_KEY} row count"
+        if path.suffix == ".csv" and not _csv_digest_holds(path):
+            return f"it was changed since ldpcode wrote it: its rows do not match their {DIGEST_KEY} checksum"
     except (OSError, ValueError):  # UnicodeDecodeError is a ValueError
         return "it is not a table ldpcode can read"
     try:
@@ -90,9 +92,26 @@ def _not_written_here(path: Path) -> str:
     return ""
 
 
+def _csv_digest_holds(path: Path) -> bool:
+    """Whether a CSV table's second line, ``# ldpcode.sha256: <hex>``, is the SHA-256 of the bytes after it: a value
+    the reader edited in place (with sed, say) keeps the row count, and the file then holds the reader's work."""
+    import hashlib
+
+    with open(path, "rb") as f:
+        f.readline()
+        second = f.readline().decode("utf-8")
+        body = f.read()
+    prefix = f"# {DIGEST_KEY}:"
+    return second.startswith(prefix) and second[len(prefix) :].strip() == hashlib.sha256(body).hexdigest()
+
+
+#: the key of a CSV table's second line: the SHA-256 of the rows below it, as :func:`save_table` wrote them
+DIGEST_KEY = "ldpcode.sha256"
+
 ROWS_KEY = "ldpcode.rows"
 """The key under which :func:`save_table` stores the table's row count: in a Parquet file's schema metadata,
-and in a CSV file's first line, ``# ldpcode.rows: N`` (a comment line, which pandas reads with ``comment="#"``)."""
+and in a CSV file's first line, ``# ldpcode.rows: N`` (a comment line, which pandas reads with ``comment="#"``; the
+second, :data:`DIGEST_KEY`, holds the rows' checksum)."""
 
 
 def save_table(table, path, *, replace: bool = False) -> Path:
@@ -134,9 +153,12 @@ def save_table(table, path, *, replace: bool = False) -> Path:
             meta = {**(arrow.schema.metadata or {}), ROWS_KEY.encode(): str(len(table)).encode()}
             pq.write_table(arrow.replace_schema_metadata(meta), tmp)
         else:
-            with open(tmp, "w", encoding="utf-8", newline="") as f:
-                f.write(f"# {ROWS_KEY}: {len(table)}\n")
-                table.to_csv(f, index=False, float_format="%.17g")
+            import hashlib
+
+            body = table.to_csv(index=False, float_format="%.17g", lineterminator="\n").encode("utf-8")
+            with open(tmp, "wb") as f:
+                f.write(f"# {ROWS_KEY}: {len(table)}\n# {DIGEST_KEY}: {hashlib.sha256(body).hexdigest()}\n".encode())
+                f.write(body)
         os.replace(tmp, path)
     finally:
         tmp.unlink(missing_ok=True)

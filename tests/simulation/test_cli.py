@@ -181,11 +181,21 @@ def test_a_table_write_killed_half_way_leaves_the_previous_table_whole(tmp_path,
     path = sw.save_table(old, tmp_path / "t.csv")
     new = _small_table(40)
 
-    def dies(self, target, *a, **k):
-        target.write("policy,instance,epsilon,run,t,regret\nUCB1,ren2020-bernoulli,inf,0,1,0.")  # half a file
-        raise KeyboardInterrupt  # then the process is gone
+    real_replace = os.replace
 
-    monkeypatch.setattr(pd.DataFrame, "to_csv", dies)
+    def dies(src, dst):  # the new table is whole in its temporary file; the process is gone before the rename
+        assert Path(src).read_text().count("\n") == len(new) + 3
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "replace", dies)
+    with pytest.raises(KeyboardInterrupt):
+        sw.save_table(new, path, replace=True)
+    monkeypatch.setattr(os, "replace", real_replace)
+
+    def dies_writing(self, *a, **k):  # killed while the rows are formatted
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(pd.DataFrame, "to_csv", dies_writing)
     with pytest.raises(KeyboardInterrupt):
         sw.save_table(new, path, replace=True)
     monkeypatch.undo()

@@ -29,7 +29,7 @@ def test_replace_keeps_a_subset_cut_from_a_table_by_hand(suffix, tmp_path, monke
     subset = full[full["run"] < 2]  # the reader's own selection
     if suffix == ".csv":
         lines = path.read_text().splitlines(keepends=True)
-        path.write_text("".join(lines[: 2 + len(subset)]))
+        path.write_text("".join(lines[: 3 + len(subset)]))
     else:
         import pyarrow as pa
         import pyarrow.parquet as pq
@@ -40,8 +40,25 @@ def test_replace_keeps_a_subset_cut_from_a_table_by_hand(suffix, tmp_path, monke
     monkeypatch.setattr(sw, "sweep", lambda *a, **k: pytest.fail("the grid ran before --out was checked"))
     assert main([*SWEEP, "--horizon", "100", "--out", str(path), "--replace"]) == 2
     err = capsys.readouterr().err
-    assert "is not a sweep table written by ldpcode: it is never replaced (load_table refuses it" in err
+    why = "it was changed since ldpcode wrote it" if suffix == ".csv" else "load_table refuses it"
+    assert f"is not a sweep table written by ldpcode: it is never replaced ({why}" in err
     assert err.count("\n") == 1 and path.read_bytes() == mine
+
+
+def test_replace_keeps_a_csv_table_with_one_value_edited_by_hand(tmp_path, monkeypatch, capsys):
+    """A reader's review: one regret changed with sed kept the row count and the grid, and --replace wrote over the
+    reader's edit. The CSV's second line holds the rows' SHA-256 (ldpcode.sha256); an edited row no longer matches."""
+    path = sw.save_table(_table(), tmp_path / "t.csv")
+    lines = path.read_text().splitlines(keepends=True)
+    assert lines[1].startswith("# ldpcode.sha256: ") and len(lines[1].split()[-1]) == 64
+    lines[-1] = lines[-1].rsplit(",", 1)[0] + ",12345\n"  # the reader's correction of one value
+    path.write_text("".join(lines))
+    mine = path.read_bytes()
+    assert len(sw.load_table(path)) == len(_table())  # still a whole table to read
+    monkeypatch.setattr(sw, "sweep", lambda *a, **k: pytest.fail("the grid ran before --out was checked"))
+    assert main([*SWEEP, "--horizon", "100", "--out", str(path), "--replace"]) == 2
+    assert "it was changed since ldpcode wrote it" in capsys.readouterr().err
+    assert path.read_bytes() == mine
 
 
 def test_replace_still_replaces_a_whole_table_it_wrote(tmp_path):
