@@ -116,8 +116,8 @@ def ratio_figure(long: dict, instance: str, epsilons, theory: dict, paper: dict,
         pairs = [(_label(p), long[(instance, p, e)], ucb, plotting.POLICY_COLORS[p]) for p in AGENTS]
         title = (
             f"(g) Bernoulli arms, ε = {e:g}, T = {format_horizon(ucb.horizon, mathtext=True)}, "
-            f"{ucb.runs} runs\ndashed: theory, dotted: paper"
-        )
+            f"{ucb.runs} runs\ndashed: theory" + (", dotted: paper" if paper.get(e) else "")
+        )  # a re-run at an ε the paper prints no ratio for draws no dotted line, and says none
         plotting.ratio_panel(ax, pairs, theory=theory[e], paper=paper.get(e), band=0.95, title=title, t_min=t_min)
         ax.axvline(horizon, color="grey", linewidth=0.8)
     fig.tight_layout()
