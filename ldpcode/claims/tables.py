@@ -116,7 +116,8 @@ def format_value(x, digits: int = 4, powers_from: float = 1e9) -> str:
     """A number for a table: 4 significant digits below 1000, whole numbers with thousands separators
     from 1000 to 10⁹, and below 10⁻³ as ``.4g`` writes it, with a power of ten for its exponent (``0.0001844``,
     ``3.663·10⁻⁵``, ``10⁻¹²``; :func:`format_number`), as from 10⁹ on (``1.15·10⁹``). ``powers_from=1e3`` writes
-    powers of ten from 10³ on (a table's column that holds a number of 10⁹ or more: :class:`Table`)."""
+    powers of ten from 10³ on (in a table that holds a number of 10⁹ or more in a general-format column:
+    :class:`Table`)."""
     if x is None:
         return "-"
     x = float(x)
@@ -435,9 +436,14 @@ class Table:
         # as powers of ten: not 157,535,111 beside 1.15·10⁹ (a "d" or "," column, a count or a horizon, keeps its
         # thousands separators)
         general = [j for j, spec in enumerate(self.formats) if isinstance(spec, str) and _GENERAL.fullmatch(spec)]
-        big = any(_is_number(row[j]) and abs(float(row[j])) >= 1e9 for row in self.body for j in general)
+        big = any(
+            j < len(row) and _is_number(row[j]) and abs(float(row[j])) >= 1e9 for row in self.body for j in general
+        )
         return [
-            [x if spec is None else _format_cell(x, spec, 1e3 if big else 1e9) for x, spec in zip(row, self.formats)]
+            [
+                x if spec is None else _format_cell(x, spec, 1e3 if big else 1e9)
+                for x, spec in zip(row, self.formats, strict=True)
+            ]
             for row in self.body
         ]
 

@@ -111,6 +111,8 @@ def test_a_table_holding_a_billion_writes_all_its_large_numbers_as_powers_of_ten
     plain = Table(["b"], [[157535111.0], [2800.0]], formats=[".3g"])._cells()
     assert plain == [["157,535,111"], ["2,800"]]
     assert format_value(2800.0, 3, powers_from=1e3) == "2.8·10³"
+    with pytest.raises(ValueError, match="zip"):  # a short row is refused, not cut to its length
+        Table(["b", "c"], [[1.0], [2.0, 3.0]], formats=[".3g", ".3g"])._cells()
 
 
 #: ASCII math a reader should not meet in a printed line or a table cell, as the prose writes it: a Greek name
