@@ -3,30 +3,25 @@
 Docstrings name objects as a reader imports them (``ldpcode.bounds.v_l``, ``ldpcode.mechanisms.CTB``), while
 autodoc documents each under the module that defines it (``ldpcode.bounds.heldp.v_l``). Sphinx found no target
 for the first form and wrote it as plain code: about 230 links of the API appendix were missing. On Sphinx's
-``missing-reference`` event this extension imports the name (relative names from the docstring's module), asks the
-object where it is defined (``__module__`` and ``__qualname__``) and resolves the reference there. A name it
+``missing-reference`` event this extension finds the name (relative names from the docstring's module) with the
+paper index's resolver, asks the object where it is defined (``__module__`` and ``__qualname__``) and resolves the
+reference there. A name it
 cannot import, or whose definition is not documented, stays as Sphinx wrote it."""
 
 from __future__ import annotations
 
-import importlib
+from ldpcode import paper_index
 
 
 def _lookup(name: str):
-    """The object at a dotted ``name``: the longest importable module prefix, then attributes; None if absent."""
-    parts = name.split(".")
-    for i in range(len(parts), 0, -1):
-        try:
-            obj = importlib.import_module(".".join(parts[:i]))
-        except ImportError:
-            continue
-        try:
-            for part in parts[i:]:
-                obj = getattr(obj, part)
-        except AttributeError:
-            return None
-        return obj
-    return None
+    """The object at a dotted name of ldpcode (a module's attribute, or a method of a class): the paper index's own
+    resolver, :func:`ldpcode.paper_index.resolve`; None if there is none."""
+    if not name.startswith("ldpcode"):
+        return None  # another package's name: never imported here
+    try:
+        return paper_index.resolve(name)
+    except ImportError:
+        return None
 
 
 def _candidates(node) -> list[str]:
