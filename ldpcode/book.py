@@ -90,13 +90,10 @@ class Notebook:
         result's horizon (``kwargs``: the rest of :func:`ldpcode.claims.bound`, e.g. ``note``). A bound at or above
         T·Δ_max, the most any policy can lose (for a result with ``gaps``), cannot fail: it is given that ``cap`` and
         reads "vacuous"."""
-        reg = result.final_regret()
         gaps = getattr(result, "gaps", None)  # a stochastic bandit's (SimulationResult); other results have none
         cap = result.horizon * float(max(gaps)) if gaps is not None else 0.0  # every pull on the worst arm
-        if bound >= cap > 0:  # a bound no run can fail: the claim says so (vacuous), not "holds"
-            kwargs = {**kwargs, "cap": cap}
-        self.bound(name, source, reproduced=reg.mean(), se=mean_se(reg), bound=bound, how=how,
-                   horizon=result.horizon, **kwargs)  # fmt: skip
+        self._bound_at_horizon(name, source, result.final_regret(), bound, cap=cap, horizon=result.horizon, how=how,
+                               **kwargs)  # fmt: skip
 
     def pulls_bound(self, name: str, source: str, pulls, bound: float, *, horizon: int, how: str, **kwargs) -> None:
         """A theorem's bound on the mean number of pulls of a suboptimal arm at ``horizon``: :meth:`bound` with
@@ -106,9 +103,15 @@ class Notebook:
         pulls = np.asarray(pulls, dtype=float)
         horizon = check_int("horizon", horizon, minimum=1)
         bound = check_real("bound", bound, allow_inf=True)
-        if bound >= horizon:
-            kwargs = {**kwargs, "cap": float(horizon)}
-        self.bound(name, source, reproduced=pulls.mean(), se=mean_se(pulls), bound=bound, how=how,
+        self._bound_at_horizon(name, source, pulls, bound, cap=float(horizon), horizon=horizon, how=how, **kwargs)
+
+    def _bound_at_horizon(self, name, source, per_run, bound, *, cap: float, horizon: int, how: str, **kwargs) -> None:
+        """:meth:`bound` on the mean of ``per_run`` (one number per run) with its standard error at ``horizon``; a
+        bound at or above ``cap`` > 0, the largest value the number can take, is given that cap: no run could fail
+        it, and the claim says so (vacuous), not "holds"."""
+        if bound >= cap > 0:
+            kwargs = {**kwargs, "cap": cap}
+        self.bound(name, source, reproduced=per_run.mean(), se=mean_se(per_run), bound=bound, how=how,
                    horizon=horizon, **kwargs)  # fmt: skip
 
     def ratio(self, name: str, source: str, num, den, *, t: int, paper=None, **kwargs) -> None:
