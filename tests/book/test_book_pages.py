@@ -251,6 +251,9 @@ def test_titles_carry_no_raw_latex(html):
         title = re.search(r"<title>(.*?)</title>", path.read_text(), re.S)
         if title:
             assert not re.search(r"\\\(|\\\[|\$|\\[a-zA-Z]+", title.group(1)), f"{path}: {title.group(1)}"
+    # a heading's subscripts reach the tab with an underscore (_ext/tab_titles.py), not run into the letter
+    tab = re.search(r"<title>(.*?) &#8212;", (html / "chapters/heldp/figure2.html").read_text()).group(1)
+    assert tab == "Figure 2: regret against V_L and V_B", tab
 
 
 def test_pages_load_nothing_from_the_network(html):
