@@ -293,7 +293,7 @@ def _parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar=("NAME", "VALUE"),
-        help="a parameter and its value, read as YAML (repeat for several)",
+        help="a parameter and its value, read as YAML, None as papermill reads it (repeat for several)",
     )
     rr.add_argument("--tiny", action="store_true", help="run at the notebook's tiny parameters (seconds), then -p")
     rr.add_argument("--out", default="rerun", help="output folder (default rerun/)")

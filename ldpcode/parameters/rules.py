@@ -193,8 +193,16 @@ class Optional(Rule):
         return f"None or {self.rule.allowed}"
 
     def __call__(self, name, value):
-        if value is not None:
+        if value is None:
+            return
+        try:
             self.rule(name, value)
+        except (TypeError, ValueError) as err:  # the refusal says None is allowed too (it is the default's meaning)
+            head = f"parameter {name} must be "
+            text = str(err)
+            if not text.startswith(head):
+                raise
+            raise type(err)(head + "None or " + text[len(head) :]) from None
 
 
 def _as_sequence(name, value, allowed):

@@ -120,6 +120,16 @@ def test_messages_name_the_parameter_the_value_and_what_is_allowed(name, value, 
     assert str(info.value).startswith(message), str(info.value)
 
 
+def test_an_optional_parameter_says_none_is_allowed_when_it_refuses():
+    rule = P.rules.Optional(P.rules.PROB)
+    rule("beta", None)
+    rule("beta", 0.5)
+    with pytest.raises(ValueError, match=r"^parameter beta must be None or a number in \(0, 1\), got 0$"):
+        rule("beta", 0)
+    with pytest.raises(TypeError, match=r"^parameter beta must be None or a number in \(0, 1\), got 'None'$"):
+        rule("beta", "None")
+
+
 def test_consistency_checks():
     nb = "chapters/azize2022/figure3.ipynb"
     _, ok = _defaults(nb)

@@ -30,6 +30,8 @@ NB = "chapters/ren2020/lemma3_laplace_tail.ipynb"
         ("LDP-UCB-B", "LDP-UCB-B"),
         ("1e6", 1e6),  # YAML 1.1 reads it as a string; a number is meant (made an int where the default is one)
         ("inf", "inf"),
+        ("None", None),  # as papermill's -p reads it (azize2022 Table 1's beta = None is 1/T)
+        ("null", None),
     ],
 )
 def test_values_are_read_as_yaml(text, value):
