@@ -316,7 +316,8 @@ def run(
             environment, c.horizon, children[r], c.checkpoints, privacy_levels=privacy_levels, cancel=cancel
         )
 
-    out = run_pool(task, c.runs, c.workers, progress=f"{policy!r} T={c.horizon:,}" if progress else None)
+    label = f"{policy!r} T={c.horizon:,}"
+    out = run_pool(task, c.runs, c.workers, progress=label if progress else None, label=label)
     return policy.result(environment, c.horizon, c.runs, c.seed, c.checkpoints, out)
 
 

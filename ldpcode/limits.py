@@ -257,9 +257,110 @@ class CancelFlag:
             raise Cancelled("the simulation was interrupted")
 
 
-def run_pool(task, n: int, workers: int, *, progress: str | None = None) -> list:
+PROGRESS_FILE_ENV = "LDPCODE_PROGRESS_FILE"
+"""Set by ``python -m ldpcode rerun`` in its notebook's kernel: :func:`run_pool` then appends a line
+``<label>\t<done>\t<n>`` to that file each time one of a call's ``n`` tasks finishes, and the re-run draws a bar
+from it on the reader's terminal. A bar drawn inside the kernel would go into the executed notebook instead."""
+
+
+def _progress_report(label: str | None, n: int):
+    """A function ``done -> None`` that appends :func:`run_pool`'s progress to the :data:`PROGRESS_FILE_ENV` file,
+    or None when that is not set (or the call has no label). A write that fails is ignored: a progress report
+    never stops a simulation."""
+    path = os.environ.get(PROGRESS_FILE_ENV)
+    if not path or not label:
+        return None
+    label = " ".join(str(label).split())  # one line, no tab
+
+    def report(done: int) -> None:
+        try:
+            with open(path, "a", encoding="utf-8") as f:
+                f.write(f"{label}\t{done}\t{n}\n")
+        except OSError:
+            pass
+
+    return report
+
+
+class ProgressFileBar:
+    """The reader's side of :data:`PROGRESS_FILE_ENV`, as a context manager: creates the report file (in the
+    system's temporary folder, never the reader's), sets the variable for the kernels started inside the block, and
+    draws a tqdm bar (on ``file``, default stderr, below papermill's bar over cells) of the latest call's finished
+    runs, its elapsed time ticking while a cell runs. On exit the bar is cleared, the variable restored and the file
+    deleted."""
+
+    FORMAT = "{desc}: {n}/{total} runs |{bar}| {elapsed}"  # no rate: the bar learns of runs only as they end
+
+    def __init__(self, file=None, interval: float = 0.5):
+        self.file, self.interval = file, interval
+        self._stop = threading.Event()
+
+    def __enter__(self):
+        import tempfile
+
+        fd, self.path = tempfile.mkstemp(prefix="ldpcode-progress-", suffix=".txt")
+        os.close(fd)
+        self._saved = os.environ.get(PROGRESS_FILE_ENV)
+        os.environ[PROGRESS_FILE_ENV] = self.path
+        self._thread = threading.Thread(target=self._draw, name="ldpcode-progress", daemon=True)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._thread.join()
+        if self._saved is None:
+            os.environ.pop(PROGRESS_FILE_ENV, None)
+        else:
+            os.environ[PROGRESS_FILE_ENV] = self._saved
+        try:
+            os.unlink(self.path)
+        except OSError:
+            pass
+        return False
+
+    @staticmethod
+    def latest(text: str):
+        """The last whole line of a report, as (label, done, n), or None if it holds none."""
+        for line in reversed(text.split("\n")[:-1]):  # the part after the last newline may be half-written
+            parts = line.split("\t")
+            if len(parts) == 3 and parts[1].isdigit() and parts[2].isdigit():
+                return parts[0], int(parts[1]), int(parts[2])
+        return None
+
+    def _draw(self):
+        from tqdm import tqdm
+
+        bar, seen, offset, tail = None, None, 0, ""
+        while not self._stop.wait(self.interval):
+            try:
+                with open(self.path, encoding="utf-8") as f:
+                    f.seek(offset)
+                    new = f.read()
+                    offset = f.tell()
+            except OSError:
+                continue
+            tail = tail + new
+            last = self.latest(tail)
+            tail = tail[tail.rfind("\n") + 1 :]
+            if last is not None:
+                label, done, n = last
+                if bar is None:
+                    bar = tqdm(total=n, desc=label, position=1, leave=False, file=self.file, bar_format=self.FORMAT)
+                elif (label, n) != seen or done < bar.n:  # the next call (a call reports 0 as it starts)
+                    bar.reset(total=n)
+                    bar.set_description(label, refresh=False)
+                seen = (label, n)
+                bar.n = done
+            if bar is not None and bar.n < bar.total:
+                bar.refresh()  # the elapsed time moves while a long run computes, and stops with the call
+        if bar is not None:
+            bar.close()
+
+
+def run_pool(task, n: int, workers: int, *, progress: str | None = None, label: str | None = None) -> list:
     """``[task(i, cancel) for i in range(n)]`` on ``workers`` threads, in order of i; ``progress`` (a label)
-    shows a bar over the tasks. Tasks are submitted a few at a time (at most ``POOL_WINDOW`` per thread
+    shows a bar over the tasks, and ``label`` names the call in the report of :data:`PROGRESS_FILE_ENV`. Tasks are submitted a few at a time (at most ``POOL_WINDOW`` per thread
     queued or running), so that 10^5 runs do not make 10^5 futures up front. If the caller is interrupted
     (Ctrl-C) or a task raises, the :class:`CancelFlag` is set (running tasks stop at their next
     ``cancel.check()``), the few queued tasks are cancelled, the executor is shut down without waiting for
@@ -268,6 +369,9 @@ def run_pool(task, n: int, workers: int, *, progress: str | None = None) -> list
     threads = max(1, min(workers, n))
     pool = ThreadPoolExecutor(max_workers=threads)
     bar = None
+    report = _progress_report(label or progress, n)
+    if report is not None:
+        report(0)
     if progress:
         from tqdm.auto import tqdm
 
@@ -283,6 +387,8 @@ def run_pool(task, n: int, workers: int, *, progress: str | None = None) -> list
             out.append(pending.popleft().result())
             if bar is not None:
                 bar.update()
+            if report is not None:
+                report(len(out))
     except BaseException:
         cancel.set()
         pool.shutdown(wait=False, cancel_futures=True)

@@ -40,6 +40,7 @@ leaves others at the paper's scale says which (``ratio_horizon stays at 10,000,0
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
@@ -54,6 +55,7 @@ from pathlib import Path
 from ._paths import BOOK_FOLDERS, in_book_folders, new_file_mode, repo_root
 from .claims import WRITE_ENV
 from .claims.store import _write_text_atomic
+from .limits import ProgressFileBar
 
 
 def _defaults(notebook: Path) -> dict:
@@ -234,9 +236,9 @@ def rerun(
 ) -> Path:
     """Re-run ``notebook`` (a path to a chapter notebook) with ``values`` (name → value) into the folder ``out``;
     returns the rendered HTML page (``render=True``) or the executed notebook. ``tiny``: start from the notebook's
-    tiny parameters instead of its defaults. ``progress``: a bar over cells (papermill's). ``notes``: a stream
-    (e.g. ``sys.stderr``) told, before the run, which parameters stay at the paper's scale. See the module
-    docstring."""
+    tiny parameters instead of its defaults. ``progress``: a bar over cells (papermill's) and one over the runs of
+    the simulation running now (:class:`~ldpcode.limits.ProgressFileBar`). ``notes``: a stream (e.g.
+    ``sys.stderr``) told, before the run, which parameters stay at the paper's scale. See the module docstring."""
     import papermill
 
     from .parameters import rules_for
@@ -273,17 +275,19 @@ def rerun(
     os.close(fd)
     os.chmod(part, new_file_mode())  # mkstemp's 0600: the mode a plain open() would give the notebook
     try:
-        papermill.execute_notebook(
-            str(root / rel),
-            part,
-            parameters=values,
-            cwd=str((root / rel).parent),
-            kernel_name="python3",
-            progress_bar=progress,
-            # the kernel's "running over TCP without encryption" warning, and its log of the interrupt papermill sends
-            # at shutdown, are noise on a reader's terminal (an error in a cell is reported as the cell's error)
-            extra_arguments=["--IPKernelApp.log_level=CRITICAL"],
-        )
+        # progress: papermill's bar over cells, and below it one over the runs of the simulation running now
+        with ProgressFileBar() if progress else contextlib.nullcontext():
+            papermill.execute_notebook(
+                str(root / rel),
+                part,
+                parameters=values,
+                cwd=str((root / rel).parent),
+                kernel_name="python3",
+                progress_bar=progress,
+                # the kernel's "running over TCP without encryption" warning, and its log of the interrupt papermill
+                # sends at shutdown, are noise on a reader's terminal (an error in a cell is reported as its error)
+                extra_arguments=["--IPKernelApp.log_level=CRITICAL"],
+            )
         _note_parameters(Path(part), values)
         if os.path.lexists(executed):  # again: the reader may have put a file there during the run
             _own(executed, out, _manifest(out) or {})
