@@ -80,7 +80,10 @@ def _not_written_here(path: Path) -> str:
     try:
         if _stored_rows(path) is None:
             return f"it has no {ROWS_KEY} row count"
-        if path.suffix == ".csv" and not _csv_digest_holds(path):
+        holds = _csv_digest_holds(path) if path.suffix == ".csv" else _parquet_digest_holds(path)
+        if holds is None:
+            return f"it has no {DIGEST_KEY} checksum of its rows"
+        if not holds:
             return f"it was changed since ldpcode wrote it: its rows do not match their {DIGEST_KEY} checksum"
     except (OSError, ValueError):  # UnicodeDecodeError is a ValueError
         return "it is not a table ldpcode can read"
@@ -92,9 +95,16 @@ def _not_written_here(path: Path) -> str:
     return ""
 
 
-def _csv_digest_holds(path: Path) -> bool:
-    """Whether a CSV table's second line, ``# ldpcode.sha256: <hex>``, is the SHA-256 of the bytes after it: a value
-    the reader edited in place (with sed, say) keeps the row count, and the file then holds the reader's work."""
+def _csv_body(table) -> bytes:
+    """The rows of a table as its CSV file holds them below the two comment lines (every float with 17 significant
+    digits): what :data:`DIGEST_KEY` is the SHA-256 of, in a CSV file and in a Parquet file's metadata alike."""
+    return table.to_csv(index=False, float_format="%.17g", lineterminator="\n").encode("utf-8")
+
+
+def _csv_digest_holds(path: Path) -> bool | None:
+    """Whether a CSV table's second line, ``# ldpcode.sha256: <hex>``, is the SHA-256 of the bytes after it (None: it
+    has no such line): a value the reader edited in place (with sed, say) keeps the row count, and the file then
+    holds the reader's work."""
     import hashlib
 
     with open(path, "rb") as f:
@@ -102,10 +112,28 @@ def _csv_digest_holds(path: Path) -> bool:
         second = f.readline().decode("utf-8")
         body = f.read()
     prefix = f"# {DIGEST_KEY}:"
-    return second.startswith(prefix) and second[len(prefix) :].strip() == hashlib.sha256(body).hexdigest()
+    if not second.startswith(prefix):
+        return None
+    return second[len(prefix) :].strip() == hashlib.sha256(body).hexdigest()
 
 
-#: the key of a CSV table's second line: the SHA-256 of the rows below it, as :func:`save_table` wrote them
+def _parquet_digest_holds(path: Path) -> bool | None:
+    """Whether a Parquet table's :data:`DIGEST_KEY` metadata is the SHA-256 of its rows written as CSV (None: it has
+    none): a table rewritten through pyarrow with its schema's metadata kept (one column scaled, say) keeps the row
+    count, and the file then holds the reader's work."""
+    import hashlib
+
+    import pandas as pd
+    import pyarrow.parquet as pq
+
+    stored = (pq.read_schema(path).metadata or {}).get(DIGEST_KEY.encode())
+    if stored is None:
+        return None
+    return stored.decode("ascii", "replace") == hashlib.sha256(_csv_body(pd.read_parquet(path))).hexdigest()
+
+
+#: the key of the SHA-256 of a table's rows as :func:`save_table` wrote them (as CSV, :func:`_csv_body`): a CSV
+#: table's second line, and a key of a Parquet table's schema metadata
 DIGEST_KEY = "ldpcode.sha256"
 
 ROWS_KEY = "ldpcode.rows"
@@ -149,13 +177,17 @@ def save_table(table, path, *, replace: bool = False) -> Path:
             import pyarrow as pa
             import pyarrow.parquet as pq
 
+            import hashlib
+
             arrow = pa.Table.from_pandas(table, preserve_index=False)
+            digest = hashlib.sha256(_csv_body(table)).hexdigest()
             meta = {**(arrow.schema.metadata or {}), ROWS_KEY.encode(): str(len(table)).encode()}
+            meta[DIGEST_KEY.encode()] = digest.encode()
             pq.write_table(arrow.replace_schema_metadata(meta), tmp)
         else:
             import hashlib
 
-            body = table.to_csv(index=False, float_format="%.17g", lineterminator="\n").encode("utf-8")
+            body = _csv_body(table)
             with open(tmp, "wb") as f:
                 f.write(f"# {ROWS_KEY}: {len(table)}\n# {DIGEST_KEY}: {hashlib.sha256(body).hexdigest()}\n".encode())
                 f.write(body)

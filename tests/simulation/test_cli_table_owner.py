@@ -40,8 +40,7 @@ def test_replace_keeps_a_subset_cut_from_a_table_by_hand(suffix, tmp_path, monke
     monkeypatch.setattr(sw, "sweep", lambda *a, **k: pytest.fail("the grid ran before --out was checked"))
     assert main([*SWEEP, "--horizon", "100", "--out", str(path), "--replace"]) == 2
     err = capsys.readouterr().err
-    why = "it was changed since ldpcode wrote it" if suffix == ".csv" else "load_table refuses it"
-    assert f"is not a sweep table written by ldpcode: it is never replaced ({why}" in err
+    assert "is not a sweep table written by ldpcode: it is never replaced (it was changed since ldpcode wrote it" in err
     assert err.count("\n") == 1 and path.read_bytes() == mine
 
 
@@ -61,8 +60,40 @@ def test_replace_keeps_a_csv_table_with_one_value_edited_by_hand(tmp_path, monke
     assert path.read_bytes() == mine
 
 
-def test_replace_still_replaces_a_whole_table_it_wrote(tmp_path):
-    path = sw.save_table(_table(2), tmp_path / "t.csv")
+def test_replace_keeps_a_parquet_table_with_a_column_scaled_through_pyarrow(tmp_path, monkeypatch, capsys):
+    """The input review: one column rewritten through pyarrow, the schema's metadata (its row count) kept, was
+    written over by --replace, as the CSV was before its checksum. The Parquet metadata now holds the rows' SHA-256."""
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    path = sw.save_table(_table(), tmp_path / "t.parquet")
+    arrow = pq.read_table(path)
+    assert len(arrow.schema.metadata[b"ldpcode.sha256"]) == 64
+    i = arrow.schema.get_field_index("regret")
+    scaled = arrow.set_column(i, "regret", pc.multiply(arrow["regret"], 1000.0))
+    pq.write_table(scaled.replace_schema_metadata(arrow.schema.metadata), path)
+    mine = path.read_bytes()
+    assert len(sw.load_table(path)) == len(_table())  # still a whole table to read
+    monkeypatch.setattr(sw, "sweep", lambda *a, **k: pytest.fail("the grid ran before --out was checked"))
+    assert main([*SWEEP, "--horizon", "100", "--out", str(path), "--replace"]) == 2
+    assert "it was changed since ldpcode wrote it" in capsys.readouterr().err
+    assert path.read_bytes() == mine
+
+
+def test_a_parquet_table_without_a_checksum_is_never_replaced(tmp_path):
+    import pyarrow.parquet as pq
+
+    path = sw.save_table(_table(), tmp_path / "t.parquet")
+    arrow = pq.read_table(path)
+    meta = {k: v for k, v in arrow.schema.metadata.items() if k != b"ldpcode.sha256"}  # as an older ldpcode wrote it
+    pq.write_table(arrow.replace_schema_metadata(meta), path)
+    with pytest.raises(ValueError, match="it has no ldpcode.sha256 checksum of its rows"):
+        sw.save_table(_table(2), path, replace=True)
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".parquet"])
+def test_replace_still_replaces_a_whole_table_it_wrote(suffix, tmp_path):
+    path = sw.save_table(_table(2), tmp_path / f"t{suffix}")
     sw.save_table(_table(3), path, replace=True)
     assert sw.load_table(path)["run"].max() == 2
 
