@@ -222,13 +222,25 @@ def _rewards_array(family, p0, p1, draws):
 REN2020_MEANS = (0.9,) + (0.8,) * 5 + (0.7,) * 5 + (0.6,) * 5 + (0.5,) * 4
 
 
+MAX_REWARD_SCALE = 1e12
+"""The largest magnitude of a reward law's parameters (a Gaussian's mean and σ, a two-point or uniform law's ends).
+Beyond it the sums the learners keep and T·Δ, the regret, leave the range where float64 is exact to many digits
+(means ±10³⁰⁸ gave gaps of inf and an infinite regret); any instance at a larger scale can be rescaled first."""
+
+
+def _check_scale(name: str, value: float) -> float:
+    if abs(value) > MAX_REWARD_SCALE:
+        raise ValueError(f"{name} must be at most 1e12 in magnitude (rescale the rewards), got {value:.6g}")
+    return value
+
+
 def _check_sigma(sigma, name: str = "sigma") -> float:
-    """A Gaussian arm's standard deviation: a finite number > 0 (``make_instance("gaussian", sigma=...)`` and
-    :class:`Arm` alike)."""
+    """A Gaussian arm's standard deviation: a finite number > 0, at most :data:`MAX_REWARD_SCALE`
+    (``make_instance("gaussian", sigma=...)`` and :class:`Arm` alike)."""
     sigma = check_real(name, sigma)
     if sigma <= 0:
         raise ValueError(f"{name} must be > 0, got {sigma!r}")
-    return sigma
+    return _check_scale(name, sigma)
 
 
 def _check_law(family, p0, p1) -> None:
@@ -259,6 +271,9 @@ def _check_law(family, p0, p1) -> None:
         raise ValueError(f"a {law} arm needs lo = p0 <= hi = p1, got p0 = {p0!r}, p1 = {p1!r}")
     if family == Family.GAUSSIAN:
         _check_sigma(p1, "p1 of a Gaussian arm (its sigma)")
+    if family in (Family.GAUSSIAN, Family.TWO_POINT, Family.UNIFORM):
+        _check_scale(f"p0 of a {law} arm", p0)
+        _check_scale(f"p1 of a {law} arm", p1)
 
 
 def _bernoulli(means, name="bernoulli"):
@@ -268,6 +283,8 @@ def _bernoulli(means, name="bernoulli"):
 
 def _gaussian(means, sigma=1.0, name="gaussian"):
     means = check_array("means", means, ndim=1, min_size=1)
+    for i, m in enumerate(means):  # before the arms' own check, to name the item
+        _check_scale(f"means[{i}]", float(m))
     sigma = _check_sigma(sigma)
     return Instance(name, tuple(Arm(Family.GAUSSIAN, float(m), sigma) for m in means))
 

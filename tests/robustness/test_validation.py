@@ -102,6 +102,33 @@ def test_instance_parameters():
         ldp.make_instance("gaussian", means=[0.0, 1.0], sigma=0.0)
 
 
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        (
+            dict(means=[1e308, -1e308]),
+            r"^means\[0\] must be at most 1e12 in magnitude \(rescale the rewards\), got 1e\+308$",
+        ),
+        (dict(means=[0.0, -2e12]), r"^means\[1\] must be at most 1e12"),
+        (dict(means=[0.0, 1.0], sigma=1e300), r"^sigma must be at most 1e12"),
+    ],
+)
+def test_a_gaussian_instance_whose_regret_would_overflow_is_refused(kwargs, message):
+    """The input review: means ±1e308 gave gaps [0, inf] and a final regret of inf, with no error."""
+    with pytest.raises(ValueError, match=message):
+        ldp.make_instance("gaussian", **kwargs)
+    assert ldp.make_instance("gaussian", means=[1e12, -1e12]).gaps[1] == 2e12  # the largest scale, finite
+
+
+def test_an_arm_at_a_scale_beyond_float64s_exact_range_is_refused():
+    from ldpcode.instances import Arm, Family
+
+    with pytest.raises(ValueError, match=r"^p0 of a uniform on \[lo, hi\] arm must be at most 1e12"):
+        Arm(Family.UNIFORM, -1e13, 0.0)
+    with pytest.raises(ValueError, match=r"^p1 of a uniform on \{lo, hi\} arm must be at most 1e12"):
+        Arm(Family.TWO_POINT, 0.0, 1e20)
+
+
 def test_bounded_policy_on_unbounded_instance():
     with pytest.raises(ValueError, match="use its Sigmoid version LDP-UCB-LS"):
         ldp.simulate(ldp.make_policy("LDP-UCB-L", 1.0), ldp.make_instance("ren2020-gaussian"), 100, 1)
