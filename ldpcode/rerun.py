@@ -111,7 +111,7 @@ def _loader():
 
 def parse_value(text: str, name: str | None = None):
     """A command-line value read as YAML (safe loader): ``100000`` → int, ``0.5`` → float, ``[0.1, 1]`` → list,
-    ``true`` → bool, ``1e6`` (which YAML 1.1 reads as a string) → 1e6 the float, ``None`` (a string in YAML,
+    ``true`` → bool, ``1e6`` (which YAML 1.1 reads as a string) → 1e6 the float (inside a list too), ``None`` (a string in YAML,
     None in papermill's ``-p``) or ``null`` → None, anything else the string itself. A value of more than :data:`MAX_ITEMS` items is refused (ValueError) before it is formatted, and so is
     an integer written with a leading zero, a ``0x``/``0o``/``0b`` prefix or a base-60 colon (YAML 1.1 reads
     ``010`` as 8 and ``1:40`` as 100; ``name``, the parameter, is named in the refusal)."""
@@ -132,13 +132,29 @@ def parse_value(text: str, name: str | None = None):
     if isinstance(value, str):
         if value.strip() == "None":  # as papermill's -p reads it: a parameter's default of None
             return None
-        try:
-            number = float(value)
-        except ValueError:
-            return value
-        return number if value.strip().lower() not in ("inf", "nan", "infinity", "-inf") else value
+        return _number_or_text(value)
     _count_items(value, text)
-    return value
+    return _numbers_inside(value)
+
+
+def _number_or_text(text: str):
+    """``"1e-3"`` (a float YAML 1.1 reads as a string: no decimal point) → 0.001; any other string stays itself, and so
+    do ``inf`` and ``nan`` (the rules refuse them, by the text the reader typed)."""
+    try:
+        number = float(text)
+    except ValueError:
+        return text
+    return number if text.strip().lower() not in ("inf", "nan", "infinity", "-inf", "+inf", "-infinity") else text
+
+
+def _numbers_inside(value):
+    """The items of a list (and the values of a mapping) read as :func:`_number_or_text` reads a single value:
+    ``[1e-3, 1]`` is [0.001, 1], as ``-p epsilon 1e-3`` is 0.001."""
+    if isinstance(value, list):
+        return [_numbers_inside(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _numbers_inside(v) for k, v in value.items()}
+    return _number_or_text(value) if isinstance(value, str) else value
 
 
 def _count_items(value, text: str) -> None:

@@ -30,6 +30,9 @@ NB = "chapters/ren2020/lemma3_laplace_tail.ipynb"
         ("LDP-UCB-B", "LDP-UCB-B"),
         ("1e6", 1e6),  # YAML 1.1 reads it as a string; a number is meant (made an int where the default is one)
         ("inf", "inf"),
+        ("[1e-3, 1]", [0.001, 1]),  # inside a list too (the input review: '1e-3' was refused as a string)
+        ("{eps: 2e-1, law: discrete}", {"eps": 0.2, "law": "discrete"}),
+        ("[inf, x]", ["inf", "x"]),  # left to the rules, which refuse it by the text typed
         ("None", None),  # as papermill's -p reads it (azize2022 Table 1's beta = None is 1/T)
         ("null", None),
     ],
