@@ -419,7 +419,9 @@ COUNT = horizon_rule(1)
 POINTS = Int(2, 10**6)
 SEED = Int(0, 2**128)
 MEANS = Seq(UNIT, min_len=2)
-EPSILONS = Seq(EPS)
+DISTINCT_IDS = "the body keys its results and claim ids by the value: a value given twice collides"
+# a grid of privacy levels: one curve, row or claim per level, so a level given twice collides (after all the work)
+EPSILONS = Seq(EPS, distinct=True, why=DISTINCT_IDS)
 HELDP_LAW = Choice(("ren-heldp-discrete", "ren-heldp-gaussian"))
 SETTINGS = Seq(Fields((("law", HELDP_LAW), ("eps_min", EPS))))
 REN_INSTANCE = Choice(("ren2020-bernoulli", "ren2020-gaussian", "ren2020-mixed"))
@@ -495,5 +497,4 @@ def measured(lo: float, hi: float, what: str, outside: str) -> Real:
     )
 
 
-DISTINCT_IDS = "the body keys its results and claim ids by the value: a value given twice collides"
 RATIO_LONGER = "the ratio panel continues the runs past horizon; its claims are read at both horizons"

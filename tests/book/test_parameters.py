@@ -106,6 +106,13 @@ REN4_OK = dict(instance="ren2020-bernoulli", horizon=10**6, runs=50, epsilons=[0
         ("seed", -1, ValueError, "parameter seed must be an integer in [0, "),
         ("epsilons", [], ValueError, "parameter epsilons must be a list of 1 to 10000 items"),
         ("epsilons", 0.5, TypeError, "parameter epsilons must be a list"),
+        (  # the input review: a level given twice ran the whole page, then failed on a claim id built twice
+            "epsilons",
+            [1.0, 0.5, 1],
+            ValueError,
+            "parameter epsilons must be a list of 1 to 10000 items (the body keys its results and claim ids by the "
+            "value: a value given twice collides), each a finite number >= 1e-09, all different, got [1.0, 0.5, 1]",
+        ),
         ("epsilons", [0.5, math.nan], ValueError, "parameter epsilons[1] must be a finite number >= 1e-09, got nan"),
         ("epsilons", [0.5, "1"], TypeError, "parameter epsilons[1] must be a finite number >= 1e-09, got '1'"),
         ("epsilons", [0.5, -1], ValueError, "parameter epsilons[1] must be a finite number >= 1e-09, got -1"),
