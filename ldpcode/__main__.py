@@ -196,7 +196,7 @@ def _listing() -> str:
 
     return "\n\n".join(
         [
-            block("policies (HeLDP-UCB-* need --levels):", [", ".join(sorted(REGISTRY))]),
+            block("policies (HeLDP-UCB-* need --levels, OnePoint-UCB --delta):", [", ".join(sorted(REGISTRY))]),
             block(
                 "instances (bernoulli and gaussian take their arm means, bernoulli:0.9,0.8,0.5):",
                 [", ".join(list_instances())],
@@ -252,6 +252,12 @@ def _parser() -> argparse.ArgumentParser:
     sw.add_argument("--seed", type=whole, default=0, help="the grid's seed (default 0)")
     sw.add_argument("--block", type=whole, default=5, help="runs per task (default 5)")
     sw.add_argument("--checkpoints", type=whole, default=121, help="number of log-spaced checkpoints (default 121)")
+    sw.add_argument(
+        "--delta",
+        type=float,
+        default=None,
+        help="the delta of (epsilon, delta)-LDP, for OnePoint-UCB (which needs it), e.g. 1e-6",
+    )
     sw.add_argument(
         "--levels",
         type=_levels,
@@ -340,7 +346,7 @@ def _findings(args) -> int:
 
 
 def _sweep(args) -> int:
-    from .limits import MAX_POINTS, MIN_POINTS
+    from .limits import MAX_HORIZON, MAX_POINTS, MIN_POINTS
     from .simulate import log_checkpoints
     from .sweep import check_table_path, cli_heterogeneous, save_table, summary, sweep
 
@@ -360,6 +366,17 @@ def _sweep(args) -> int:
         )
     if args.levels is not None and not he:
         raise ValueError("--levels is for the HeLDP-UCB-* policies, and none is in --policies")
+    needs_delta = [p for p in args.policies if p == "OnePoint-UCB"]
+    if needs_delta and args.delta is None:
+        raise ValueError("OnePoint-UCB needs --delta, the delta of its (epsilon, delta)-LDP, e.g. --delta 1e-6")
+    if args.delta is not None and not needs_delta:
+        raise ValueError("--delta is for OnePoint-UCB, which is not in --policies")
+    arms = max(2, *(i.n_arms for i in args.instance))  # sweep's own floor, before log_checkpoints states its own
+    if not arms <= args.horizon <= MAX_HORIZON:
+        raise ValueError(
+            f"--horizon must be in [{arms}, 2**53] (at least the number of arms: each arm is pulled once first), "
+            f"got {args.horizon}"
+        )
     if not MIN_POINTS <= args.checkpoints <= MAX_POINTS:  # log_checkpoints' own bounds, named as the user typed it
         raise ValueError(
             f"--checkpoints must be in [{MIN_POINTS}, {MAX_POINTS}] (the first round and the horizon at least), "
@@ -376,6 +393,7 @@ def _sweep(args) -> int:
         block=args.block,
         scheduler=args.scheduler,
         heterogeneous=None if args.levels is None else cli_heterogeneous(args.levels),
+        options={"OnePoint-UCB": {"delta": args.delta}} if args.delta is not None else None,
         limits=_limits(args),
         engine=args.engine,
     )

@@ -142,9 +142,9 @@ def build_one_point(name: str, epsilon, epsilon_min, options: dict) -> OnePointU
             raise ValueError(f"policy {name!r} takes no {opt} (its options: delta), got {opt}={options[opt]!r}")
     if epsilon is None:
         raise ValueError(f"policy {name!r} needs epsilon, a finite number > 0 (its (ε, δ)-LDP level)")
+    eps = check_epsilon(epsilon)  # a bad epsilon is named first, not the missing delta (the input review)
     delta = options.get("delta")
     if delta is None:
         raise ValueError(f"policy {name!r} needs delta, a probability in (0, 1) (its (ε, δ)-LDP level)")
-    eps = check_epsilon(epsilon)
     delta = check_probability("delta", delta)
     return OnePointUCB(name, algorithm1_mechanism(eps, delta, 1.0))

@@ -50,6 +50,12 @@ def _one_error_line(err: str) -> str:
         (["--policies", "UCB1", "--horizon", "100", "--engine", "fast"], "invalid choice: 'fast'"),
         # before: "points must be an integer >= 2", a name the command line does not have
         (["--policies", "UCB1", "--horizon", "100", "--checkpoints", "1"], "--checkpoints must be in [2, "),
+        # the input review: --horizon 0 said ">= 1", then 1 said ">= 2", then 19 said ">= 20"
+        (["--policies", "UCB1", "--horizon", "0"], "--horizon must be in [20, 2**53] (at least the number of arms"),
+        (["--policies", "UCB1", "--horizon", "19"], "--horizon must be in [20, 2**53]"),
+        # the input review: OnePoint-UCB was listed, but no flag gave its delta
+        (["--policies", "OnePoint-UCB", "--horizon", "100"], "OnePoint-UCB needs --delta"),
+        (["--policies", "UCB1", "--horizon", "100", "--delta", "0.1"], "--delta is for OnePoint-UCB"),
     ],
 )
 def test_an_ordinary_sweep_error_is_one_line_with_exit_status_2(argv, said, tmp_path, monkeypatch, capsys):
@@ -62,6 +68,14 @@ def test_an_ordinary_sweep_error_is_one_line_with_exit_status_2(argv, said, tmp_
     assert code == 2
     assert said in _one_error_line(capsys.readouterr().err)
     assert not (tmp_path / "t.csv").exists()
+
+
+def test_the_sweep_command_runs_onepoint_ucb_with_its_delta(tmp_path, capsys):
+    out = tmp_path / "t.csv"
+    argv = ["--policies", "OnePoint-UCB", "--delta", "1e-6", "--horizon", "100", "--checkpoints", "2"]
+    assert main([*SWEEP, *argv, "--out", str(out)]) == 0
+    table = sw.load_table(out)
+    assert set(table["policy"]) == {"OnePoint-UCB"} and len(table) == 2 * 2
 
 
 def test_whole_numbers_may_be_written_as_floats():

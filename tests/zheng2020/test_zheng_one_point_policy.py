@@ -95,6 +95,7 @@ def test_huge_epsilon_is_the_non_private_learner_and_noise_matters_at_small_epsi
         (dict(epsilon=0.0, delta=0.1), ValueError, "epsilon"),
         (dict(epsilon=math.inf, delta=0.1), ValueError, "epsilon"),
         (dict(epsilon=-1.0, delta=0.1), ValueError, "epsilon"),
+        (dict(epsilon=math.nan), ValueError, "epsilon must be a finite number > 0, got nan"),  # not "needs delta"
         (dict(epsilon=1.0, delta=0.1, alpha=3.5), ValueError, "takes no alpha"),
         (dict(epsilon=1.0, delta=0.1, epsilon_min=1.0), ValueError, "takes no epsilon_min"),
     ],
