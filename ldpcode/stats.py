@@ -437,6 +437,10 @@ def _slope_fit(x, y, lx, boot_y, level, *, log_y: bool) -> SlopeFit:
                 f"({int(ok.sum())} of {boot_y.shape[0]}); the log-log slope has no bootstrap"
             )
         boot_y = np.log(boot_y[ok])
+    if log_y and np.ptp(y) == 0:  # linear_fit would name the log, "y must not be constant (all values 0.0)"
+        raise ValueError(
+            f"the means must not be constant (all values {float(y[0])!r}): their log-log slope is undefined"
+        )
     fit = linear_fit(lx, np.log(y) if log_y else y)
     slopes = _row_slopes(lx, boot_y)
     lo, hi = np.quantile(slopes, [(1 - level) / 2, (1 + level) / 2])

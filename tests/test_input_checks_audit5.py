@@ -515,3 +515,16 @@ def test_the_hint_about_1e6_follows_only_a_whole_float():
     with pytest.raises(TypeError) as refused:
         Int(2, 10**9)("horizon", 1.5)
     assert "1e6" not in str(refused.value) and "horizon" in str(refused.value)
+
+
+def test_a_constant_mean_regret_is_named_as_such_not_as_its_log():
+    """The input review: a constant regret of 1 was refused as "y must not be constant (all values 0.0)"."""
+    with pytest.raises(ValueError, match=r"^the means must not be constant \(all values 1.0\): their log-log slope"):
+        ldp.loglog_slope([10, 100, 1000], [[1, 1, 1], [1, 1, 1]])
+
+
+def test_a_bad_candidate_epsilon_min_is_named_by_its_index():
+    """The input review: the message said the literal 'candidates[i]'."""
+    levels = ldp.make_privacy_levels("ren-heldp-discrete")
+    with pytest.raises(ValueError, match=r"^candidates\[1\] \(an epsilon_min\) must be a finite number > 0, got 0.0"):
+        ldp.bounds.choose_epsilon_min(levels, "B", candidates=[1.0, 0.0])

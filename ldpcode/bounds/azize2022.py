@@ -231,7 +231,7 @@ def gdp_minimax_upper_rate(horizon, n_arms, epsilon) -> float:
     r""":math:`\sqrt{KT\log T} + K\log T/\epsilon`: the minimax upper rate of AdaP-UCB and AdaP-KLUCB
     (Appendix E.4, stated after Theorem 8 as :math:`\mathcal O(\cdot)`; the constant is not given, this is the
     rate with constant 1, for drawing slopes beside :func:`gdp_minimax_lower_bound`)."""
-    k = _check_count("n_arms", n_arms, minimum=1)
+    k = _check_count("n_arms", n_arms, minimum=2)  # one arm is no bandit: its regret is 0, not a rate
     eps = check_epsilon(epsilon)
     t = _check_horizon(horizon)
     log_t = math.log(t)

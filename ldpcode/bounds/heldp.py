@@ -371,8 +371,8 @@ def choose_epsilon_min(levels, mechanism, candidates=None) -> EpsilonMinChoice:
             raise ValueError(
                 f"candidates must be a non-empty 1-d sequence of epsilon_min values, got {one_line(candidates)}"
             )
-        for c in cand:
-            check_epsilon(float(c), "candidates[i] (an epsilon_min)")
+        for i, c in enumerate(cand):
+            check_epsilon(float(c), f"candidates[{i}] (an epsilon_min)")
 
     def value(c):  # V at c, or None when no user reaches c
         p0 = levels.p_at_least(c)

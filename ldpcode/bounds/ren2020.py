@@ -233,15 +233,17 @@ def ldp_ucb_b_regret_bound(means, horizon, epsilon, c_s: float = 1.0) -> float:
 
 
 def ldp_ucb_l_pulls_bound(gap, horizon, epsilon):
-    r"""Proof of Theorem 4: :math:`E[N_a(T)] \le 8(1+4/\epsilon)^2\log T/\Delta_a^2 + 1 + 2\pi^2/3`."""
-    gap = check_array("gap", gap, low=0, low_open=True)
+    r"""Proof of Theorem 4: :math:`E[N_a(T)] \le 8(1+4/\epsilon)^2\log T/\Delta_a^2 + 1 + 2\pi^2/3`, for a gap
+    :math:`\Delta_a \in (0, 1]` (rewards in [0, 1]: a gap of 2 returned a number)."""
+    gap = check_array("gap", gap, low=0, high=1, low_open=True)
     return 8 * laplace_ratio(epsilon) * _log_horizon(horizon) / gap**2 + 1 + 2 * math.pi**2 / 3
 
 
 def ldp_ucb_b_pulls_bound(gap, horizon, epsilon):
     r"""Proof of Theorem 6: :math:`E[N_a(T)] \le 8\log T/\Delta_{a,\epsilon}^2 + 1 + \pi^2/3`,
-    :math:`\Delta_{a,\epsilon} = \Delta_a (e^\epsilon-1)/(e^\epsilon+1)`."""
-    gap = check_array("gap", gap, low=0, low_open=True)
+    :math:`\Delta_{a,\epsilon} = \Delta_a (e^\epsilon-1)/(e^\epsilon+1)`, for a gap :math:`\Delta_a \in (0, 1]`
+    (rewards in [0, 1])."""
+    gap = check_array("gap", gap, low=0, high=1, low_open=True)
     return 8 * bernoulli_ratio(epsilon) * _log_horizon(horizon) / gap**2 + 1 + math.pi**2 / 3
 
 
@@ -250,7 +252,7 @@ def distribution_free_rate(n_arms, horizon, epsilon) -> float:
 
     The paper gives no constant; this is the rate with constant 1, for drawing slopes.
     """
-    n = _check_count("n_arms", n_arms, minimum=1)
+    n = _check_count("n_arms", n_arms, minimum=2)  # one arm is no bandit: its regret is 0, not a rate
     _check_horizon(horizon, minimum=2)
     log_t = _log_horizon(horizon)
     return math.sqrt(n * int(horizon) * log_t) / check_epsilon(epsilon)

@@ -51,6 +51,21 @@ def test_theorem4_and_6_and_ucb1_by_hand():
     assert B.ldp_ucb_b_pulls_bound(gap, T, eps) == pytest.approx(8 * r * L / gap**2 + 1 + math.pi**2 / 3)
 
 
+@pytest.mark.parametrize("f", [B.ldp_ucb_l_pulls_bound, B.ldp_ucb_b_pulls_bound])
+def test_a_pulls_bound_refuses_a_gap_no_rewards_in_0_1_have(f):
+    """The input review: a gap of 2 returned 68.98 pulls; Theorems 4 and 6 are about rewards in [0, 1]."""
+    assert f(1.0, 1000, 1.0) > 0
+    with pytest.raises(ValueError, match=r"^gap must be in \(0, 1\], got 2.0$"):
+        f(2.0, 1000, 1.0)
+    with pytest.raises(ValueError, match=r"^gap must be in \(0, 1\], got 1.5 at index 1$"):
+        f([0.5, 1.5], 1000, 1.0)
+
+
+def test_the_distribution_free_rate_refuses_one_arm():
+    with pytest.raises(ValueError, match="n_arms must be an integer >= 2, got 1"):
+        B.distribution_free_rate(1, 1000, 1.0)
+
+
 def test_the_papers_ratio_numbers():
     # Section 4 and Appendix B: 9.0 and 1.7 at eps = 2; 441 and 101 at eps = 0.2; 81 and 17 at eps = 0.5
     assert B.laplace_ratio(2.0) == 9.0

@@ -658,6 +658,8 @@ def test_upper_bounds_and_rates_validation(f, means, horizon, eps, err, match):
 def test_minimax_upper_rate_validation():
     with pytest.raises(ValueError, match="n_arms"):
         B.gdp_minimax_upper_rate(100, 0, 1.0)
+    with pytest.raises(ValueError, match="n_arms must be an integer >= 2, got 1"):  # one arm: regret 0, not 90
+        B.gdp_minimax_upper_rate(1000, 1, 1.0)
     with pytest.raises(ValueError, match="horizon"):
         B.gdp_minimax_upper_rate(0, 3, 1.0)
     with pytest.raises(ValueError, match="epsilon"):
