@@ -11,6 +11,7 @@ from ldpcode.parameters.rules import EPS, RUNS, SEED, Choice, Int, Notebook, Rea
 LOCAL = ("LDP-UCB-L", "LDP-UCB-B", "LDP-UCB-LS", "LDP-UCB-BS", "HeLDP-UCB-B", "OnePoint-UCB")
 GLOBAL = ("AdaP-UCB", "AdaP-KLUCB", "DP-SE", "DP-UCB")
 WINDOW = Seq(EPS, min_len=2, max_len=2, increasing=True, why="a window is [eps_lo, eps_hi]")
+ONE_CURVE = "each policy is one column of the sweep's grid"
 
 
 def _window_holds_three(window: str):
@@ -52,8 +53,8 @@ NOTEBOOKS: dict[str, Notebook] = {
             instance=Choice(("ren2020-bernoulli",)),
             baseline_runs=RUNS,
             epsilons=Seq(EPS, min_len=3, increasing=True, why="the crossovers interpolate between grid points"),
-            local_policies=Seq(Choice(LOCAL), min_len=1),
-            global_policies=Seq(Choice(GLOBAL), min_len=1),
+            local_policies=Seq(Choice(LOCAL), min_len=1, distinct=True, why=ONE_CURVE),
+            global_policies=Seq(Choice(GLOBAL), min_len=1, distinct=True, why=ONE_CURVE),
             local_reference=Choice(LOCAL),
             global_reference=Choice(GLOBAL),
             cost_factors=Seq(Real(1, lo_open=True), increasing=True, why="k > 1: the price of trust tends to 1"),

@@ -119,14 +119,14 @@ NOTEBOOKS: dict[str, Notebook] = {
     ),
     "chapters/ren2020/lemma3_laplace_tail.ipynb": Notebook(
         dict(
-            n_values=Seq(Int(1, 10**6), min_len=2),
+            n_values=Seq(Int(1, 10**6), min_len=2, distinct=True, why=DISTINCT_IDS),
             b=POS,
             samples=Int(1, 10**9),
             grid_points=Int(3, 10**6, "the grid's two endpoints are dropped: at least one point must remain"),
             min_count=Int(
                 10, why="with fewer expected exceedances the Monte Carlo tail is often 0, whose log is undefined"
             ),
-            thm4_cases=Seq(Fields((("k", Int(1, 10**6)), ("t", HORIZON)))),
+            thm4_cases=Seq(Fields((("k", Int(1, 10**6)), ("t", HORIZON))), distinct=True, why=DISTINCT_IDS),
             thm4_times=Seq(HORIZON),
         ),
         (

@@ -454,6 +454,20 @@ REFUSED_NOW = [
     ),
     (Z + "algorithm2_two_point_bco.ipynb", dict(d=2), r"parameter d must be an integer in \[3, "),
     (Z + "corollary4_one_point_bco.ipynb", dict(d=2), r"parameter d must be an integer in \[3, "),
+    # the input review: values given twice failed on a claim id built twice, after the work
+    (R + "lemma3_laplace_tail.ipynb", dict(n_values=[1, 2, 1]), r"parameter n_values must be .*, all different, got"),
+    (R + "theorem1_lower_bound.ipynb", dict(claim_eps=[1.0, 1.0]), r"parameter claim_eps must be .*, all different"),
+    (A + "theorem2_minimax.ipynb", dict(n_arms_list=[2, 2]), r"parameter n_arms_list must be .*, all different"),
+    (
+        "chapters/landscape/privacy_landscape.ipynb",
+        dict(global_policies=["AdaP-UCB", "AdaP-UCB"]),
+        r"parameter global_policies must be .*, all different",
+    ),
+    (  # a second best arm failed a bare assert in cell 7
+        A + "theorem3_problem_dependent.ipynb",
+        dict(fig2_means=[0.75, 0.625, 0.75]),
+        r"parameter fig2_means and fig3_means must each have one best arm",
+    ),
 ]
 
 
