@@ -125,6 +125,17 @@ def model_lower_bound(policy: str, means, epsilons, horizon: int) -> tuple[np.nd
     return lr, "Lai-Robbins x log T (no bound of the papers is tighter for this model)"
 
 
+def privacy_binds(policy: str, means, epsilon: float, horizon: int) -> bool | None:
+    """Whether, at ``epsilon``, the bound of ``policy``'s model (:func:`model_lower_bound`) is its privacy term,
+    larger than Lai and Robbins' (which it reduces to at large ε: Ren et al.'s Theorem 1 falls below it, and
+    Azize and Basu's min(d, 6εΔ) is d for every arm); None for a model whose bound has no privacy term."""
+    bound, _ = model_lower_bound(policy, means, [epsilon], horizon)
+    if not policy.startswith(("LDP-UCB-", "HeLDP-", "AdaP-", "DP-")):
+        return None
+    lr = lower_bounds(means, [epsilon], horizon)["no privacy (Lai and Robbins)"]
+    return bool(bound[0] > lr[0] * (1 + 1e-12))
+
+
 def final_regret(table, policy: str) -> tuple[np.ndarray, np.ndarray]:
     """(ε values, regret (runs, n_ε)) of ``policy`` at the horizon, from a :func:`ldpcode.sweep.sweep` table."""
     at = table[(table["policy"] == policy) & (table["t"] == table["t"].max())]
@@ -159,18 +170,31 @@ class ClosestToBound:
         return self.mean / self.bound
 
 
-def closest_to_bound(table, policy: str, means, horizon: int) -> ClosestToBound:
+def closest_to_bound(table, policy: str, means, horizon: int, epsilon: float | None = None) -> ClosestToBound:
     r"""The ε of the sweep's grid at which ``policy``'s mean regret at the horizon is the smallest multiple of the
     lower bound of its trust model:
 
     .. math:: \epsilon^\circ = \arg\min_{\epsilon}\ \bar R(T;\epsilon)\,/\,\big(c(\epsilon)\log T\big),
 
     :math:`\bar R` the mean over runs of :func:`final_regret` (standard error :math:`s/\sqrt n`), c the constant of
-    :func:`model_lower_bound`: the point where a bound that holds (``ratio`` >= 1) is nearest to failing."""
+    :func:`model_lower_bound`: the point where a bound that holds (``ratio`` >= 1) is nearest to failing. With
+    ``epsilon`` (an ε of the grid), the same at that ε instead: at the grid's smallest, where the privacy term of the
+    bound is the larger, the row tests the privacy bound itself. ``how`` says which term binds there
+    (:func:`privacy_binds`)."""
     eps, runs = final_regret(table, policy)
     m, se = runs.mean(axis=0), runs.std(axis=0, ddof=1) / math.sqrt(runs.shape[0])
     b, how = model_lower_bound(policy, means, eps, horizon)
-    j = int(np.argmin(m / b))
+    if epsilon is None:
+        j = int(np.argmin(m / b))
+    else:
+        hit = np.flatnonzero(eps == check_epsilon(epsilon))
+        if not hit.size:
+            raise ValueError(f"epsilon {epsilon!r} is not in the grid of policy {policy!r}: {eps.tolist()}")
+        j = int(hit[0])
+    binds = privacy_binds(policy, means, float(eps[j]), horizon)
+    if binds is not None:
+        term = "its privacy term" if binds else "Lai-Robbins (the privacy term is the smaller)"
+        how = f"{how}; at eps = {eps[j]:g} the bound is {term}"
     return ClosestToBound(float(eps[j]), float(m[j]), float(se[j]), float(b[j]), how)
 
 

@@ -143,7 +143,8 @@ def _stored(notebook: str, claim_id: str):
         ("ren2020/figure1", "ren2020.figure1.ratio_B_UCB.eps2.T1e7", "1.6"),  # printed: 'is 1.6'
         ("ren2020/figure1", "ren2020.figure1.factor_L.eps2", "9"),  # printed '= 9.0'
         ("azize2022/figure2", "azize2022.figure2.ratio_T1e7.dp_ucb_to_adap_ucb", "≥ 10"),  # '10 times lower'
-        ("azize2022/theorem2_minimax", "azize2022.theorem2.threshold_T1e6_K100", "0.05"),
+        ("azize2022/theorem2_minimax", "azize2022.theorem2.example_T1e6_K100", "read as ≤ 1"),  # "any ε ≥ 0.05"
+        ("azize2022/theorem2_minimax", "azize2022.theorem2.threshold_T1e6_K100", "read as = 0.04828"),  # a formula
         # the paper prints no such number: the book's reading of the quoted statement
         ("azize2022/figure3", "azize2022.figure3.ratio_eps0.365_to_eps10", "read as = 1"),  # 'does not depend'
         ("azize2022/figure2", "azize2022.figure2.order.adap_ucb_minus_adap_klucb", "read as ≥ 0"),  # an ordering

@@ -37,7 +37,19 @@ def test_closest_to_bound_by_hand():
     assert c.se == pytest.approx(1 / math.sqrt(3), rel=1e-14)  # s = 1 over 3 runs
     assert c.bound == pytest.approx(bound[1.0], rel=1e-12)
     assert c.ratio == pytest.approx(10.0 / bound[1.0], rel=1e-12)
-    assert "Lai-Robbins" in c.how
+    assert c.how.endswith("at eps = 1 the bound is Lai-Robbins (the privacy term is the smaller)")
+    low = L.closest_to_bound(table, "LDP-UCB-B", MEANS, HORIZON, epsilon=0.5)  # Ren et al.'s Theorem 1 binds
+    assert low.epsilon == 0.5 and low.mean == pytest.approx(100.0, rel=1e-15)
+    assert low.bound == pytest.approx(bound[0.5], rel=1e-12) and bound[0.5] == pytest.approx(ren[0.5] * log_t)
+    assert low.how.endswith("at eps = 0.5 the bound is its privacy term")
+    with pytest.raises(ValueError, match=r"epsilon 0.2 is not in the grid of policy 'LDP-UCB-B': \[0.5, 1.0\]"):
+        L.closest_to_bound(table, "LDP-UCB-B", MEANS, HORIZON, epsilon=0.2)
+
+
+def test_which_term_of_the_bound_binds():
+    assert L.privacy_binds("LDP-UCB-L", MEANS, 0.1, HORIZON) and not L.privacy_binds("LDP-UCB-L", MEANS, 8, HORIZON)
+    assert L.privacy_binds("AdaP-KLUCB", MEANS, 0.01, HORIZON) and not L.privacy_binds("AdaP-KLUCB", MEANS, 8, HORIZON)
+    assert L.privacy_binds("OnePoint-UCB", MEANS, 0.1, HORIZON) is None  # its model's bound has no privacy term
 
 
 def test_closest_to_bound_refuses_a_policy_without_rows():

@@ -20,20 +20,28 @@ STATEMENTS: tuple[Statement, ...] = (
     ),
     # --- Section 3: Theorem 2 and its consequences ----------------------------------------------------------------
     Statement(
-        key=f"{_P}.theorem2.threshold_example",
+        key=f"{_P}.theorem2.threshold",
         cites=_P,
         locator="Section 3, Consequences of Theorem 2",
         quote=r"In the high-privacy regime, specifically for $\epsilon < \frac{131}{27}\sqrt{\frac{(K-1)}{T}}$, the "
-        r"hardness ... is higher than the lower bound for bandits without privacy. ... For example, if $T = 10^6$ and "
-        r"$K = 100$, the bandits with and without global DP are equivalently hard for any privacy budget "
-        r"$\epsilon \geq 0.05$.",
+        r"hardness ... is higher than the lower bound for bandits without privacy.",
+        category="printed constant",
+        note="the boundary between the two regimes is a formula the paper prints; at its example's T = 10^6, K = 100 "
+        "it is 0.0483, the book's evaluation (the paper prints no such number). The two terms of (3) cross at "
+        "(27/131)√((K−1)/T) = 0.00205: for ε in [0.00205, 0.0483) the sentence says the private term is the larger, "
+        "and it is the smaller. The ellipsis drops what the hardness depends on (K and ε only).",
+    ),
+    Statement(
+        key=f"{_P}.theorem2.threshold_example",
+        cites=_P,
+        locator="Section 3, Consequences of Theorem 2",
+        quote=r"For example, if $T = 10^6$ and $K = 100$, the bandits with and without global DP are equivalently hard "
+        r"for any privacy budget $\epsilon \geq 0.05$.",
         category="printed constant",
         printed="0.05",
-        note="the threshold between the two regimes is a formula the paper prints, evaluated at T = 10^6, K = 100 "
-        "(0.0483, printed as 0.05). Read alone, the example's 'equivalently hard for any ε ≥ 0.05' is true: it asks "
-        "for more than the true threshold 0.00205. What is false is the regimes' boundary: for ε in [0.00205, 0.0483) "
-        "the high-privacy sentence says the private term is the larger, and it is the smaller. The ellipses drop what "
-        "the hardness depends on, the low-privacy sentence (true at the printed boundary) and the remark on large T.",
+        note="read as: at ε = 0.05 the private term of (3) is at most the term without privacy, so that for every "
+        "ε ≥ 0.05 the bound is that without privacy. It is true (the terms cross at 0.00205), and 24 times more "
+        "cautious than it needs to be: 0.05 is the printed boundary formula, 0.0483, rounded up.",
     ),
     # --- Table 2 ------------------------------------------------------------------------------------------------
     Statement(
