@@ -63,7 +63,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from .._validate import check_choice, check_epsilon, check_probability
+from .._validate import check_choice, check_epsilon, check_probability, one_line
 from .dp_se import DPSE, dp_se_epoch_length
 from .episodes import (
     DEFAULT_ALPHA,
@@ -173,7 +173,9 @@ def make_global_policy(name: str, epsilon, options: dict):
         raise ValueError(f"policy {name!r} takes no {', '.join(sorted(map(str, extra)))} (its options: {allowed})")
     if not entry.private:
         if epsilon is not None:
-            raise ValueError(f"policy {name!r} is not private and takes no epsilon, got epsilon={epsilon!r}")
+            raise ValueError(
+                f"policy {name!r} is not private and takes no epsilon, got epsilon={one_line(epsilon, 40)}"
+            )
         return entry.build(None, options)
     if epsilon is None:
         raise ValueError(f"policy {name!r} needs epsilon, a finite number > 0")

@@ -34,7 +34,7 @@ import numpy as np
 from numba import njit
 
 from .. import mechanisms as mech
-from .._validate import check_epsilon
+from .._validate import check_epsilon, one_line
 from ..engine import ArmedPolicy, check_bounded, pulls_cost, refuse_privacy_levels, run_in_chunks
 from ..instances import reward_from_draw
 from ..rng import run_streams
@@ -176,7 +176,9 @@ def build_index(name, epsilon, epsilon_min, options):
     curator_cls, sigmoid, forced = SPECS[name]
     if curator_cls is None:
         if epsilon is not None:
-            raise ValueError(f"policy {name!r} is not private and takes no epsilon, got epsilon={epsilon!r}")
+            raise ValueError(
+                f"policy {name!r} is not private and takes no epsilon, got epsilon={one_line(epsilon, 40)}"
+            )
         return IndexPolicy(name, None, sigmoid, forced)
     if epsilon is None:
         raise ValueError(f"policy {name!r} needs epsilon, a finite number > 0")
