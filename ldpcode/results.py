@@ -77,10 +77,13 @@ class RegretCurves:
 
     def regret_band(self, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
         """Normal-approximation confidence band, at ``level`` in (0, 1), for the mean regret at each checkpoint
-        (:func:`ldpcode.stats.mean_and_half_width`)."""
+        (:func:`ldpcode.stats.mean_and_half_width`). A single run has no band: it is refused, not given a band of
+        width 0, which a plot would show as certainty."""
         level = check_real("level", level)
         if not 0 < level < 1:
             raise ValueError(f"level must be in (0, 1), got {level!r}")
+        if self.regret.shape[0] < 2:
+            raise ValueError("a confidence band needs at least 2 runs, got 1 (simulate with runs >= 2)")
         m, half = mean_and_half_width(self.regret, level)
         return m - half, m + half
 

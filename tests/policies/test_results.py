@@ -48,6 +48,13 @@ def test_every_result_is_regret_curves_with_the_shared_methods(kind):
         res.regret_band(1.5)
 
 
+def test_a_single_run_has_no_confidence_band():
+    """The input review: one run gave a band of width 0, certainty on a plot."""
+    one = ldp.simulate(ldp.make_policy("UCB1"), ldp.make_instance("bernoulli", means=[0.9, 0.5]), 100, 1)
+    with pytest.raises(ValueError, match=r"^a confidence band needs at least 2 runs, got 1"):
+        one.regret_band()
+
+
 def test_labels_name_the_privacy_level():
     assert RESULTS["simulate"].label == "LDP-UCB-B (ε = 1)"
     assert RESULTS["bco"].label == "one-point (ε = 1)" and RESULTS["bco"].name == "one-point"
