@@ -57,7 +57,10 @@ def _horizon_fields(id, horizons) -> dict:
         return {}
     if not isinstance(horizons, HorizonRange):
         raise TypeError(f"{id}: horizons must come from ldpcode.claims.consistent_horizons, got {horizons!r}")
-    return dict(t_consistent=list(horizons.consistent), t_searched=list(horizons.searched))
+    out = dict(t_consistent=list(horizons.consistent), t_searched=list(horizons.searched))
+    if horizons.accepts:
+        out["t_accepts"] = list(horizons.accepts)
+    return out
 
 
 def statistical(

@@ -92,10 +92,10 @@ FIELDS = (
     *("id", "kind", "source", "reproduced", "tolerance", "se", "k", "paper", "paper_unit", "sense", "cites"),
     *("bound", "second", "how", "horizon", "scale", "reason", "note", "tolerance_reason", "statement", "category"),
     *("locator", "quote", "paper_horizon", "paper_runs", "runs", "margin", "systematic", "systematic_how"),
-    *("t_consistent", "t_searched", "predicted", "derived_in", "reachable", "shows_failure", "cap"),
+    *("t_consistent", "t_searched", "predicted", "derived_in", "reachable", "shows_failure", "cap", "t_accepts"),
 )
 #: fields a stored dict holds only when they are set (added after data/ was first written: older files lack them)
-STORED_WHEN_SET = ("reachable", "shows_failure", "cap")
+STORED_WHEN_SET = ("reachable", "shows_failure", "cap", "t_accepts")
 # the fields checked the same way whatever kind holds them, in the order the checks run
 _TEXT = ("source", "how", "scale", "reason", "note", "tolerance_reason", "category", "locator", "quote")
 _TEXT += ("systematic_how", "derived_in")
@@ -112,7 +112,9 @@ _NOT_HERE = {
     **dict.fromkeys(
         ("statement", "category", "locator", "quote"), "only a claim with a paper number names a paper statement"
     ),
-    **dict.fromkeys(("t_consistent", "t_searched"), "a horizon range belongs to a statistical claim with sense '='"),
+    **dict.fromkeys(
+        ("t_consistent", "t_searched", "t_accepts"), "a horizon range belongs to a statistical claim with sense '='"
+    ),
     **dict.fromkeys(("predicted", "derived_in"), "only a prediction has predicted and derived_in"),
     "reachable": "only a one-sided statistical claim has a reachable value",
     "shows_failure": "only a bound claim shows a failure",
@@ -169,7 +171,7 @@ class Claim:
 
     # --- the fields of the other kinds, as a claim without them reads them (see FIELDS) ---------------------
     paper = paper_unit = cites = bound = second = horizon = statement = paper_horizon = paper_runs = runs = None
-    t_consistent = t_searched = predicted = reachable = shows_failure = cap = None
+    t_consistent = t_searched = t_accepts = predicted = reachable = shows_failure = cap = None
     how = scale = reason = category = locator = quote = systematic_how = derived_in = ""
     sense = "="
     margin = systematic = 0.0

@@ -23,12 +23,17 @@ from .tables import span_text
 class HorizonRange:
     """``searched``: (first, last) checkpoint examined; ``consistent``: (first, last) checkpoint at which the
     curve is within the paper's interval, or () when none is; ``t`` the checkpoints examined and ``inside`` whether
-    the curve is within the interval at each (to count, say, how many of a figure's numbers one t reaches)."""
+    the curve is within the interval at each (to count, say, how many of a figure's numbers one t reaches);
+    ``accepts``: (low, high), the least and the largest printed number that some checkpoint would have found
+    consistent, the curve's whole sweep widened by its standard errors and half a printed unit (a range from 1.1 to
+    19 says how little "consistent at some t" tells of a curve that still rises; numbers between two checkpoints'
+    intervals may be left out)."""
 
     searched: tuple
     consistent: tuple
     t: np.ndarray = field(default=None, compare=False, repr=False)
     inside: np.ndarray = field(default=None, compare=False, repr=False)
+    accepts: tuple = ()
 
     def text(self) -> str:
         """'t ≈ 3.1·10⁴–4.6·10⁵', 't ≈ 6.7·10⁶' or 'no t in [1000, 10⁷]'."""
@@ -91,4 +96,6 @@ def consistent_horizons(
     ok = within(ratio, se, paper, unit)
     hits = t[ok]
     consistent = (int(hits[0]), int(hits[-1])) if hits.size else ()
-    return HorizonRange(searched=(int(t[0]), int(t[-1])), consistent=consistent, t=t, inside=ok)
+    width = unit / 2 + AGREE_Z * se  # within() at each t: |ratio - p| <= width
+    accepts = (float(np.min(ratio - width)), float(np.max(ratio + width)))
+    return HorizonRange(searched=(int(t[0]), int(t[-1])), consistent=consistent, t=t, inside=ok, accepts=accepts)

@@ -16,6 +16,10 @@ from .statements import CATEGORIES, STATEMENTS, prints
 from .tables import _SENSE_TEXT, format_value, approx_horizon, span_text
 
 
+def _is_real_number(x) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+
+
 @dataclass(frozen=True, kw_only=True)
 class PaperClaim(Claim):
     """The fields of a claim that may judge a paper's number (statistical and exact claims): the number
@@ -199,6 +203,7 @@ class StatisticalClaim(_JudgedInStandardErrors, PaperClaim):
     systematic_how: str = ""
     t_consistent: list | None = None
     t_searched: list | None = None
+    t_accepts: list | None = None
     reachable: float | None = None
 
     def __post_init__(self):
@@ -266,6 +271,11 @@ class StatisticalClaim(_JudgedInStandardErrors, PaperClaim):
         lo, hi = self.t_searched
         if not lo <= hi or (self.t_consistent and not lo <= self.t_consistent[0] <= self.t_consistent[1] <= hi):
             raise ValueError(f"{name}: t_consistent {self.t_consistent} must lie in t_searched {self.t_searched}")
+        acc = self.t_accepts
+        if acc is not None:  # the printed numbers the search would have found at some t: [low, high]
+            ok = isinstance(acc, list) and len(acc) == 2 and all(_is_real_number(x) for x in acc)
+            if not ok or not acc[0] <= acc[1]:
+                raise ValueError(f"{name}: t_accepts must be a list [low, high] of two finite numbers, got {acc!r}")
 
     def _distance(self) -> float:
         return self._excess()
@@ -382,7 +392,11 @@ class StatisticalClaim(_JudgedInStandardErrors, PaperClaim):
             if not self.t_consistent:
                 return f"no horizon in [{approx_horizon(lo)}, {approx_horizon(hi)}] reaches it"
             where = f"within the paper's interval at {span_text(self.t_consistent, self.t_searched)} only"
-            return where + ("; " + self._resolution_text() if self._inconclusive() else "")
+            where += "; " + self._resolution_text() if self._inconclusive() else ""
+            if self.t_accepts is not None:  # how little a consistent t says: what else would have passed
+                lo, hi = self.t_accepts
+                where += f"; any number in [{format_value(lo, 3)}, {format_value(hi, 3)}] would fit some t"
+            return where
         res = self.resolution()
         if self.sense == "=" and self.target() == 0 and res is not None and self.verdict() == "agrees":
             # an exact identity (unbiasedness, a ratio of 1) agrees only to what the runs resolve: say it

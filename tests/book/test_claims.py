@@ -781,6 +781,38 @@ def test_consistent_horizons_reads_the_range_of_t_within_the_printed_interval():
         C.joint_horizons((1, 2))
 
 
+def test_a_horizon_range_says_which_printed_numbers_it_would_have_accepted():
+    """The referee: 'consistent at some t' can hardly fail on a curve that still rises (LDP-UCB-LS's check would have
+    accepted about 1.1 to 19.2). The range now says so, from the curve's sweep widened as within() widens it."""
+    import numpy as np
+
+    t = np.array([10**3, 10**4, 10**5, 10**6])
+    den = np.ones((4, 4))
+    num = np.array([[1.0, 1.4, 1.6, 1.9]] * 4) + np.array([[0.0], [0.004], [-0.004], [0.0]])
+    r = C.consistent_horizons(t, num, den, 1.6)
+    from ldpcode.stats import ratio_of_means_se
+
+    se = ratio_of_means_se(num, den)
+    width = 0.05 + 2 * se  # half the printed unit of 1.6, and 2 standard errors
+    assert r.accepts == pytest.approx((1.0 - width[0], 1.9 + width[3]), rel=1e-12)
+    c = _stat(1.9, 0.01, paper=1.6, horizons=r)
+    assert c.t_accepts == list(r.accepts)
+    assert c.verdict() == "consistent at some t"
+    assert c.verdict_text().endswith(
+        f"; any number in [{C.format_value(r.accepts[0], 3)}, {C.format_value(r.accepts[1], 3)}] would fit some t)"
+    )
+    assert C.Claim.from_dict(c.to_dict()) == c  # stored and read back
+    old = c.to_dict()
+    del old["t_accepts"]  # a claim stored before the field: read, and its measure as before
+    assert "would fit some t" not in C.Claim.from_dict(old).verdict_text()
+    with pytest.raises(ValueError, match=r"t_accepts must be a list \[low, high\] of two finite numbers"):
+        C.Claim.from_dict({**c.to_dict(), "t_accepts": [2.0, 1.0]})
+    with pytest.raises(ValueError, match="a horizon range belongs to a statistical claim"):
+        C.Claim.from_dict(
+            {**C.exact("e", "s", reproduced=1.0, second=1.0, how="a vs b").to_dict(), "t_accepts": [1, 2]}
+        )
+
+
 @pytest.mark.parametrize(
     "t, text",
     [(999, "999"), (1000, "10³"), (31022, "3.1·10⁴"), (455337, "4.6·10⁵"), (9_960_000, "10⁷"), (6_700_000, "6.7·10⁶")],
