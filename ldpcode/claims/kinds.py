@@ -191,7 +191,7 @@ class StatisticalClaim(_JudgedInStandardErrors, PaperClaim):
     """A Monte Carlo reproduction of a number the paper states (see :mod:`ldpcode.claims.core`): its ``horizon`` (or
     ``scale``), our ``runs``, a practical ``margin``, the ``systematic`` spread under what the paper leaves open
     (``systematic_how``), and, for a number whose horizon the paper does not state, the range of t where the
-    curve is within the paper's interval (``t_consistent`` within ``t_searched``)."""
+    curve is within the paper's interval (``t_consistent`` within ``t_searched``; ``t_accepts``: what it accepts)."""
 
     kind = "statistical"
 
