@@ -164,7 +164,7 @@ class _JudgedInStandardErrors:
         elif self.systematic > 0:
             parts.append(f"systematic {self._systematic_text()}")
         elif self.systematic_how:
-            parts.append("no systematic spread found")
+            parts.append("no systematic spread counted")  # systematic_how says what was examined, and why
         if self.verdict() == "inconclusive":
             parts.append(self._resolution_text())
         return ", ".join(parts)
