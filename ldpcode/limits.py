@@ -259,8 +259,9 @@ class CancelFlag:
 
 PROGRESS_FILE_ENV = "LDPCODE_PROGRESS_FILE"
 """Set by ``python -m ldpcode rerun`` in its notebook's kernel: :func:`run_pool` then appends a line
-``<label>\t<done>\t<n>`` to that file each time one of a call's ``n`` tasks finishes, and the re-run draws a bar
-from it on the reader's terminal. A bar drawn inside the kernel would go into the executed notebook instead."""
+``<label>\\t<done>\\t<n>`` (tab-separated) to that file as a call starts and each time one of its ``n`` tasks
+finishes, and the re-run draws a bar from it on the reader's terminal. A bar drawn inside the kernel would go into
+the executed notebook instead."""
 
 
 def _progress_report(label: str | None, n: int):
@@ -360,11 +361,11 @@ class ProgressFileBar:
 
 def run_pool(task, n: int, workers: int, *, progress: str | None = None, label: str | None = None) -> list:
     """``[task(i, cancel) for i in range(n)]`` on ``workers`` threads, in order of i; ``progress`` (a label)
-    shows a bar over the tasks, and ``label`` names the call in the report of :data:`PROGRESS_FILE_ENV`. Tasks are submitted a few at a time (at most ``POOL_WINDOW`` per thread
-    queued or running), so that 10^5 runs do not make 10^5 futures up front. If the caller is interrupted
-    (Ctrl-C) or a task raises, the :class:`CancelFlag` is set (running tasks stop at their next
-    ``cancel.check()``), the few queued tasks are cancelled, the executor is shut down without waiting for
-    them, and the exception is re-raised."""
+    shows a bar over the tasks, and ``label`` names the call in the report of :data:`PROGRESS_FILE_ENV`. Tasks are
+    submitted a few at a time (at most ``POOL_WINDOW`` per thread queued or running), so that 10^5 runs do not make
+    10^5 futures up front. If the caller is interrupted (Ctrl-C) or a task raises, the :class:`CancelFlag` is set
+    (running tasks stop at their next ``cancel.check()``), the few queued tasks are cancelled, the executor is shut
+    down without waiting for them, and the exception is re-raised."""
     cancel = CancelFlag()
     threads = max(1, min(workers, n))
     pool = ThreadPoolExecutor(max_workers=threads)

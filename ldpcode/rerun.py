@@ -111,10 +111,11 @@ def _loader():
 
 def parse_value(text: str, name: str | None = None):
     """A command-line value read as YAML (safe loader): ``100000`` → int, ``0.5`` → float, ``[0.1, 1]`` → list,
-    ``true`` → bool, ``1e6`` (which YAML 1.1 reads as a string) → 1e6 the float (inside a list too), ``None`` (a string in YAML,
-    None in papermill's ``-p``) or ``null`` → None, anything else the string itself. A value of more than :data:`MAX_ITEMS` items is refused (ValueError) before it is formatted, and so is
-    an integer written with a leading zero, a ``0x``/``0o``/``0b`` prefix or a base-60 colon (YAML 1.1 reads
-    ``010`` as 8 and ``1:40`` as 100; ``name``, the parameter, is named in the refusal)."""
+    ``true`` → bool, ``1e6`` (which YAML 1.1 reads as a string) → 1e6 the float (inside a list too), ``None`` (a
+    string in YAML, None in papermill's ``-p``) or ``null`` → None, anything else the string itself. A value of more
+    than :data:`MAX_ITEMS` items is refused (ValueError) before it is formatted, and so is an integer written with a
+    leading zero, a ``0x``/``0o``/``0b`` prefix or a base-60 colon (YAML 1.1 reads ``010`` as 8 and ``1:40`` as 100;
+    ``name``, the parameter, is named in the refusal)."""
     import yaml
 
     if not isinstance(text, str):
