@@ -24,10 +24,9 @@ class HorizonRange:
     """``searched``: (first, last) checkpoint examined; ``consistent``: (first, last) checkpoint at which the
     curve is within the paper's interval, or () when none is; ``t`` the checkpoints examined and ``inside`` whether
     the curve is within the interval at each (to count, say, how many of a figure's numbers one t reaches);
-    ``accepts``: (low, high), the least and the largest printed number that some checkpoint would have found
-    consistent, the curve's whole sweep widened by its standard errors and half a printed unit (a range from 1.1 to
-    19 says how little "consistent at some t" tells of a curve that still rises; numbers between two checkpoints'
-    intervals may be left out)."""
+    ``accepts``: (low, high, missing), the least and the largest number printed to the paper's last digit that some
+    checkpoint would have found consistent, and how many between them none would (:func:`printed_numbers_accepted`):
+    a range from 1 to 19 says how little "consistent at some t" tells of a curve that still rises."""
 
     searched: tuple
     consistent: tuple
@@ -96,6 +95,38 @@ def consistent_horizons(
     ok = within(ratio, se, paper, unit)
     hits = t[ok]
     consistent = (int(hits[0]), int(hits[-1])) if hits.size else ()
-    width = unit / 2 + AGREE_Z * se  # within() at each t: |ratio - p| <= width
-    accepts = (float(np.min(ratio - width)), float(np.max(ratio + width)))
+    accepts = printed_numbers_accepted(ratio, unit / 2 + AGREE_Z * se, unit)  # within() at each t
     return HorizonRange(searched=(int(t[0]), int(t[-1])), consistent=consistent, t=t, inside=ok, accepts=accepts)
+
+
+MAX_GRID = 10**6  # printed numbers examined at most; beyond, the hull of the curve's band is given instead
+
+
+def printed_numbers_accepted(curve, width, unit: float) -> tuple:
+    """Which numbers printed to ``unit`` (the paper's last digit) some point of ``curve`` accepts, a number p being
+    accepted at a point where |curve - p| <= ``width`` there (as :func:`within`): (low, high, missing), the least
+    and the largest accepted, and how many printed numbers between them no point accepts (a curve that jumps between
+    two checkpoints by more than its band). With a unit of 0 (an exact number), or more than :data:`MAX_GRID`
+    printed numbers in the band, the band's hull, (low, high, 0)."""
+    lo_all, hi_all = curve - width, curve + width
+    hull = (float(np.min(lo_all)), float(np.max(hi_all)), 0)
+    if unit <= 0 or (hull[1] - hull[0]) / unit > MAX_GRID:
+        return hull
+    order = np.argsort(lo_all)
+    starts, ends = [], []
+    for a, b in zip(lo_all[order], hi_all[order]):  # the union of the points' intervals, merged
+        if starts and a <= ends[-1]:
+            ends[-1] = max(ends[-1], b)
+        else:
+            starts.append(a)
+            ends.append(b)
+    eps = 1e-9 * unit  # k * unit in floating point: 16 * 0.1 is 1.6000000000000001
+    ks = np.arange(np.ceil(hull[0] / unit - 1e-9), np.floor(hull[1] / unit + 1e-9) + 1)
+    per = round(1 / unit)  # 0.1 -> 10: 19 / 10 is 1.9, where 19 * 0.1 is 1.9000000000000001
+    grid = ks / per if per >= 1 and abs(1 / unit - per) < 1e-9 * per else ks * unit
+    k = np.searchsorted(np.asarray(starts) - eps, grid, side="right") - 1
+    ok = (k >= 0) & (grid <= np.asarray(ends)[np.maximum(k, 0)] + eps)
+    if not ok.any():
+        return hull
+    first, last = np.flatnonzero(ok)[[0, -1]]
+    return (float(grid[first]), float(grid[last]), int((~ok[first : last + 1]).sum()))

@@ -271,11 +271,10 @@ class StatisticalClaim(_JudgedInStandardErrors, PaperClaim):
         lo, hi = self.t_searched
         if not lo <= hi or (self.t_consistent and not lo <= self.t_consistent[0] <= self.t_consistent[1] <= hi):
             raise ValueError(f"{name}: t_consistent {self.t_consistent} must lie in t_searched {self.t_searched}")
-        acc = self.t_accepts
-        if acc is not None:  # the printed numbers the search would have found at some t: [low, high]
-            ok = isinstance(acc, list) and len(acc) == 2 and all(_is_real_number(x) for x in acc)
-            if not ok or not acc[0] <= acc[1]:
-                raise ValueError(f"{name}: t_accepts must be a list [low, high] of two finite numbers, got {acc!r}")
+        acc = self.t_accepts  # the printed numbers the search would have found at some t: [low, high, missing]
+        ok = acc is None or isinstance(acc, list) and len(acc) == 3 and all(_is_real_number(x) for x in acc)
+        if not ok or acc is not None and not (acc[0] <= acc[1] and acc[2] == int(acc[2]) >= 0):
+            raise ValueError(f"{name}: t_accepts must be [low, high, missing], low <= high, missing >= 0, got {acc!r}")
 
     def _distance(self) -> float:
         return self._excess()
@@ -394,8 +393,10 @@ class StatisticalClaim(_JudgedInStandardErrors, PaperClaim):
             where = f"within the paper's interval at {span_text(self.t_consistent, self.t_searched)} only"
             where += "; " + self._resolution_text() if self._inconclusive() else ""
             if self.t_accepts is not None:  # how little a consistent t says: what else would have passed
-                lo, hi = self.t_accepts
-                where += f"; any number in [{format_value(lo, 3)}, {format_value(hi, 3)}] would fit some t"
+                lo, hi, missing = self.t_accepts
+                but, span = (f" but {missing:.0f}" if missing else ""), ", ".join(map(approx_horizon, self.t_searched))
+                rng = f"[{format_value(lo, 3)}, {format_value(hi, 3)}]"
+                where += f"; to its last digit, any number in {rng}{but} fits some t in [{span}]"
             return where
         res = self.resolution()
         if self.sense == "=" and self.target() == 0 and res is not None and self.verdict() == "agrees":

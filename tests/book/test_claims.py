@@ -783,34 +783,51 @@ def test_consistent_horizons_reads_the_range_of_t_within_the_printed_interval():
 
 def test_a_horizon_range_says_which_printed_numbers_it_would_have_accepted():
     """The referee: 'consistent at some t' can hardly fail on a curve that still rises (LDP-UCB-LS's check would have
-    accepted about 1.1 to 19.2). The range now says so, from the curve's sweep widened as within() widens it."""
+    accepted about 1 to 19). The range now says so: the numbers printed to the paper's digit that some t accepts."""
     import numpy as np
 
     t = np.array([10**3, 10**4, 10**5, 10**6])
     den = np.ones((4, 4))
     num = np.array([[1.0, 1.4, 1.6, 1.9]] * 4) + np.array([[0.0], [0.004], [-0.004], [0.0]])
     r = C.consistent_horizons(t, num, den, 1.6)
-    from ldpcode.stats import ratio_of_means_se
-
-    se = ratio_of_means_se(num, den)
-    width = 0.05 + 2 * se  # half the printed unit of 1.6, and 2 standard errors
-    assert r.accepts == pytest.approx((1.0 - width[0], 1.9 + width[3]), rel=1e-12)
+    # se 0.0016 at 1.4 and 1.6, 0 at 1.0 and 1.9: each point accepts its own value +- 0.05 (+ 2 se); the printed
+    # numbers 1.0, 1.4, 1.6 and 1.9 fit some t, and the six others from 1.1 to 1.8 none
+    assert r.accepts == (1.0, 1.9, 6)
     c = _stat(1.9, 0.01, paper=1.6, horizons=r)
-    assert c.t_accepts == list(r.accepts)
-    assert c.verdict() == "consistent at some t"
-    assert c.verdict_text().endswith(
-        f"; any number in [{C.format_value(r.accepts[0], 3)}, {C.format_value(r.accepts[1], 3)}] would fit some t)"
-    )
+    assert c.t_accepts == [1.0, 1.9, 6] and c.verdict() == "consistent at some t"
+    assert c.verdict_text().endswith("; to its last digit, any number in [1, 1.9] but 6 fits some t in [10³, 10⁶])")
     assert C.Claim.from_dict(c.to_dict()) == c  # stored and read back
     old = c.to_dict()
     del old["t_accepts"]  # a claim stored before the field: read, and its measure as before
-    assert "would fit some t" not in C.Claim.from_dict(old).verdict_text()
-    with pytest.raises(ValueError, match=r"t_accepts must be a list \[low, high\] of two finite numbers"):
-        C.Claim.from_dict({**c.to_dict(), "t_accepts": [2.0, 1.0]})
+    assert "fits some t" not in C.Claim.from_dict(old).verdict_text()
+    for bad in ([2.0, 1.0, 0], [1.0, 2.0], [1.0, 2.0, -1], [1.0, 2.0, 0.5]):
+        with pytest.raises(ValueError, match=r"t_accepts must be \[low, high, missing\]"):
+            C.Claim.from_dict({**c.to_dict(), "t_accepts": bad})
     with pytest.raises(ValueError, match="a horizon range belongs to a statistical claim"):
         C.Claim.from_dict(
-            {**C.exact("e", "s", reproduced=1.0, second=1.0, how="a vs b").to_dict(), "t_accepts": [1, 2]}
+            {**C.exact("e", "s", reproduced=1.0, second=1.0, how="a vs b").to_dict(), "t_accepts": [1, 2, 0]}
         )
+    smooth = np.array([np.linspace(1.0, 1.9, 4)] * 4) + np.array([[0.0], [0.004], [-0.004], [0.0]])
+    assert (
+        C.consistent_horizons(np.arange(1000, 1004), smooth, den, 1.6).accepts[2] == 6
+    )  # 0.3 apart: 2 skipped, 3 times
+    dense = np.array([np.linspace(1.0, 1.9, 50)] * 4)
+    assert C.consistent_horizons(np.arange(1000, 1050), dense, np.ones((4, 50)), 1.6).accepts == (1.0, 1.9, 0)
+
+
+def test_printed_numbers_accepted_by_hand():
+    import numpy as np
+
+    from ldpcode.claims.horizons import printed_numbers_accepted as acc
+
+    assert acc(np.array([15.0, 19.0]), np.array([0.5, 0.5]), 1.0) == (15.0, 19.0, 3)  # 16, 17, 18 fit no point
+    assert acc(np.array([15.0, 16.0]), np.array([0.5, 0.5]), 1.0) == (15.0, 16.0, 0)
+    assert acc(np.array([1.64, 1.66]), np.array([0.004, 0.004]), 0.1) == (
+        1.64 - 0.004,
+        1.66 + 0.004,
+        0,
+    )  # no 1.6 or 1.7
+    assert acc(np.array([1.0]), np.array([0.1]), 0.0) == (0.9, 1.1, 0)  # an exact number: the band's hull
 
 
 @pytest.mark.parametrize(
