@@ -29,6 +29,7 @@ import numpy as np
 from .._validate import as_float_array, check_epsilon, check_int, check_probability_vector
 from ..bounds import (
     gdp_lower_bound_constant,
+    gdp_lower_bound_terms,
     heldp_beta,
     heldp_ucb_b_homogeneous_bound,
     heldp_ucb_b_regret_bound,
@@ -125,15 +126,36 @@ def model_lower_bound(policy: str, means, epsilons, horizon: int) -> tuple[np.nd
     return lr, "Lai-Robbins x log T (no bound of the papers is tighter for this model)"
 
 
-def privacy_binds(policy: str, means, epsilon: float, horizon: int) -> bool | None:
-    """Whether, at ``epsilon``, the bound of ``policy``'s model (:func:`model_lower_bound`) is its privacy term,
-    larger than Lai and Robbins' (which it reduces to at large ε: Ren et al.'s Theorem 1 falls below it, and
-    Azize and Basu's min(d, 6εΔ) is d for every arm); None for a model whose bound has no privacy term."""
+def binding_term(policy: str, means, epsilon: float, horizon: int) -> tuple[bool, str] | None:
+    """Which term of the bound of ``policy``'s model (:func:`model_lower_bound`) binds at ``epsilon``: (whether the
+    privacy term binds anywhere, the words). Ren et al.'s Theorem 1 is a maximum of two sums, so one of them binds
+    as a whole; Azize and Basu's Theorem 3 takes min(d(μ_a, μ*), 6εΔ_a) arm by arm, so the privacy term may bind
+    for some arms only. At large ε both reduce to Lai and Robbins'. None for a model with no privacy term."""
     bound, _ = model_lower_bound(policy, means, [epsilon], horizon)
     if not policy.startswith(("LDP-UCB-", "HeLDP-", "AdaP-", "DP-")):
         return None
+    if policy.startswith(("AdaP-", "DP-")):
+        terms = gdp_lower_bound_terms(means, epsilon)
+        k, n = int((epsilon < terms.epsilon_threshold).sum()), terms.gaps.size
+        if k == 0:
+            return False, "Lai-Robbins (the privacy term binds for no arm)"
+        return (
+            True,
+            "its privacy term for every arm"
+            if k == n
+            else f"its privacy term for {k} of {n} arms, d(μ_a, μ*) for the rest",
+        )
     lr = lower_bounds(means, [epsilon], horizon)["no privacy (Lai and Robbins)"]
-    return bool(bound[0] > lr[0] * (1 + 1e-12))
+    if bound[0] > lr[0] * (1 + 1e-12):
+        return True, "its privacy term"
+    return False, "Lai-Robbins (the privacy term is the smaller)"
+
+
+def privacy_binds(policy: str, means, epsilon: float, horizon: int) -> bool | None:
+    """Whether, at ``epsilon``, the privacy term of ``policy``'s bound binds (for at least one arm; see
+    :func:`binding_term`); None for a model whose bound has no privacy term."""
+    term = binding_term(policy, means, epsilon, horizon)
+    return None if term is None else term[0]
 
 
 def final_regret(table, policy: str) -> tuple[np.ndarray, np.ndarray]:
@@ -191,10 +213,9 @@ def closest_to_bound(table, policy: str, means, horizon: int, epsilon: float | N
         if not hit.size:
             raise ValueError(f"epsilon {epsilon!r} is not in the grid of policy {policy!r}: {eps.tolist()}")
         j = int(hit[0])
-    binds = privacy_binds(policy, means, float(eps[j]), horizon)
-    if binds is not None:
-        term = "its privacy term" if binds else "Lai-Robbins (the privacy term is the smaller)"
-        how = f"{how}; at eps = {eps[j]:g} the bound is {term}"
+    term = binding_term(policy, means, float(eps[j]), horizon)
+    if term is not None:
+        how = f"{how}; at eps = {eps[j]:g} the bound is {term[1]}"
     return ClosestToBound(float(eps[j]), float(m[j]), float(se[j]), float(b[j]), how)
 
 

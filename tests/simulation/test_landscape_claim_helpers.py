@@ -50,6 +50,14 @@ def test_which_term_of_the_bound_binds():
     assert L.privacy_binds("LDP-UCB-L", MEANS, 0.1, HORIZON) and not L.privacy_binds("LDP-UCB-L", MEANS, 8, HORIZON)
     assert L.privacy_binds("AdaP-KLUCB", MEANS, 0.01, HORIZON) and not L.privacy_binds("AdaP-KLUCB", MEANS, 8, HORIZON)
     assert L.privacy_binds("OnePoint-UCB", MEANS, 0.1, HORIZON) is None  # its model's bound has no privacy term
+    assert L.binding_term("AdaP-KLUCB", MEANS, 0.01, HORIZON) == (True, "its privacy term for every arm")
+    # Theorem 3 takes min(d, 6 eps Delta) arm by arm (the second look): at eps = 0.1 the arm of gap 0.1 keeps
+    # d = kl(0.8, 0.9) = 0.044 < 0.06, the arm of gap 0.4 takes 6 eps Delta = 0.24 < kl(0.5, 0.9) = 0.51
+    assert L.binding_term("AdaP-UCB", [0.9, 0.8, 0.5], 0.1, HORIZON) == (
+        True,
+        "its privacy term for 1 of 2 arms, d(μ_a, μ*) for the rest",
+    )
+    assert L.binding_term("AdaP-UCB", MEANS, 8, HORIZON) == (False, "Lai-Robbins (the privacy term binds for no arm)")
 
 
 def test_closest_to_bound_refuses_a_policy_without_rows():
