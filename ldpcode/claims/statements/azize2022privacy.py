@@ -41,7 +41,7 @@ STATEMENTS: tuple[Statement, ...] = (
         printed="0.05",
         note="read as: at ε = 0.05 the private term of (3) is at most the term without privacy, so that for every "
         "ε ≥ 0.05 the bound is that without privacy. It is true (the terms cross at 0.00205), and 24 times more "
-        "cautious than it needs to be: 0.05 is the printed boundary formula, 0.0483, rounded up.",
+        "cautious than it needs to be: 0.05 is apparently the printed boundary formula, 0.0483, rounded up.",
     ),
     # --- Table 2 ------------------------------------------------------------------------------------------------
     Statement(
