@@ -104,7 +104,7 @@ MAX_GRID = 10**6  # printed numbers examined at most; beyond, the hull of the cu
 
 def printed_numbers_accepted(curve, width, unit: float) -> tuple:
     """Which numbers printed to ``unit`` (the paper's last digit) some point of ``curve`` accepts, a number p being
-    accepted at a point where |curve - p| <= ``width`` there (as :func:`within`): (low, high, missing), the least
+    accepted at a point where ``abs(curve - p) <= width`` there (as :func:`within`): (low, high, missing), the least
     and the largest accepted, and how many printed numbers between them no point accepts (a curve that jumps between
     two checkpoints by more than its band). With a unit of 0 (an exact number), or more than :data:`MAX_GRID`
     printed numbers in the band, the band's hull, (low, high, 0)."""
