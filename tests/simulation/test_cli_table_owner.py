@@ -20,6 +20,17 @@ def _table(runs=3):
     return sw.sweep(["UCB1"], [1.0], "ren2020-bernoulli", 200, runs, checkpoints=ldp.log_checkpoints(200, 4))
 
 
+def _replace_keeps_the_edit(path, monkeypatch, capsys):
+    """The reader's edit of a whole table (still readable) survives --replace: refused before the grid runs, one line,
+    the file unchanged."""
+    mine = path.read_bytes()
+    assert len(sw.load_table(path)) == len(_table())  # still a whole table to read
+    monkeypatch.setattr(sw, "sweep", lambda *a, **k: pytest.fail("the grid ran before --out was checked"))
+    assert main([*SWEEP, "--horizon", "100", "--out", str(path), "--replace"]) == 2
+    assert "it was changed since ldpcode wrote it" in capsys.readouterr().err
+    assert path.read_bytes() == mine
+
+
 @pytest.mark.parametrize("suffix", [".csv", ".parquet"])
 def test_replace_keeps_a_subset_cut_from_a_table_by_hand(suffix, tmp_path, monkeypatch, capsys):
     """Before: --replace judged a file by its first line '# ldpcode.rows: N' alone, and overwrote a hand-made subset
@@ -52,12 +63,7 @@ def test_replace_keeps_a_csv_table_with_one_value_edited_by_hand(tmp_path, monke
     assert lines[1].startswith("# ldpcode.sha256: ") and len(lines[1].split()[-1]) == 64
     lines[-1] = lines[-1].rsplit(",", 1)[0] + ",12345\n"  # the reader's correction of one value
     path.write_text("".join(lines))
-    mine = path.read_bytes()
-    assert len(sw.load_table(path)) == len(_table())  # still a whole table to read
-    monkeypatch.setattr(sw, "sweep", lambda *a, **k: pytest.fail("the grid ran before --out was checked"))
-    assert main([*SWEEP, "--horizon", "100", "--out", str(path), "--replace"]) == 2
-    assert "it was changed since ldpcode wrote it" in capsys.readouterr().err
-    assert path.read_bytes() == mine
+    _replace_keeps_the_edit(path, monkeypatch, capsys)
 
 
 def test_replace_keeps_a_parquet_table_with_a_column_scaled_through_pyarrow(tmp_path, monkeypatch, capsys):
@@ -72,12 +78,7 @@ def test_replace_keeps_a_parquet_table_with_a_column_scaled_through_pyarrow(tmp_
     i = arrow.schema.get_field_index("regret")
     scaled = arrow.set_column(i, "regret", pc.multiply(arrow["regret"], 1000.0))
     pq.write_table(scaled.replace_schema_metadata(arrow.schema.metadata), path)
-    mine = path.read_bytes()
-    assert len(sw.load_table(path)) == len(_table())  # still a whole table to read
-    monkeypatch.setattr(sw, "sweep", lambda *a, **k: pytest.fail("the grid ran before --out was checked"))
-    assert main([*SWEEP, "--horizon", "100", "--out", str(path), "--replace"]) == 2
-    assert "it was changed since ldpcode wrote it" in capsys.readouterr().err
-    assert path.read_bytes() == mine
+    _replace_keeps_the_edit(path, monkeypatch, capsys)
 
 
 def test_a_parquet_table_without_a_checksum_is_never_replaced(tmp_path):
