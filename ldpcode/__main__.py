@@ -366,7 +366,7 @@ def _sweep(args) -> int:
         )
     if args.levels is not None and not he:
         raise ValueError("--levels is for the HeLDP-UCB-* policies, and none is in --policies")
-    needs_delta = [p for p in args.policies if p == "OnePoint-UCB"]
+    needs_delta = "OnePoint-UCB" in args.policies
     if needs_delta and args.delta is None:
         raise ValueError("OnePoint-UCB needs --delta, the delta of its (epsilon, delta)-LDP, e.g. --delta 1e-6")
     if args.delta is not None and not needs_delta:

@@ -55,7 +55,7 @@ from .core import (
     paper_unit,
 )
 from .kinds import BoundClaim, ExactClaim, PredictionClaim, ReproducibleClaim, StatisticalClaim
-from .horizons import HorizonRange, consistent_horizons, joint_horizons
+from .horizons import HorizonRange, consistent_horizons, fits_at_each_t, joint_horizons
 from .report import (
     REPORT_CHAPTER,
     SEVERITY,
@@ -108,6 +108,7 @@ __all__ = [
     "HorizonRange",
     "approx_horizon",
     "consistent_horizons",
+    "fits_at_each_t",
     "joint_horizons",
     "span_text",
     "prediction",

@@ -51,11 +51,26 @@ def joint_horizons(*ranges: HorizonRange) -> tuple:
     return (lo, hi) if lo <= hi else ()
 
 
+def fits_at_each_t(*ranges: HorizonRange) -> np.ndarray:
+    """How many of ``ranges`` (the numbers of one figure, searched over the same checkpoints) each checkpoint fits
+    at once: its maximum is the most of the figure's numbers one horizon reproduces."""
+    if not ranges or not all(isinstance(r, HorizonRange) and r.t is not None for r in ranges):
+        raise TypeError(f"fits_at_each_t takes HorizonRange objects from consistent_horizons, got {ranges!r}")
+    if any(r.t.shape != ranges[0].t.shape or (r.t != ranges[0].t).any() for r in ranges):
+        raise ValueError("fits_at_each_t needs ranges searched over the same checkpoints")
+    return np.sum([r.inside for r in ranges], axis=0)
+
+
+def _width(se, unit: float, z: float = AGREE_Z):
+    """Half a printed unit plus ``z`` standard errors: how far from a printed number a curve is still within it."""
+    return unit / 2 + z * se
+
+
 def within(curve, se, paper: float, unit: float, z: float = AGREE_Z) -> np.ndarray:
     """Where ``curve`` (with standard errors ``se``) is within ``z`` standard errors of the interval a printed
     number stands for, ``[paper - unit/2, paper + unit/2]``."""
     curve, se = np.asarray(curve, float), np.asarray(se, float)
-    return np.abs(curve - paper) <= unit / 2 + z * se
+    return np.abs(curve - paper) <= _width(se, unit, z)
 
 
 def consistent_horizons(
@@ -95,7 +110,7 @@ def consistent_horizons(
     ok = within(ratio, se, paper, unit)
     hits = t[ok]
     consistent = (int(hits[0]), int(hits[-1])) if hits.size else ()
-    accepts = printed_numbers_accepted(ratio, unit / 2 + AGREE_Z * se, unit)  # within() at each t
+    accepts = printed_numbers_accepted(ratio, _width(se, unit), unit)  # as within() accepts at each t
     return HorizonRange(searched=(int(t[0]), int(t[-1])), consistent=consistent, t=t, inside=ok, accepts=accepts)
 
 

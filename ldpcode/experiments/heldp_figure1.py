@@ -21,6 +21,7 @@ from ..bounds import bernoulli_ratio, laplace_ratio
 from ..claims import (
     Table,
     consistent_horizons,
+    fits_at_each_t,
     format_horizon,
     format_number,
     horizon_tag,
@@ -231,7 +232,7 @@ def paper_reach(long: dict, eps_compare) -> PaperReach:
     ranges = {(e, p): consistent_horizons(ucb.checkpoints, long[(MIXED, p, "constant", e)].regret, ucb.regret,
                                           PAPER_RATIO[(e, p)], paper_runs=paper_runs, t_min=T_MIN)
               for e, p in pairs}  # fmt: skip
-    n_inside = np.sum([ranges[k].inside for k in pairs], axis=0)
+    n_inside = fits_at_each_t(*(ranges[k] for k in pairs))
     both_c = ranges[(2.0, _B)].inside & ranges[(2.0, _L)].inside
     return PaperReach(ranges, ranges[pairs[0]].t, n_inside, both_c)
 

@@ -774,6 +774,12 @@ def test_consistent_horizons_reads_the_range_of_t_within_the_printed_interval():
     with pytest.raises(TypeError, match="consistent_horizons"):
         _stat(horizons=(10, 20))
     assert r.text() == "t ≈ 10⁴–10⁵" and C.consistent_horizons(t, num * 10, den, 1.6).text() == "no t in [10³, 10⁶]"
+    assert C.fits_at_each_t(r, r).tolist() == [0, 2, 2, 0]
+    assert C.fits_at_each_t(r, C.consistent_horizons(t, num * 10, den, 1.6)).tolist() == [0, 1, 1, 0]
+    with pytest.raises(ValueError, match="the same checkpoints"):
+        C.fits_at_each_t(r, C.consistent_horizons(t[1:], num[:, 1:], den[:, 1:], 1.6, t_min=10**4))
+    with pytest.raises(TypeError, match="HorizonRange objects from consistent_horizons"):
+        C.fits_at_each_t(C.HorizonRange((1, 2), ()))
     late = C.HorizonRange((10**3, 10**6), (10**5, 10**6))
     assert C.joint_horizons(r, late) == (10**5, 10**5)
     assert C.joint_horizons(r, C.HorizonRange((10**3, 10**6), (5 * 10**5, 10**6))) == ()
