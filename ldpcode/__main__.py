@@ -410,7 +410,8 @@ def _sweep(args) -> int:
 
 
 def _rerun(args) -> int:
-    from .rerun import parse_value, rerun
+    from .rerun import rerun
+    from .rerun_values import parse_value
 
     names = [name for name, _ in args.parameter]
     twice = sorted({n for n in names if names.count(n) > 1})

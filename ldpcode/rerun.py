@@ -17,8 +17,9 @@ things, each refusing bad input before any work:
    book's own files (``chapters/``, ``data/``, ``_build/``, ``_static/``, ``ldpcode/``, ...: any existing top-level
    entry but a folder of re-runs; a new folder such as ``rerun/`` is fine), an ``OUT`` that exists, is not empty
    and has no such list, an ``OUT/<name>.ipynb`` it did not write or that was edited since, and an ``OUT/book``
-   that holds a file or a folder it did not write or a file changed since, or is a symbolic link (:func:`check_out`).
-   The notebook is executed into a temporary file and renamed over ``OUT/<name>.ipynb`` once whole;
+   that holds a file or a folder it did not write or a file changed since, or is a symbolic link, or a re-run of
+   another notebook in ``OUT`` (:func:`check_out`: a folder per notebook). The notebook is executed into a temporary
+   file and renamed over ``OUT/<name>.ipynb`` once whole (a ``--no-render`` run drops the page of the one before);
 3. builds a one-page Jupyter Book in ``OUT/book`` from the book's own ``_config.yml``, ``references.bib``,
    ``_static/`` and ``_ext/`` (so MyST, the theorem boxes, the bibliography and the offline MathJax render as in
    the book; the citations link to a bibliography page beside it) and returns ``OUT/book/_build/html/<name>.html``.
@@ -26,11 +27,11 @@ things, each refusing bad input before any work:
    raises :class:`BuildFailed`, one line naming the page and the file that holds the build's log (the command line
    prints it and exits with status 1, as for a notebook that fails); the executed notebook stays in ``OUT``.
 
-Values on the command line are read as YAML (``-p horizon 100000`` an int, ``-p epsilons "[0.5, 1.0]"`` a list,
+Values on the command line are read by :mod:`ldpcode.rerun_values`, as YAML (``-p horizon 100000`` an int, ``-p epsilons "[0.5, 1.0]"`` a list,
 ``-p policy LDP-UCB-B`` a string); an integer YAML 1.1 would read in another base (``010``, ``0x100``, ``0b11``,
 ``1:40``) is refused. Where the notebook's own default is an integer (or a list of integers), a whole
 number written as a float is read as that integer: ``-p horizon 1e6`` is ``1000000``; ``-p horizon 1.5`` is
-refused by the notebook's rules. A value of more than :data:`MAX_ITEMS` items (YAML aliases can make a
+refused by the notebook's rules. A value of more than ``MAX_ITEMS`` items (YAML aliases can make a
 324-character value describe billions) is refused before anything reads it.
 
 ``--tiny`` runs the notebook at its tiny parameters (:attr:`ldpcode.parameters.Notebook.tiny`, the edge values
@@ -45,7 +46,6 @@ import hashlib
 import json
 import logging
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -56,6 +56,7 @@ from ._paths import BOOK_FOLDERS, in_book_folders, new_file_mode, repo_root
 from .claims import WRITE_ENV
 from .claims.store import _write_text_atomic
 from .limits import ProgressFileBar
+from .rerun_values import as_default_type
 
 
 def _defaults(notebook: Path) -> dict:
@@ -72,132 +73,10 @@ def _defaults(notebook: Path) -> dict:
     return namespace
 
 
-MAX_ITEMS = 10**5
-"""The most numbers, strings and containers one command-line value may hold, counted as its text would be
-expanded (YAML's aliases repeat a node without repeating its text)."""
-
-
-#: an integer as a reader writes it in decimal: YAML 1.1 (PyYAML's safe loader) also reads ``010`` as 8 (octal),
-#: ``0x100`` as 256, ``0b11`` as 3 and ``1:40`` as 100 (base 60), plausible wrong numbers: those are refused
-_DECIMAL_INT = re.compile(r"[-+]?(?:0|[1-9][0-9_]*)")
-
-
-class _Unread(ValueError):
-    """A scalar that YAML 1.1 would read as a number other than the one a reader means (:data:`_DECIMAL_INT`)."""
-
-
-def _loader():
-    """PyYAML's safe loader, refusing the integers and floats YAML 1.1 reads otherwise than YAML 1.2's core schema
-    or Python would (octal ``010``, ``0x``/``0o``/``0b`` prefixes, base-60 ``1:40``)."""
-    import yaml
-
-    class Loader(yaml.SafeLoader):
-        pass
-
-    def integer(loader, node):
-        if not _DECIMAL_INT.fullmatch(node.value):
-            raise _Unread(node.value)
-        return yaml.SafeLoader.construct_yaml_int(loader, node)
-
-    def real(loader, node):
-        if ":" in node.value:  # 1:30.5 is 90.5 in YAML 1.1
-            raise _Unread(node.value)
-        return yaml.SafeLoader.construct_yaml_float(loader, node)
-
-    Loader.add_constructor("tag:yaml.org,2002:int", integer)
-    Loader.add_constructor("tag:yaml.org,2002:float", real)
-    return Loader
-
-
-def parse_value(text: str, name: str | None = None):
-    """A command-line value read as YAML (safe loader): ``100000`` → int, ``0.5`` → float, ``[0.1, 1]`` → list,
-    ``true`` → bool, ``1e6`` (which YAML 1.1 reads as a string) → 1e6 the float (inside a list too), ``None`` (a
-    string in YAML, None in papermill's ``-p``) or ``null`` → None, anything else the string itself. A value of more
-    than :data:`MAX_ITEMS` items is refused (ValueError) before it is formatted, and so is an integer written with a
-    leading zero, a ``0x``/``0o``/``0b`` prefix or a base-60 colon (YAML 1.1 reads ``010`` as 8 and ``1:40`` as 100;
-    ``name``, the parameter, is named in the refusal)."""
-    import yaml
-
-    if not isinstance(text, str):
-        raise TypeError(f"a parameter value from the command line must be a string, got {type(text).__name__}")
-    try:
-        value = yaml.load(text, Loader=_loader())  # noqa: S506 (a SafeLoader)
-    except yaml.YAMLError:
-        return text
-    except _Unread as err:
-        who = f"parameter {name!r}" if name else "a parameter"
-        raise ValueError(
-            f"{who}: {str(err)[:40]!r} in {text[:60]!r} is not a decimal number (YAML 1.1 would read a leading zero "
-            "as octal, 0x/0o/0b as another base and a colon as base 60); write it in decimal, e.g. 8 or 100"
-        ) from None
-    if isinstance(value, str):
-        if value.strip() == "None":  # as papermill's -p reads it: a parameter's default of None
-            return None
-        return _number_or_text(value)
-    _count_items(value, text)
-    return _numbers_inside(value)
-
-
-def _number_or_text(text: str):
-    """``"1e-3"`` (a float YAML 1.1 reads as a string: no decimal point) → 0.001; any other string stays itself, and so
-    do ``inf`` and ``nan`` (the rules refuse them, by the text the reader typed)."""
-    try:
-        number = float(text)
-    except ValueError:
-        return text
-    return number if text.strip().lower() not in ("inf", "nan", "infinity", "-inf", "+inf", "-infinity") else text
-
-
-def _numbers_inside(value):
-    """The items of a list (and the values of a mapping) read as :func:`_number_or_text` reads a single value:
-    ``[1e-3, 1]`` is [0.001, 1], as ``-p epsilon 1e-3`` is 0.001."""
-    if isinstance(value, list):
-        return [_numbers_inside(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _numbers_inside(v) for k, v in value.items()}
-    return _number_or_text(value) if isinstance(value, str) else value
-
-
-def _count_items(value, text: str) -> None:
-    """Refuse a value whose expansion holds more than :data:`MAX_ITEMS` items; stops counting at the limit."""
-    stack, seen = [value], 0
-    while stack:
-        item = stack.pop()
-        seen += 1
-        if seen > MAX_ITEMS:
-            raise ValueError(
-                f"the value {text[:40]!r}{'...' if len(text) > 40 else ''} expands to more than {MAX_ITEMS:,} items; "
-                "a notebook parameter is a number, a string or a short list"
-            )
-        if isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, (list, tuple)):
-            stack.extend(item)
-
-
-def _as_default_type(value, default):
-    """``value`` with its whole floats made integers where the notebook's ``default`` is an integer (or a list of
-    them): ``1e6`` for a horizon is 1000000. Anything else is returned unchanged, for the rules to judge."""
-
-    def is_int(x):
-        return isinstance(x, int) and not isinstance(x, bool)
-
-    def whole(x):
-        return isinstance(x, float) and x.is_integer() and abs(x) <= 2**53  # beyond, 1e16 + 1 reads as 1e16
-
-    if is_int(default) and whole(value):
-        return int(value)
-    if isinstance(default, (list, tuple)) and default and all(is_int(d) for d in default):
-        if isinstance(value, (list, tuple)) and all(is_int(v) or whole(v) for v in value):
-            return type(value)(int(v) if whole(v) else v for v in value)
-    return value
-
-
 def check_new_parameters(notebook: str, values: dict) -> dict:
     """Refuse a name ``notebook`` does not declare (ValueError listing its parameters, with the closest name), then
     check the merged values with the notebook's rules. Returns the merged values (whole floats given for an
-    integer parameter made integers, :func:`_as_default_type`)."""
+    integer parameter made integers, :func:`~ldpcode.rerun_values.as_default_type`)."""
     import difflib
 
     from .cells import parameter_names
@@ -210,7 +89,7 @@ def check_new_parameters(notebook: str, values: dict) -> dict:
             hint = f" (did you mean {close[0]!r}?)" if close else ""
             raise ValueError(f"{notebook} has no parameter {name!r}{hint}; its parameters: {', '.join(names)}")
     defaults = {k: v for k, v in _defaults(repo_root() / notebook).items() if k in names}
-    given = {k: _as_default_type(v, defaults.get(k)) for k, v in values.items()}
+    given = {k: as_default_type(v, defaults.get(k), k) for k, v in values.items()}
     merged = {**defaults, **given}
     check_values(notebook, merged)
     return merged
@@ -278,7 +157,7 @@ def rerun(
     out = Path(out).resolve()
     name = Path(rel).stem
     executed = out / f"{name}.ipynb"
-    check_out(out, name, book=render)  # before any work: nothing of the book's or the user's is overwritten
+    check_out(out, name, book=render, source=rel)  # before any work: nothing of the book's or the user's is overwritten
     out.mkdir(parents=True, exist_ok=True)
     # a re-run never stores numbers, whatever the caller's environment says (LDPCODE_WRITE_CLAIMS=1 left set)
     saved = os.environ.pop(WRITE_ENV, None)
@@ -305,7 +184,7 @@ def rerun(
                 # sends at shutdown, are noise on a reader's terminal (an error in a cell is reported as its error)
                 extra_arguments=["--IPKernelApp.log_level=CRITICAL"],
             )
-        _note_parameters(Path(part), values)
+        _note_parameters(Path(part), values, rel)
         if os.path.lexists(executed):  # again: the reader may have put a file there during the run
             _own(executed, out, _manifest(out) or {})
         os.replace(part, executed)
@@ -315,6 +194,7 @@ def rerun(
             os.environ[WRITE_ENV] = saved
         Path(part).unlink(missing_ok=True)
     if not render:
+        _drop_stale_build(out, name)  # the page of the run this notebook replaced would sit beside it, out of date
         return executed
     if notes is not None:
         print("rendering the page (a one-page Jupyter Book build, about 15 s) ...", file=notes)
@@ -416,11 +296,13 @@ def _only_reruns(folder: Path) -> bool:
     return True
 
 
-def check_out(out: Path, name: str, *, book: bool = True) -> None:
+def check_out(out: Path, name: str, *, book: bool = True, source: str | None = None) -> None:
     """Refuse an output folder where the re-run would write over what it did not write, before any work: a folder
     inside the book's own files (:func:`_refuse_book_folder`), a file, a non-empty folder without rerun's
     :data:`MANIFEST`, an ``OUT/<name>.ipynb`` that rerun did not write or that was changed since, and (``book``)
-    an ``OUT/book`` that holds a file rerun did not write or one changed since, or is a symbolic link."""
+    an ``OUT/book`` that holds a file rerun did not write or one changed since, or is a symbolic link; with
+    ``source`` (``chapters/ren2020/figure1.ipynb``), a re-run of another notebook there (heldp's ``figure1.ipynb``,
+    or another page in ``OUT/book``): a folder holds the re-runs of one notebook, each replacing the last."""
     out = Path(out).resolve()
     _refuse_book_folder(out)
     if out.exists() and not out.is_dir():
@@ -434,8 +316,37 @@ def check_out(out: Path, name: str, *, book: bool = True) -> None:
     executed = out / f"{name}.ipynb"
     if os.path.lexists(executed):
         _own(executed, out, files or {})
+        _same_source(executed, source)
+    pages = [p for p in (out / "book").glob("*.ipynb") if not p.is_symlink()] if book and source else []
     if book:
         _refuse_foreign_build(out / "book")
+    for page in pages:  # a build holds one page
+        _same_source(page, source, f"{out / 'book'} holds the page of {page.name}" if page.stem != name else "")
+
+
+def _same_source(executed: Path, source: str | None, other: str = "") -> None:
+    """Refuse a re-run of ``source`` over ``executed`` (or, ``other``, beside it), a re-run of another notebook: its
+    metadata's :data:`NB_MARK` says which (a re-run of a version that recorded none is taken as the same)."""
+    import nbformat
+
+    try:
+        before = nbformat.read(executed, as_version=4).metadata.get(NB_MARK)
+    except Exception:  # not a notebook, yet listed and unchanged: rerun's, with nothing to compare
+        return
+    before = before.get("notebook", source) if isinstance(before, dict) else source
+    if source is not None and (other or before != source):
+        raise ValueError(
+            f"{other + ',' if other else f'{executed} is'} the re-run of {before}; a re-run of {source} would replace "
+            "it: choose another --out (a folder per notebook)"
+        )
+
+
+def _drop_stale_build(out: Path, name: str) -> None:
+    """Remove ``OUT/book``, rerun's and unchanged, if it is the page of ``OUT/<name>.ipynb``'s earlier run."""
+    if (out / "book" / f"{name}.ipynb").is_file() and not (out / "book").is_symlink():
+        _refuse_foreign_build(out / "book")  # again: the reader may have put a file there during the run
+        shutil.rmtree(out / "book")
+        _record(out, {}, drop="book/")
 
 
 def _refuse_foreign_build(book: Path) -> None:
@@ -497,7 +408,7 @@ def _record_book(book: Path) -> None:
     _record(out, files, drop="book/")
 
 
-def _note_parameters(executed: Path, values: dict) -> None:
+def _note_parameters(executed: Path, values: dict, source: str) -> None:
     """Put a note under the executed notebook's title saying which parameters differ from the book's, so that a
     reader of the rendered page cannot take it for the book's own (stored, checked) page."""
     import nbformat
@@ -518,7 +429,7 @@ def _note_parameters(executed: Path, values: dict) -> None:
         f"weigh the paper's statements at the book's own settings.{prose}\n"
         ":::"
     )
-    nb.metadata[NB_MARK] = True  # for a reader: which re-runs may replace it is the manifest's say
+    nb.metadata[NB_MARK] = {"notebook": source}  # what it re-runs (:func:`_same_source`); the manifest owns it
     first = next((c for c in nb.cells if c.cell_type == "markdown" and c.source.startswith("# ")), None)
     if first is None:  # no title cell: the note opens the page
         nb.cells.insert(0, nbformat.v4.new_markdown_cell(text))

@@ -13,6 +13,7 @@ import pytest
 
 import ldpcode as ldp
 from ldpcode import rerun as rr
+from ldpcode import rerun_values as rv
 from ldpcode import sweep as sw
 from ldpcode.__main__ import main
 
@@ -38,7 +39,7 @@ NB = "chapters/ren2020/lemma3_laplace_tail.ipynb"
     ],
 )
 def test_values_are_read_as_yaml(text, value):
-    got = rr.parse_value(text)
+    got = rv.parse_value(text)
     assert got == value and type(got) is type(value)
 
 
@@ -172,7 +173,7 @@ def test_rerun_never_stores_numbers_even_when_the_environment_asks(tmp_path, mon
     assert os.environ[ldp.claims.WRITE_ENV] == "1"  # the caller's environment is given back
     import nbformat
 
-    assert nbformat.read(out, as_version=4).metadata[rr.NB_MARK] is True
+    assert nbformat.read(out, as_version=4).metadata[rr.NB_MARK] == {"notebook": NB}
 
 
 def _small_table(runs=2, seed=0):

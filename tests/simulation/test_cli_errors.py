@@ -13,6 +13,7 @@ import pytest
 import ldpcode as ldp
 from ldpcode import limits as lim
 from ldpcode import rerun as rr
+from ldpcode import rerun_values as rv
 from ldpcode import sweep as sw
 from ldpcode.__main__ import main, whole
 
@@ -264,12 +265,12 @@ def test_a_yaml_bomb_is_refused_at_once():
     bomb += "]"
     start = time.perf_counter()
     with pytest.raises(ValueError, match="expands to more than 100,000 items"):
-        rr.parse_value(bomb)
+        rv.parse_value(bomb)
     assert time.perf_counter() - start < 5.0  # at once (before: 46 s, or never); generous on a loaded CI
 
 
 def test_a_whole_float_is_an_integer_where_the_default_is_one():
-    merged = rr.check_new_parameters(NB, {"samples": rr.parse_value("2e4"), "n_values": rr.parse_value("[1, 4.0]")})
+    merged = rr.check_new_parameters(NB, {"samples": rv.parse_value("2e4"), "n_values": rv.parse_value("[1, 4.0]")})
     assert merged["samples"] == 20_000 and type(merged["samples"]) is int
     assert merged["n_values"] == [1, 4] and all(type(v) is int for v in merged["n_values"])
     with pytest.raises(TypeError, match="samples must be an integer"):

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from ldpcode import rerun as rr
+from ldpcode import rerun_values as rv
 from ldpcode.__main__ import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -23,7 +24,8 @@ NAME = "lemma3_laplace_tail"
 
 @pytest.fixture
 def fake(monkeypatch):
-    """papermill copies the notebook (counted in ``calls``), and the build writes a page and a nested file."""
+    """papermill copies the notebook (counted in ``calls``), and the build writes a page, a nested file and the
+    notebook's copy."""
     import papermill
 
     calls = []
@@ -37,6 +39,7 @@ def fake(monkeypatch):
         html.mkdir(parents=True)
         (html / f"{executed.stem}.html").write_text("<p>page</p>")
         (book / "_config.yml").write_text("title: x\n")
+        (book / executed.name).write_bytes(executed.read_bytes())  # as the real build copies it
         return html / f"{executed.stem}.html"
 
     monkeypatch.setattr(papermill, "execute_notebook", execute)
@@ -84,6 +87,52 @@ def test_a_build_file_the_reader_edited_is_never_deleted(tmp_path, fake):
     assert (out / "book" / "_config.yml").read_text() == "title: mine\n" and len(fake) == 1
 
 
+OTHER = "chapters/heldp/lemma6_laplace_tail.ipynb"  # another chapter's notebook
+
+
+def _as_if_from(out, name, source):
+    """OUT/<name>.ipynb as a re-run of ``source`` wrote it (a same-named notebook of another chapter), listed."""
+    import nbformat
+
+    nb = nbformat.v4.new_notebook(metadata={rr.NB_MARK: {"notebook": source}})
+    nbformat.write(nb, out / f"{name}.ipynb")
+    files = json.loads((out / rr.MANIFEST).read_text())["files"]
+    files[f"{name}.ipynb"] = rr._sha256(out / f"{name}.ipynb")
+    (out / rr.MANIFEST).write_text(json.dumps({"files": files}))
+
+
+def test_a_rerun_of_another_notebook_of_the_same_name_never_replaces_it(tmp_path, fake):
+    """Before: re-running ren2020/figure1 and then heldp/figure1 into one OUT left only heldp's figure1.ipynb."""
+    out = tmp_path / "out"
+    _rerun(out, render=False)
+    _as_if_from(out, NAME, "chapters/heldp/" + NAME + ".ipynb")
+    kept = (out / f"{NAME}.ipynb").read_text()
+    with pytest.raises(ValueError, match=f"is the re-run of chapters/heldp/{NAME}.ipynb; a re-run of {NB} would"):
+        _rerun(out, render=False)
+    assert (out / f"{NAME}.ipynb").read_text() == kept and len(fake) == 1  # refused before the notebook ran
+
+
+def test_a_rerun_of_another_notebook_never_deletes_the_page_in_out(tmp_path, fake):
+    """Before: the second notebook's build replaced OUT/book, and the first one's page was gone."""
+    out = tmp_path / "out"
+    page = rr.rerun(OTHER, {}, out)
+    with pytest.raises(
+        ValueError, match=f"holds the page of lemma6_laplace_tail.ipynb, the re-run of {OTHER}; a re-run of {NB} would"
+    ):
+        _rerun(out)
+    assert page.exists() and len(fake) == 1
+    assert _rerun(out, render=False).exists() and page.exists()  # no page of its own to drop: allowed
+
+
+def test_a_rerun_without_a_page_drops_the_page_of_the_run_it_replaces(tmp_path, fake):
+    """Before: OUT/book kept the page of the earlier run beside the new notebook, out of date."""
+    out = tmp_path / "out"
+    page = _rerun(out)
+    _rerun(out, render=False)
+    assert not page.exists() and not (out / "book").exists()
+    assert not any(k.startswith("book/") for k in json.loads((out / rr.MANIFEST).read_text())["files"])
+
+
 def test_a_notebook_the_reader_edited_is_never_overwritten(tmp_path, fake):
     """Before: OUT/NAME.ipynb kept its ldpcode_rerun metadata through the reader's edits, and was overwritten."""
     out = tmp_path / "out"
@@ -92,7 +141,7 @@ def test_a_notebook_the_reader_edited_is_never_overwritten(tmp_path, fake):
     data = json.loads(nb.read_text())
     data["cells"].append({"cell_type": "markdown", "id": "mine", "metadata": {}, "source": "my notes"})
     nb.write_text(json.dumps(data))
-    assert data["metadata"][rr.NB_MARK] is True  # the mark survived the edit: it cannot be the test
+    assert data["metadata"][rr.NB_MARK] == {"notebook": NB}  # the mark survived the edit: it cannot be the test
     with pytest.raises(ValueError, match="was changed since rerun wrote it"):
         _rerun(out, render=False)
     assert "my notes" in nb.read_text() and len(fake) == 1
@@ -211,13 +260,34 @@ def test_an_integer_yaml_1_1_reads_in_another_base_is_refused(text, read_as, cap
 
     assert read_as in (lambda v: v if isinstance(v, list) else [v])(yaml.safe_load(text))
     with pytest.raises(ValueError, match="parameter 'samples'.* is not a decimal number"):
-        rr.parse_value(text, "samples")
+        rv.parse_value(text, "samples")
     assert main(["rerun", NB, "-p", "samples", text, "--no-render"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "parameter 'samples'" in err and "Traceback" not in err
 
 
 def test_decimal_numbers_are_read_as_before():
-    assert rr.parse_value("100000") == 100000 and rr.parse_value("0") == 0 and rr.parse_value("-3") == -3
-    assert rr.parse_value("[0, 1_000]") == [0, 1000] and rr.parse_value("0.05") == 0.05
-    assert rr.parse_value("1e6") == 1e6 and rr.parse_value("0o17") == "0o17"  # YAML 1.1: a string, as before
+    assert rv.parse_value("100000") == 100000 and rv.parse_value("0") == 0 and rv.parse_value("-3") == -3
+    assert rv.parse_value("[0, 1_000]") == [0, 1000] and rv.parse_value("0.05") == 0.05
+    assert rv.parse_value("1e6") == 1e6 and rv.parse_value("0o17") == "0o17"  # YAML 1.1: a string, as before
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "2.0000000000000001",
+        "4503599627370496.5",
+        "9007199254740993.0",
+        "[1, 2.0000000000000001]",
+        "1.00000000000000001e3",
+    ],
+)
+def test_a_number_a_double_cannot_hold_is_refused_not_rounded_to_a_whole_number(text):
+    """Before: -p seed 2.0000000000000001 ran with seed 2 (the double), as sweep, reading the text, refuses it."""
+    with pytest.raises(ValueError, match=r"^parameter 'seed': '.*' is not exactly a number a double holds"):
+        rv.parse_value(text, "seed")
+
+
+def test_a_number_a_double_holds_exactly_or_with_a_fraction_is_read_as_before():
+    assert rv.parse_value("1e16", "horizon") == 1e16 and rv.parse_value("9007199254740992.0") == 2.0**53
+    assert rv.parse_value("0.1") == 0.1 and rv.parse_value("[0.3, 1e-3]") == [0.3, 0.001]  # fractions round
