@@ -51,6 +51,10 @@ tells the two rewards apart to 5e-7 relative (its P{1} - 1/2 ~ eps/4 against a d
 near 1/2). Far below it, 1/eps^2 overflows (eps < 1e-154), CTB's e^eps rounds to 1 (a fair coin: eps < 1.1e-16),
 and indexes become inf or nan: at eps = 1e-310 every index was nan and the agent pulled the last arm."""
 
+#: the largest exploration parameter alpha of Azize and Basu's index policies: at 1e308 every index was inf (at 1e300,
+#: 1e150, with the means below its ulp), and the order of the arms decided
+MAX_ALPHA = 1e6
+
 
 def check_epsilon(value, name: str = "epsilon", *, floor: float = EPSILON_FLOOR) -> float:
     """A privacy level: a finite real number >= ``floor`` (default :data:`EPSILON_FLOOR`); ``floor=0``

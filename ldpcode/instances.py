@@ -6,8 +6,7 @@ function (:func:`reward_from_draw`) serves the compiled engine and the plain ref
 
 Instances by name (:func:`make_instance`, :func:`list_instances`):
 
-* ``ren2020-bernoulli``: the 20 Bernoulli arms of Ren et al., Fig. 1(a-d):
-  1 x 0.9, 5 x 0.8, 5 x 0.7, 5 x 0.6, 4 x 0.5.
+* ``ren2020-bernoulli``: the 20 Bernoulli arms of Ren et al., Fig. 1(a-d): 1 x 0.9, 5 x 0.8, 5 x 0.7, 5 x 0.6, 4 x 0.5.
 * ``ren2020-mixed``: the same means with the distributions of Fig. 1(e, f): Bernoulli for 0.9 and 0.6,
   Beta(4, 1) for 0.8, uniform on {0.4, 1} for 0.7, uniform on [0, 1] for 0.5.
 * ``ren2020-gaussian``: the same means with N(mu, 1) rewards (supplement, Fig. 2).
@@ -463,10 +462,12 @@ class PrivacyLevels:
             total += norm.cdf((lo - m) / sd) * float(f(np.array([lo]))[0])
         if hi >= eps_min:  # the atom at hi
             total += norm.sf((hi - m) / sd) * float(f(np.array([hi]))[0])
-        a = max(lo, eps_min)
-        if a < hi:
+        a, b = max(lo, eps_min), min(hi, m + 40 * sd)
+        if a < hi and sd <= 1e-9 * max(1.0, abs(m)):  # a peak no quadrature finds: a point mass, its weight exact
+            total += (norm.cdf((hi - m) / sd) - norm.cdf((a - m) / sd)) * float(f(np.array([min(max(m, a), hi)]))[0])
+        elif (a := max(a, m - 40 * sd)) < b:  # over the peak only: one of sd 1e-4 at 50 was missed from 0.5 on
             g = lambda x: _std_normal_pdf((x - m) / sd) / sd * float(f(np.array([x]))[0])
-            total += integrate.quad(g, a, min(hi, m + 40 * sd), limit=200, points=[m] if a < m < hi else None)[0]
+            total += integrate.quad(g, a, b, limit=200, points=[m] if a < m < b else None)[0]
         return float(total)
 
     def p_at_least(self, eps_min: float) -> float:
@@ -537,7 +538,8 @@ def _discrete_levels(values, probs=None, name=None):
     # = vals[rng.choice(vals.size, size=size, p=pr)], bit for bit and draw for draw (NumPy's choice is this
     # cdf, rng.random(size) and searchsorted(side="right")), 4 times faster (tests/policies/test_heterogeneous.py)
     sampler = lambda rng, size: _levels_from_uniforms(cdf, vals, np.ravel(rng.random(size))).reshape(size)
-    return PrivacyLevels(name or f"discrete{vals.tolist()}", sampler, values=vals, probs=pr, sup=float(vals.max()))
+    sup = float(vals[pr > 0].max())  # eps_max, a level some user has: [0.5, 100] at [1, 0] is constant 0.5
+    return PrivacyLevels(name or f"discrete{vals.tolist()}", sampler, values=vals, probs=pr, sup=sup)
 
 
 def _clipped_gaussian_levels(mean=1.0, sd=1.0, lo=0.0, hi=100.0, name=None):

@@ -18,6 +18,7 @@ from ldpcode.parameters.rules import (
     GDP_POWER,
     HORIZON,
     LEMMA1_BINS,
+    MAX_ALPHA,
     MEANS,
     POINTS,
     POS,
@@ -42,6 +43,7 @@ from ldpcode.parameters.rules import (
 ADAP = Choice(("AdaP-UCB", "AdaP-KLUCB"))
 ALPHA_THEOREMS = Real(
     3,
+    MAX_ALPHA,
     lo_open=True,
     why="Theorems 7 and 8 of Azize and Basu need alpha > 3; the notebook draws their bounds, "
     "as ldp.bounds.adap_ucb_regret_bound, which refuses alpha <= 3",

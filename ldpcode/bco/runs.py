@@ -149,8 +149,10 @@ def _check_beta(beta, strongly_convex: bool | None) -> float:
     schedule (``strongly_convex`` False; None: not known yet, so only the sign is checked). At β = 0 Saha and
     Tewari's δ would be 1 for ever (:func:`barrier_tuning`)."""
     beta = check_real("beta", beta)
-    if beta < 0 or (beta == 0 and strongly_convex is False):
-        raise ValueError(f"beta must be a finite number > 0 (>= 0 for the strongly convex learner), got {beta!r}")
+    if beta < 0 or (beta == 0 and strongly_convex is False) or beta > 1e12:  # 1e300: a regret of nan
+        raise ValueError(
+            f"beta must be a number in (0, 1e12] ([0, 1e12] for the strongly convex learner), got {beta!r}"
+        )
     return beta
 
 
@@ -462,8 +464,8 @@ def make_learner(
     if learner == "sphere" and beta is not None:
         raise ValueError(f"beta is only used by learner='barrier', got beta={beta!r} with learner='sphere'")
     rho_max = check_real("rho_max", rho_max)
-    if not 0 < rho_max < 1:
-        raise ValueError(f"rho_max must be in (0, 1), got {rho_max!r}")
+    if not 1e-6 <= rho_max < 1:  # at 1e-200, |step|² overflowed, the projection sent x to 0: a regret of 1e-4
+        raise ValueError(f"rho_max must be in [1e-6, 1) (the gradient estimate grows as 1/ρ), got {rho_max!r}")
     epsilon, delta = _privacy(epsilon, delta)
     strongly_convex = None if strongly_convex is None else bool(strongly_convex)
     if algorithm == "two-point":

@@ -31,6 +31,7 @@ import numpy as np
 from .. import instances as ins
 from .. import mechanisms as mech
 from .._validate import (
+    MAX_ALPHA,
     check_bool,
     check_choice,
     check_epsilon,
@@ -191,8 +192,11 @@ def _epoch_sums_kernel(instance, active, r, rng, sampler, cancel=None) -> list:
 def _check_alpha(alpha, *, warn: bool = True) -> float:
     """AdaP's exploration parameter: a finite number > 0; ``warn`` when Theorems 7-8 do not apply (<= 3)."""
     alpha = check_real("alpha", alpha)
-    if alpha <= 0:
-        raise ValueError(f"alpha must be a finite number > 0 (the paper uses 3.1), got {alpha!r}")
+    if not 0 < alpha <= MAX_ALPHA:
+        raise ValueError(
+            f"alpha must be a number in (0, {MAX_ALPHA:g}] (the paper uses 3.1; a larger bonus swamps the means in "
+            f"floating point, and the order of the arms decides), got {alpha!r}"
+        )
     if warn and alpha <= 3:
         warnings.warn(
             f"alpha={alpha:g} <= 3: Theorems 7 and 8 need alpha > 3, so their regret bounds no "
@@ -372,9 +376,7 @@ def noise_free_pulls(
         raise ValueError(f"means must contain a suboptimal arm, got all equal to {best!r}")
     T = check_int("horizon", horizon, minimum=2)
     eps = check_epsilon(epsilon)
-    alpha = check_real("alpha", alpha)
-    if alpha <= 0:
-        raise ValueError(f"alpha must be a finite number > 0 (the paper uses 3.1), got {alpha!r}")
+    alpha = _check_alpha(alpha, warn=False)
     staircase = check_bool("staircase", staircase)  # "no" is truthy: it gave the staircase
     index = UCBIndex() if name == "AdaP-UCB" else KLUCBIndex()
 

@@ -15,7 +15,7 @@ from typing import Callable
 
 import numpy as np
 
-from .._validate import EPSILON_FLOOR
+from .._validate import EPSILON_FLOOR, MAX_ALPHA
 from ..limits import MAX_HORIZON
 
 
@@ -143,7 +143,10 @@ class Real(Rule):
     def __call__(self, name, value):
         if not _is_real(value):
             _fail(name, self.allowed, value, TypeError)
-        v = float(value)
+        try:
+            v = float(value)
+        except OverflowError:  # an int of 309 digits or more: no double holds it
+            v = math.inf
         if not math.isfinite(v):
             _fail(name, self.allowed, value)
         if self.lo is not None and (v < self.lo or (self.lo_open and v == self.lo)):
@@ -244,8 +247,11 @@ class Seq(Rule):
 
 
 def _key_of(v):
-    """A hashable stand-in of a list item (a number compares by value: 1 and 1.0 are the same item)."""
-    return tuple(_key_of(x) for x in v) if isinstance(v, (list, tuple)) else v
+    """A hashable stand-in of a list item: a number as the claim ids print it (``f"{v:g}"``), so that 1 and 1.0, and
+    2 and 2.0000001, are the same item (the second pair collided in a claim id after all the work)."""
+    if isinstance(v, (list, tuple)):
+        return tuple(_key_of(x) for x in v)
+    return format(v, "g") if _is_real(v) else v
 
 
 @dataclass(frozen=True)
@@ -419,7 +425,9 @@ COUNT = horizon_rule(1)
 POINTS = Int(2, 10**6)
 SEED = Int(0, 2**128)
 MEANS = Seq(UNIT, min_len=2)
-DISTINCT_IDS = "the body keys its results and claim ids by the value: a value given twice collides"
+DISTINCT_IDS = (
+    "the body keys its results and claim ids by the value as printed, 2 for 2.0000001: two that print alike collide"
+)
 # a grid of privacy levels: one curve, row or claim per level, so a level given twice collides (after all the work)
 EPSILONS = Seq(EPS, distinct=True, why=DISTINCT_IDS)
 HELDP_LAW = Choice(("ren-heldp-discrete", "ren-heldp-gaussian"))
@@ -443,7 +451,7 @@ COMMON: dict[str, Rule] = {
     "eps_max": EPS,
 }
 
-ALPHA_INDEX = POS  # Azize and Basu's exploration parameter alpha (3.1 in the paper)
+ALPHA_INDEX = Real(0, MAX_ALPHA, lo_open=True)  # Azize and Basu's exploration parameter alpha (3.1 in the paper)
 ALPHA_CONF = PROB  # a failure probability / confidence level alpha
 
 

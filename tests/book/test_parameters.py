@@ -111,7 +111,21 @@ REN4_OK = dict(instance="ren2020-bernoulli", horizon=10**6, runs=50, epsilons=[0
             [1.0, 0.5, 1],
             ValueError,
             "parameter epsilons must be a list of 1 to 10000 items (the body keys its results and claim ids by the "
-            "value: a value given twice collides), each a finite number >= 1e-09, all different, got [1.0, 0.5, 1]",
+            "value as printed, 2 for 2.0000001: two that print alike collide), each a finite number >= 1e-09, all "
+            "different, got [1.0, 0.5, 1]",
+        ),
+        (  # the second input review: 2 and 2.0000001 passed, then collided in the id 'eps2' after all the work
+            "epsilons",
+            [2.0, 2.0000001],
+            ValueError,
+            "parameter epsilons must be a list of 1 to 10000 items (the body keys its results and claim ids by the "
+            "value as printed",
+        ),
+        (  # the second input review: float(10**400) raised a bare OverflowError
+            "epsilons",
+            [0.5, 10**400],
+            ValueError,
+            "parameter epsilons[1] must be a finite number >= 1e-09, got an integer of about 2**1328",
         ),
         ("epsilons", [0.5, math.nan], ValueError, "parameter epsilons[1] must be a finite number >= 1e-09, got nan"),
         ("epsilons", [0.5, "1"], TypeError, "parameter epsilons[1] must be a finite number >= 1e-09, got '1'"),

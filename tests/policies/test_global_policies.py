@@ -386,6 +386,13 @@ def test_alpha_rules():
             ldp.make_policy("AdaP-UCB", 1.0, alpha=bad)
     with pytest.raises(TypeError, match="alpha"):
         ldp.make_policy("AdaP-UCB", 1.0, alpha="3")
+    # the second input review: at 1e308 every index was inf, and AdaP-UCB's regret was the arms' order
+    for name in ("AdaP-UCB", "AdaP-KLUCB"):
+        with pytest.raises(
+            ValueError, match=r"^alpha must be a number in \(0, 1e\+06\] \(the paper uses 3.1; a larger"
+        ):
+            ldp.make_policy(name, 1.0, alpha=1e308)
+    assert ldp.make_policy("AdaP-UCB", 1.0, alpha=1e6).alpha == 1e6
 
 
 @pytest.mark.parametrize(

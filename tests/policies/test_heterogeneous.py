@@ -289,3 +289,22 @@ def test_the_quadratures_normal_density_is_scipys_bit_for_bit():
     z = np.concatenate([np.random.default_rng(0).normal(size=20000) * 3, np.linspace(-40, 40, 20001), [0.0, -0.0]])
     ours = np.array([_std_normal_pdf(float(v)) for v in z])
     np.testing.assert_array_equal(ours, norm.pdf(z))
+
+
+@pytest.mark.parametrize("mean, sd", [(50.0, 1e-4), (50.0, 1e-2), (1.0, 1e-8), (1.0, 1e-20), (1.0, 1e-300)])
+def test_a_narrow_clipped_gaussian_law_keeps_its_users_and_their_mean(mean, sd):
+    """The second input review: the quadrature missed a narrow peak, and p_0 read 0.5 (sd 1e-4 at 50) or 0 (sd 1e-20
+    at 1) for a law whose every user is at its mean: HeLDP's bounds then doubled, and sweep refused the law."""
+    levels = ldp.make_privacy_levels("clipped-gaussian", mean=mean, sd=sd, lo=0.0, hi=100.0)
+    drawn = levels.sample(np.random.default_rng(3), 10_000)
+    assert levels.p_at_least(0.5) == pytest.approx((drawn >= 0.5).mean(), abs=1e-8) == pytest.approx(1.0, abs=1e-8)
+    assert levels.expect(lambda e: e, 0.5) == pytest.approx(mean, rel=1e-8)
+    assert levels.p_at_least(mean + 1.0) == pytest.approx(0.0, abs=1e-12)  # and none above it
+
+
+def test_a_level_of_probability_zero_is_not_the_largest_level():
+    """The second input review: [0.5, 100] at probabilities [1, 0] had eps_max = 100, and Theorems 7 and 10's
+    bounds a spread of levels Q_L, Q_B > 0 that no user has."""
+    zero = ldp.make_privacy_levels("discrete", values=[0.5, 100.0], probs=[1.0, 0.0])
+    assert zero.sup == 0.5 == ldp.make_privacy_levels("constant", epsilon=0.5).sup
+    assert ldp.make_privacy_levels("discrete", values=[0.5, 100.0], probs=[0.5, 0.5]).sup == 100.0

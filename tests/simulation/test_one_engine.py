@@ -124,8 +124,14 @@ def test_learners_refuse_what_they_cannot_run_on():
         ldp.simulate(bco.make_learner("one-point", strongly_convex=True), bco.make_environment("linear"), 100, 1)
     with pytest.raises(ValueError, match="policy 'gloc' needs link logistic, got 'linear'"):
         ldp.simulate(ctx.make_learner("gloc"), LIN, 100, 1)
-    with pytest.raises(ValueError, match=r"beta must be a finite number > 0 \(>= 0 for the strongly convex"):
+    with pytest.raises(ValueError, match=r"beta must be a number in \(0, 1e12\] \(\[0, 1e12\] for the strongly convex"):
         ldp.simulate(bco.make_learner("one-point", learner="barrier", beta=0.0), bco.make_environment("linear"), 100, 1)
+    # the second input review: beta = 1e300 gave a regret of nan, rho_max = 1e-200 one of 1e-4 (x projected to 0)
+    with pytest.raises(ValueError, match=r"^beta must be a number in \(0, 1e12\]"):
+        bco.make_learner("one-point", learner="barrier", beta=1e300)
+    with pytest.raises(ValueError, match=r"^rho_max must be in \[1e-6, 1\) \(the gradient estimate grows as 1/ρ\)"):
+        bco.make_learner("one-point", rho_max=1e-200)
+    assert bco.make_learner("one-point", rho_max=1e-6).rho_max == 1e-6
     with pytest.raises(ValueError, match="horizon must be"):
         ldp.simulate(bco.make_learner("one-point"), bco.make_environment("quadratic"), 1, 1)
 
@@ -137,9 +143,13 @@ def test_learners_refuse_what_they_cannot_run_on():
         (lambda: bco.make_learner("two-point", learner="barrier"), ValueError, "options of algorithm='one-point'"),
         (lambda: bco.make_learner("two-point", rho_max=0.2), ValueError, "options of algorithm='one-point'"),
         (lambda: bco.make_learner("one-point", beta=1.0), ValueError, "beta is only used by learner='barrier'"),
-        (lambda: bco.make_learner("one-point", learner="barrier", beta=-1), ValueError, "beta must be a finite"),
+        (
+            lambda: bco.make_learner("one-point", learner="barrier", beta=-1),
+            ValueError,
+            r"beta must be a number in \(0, 1e12\]",
+        ),
         (lambda: bco.make_learner("one-point", learner=3), TypeError, "learner must be a string"),
-        (lambda: bco.make_learner("one-point", rho_max=1.0), ValueError, r"rho_max must be in \(0, 1\)"),
+        (lambda: bco.make_learner("one-point", rho_max=1.0), ValueError, r"rho_max must be in \[1e-6, 1\)"),
         (lambda: bco.make_learner("one-point", epsilon=None, delta=1e-5), ValueError, "delta is a privacy argument"),
         (lambda: bco.make_learner("one-point", epsilon=-1.0), ValueError, "epsilon"),
         (lambda: ctx.make_learner("ucb"), ValueError, "policy must be one of"),
