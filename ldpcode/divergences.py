@@ -128,6 +128,8 @@ def kl_mixture(p, q, f, g):
 
 @njit(cache=True, nogil=True)
 def _kl_ber(p, q):
+    if q >= 1.0 and p < 1.0:  # a bisection's midpoint rounds to 1 for p within 1e-16 of it (a ZeroDivisionError)
+        return math.inf
     a = p * math.log(p / q) if p > 0.0 else 0.0
     b = (1.0 - p) * math.log((1.0 - p) / (1.0 - q)) if p < 1.0 else 0.0
     return a + b

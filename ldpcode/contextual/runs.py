@@ -288,8 +288,8 @@ def make_learner(
     if not 0 < alpha < 1:
         raise ValueError(f"alpha must be in (0, 1), got {alpha!r}")
     lam = check_real("lam", lam)
-    if lam <= 0:
-        raise ValueError(f"lam must be > 0, got {lam!r}")
+    if lam < 1e-8:  # at 1e-300, V = lam I + sum x x^T was singular mid-run (a LinAlgError naming nothing)
+        raise ValueError(f"lam must be >= 1e-8 (the ridge keeps the design matrix invertible), got {lam!r}")
     private = policy.startswith("ldp")
     if not private and (epsilon is not None or delta is not None):
         raise ValueError(

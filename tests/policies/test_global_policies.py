@@ -473,3 +473,12 @@ def test_hinge_fit_with_noise_and_bad_input():
         ldp.hinge_fit([1, 2, 3, 4], [1, -2, 3, 4])
     with pytest.raises(ValueError, match="same length"):
         ldp.hinge_fit([1, 2, 3, 4], [1, 2, 3, 4, 5])
+
+
+@pytest.mark.parametrize("p", [1 - 1e-16, math.nextafter(1.0, 0.0), 1 - 1e-15])
+def test_the_klucb_index_of_a_mean_within_an_ulp_of_one_is_one_not_a_zero_division(p):
+    """The second input review: klucb_bernoulli(1 - 1e-16, 1e-16) raised ZeroDivisionError (a midpoint rounded to 1)."""
+    from ldpcode.divergences import klucb_bernoulli
+
+    q = klucb_bernoulli(p, 1e-16)
+    assert p <= q <= 1.0 and klucb_bernoulli(p, 0.0) == p

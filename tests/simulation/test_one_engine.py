@@ -158,7 +158,13 @@ def test_learners_refuse_what_they_cannot_run_on():
         (lambda: ctx.make_learner("ldp-gloc", epsilon=-1.0, delta=0.1), ValueError, "epsilon"),
         (lambda: ctx.make_learner("ldp-linucb", epsilon=1.0, delta=1.5), ValueError, "delta"),
         (lambda: ctx.make_learner("linucb", alpha=1.0), ValueError, r"alpha must be in \(0, 1\)"),
-        (lambda: ctx.make_learner("linucb", lam=0.0), ValueError, "lam must be > 0"),
+        (
+            lambda: ctx.make_learner("linucb", lam=0.0),
+            ValueError,
+            r"lam must be >= 1e-8 \(the ridge keeps the design matrix invertible\)",
+        ),
+        # the second input review: 1e-300 passed, and the run failed mid-way on a singular matrix naming nothing
+        (lambda: ctx.make_learner("linucb", lam=1e-300), ValueError, r"^lam must be >= 1e-8"),
         (lambda: ctx.make_learner("linucb", sigma_scale=2.0), ValueError, "sigma_scale scales privacy noise"),
     ],
 )
