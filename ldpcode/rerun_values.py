@@ -11,6 +11,7 @@ integer (:func:`as_default_type`: ``-p horizon 1e6`` is 1000000).
 
 from __future__ import annotations
 
+import math
 import re
 from decimal import Decimal, InvalidOperation
 
@@ -136,6 +137,8 @@ def _exact(text: str, number: float) -> float:
         typed = Decimal(text.strip().replace("_", ""))
     except InvalidOperation:
         return number
+    if typed.is_finite() and typed != 0 and (number == 0 or math.isinf(number)):  # "got 0.0" for 1e-400 named no typo
+        raise _Inexact(f"{text.strip()[:40]!r} is beyond the doubles (it reads as {number!r})")
     # only where an integer parameter would take it (:func:`as_default_type`): 1e308 is a fine alpha, not 10**308
     if typed.is_finite() and abs(number) <= 2**53 and number.is_integer():
         if typed != Decimal(number):

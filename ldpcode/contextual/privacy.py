@@ -19,15 +19,14 @@ import math
 
 import numpy as np
 
-from .._validate import check_array, check_int, check_real
+from .._validate import EPSILON_FLOOR, check_array, check_int, check_real
 from ..mechanisms import GaussianMechanism
 
 
 def linucb_mechanisms(epsilon, delta, y_max):
     """The two Gaussian mechanisms of LDP LinUCB (Section 4.1): (xxᵀ at (ε/2, δ/2), sensitivity 2) and
     (y x at (ε/2, δ/2), sensitivity 2 y_max)."""
-    base = GaussianMechanism(epsilon, delta, 2.0)  # validates epsilon and delta
-    eps, d = base.epsilon, base.delta
+    eps, d = _split(epsilon, delta, 2, "LDP LinUCB")
     y_max = check_real("y_max", y_max)
     if y_max <= 0:
         raise ValueError(f"y_max must be > 0, got {y_max!r}")
@@ -37,13 +36,24 @@ def linucb_mechanisms(epsilon, delta, y_max):
 def gloc_mechanisms(epsilon, delta, grad_bound=1.0):
     """The three Gaussian mechanisms of Algorithm 3: xxᵀ and z x with σ = 6√(2 ln(3.75/δ))/ε
     (= (ε/3, δ/3), sensitivity 2) and the gradient with sd Cσ (sensitivity 2C), C = ``grad_bound``."""
-    base = GaussianMechanism(epsilon, delta, 2.0)  # validates epsilon and delta
-    eps, d = base.epsilon, base.delta
+    eps, d = _split(epsilon, delta, 3, "LDP GLOC")
     c = check_real("grad_bound", grad_bound)
     if c <= 0:
         raise ValueError(f"grad_bound must be > 0, got {grad_bound!r}")
     m = GaussianMechanism(eps / 3, d / 3, 2.0)
     return m, m, GaussianMechanism(eps / 3, d / 3, 2.0 * c)
+
+
+def _split(epsilon, delta, parts: int, name: str) -> tuple[float, float]:
+    """(ε, δ) checked, and refused where ε/``parts``, each mechanism's share, is below :data:`EPSILON_FLOOR`: the
+    refusal names the reader's ε, not the share (ε = 2e-9 for GLOC was refused as "got 6.67e-10")."""
+    base = GaussianMechanism(epsilon, delta, 2.0)  # validates epsilon and delta
+    if base.epsilon / parts < EPSILON_FLOOR:
+        raise ValueError(
+            f"epsilon must be >= {parts * EPSILON_FLOOR:g} for {name}, whose {parts} releases each spend epsilon/"
+            f"{parts} (at least ldpcode's EPSILON_FLOOR, {EPSILON_FLOOR:g}), got {base.epsilon!r}"
+        )
+    return base.epsilon, base.delta
 
 
 def upsilon(sigma, t, dim, horizon, alpha):

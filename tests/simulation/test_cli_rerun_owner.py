@@ -288,6 +288,15 @@ def test_a_number_a_double_cannot_hold_is_refused_not_rounded_to_a_whole_number(
         rv.parse_value(text, "seed")
 
 
+@pytest.mark.parametrize("text, reads", [("1e-400", "0.0"), ("[0.5, 1e400]", "inf"), ("-1e400", "-inf")])
+def test_a_number_beyond_the_doubles_is_refused_by_the_text_typed(text, reads):
+    """The second input review: -p epsilons [1e-400] was refused as "got 0.0", a value the reader never typed."""
+    with pytest.raises(
+        ValueError, match=rf"^parameter 'epsilons': '.*e.?400' is beyond the doubles \(it reads as {reads}\)$"
+    ):
+        rv.parse_value(text, "epsilons")
+
+
 def test_a_number_a_double_holds_exactly_or_with_a_fraction_is_read_as_before():
     assert rv.parse_value("1e16", "horizon") == 1e16 and rv.parse_value("9007199254740992.0") == 2.0**53
     assert rv.parse_value("0.1") == 0.1 and rv.parse_value("[0.3, 1e-3]") == [0.3, 0.001]  # fractions round

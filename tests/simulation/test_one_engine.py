@@ -165,6 +165,12 @@ def test_learners_refuse_what_they_cannot_run_on():
         ),
         # the second input review: 1e-300 passed, and the run failed mid-way on a singular matrix naming nothing
         (lambda: ctx.make_learner("linucb", lam=1e-300), ValueError, r"^lam must be >= 1e-8"),
+        # the second input review: the refusal showed the share eps/3, 6.67e-10, not the eps given
+        (
+            lambda: ctx.make_learner("ldp-gloc", epsilon=2e-9, delta=1e-3),
+            ValueError,
+            r"^epsilon must be >= 3e-09 for LDP GLOC, whose 3 releases each spend epsilon/3 .*, got 2e-09$",
+        ),
         (lambda: ctx.make_learner("linucb", sigma_scale=2.0), ValueError, "sigma_scale scales privacy noise"),
     ],
 )
