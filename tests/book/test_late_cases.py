@@ -21,7 +21,9 @@ from rules_fuzz import tiny_values
 
 A, R, H, Z = "chapters/azize2022/", "chapters/ren2020/", "chapters/heldp/", "chapters/zheng2020/"
 APPENDIX = "chapters/appendix/privacy_audit.ipynb"
-ALPHA = r"^parameter alpha must be a number in \(3, 1e\+06\] \(Theorems 7 and 8 of Azize and Basu need alpha > 3.*got 2\.0$"
+ALPHA = (
+    r"^parameter alpha must be a number in \(3, 1e\+06\] \(Theorems 7 and 8 of Azize and Basu need alpha > 3.*got 2\.0$"
+)
 MEANS = r"^parameter means must be a list of means with a suboptimal arm .*got \[0\.5, 0\.5\] \(ldp\.bounds\."
 SAMPLES = (
     r"^parameter samples must keep .* within ldpcode's Limits, got samples = 1000000000: .*its (time|memory) is "
