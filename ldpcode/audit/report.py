@@ -113,11 +113,12 @@ def audit_curators(make, levels, label: str, samples: int, seed, *, group: str, 
 
 
 def verdict(row: dict) -> str:
-    """``"REFUTED"`` when the audit refutes the row's claim, else ``"passes"``, or ``"passes (exact > claimed!)"``
-    when its exact loss exceeds the claim by more than 1e-9 (the audit missed a leak the closed form shows)."""
+    """``"REFUTED"`` when the audit refutes the row's claim; ``"FAILS (exact; audit blind)"`` when the audit does not
+    but the exact loss exceeds the claim by more than 1e-9 (the claim is false, by the closed form: a leak the
+    audit's samples cannot reach; "passes" read as a pass); else ``"passes"``."""
     if row["refuted"]:
         return "REFUTED"
-    return "passes (exact > claimed!)" if row["exact"] > row["claimed"] + 1e-9 else "passes"
+    return "FAILS (exact; audit blind)" if row["exact"] > row["claimed"] + 1e-9 else "passes"
 
 
 def _pair(row):

@@ -255,8 +255,9 @@ def exponent_room(sweeps: dict, loss_range: dict) -> dict:
 
 def exponents_figure(results: dict, slopes: dict, stated: dict, sweeps: dict, *, t_min: int, title: str,
                      sweep_title: str):  # fmt: skip
-    """Corollary 4's figure. Left: each run set's mean regret with its 95% band (dotted non-private, solid private),
-    and the stated rate :math:`T^a` (``stated[key]``) dashed through the mean at the first checkpoint >= ``t_min``;
+    """Corollary 4's figure. Left: each run set's mean regret with its 95% band (dotted non-private, solid private;
+    its legend gives the log-log slope on t >= ``t_min``, the first window of the tables), and the stated rate
+    :math:`T^a` (``stated[key]``) dashed through the mean at the first checkpoint >= ``t_min``;
     its legend below the panel (the curves fill it from corner to corner).
     Right: the regret ratio of each sweep against 1/ε, with Table 1's ratio proportional to 1/ε dashed through
     ε = 1 (the first ε if 1 is not swept). Returns the figure."""
@@ -268,8 +269,10 @@ def exponents_figure(results: dict, slopes: dict, stated: dict, sweeps: dict, *,
     fig, axes = plt.subplots(1, 2, figsize=(10, 4))
     ax = axes[0]
     for (k, e), r in results.items():
-        mean = plotting.band_curve(ax, r.checkpoints, r.regret, color=colors[k],
-                                   label=f"{k}, {learner_name(e)}: slope {slopes[k, e].slope:.2f}")  # fmt: skip
+        slope = f"slope {slopes[k, e].slope:.2f} on t ≥ {format_horizon(t_min)}"  # not the late window's of the Check
+        mean = plotting.band_curve(
+            ax, r.checkpoints, r.regret, color=colors[k], label=f"{k}, {learner_name(e)}: {slope}"
+        )
         ax.lines[-1].set_linestyle(":" if e is None else "-")
         i0 = int(np.searchsorted(r.checkpoints, t_min))
         t0, m0, a = r.checkpoints[i0], mean[i0], stated[k]

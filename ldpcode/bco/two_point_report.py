@@ -251,7 +251,8 @@ def rates_figure(results: dict, fits: dict, sweeps: dict, *, title: str, runs: i
     for eps in [e for k, e in results if k == "linear"]:
         ls, name = (":", "non-private") if eps is None else ("-", f"ε = {eps:g}")
         r, s = results["linear", eps], fits["linear", eps]
-        plotting.band_curve(axes[0], r.checkpoints, r.regret, color="C0", label=f"{name}: slope {s.slope:.2f}")
+        slope = f"slope {s.slope:.2f} on t ≥ {format_horizon(int(s.x[0]))}"  # the fit's window, not the late one
+        plotting.band_curve(axes[0], r.checkpoints, r.regret, color="C0", label=f"{name}: {slope}")
         axes[0].lines[-1].set_linestyle(ls)
         plotting.bound_curve(axes[0], s.x, lambda T, s=s: s.y[0] * (T / s.x[0]) ** 0.5, color="C0")
         r, s = results["quadratic", eps], fits["quadratic", eps]
@@ -273,9 +274,9 @@ def rates_figure(results: dict, fits: dict, sweeps: dict, *, title: str, runs: i
     plotting.paper_axes(axes[2], xlabel="1/ε", ylabel="private / non-private", title=f"T = {format_horizon(s.horizon)}")
     axes[2].minorticks_off()
     axes[2].set_xticks(inv, [f"{x:g}" for x in inv])
-    # the curves rise to the right: the convex panel's upper left and the ratios' lower right are empty; the strongly
-    # convex panel has no room (upper left, its legend lay over the private curve): its legend goes below it
-    axes[0].legend(fontsize=6, loc="upper left")
+    # the ratios' lower right is empty; the strongly convex panel has no room (upper left, its legend lay over the
+    # private curve), nor has the convex one once its legend names the slopes' window: their legends go below them
+    plotting.legend_below(axes[0], offset=-0.3, ncol=1, fontsize=6)
     plotting.legend_below(axes[1], offset=-0.3, ncol=1, fontsize=6)
     axes[2].legend(fontsize=6, loc="lower right")
     fig.suptitle(title, fontsize=10)

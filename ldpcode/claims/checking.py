@@ -27,7 +27,16 @@ from pathlib import Path
 from .._paths import repo_root
 from .core import Claim
 from .store import WRITE_ENV, _normalise, data_path, env_flag, load, write_atomic
-from .tables import _VERDICT_CLASS, format_value, format_pm, _html_two_line_table, _id_html, _text_table
+from .tables import (
+    _VERDICT_CLASS,
+    Markup,
+    _html_two_line_table,
+    _id_html,
+    _prose,
+    _text_table,
+    format_pm,
+    format_value,
+)
 
 
 #: the verdict column of a claim on a paper's number at parameters other than the stored ones: the book's verdicts
@@ -150,7 +159,11 @@ class CheckReport:
         body, classes = self._table()
         main = [[_id_html(r[0]), r[1], r[3], r[4]] for r in body]
         cls = [[k[0], k[1], k[3], k[4]] for k in classes]
-        details = [[("stored", r[2]), ("against", r[5]), ("at", r[6]), ("kind", r[7])] for r in body]
+        # a bound row names its bound ("Theorem 4 at T"), so "holds (35% of it)" says of what
+        details = [
+            [("stored", r[2]), ("against", r[5]), ("bound", _bound_how(c)), ("at", r[6]), ("kind", r[7])]
+            for r, (c, _, _) in zip(body, self.rows, strict=True)
+        ]
         msg = f"<p class='ldp-check-message'>{html.escape(self.message)}</p>" if self.message else ""
         return (
             "<div class='ldp-scroll'>"
@@ -158,6 +171,11 @@ class CheckReport:
             + "</div>"
             + msg
         )
+
+
+def _bound_how(c) -> str | Markup:
+    """A bound claim's ``how`` (which bound it is), as the report writes it; "" for any other row."""
+    return Markup(_prose(c.how)) if c is not None and c.kind == "bound" else ""
 
 
 def check(

@@ -529,7 +529,7 @@ class BoundClaim(Claim):
         v = self.verdict()
         if v == "vacuous":
             return f"vacuous ({format_value(self.bound / self.cap, 3)}× the largest possible value, {format_value(self.cap)})"
-        if self.bound > 0 and math.isfinite(self.bound) and self.reproduced >= 0:
+        if self.bound > 0 and math.isfinite(self.bound) and self.reproduced > 0:  # 0: "holds", not "(0% of it)"
             ratio = self.reproduced / self.bound
             pct = 100 * ratio
             share = f"{pct:.0f}%" if pct >= 10 else f"{format_value(pct, 2)}%"

@@ -298,8 +298,9 @@ def loss_figure(t6: Theorem6Audits):
         estimates = [abs(a.log_ratio[a.argmax]) for a in found]
         ax.plot(e, estimates, mk, color=color, markerfacecolor="none", label=f"{name}: its point estimate")
     ax.plot([t6.table_epsilon], [t6.table.max_lower], "D", color="C0", label="AdaP-UCB, table model: lower bound")
-    for a, lab in ((t6.halved, "noise halved"), (t6.stale, "no forgetting")):
-        ax.plot([a.epsilon], [a.max_lower], "X", color="C3", markersize=9, label=f"BROKEN {lab}: lower bound")
+    # black, one marker each: in the theme's palette C3 was near AdaP-UCB's orange, and both broken ones shared an X
+    for a, lab, mk in ((t6.halved, "noise halved", "X"), (t6.stale, "no forgetting", "P")):
+        ax.plot([a.epsilon], [a.max_lower], mk, color="k", markersize=9, label=f"BROKEN {lab}: lower bound")
     ax.set_xlabel("ε the policy claims")
     ax.set_ylabel(r"privacy loss $|\log\pi(a^T|r)/\pi(a^T|r')|$")
     ax.set_title(

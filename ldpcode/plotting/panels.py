@@ -133,13 +133,26 @@ def ratio_panel(ax, pairs, *, theory=None, paper=None, band: float | None = None
                 alpha=0.2,
                 linewidth=0,
             )
+        # each reference line carries its value (theory above it, the paper's below, at the left edge): on a log axis
+        # labelled by decades only, 1.6 and 1.72, or 8.5 and 9.0, could not be told apart
         if theory and label in theory:
             ax.axhline(theory[label], color=color, **THEORY_STYLE)
+            _line_value(ax, theory[label], color, above=True)
         if paper and label in paper:
             ax.axhline(paper[label], color=color, **PAPER_STYLE)
+            _line_value(ax, paper[label], color, above=False)
     paper_axes(ax, ylabel="regret ratio", title=title)
     ax.legend(loc="best")
     return ax
+
+
+def _line_value(ax, value, color, *, above: bool):
+    """Write ``value`` (3 significant digits) at the left edge of ``ax``, in the line's colour: above the line for a
+    theoretical factor (``above``), below it as "paper 1.6" for a paper's number (``above=False``). The
+    curves of a ratio start near 1 at the left edge; at the right edge they met the lines, and a legend outside."""
+    text, offset, va = (f"{value:.3g}", (3, 1), "bottom") if above else (f"paper {value:.3g}", (3, -1), "top")
+    ax.annotate(text, xy=(0.0, value), xycoords=ax.get_yaxis_transform(), xytext=offset, textcoords="offset points",
+                ha="left", va=va, fontsize=8, color=color)  # fmt: skip
 
 
 def bound_curve(ax, t, bound, *, color="k", linestyle="--", label=None):
@@ -474,11 +487,14 @@ def episode_timeline(
         starts = [s + 1 for s in blocks.start[1:]]
         for t in starts:
             ax.axvline(t, color="0.3", linestyle=":", linewidth=0.8)
-        marks, last = [], None  # label t_l only where labels do not collide
+        # label t_l in two staggered rows, a label only where it does not collide with the last one of its row (one
+        # row skipped t_2 and t_4 of Example 2, whose t_4 = 7 the text explains)
+        marks, last = [], [None, None]
         for i, t in enumerate(starts):
-            if len(marks) < max_marks and (last is None or _axis_fraction(last, t, T, log) >= 0.03):
-                marks.append((t, f"$t_{{{i + 1}}}$"))
-                last = t
+            row = next((r for r in (0, 1) if last[r] is None or _axis_fraction(last[r], t, T, log) >= 0.03), None)
+            if len(marks) < max_marks and row is not None:
+                marks.append((t, f"$t_{{{i + 1}}}$" + "\n" * row))
+                last[row] = t
         top = ax.secondary_xaxis("top")
         top.set_xticks([t for t, _ in marks])
         top.set_xticklabels([lab for _, lab in marks], fontsize="x-small")

@@ -54,8 +54,11 @@ def calibration_table(rows, delta) -> Table:
 def exact_delta_curves(eps_line, delta_grid, loss_bound) -> tuple[dict, dict]:
     r"""For each δ of ``delta_grid``, the exact δ(ε) (Balle and Wang 2018, Thm 8) of line 2's
     :math:`\sigma = 2B\sqrt{2\ln(1.25/\delta)}/\epsilon` at each ε of ``eps_line`` (Theorem 2's calibration outside
-    Dwork and Roth's ε < 1), and the first ε of the grid where it exceeds δ (``inf`` if none).
-    Returns ``(curves, cross)``, both keyed by δ."""
+    Dwork and Roth's ε < 1), and the ε where it first exceeds δ: a root (brentq) between the grid's last ε below
+    and first ε above (the grid's first ε if it starts above, ``inf`` if none; a grid point alone read 8.95 for
+    the root 8.78 at δ = 10⁻⁶). Returns ``(curves, cross)``, both keyed by δ."""
+    from scipy.optimize import brentq
+
     eps_line = np.asarray(eps_line, dtype=float)
     if eps_line.ndim != 1 or eps_line.size == 0 or not (eps_line > 0).all():
         raise ValueError(f"eps_line must be a non-empty 1-d array of epsilons > 0, got shape {eps_line.shape}")
@@ -66,6 +69,10 @@ def exact_delta_curves(eps_line, delta_grid, loss_bound) -> tuple[dict, dict]:
         curves[d] = np.array([float(gaussian_exact_delta(e, s, sens)) for e, s in zip(eps_line, sig)])
         over = np.flatnonzero(curves[d] > d)
         cross[d] = eps_line[over[0]] if over.size else float("inf")
+        if over.size and over[0] > 0:
+            c = sens * math.sqrt(2 * math.log(1.25 / d))
+            excess = lambda e, c=c, d=d: float(gaussian_exact_delta(e, c / e, sens)) - d  # noqa: E731
+            cross[d] = brentq(excess, eps_line[over[0] - 1], eps_line[over[0]], xtol=1e-12, rtol=1e-14)
     return curves, cross
 
 

@@ -152,7 +152,7 @@ def test_audit_curators_refuses_bad_input():
 def test_verdict_by_hand():
     assert report.verdict(_row(refuted=True, exact=2.0)) == "REFUTED"
     assert report.verdict(_row(exact=1.0 + 1e-10)) == "passes"
-    assert report.verdict(_row(exact=1.0 + 1e-8)) == "passes (exact > claimed!)"
+    assert report.verdict(_row(exact=1.0 + 1e-8)) == "FAILS (exact; audit blind)"  # "passes (...)" read as a pass
     assert report.verdict(_row(exact=math.nan)) == "passes"
 
 

@@ -145,6 +145,7 @@ def test_bound_claims_hold_within_noise_or_fail():
     assert holds.verdict() == "holds" and holds.verdict_text() == "holds (25% of it)"
     assert C.bound("a", "s", reproduced=1.0, bound=1.0, how="Lemma 2").verdict_text() == "holds (100% of it)"
     assert C.bound("a", "s", reproduced=0.035, bound=1.0, how="x").verdict_text() == "holds (3.5% of it)"
+    assert C.bound("a", "s", reproduced=0.0, bound=1e-6, how="x").verdict_text() == "holds"  # not "(0% of it)"
     noise = C.bound("a", "s", reproduced=41.5, bound=40.0, how="Theorem 4", se=1.0, horizon=10)
     assert noise.verdict() == "holds within noise" and noise.problem() is None
     broken = C.bound("a", "s", reproduced=42.5, bound=40.0, how="Theorem 4", se=1.0, horizon=10)
@@ -1052,6 +1053,17 @@ def test_check_table_html_is_claim_reproduced_check_verdict_then_a_line_of_the_r
         assert f"<span class='ldp-label'>{label}</span>" in sub
     assert "demo.<wbr>x" in h
     assert "written" in repr(report) and "against" in repr(report)  # the text form keeps every column
+
+
+def test_a_bound_row_of_the_check_table_names_its_bound_and_no_other_row_has_the_field():
+    """ "holds (35% of it)" says of what: the second line of a bound row names the bound, its ASCII math as prose."""
+    b = C.bound("demo.b", "a test", reproduced=10.0, bound=40.0, how="Theorem 4 at T: 8 log T / Delta^2", horizon=10)
+    r = C.reproducible("demo.r", "a test", reproduced=1.0, horizon=10)
+    h = C.CheckReport("chapters/demo/demo.ipynb", [(b, None, "written"), (r, None, "written")])._repr_html_()
+    bound_line, other_line = h.split("<tr class='ldp-sub'>")[1:]
+    assert "<span class='ldp-label'>bound</span> Theorem 4 at T: 8 log T / Δ<sup>2</sup></span>" in bound_line
+    assert "ldp-label'>bound<" not in other_line
+    assert "Theorem 4" not in repr(C.CheckReport("x.ipynb", [(b, None, "written")]))  # the text form is as it was
 
 
 def test_a_table_with_math_is_typeset_by_mathjax():

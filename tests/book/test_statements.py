@@ -3,6 +3,7 @@ text (under ../shared/papers, beside the repository; the book itself never reads
 normalisation, and a printed result's quote contains its printed number."""
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -59,6 +60,32 @@ def test_the_errata_quote_the_papers_verbatim():
     assert len(quotes) >= 10
     missing = [q for q in quotes if not any(S.found(q, t) for t in texts)]
     assert not missing, f"errata quotes not found verbatim in the papers: {missing}"
+
+
+def _in_extraction(quote: str, text: str) -> bool:
+    """Whether ``quote`` is in ``text`` as :func:`S.found` compares them, with every space dropped too: two
+    extractions of one paper space their TeX differently (``e^\\epsilon + 1`` and ``e^{\\epsilon}+1``)."""
+    tight = lambda t: S.normalise(t).replace(" ", "")  # noqa: E731
+    hay, at = tight(text), 0
+    for piece in (tight(p) for p in re.split(r"\.\.\.|…", quote)):
+        if piece and (at := hay.find(piece, at)) < 0:
+            return False
+        at += len(piece)
+    return True
+
+
+def test_an_erratum_is_printed_in_every_extraction_of_its_paper():
+    """An erratum says the paper prints it, so a slip of one extraction is not one: Ren et al.'s Corollary 11 reads
+    "we get LDP-UCB-B." in the .md extraction and "we get LDP-UCB-BS." in the other (once an erratum, withdrawn)."""
+    texts = {k: [(_papers() / f).read_text() for f in files] for k, files in S.PAPER_FILES.items()}
+    quotes = list(_blockquotes("chapters/report/errata.ipynb"))
+    partial = []
+    for q in quotes:
+        hits = [[_in_extraction(q, t) for t in papers] for papers in texts.values()]
+        partial += [q[:80] for h in hits if any(h) and not all(h)]
+    assert not partial, f"errata quotes found in only some extractions of their paper: {partial}"
+    old = "Replacing CTB in LDP-UCB-B by CTB-S, we get LDP-UCB-B."
+    assert [_in_extraction(old, t) for t in texts["ren2020ldp"]] == [True, False]  # the check can fail
 
 
 def test_printed_value_is_the_number_the_statement_prints():

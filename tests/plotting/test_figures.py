@@ -89,6 +89,8 @@ def test_ratio_panel_band_and_lines():
     assert len(ax.collections) == 1  # the band
     ys = sorted(line.get_ydata()[0] for line in ax.lines[1:])
     assert ys == [3.0, 4.0]  # paper (dotted) and theory (dashed)
+    # each reference line carries its value: on a log axis with decade labels, 1.6 and 1.72 could not be read
+    assert sorted(t.get_text() for t in ax.texts) == ["4", "paper 3"]
     plt.close(fig)
 
 

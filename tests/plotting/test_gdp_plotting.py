@@ -32,6 +32,18 @@ def test_bars_of_example2_by_hand():
     assert "4 episodes" in ax.get_title() and ax.get_xlim() == (1, 11)
     texts = sorted(t.get_text() for t in ax.texts)
     assert texts == ["1", "1", "1", "1", "2", "4"]
+    top = next(a for a in ax.child_axes)
+    assert [t.get_text() for t in top.get_xticklabels()] == ["$t_{1}$", "$t_{2}$", "$t_{3}$", "$t_{4}$"]
+    plt.close(fig)
+
+
+def test_close_episode_starts_are_labelled_in_two_staggered_rows():
+    """The visual review: at T = 100 one row of labels skipped t_2 and t_4 of Example 2 (t_4 = 7, which its text
+    explains); the second row, one line higher, holds them."""
+    fig, ax = plt.subplots()
+    ldp.plotting.episode_timeline(ax, Blocks(2, [0, 2, 3, 5, 6], [(0, 1), (0,), (0,), (1,), (0,)], [2, 1, 2, 1, 94]))
+    top = next(a for a in ax.child_axes)
+    assert [t.get_text() for t in top.get_xticklabels()] == ["$t_{1}$", "$t_{2}$\n", "$t_{3}$", "$t_{4}$\n"]
     plt.close(fig)
 
 

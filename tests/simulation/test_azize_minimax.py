@@ -110,7 +110,7 @@ def test_gap_figure_plots_the_worse_placement_per_gap():
     mean_a = ax_a.lines[0]
     assert list(mean_a.get_ydata()) == [12.0, 6.0]  # gap 0.1: last (12), gap 0.2: first (6)
     assert ax_a.lines[1].get_ydata()[0] == pytest.approx(10 / 27)  # bound (3) at T = 100
-    assert ax_b.get_title() == "B, K = 2: T = $10^{2}$, 2 runs"
+    assert ax_b.get_title() == "B, K = 2: T = $10^{2}$, 2 runs\ndashed: Theorem 2's bound (3) at each ε"  # the key
     plt.close(fig)
 
 

@@ -213,3 +213,17 @@ def test_figure(over_t, over_eps):
     plt.close(fig)
     with pytest.raises(TypeError, match="expected a C1Needed"):
         aub.figure(over_t, over_eps, 12.8)
+
+
+def test_the_arm_order_table_runs_the_same_laws_both_ways_and_shows_klucbs_early_ties():
+    """AdaP-KLUCB's regret of 1.25 at t = 100 (the visual review) is the arms' order: with the best arm listed first a
+    tie of indexes clipped at 1 goes to it; reversed, the same runs pay for their exploration."""
+    inst = ldp.make_instance("ren2020-mixed")  # any family: the reversed instance keeps each arm's law
+    t = aub.arm_order_effect(ldp.make_instance("bernoulli", means=[0.75, 0.625, 0.5]), 4, 7, epsilon=1.0, alpha=3.1,
+                             checkpoints=(1000, 100))  # fmt: skip
+    assert t.head == ["policy", "arms", "R(t = 10²)", "R(t = 10³)"]  # checkpoints in order
+    rows = {(r[0], r[1]): r[2:] for r in t.body}
+    assert set(rows) == {(p, k) for p in aub.ADAP for k in ("as listed", "reversed")}
+    assert rows["AdaP-KLUCB", "as listed"][0] < rows["AdaP-KLUCB", "reversed"][0]  # the tie goes to the best arm
+    reversed_inst = type(inst)(f"{inst.name}, arms reversed", tuple(inst.arms[::-1]))
+    assert reversed_inst.families.tolist() == inst.families.tolist()[::-1]

@@ -56,7 +56,11 @@ def test_exact_delta_curves_and_the_first_crossing():
     assert curves[DELTA] == pytest.approx([0.006830, 0.020924, 0.084953], rel=1e-4)
     assert cross[DELTA] == math.inf
     curves2, cross2 = report.exact_delta_curves([0.5, 50.0], [1e-6], 1.0)
-    assert curves2[1e-6][0] <= 1e-6 < curves2[1e-6][1] and cross2[1e-6] == 50.0  # line 2 fails at eps = 50
+    assert curves2[1e-6][0] <= 1e-6 < curves2[1e-6][1]  # line 2 fails at eps = 50, and first at the root 8.78
+    assert cross2[1e-6] == pytest.approx(8.782092, abs=1e-6)  # as the chapter's brentq on the closed form, not 50
+    sig_x = 2 * math.sqrt(2 * math.log(1.25e6)) / cross2[1e-6]
+    assert float(gaussian_exact_delta(cross2[1e-6], sig_x, 2.0)) == pytest.approx(1e-6, rel=1e-9)
+    assert report.exact_delta_curves([20.0, 50.0], [1e-6], 1.0)[1][1e-6] == 20.0  # above from the start: its first ε
     assert curves2[1e-6][1] == pytest.approx(float(gaussian_exact_delta(50.0, 2 * math.sqrt(2 * math.log(1.25e6))
                                                                         / 50.0, 2.0)), rel=1e-12)  # fmt: skip
     with pytest.raises(ValueError, match="eps_line must be a non-empty 1-d array of epsilons > 0"):

@@ -198,8 +198,8 @@ def test_rates_figure_draws_the_three_panels():
         assert fig._suptitle.get_text() == "T"
         assert left.get_title() == "convex, 2 runs" and mid.get_title() == "strongly convex, 2 runs"
         assert right.get_title() == "T = 1,000"
-        assert [t.get_text() for t in left.get_legend().get_texts()] == ["non-private: slope 0.50",
-                                                                         "ε = 1: slope 0.50"]  # fmt: skip
+        assert [t.get_text() for t in left.get_legend().get_texts()] == ["non-private: slope 0.50 on t ≥ 10",
+                                                                         "ε = 1: slope 0.50 on t ≥ 10"]  # fmt: skip
         assert [ln.get_linestyle() for ln in left.lines[0::2]] == [":", "-"]
         x, y = left.lines[1].get_data()  # T^1/2 through the fit's first point
         assert y[-1] == pytest.approx(y[0] * (x[-1] / x[0]) ** 0.5, rel=1e-12)
