@@ -247,11 +247,12 @@ class Seq(Rule):
 
 
 def _key_of(v):
-    """A hashable stand-in of a list item: a number as the claim ids print it (``f"{v:g}"``), so that 1 and 1.0, and
-    2 and 2.0000001, are the same item (the second pair collided in a claim id after all the work)."""
+    """A hashable stand-in of a list item: a float as the claim ids print it (``f"{v:g}"``: 2.0 and 2.0000001 collided
+    in a claim id after all the work), an integer as itself (its ids print every digit: 10**6 and 10**6 + 1 differ),
+    so that 1 and 1.0 are the same item."""
     if isinstance(v, (list, tuple)):
         return tuple(_key_of(x) for x in v)
-    return format(v, "g") if _is_real(v) else v
+    return float(format(v, "g")) if _is_real(v) and not _is_int(v) and not float(v).is_integer() else v
 
 
 @dataclass(frozen=True)

@@ -141,6 +141,18 @@ def test_messages_name_the_parameter_the_value_and_what_is_allowed(name, value, 
     assert str(info.value).startswith(message), str(info.value)
 
 
+def test_distinct_integers_are_compared_exactly_and_floats_as_their_ids_print_them():
+    """The second look: comparing every number by f"{v:g}" refused [10**6, 10**6 + 1] (both '1e+06'), horizons whose
+    ids print every digit; floats keep the :g key (2 and 2.0000001 share the id 'eps2')."""
+    from ldpcode.parameters.rules import Int, Real, Seq
+
+    Seq(Int(1), distinct=True)("horizons", [10**6, 10**6 + 1])
+    with pytest.raises(ValueError, match="all different"):
+        Seq(Real(0), distinct=True)("epsilons", [2, 2.0000001])
+    with pytest.raises(ValueError, match="all different"):
+        Seq(Real(0), distinct=True)("epsilons", [1e-7, 1.0000001e-7])
+
+
 def test_an_optional_parameter_says_none_is_allowed_when_it_refuses():
     rule = P.rules.Optional(P.rules.PROB)
     rule("beta", None)
