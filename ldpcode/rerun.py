@@ -326,14 +326,23 @@ def check_out(out: Path, name: str, *, book: bool = True, source: str | None = N
 
 def _same_source(executed: Path, source: str | None, other: str = "") -> None:
     """Refuse a re-run of ``source`` over ``executed`` (or, ``other``, beside it), a re-run of another notebook: its
-    metadata's :data:`NB_MARK` says which (a re-run of a version that recorded none is taken as the same)."""
+    metadata's :data:`NB_MARK` says which, or for a re-run of a version that recorded none papermill's input path
+    (``chapters/...`` in it); with neither, it is taken as the same."""
     import nbformat
 
     try:
-        before = nbformat.read(executed, as_version=4).metadata.get(NB_MARK)
+        meta = nbformat.read(executed, as_version=4).metadata
     except Exception:  # not a notebook, yet listed and unchanged: rerun's, with nothing to compare
         return
-    before = before.get("notebook", source) if isinstance(before, dict) else source
+    mark, path = meta.get(NB_MARK), str((meta.get("papermill") or {}).get("input_path") or "").replace("\\", "/")
+    before = (
+        mark.get("notebook")
+        if isinstance(mark, dict)
+        else path[path.rfind("chapters/") :]
+        if "chapters/" in path
+        else None
+    )
+    before = before or source
     if source is not None and (other or before != source):
         raise ValueError(
             f"{other + ',' if other else f'{executed} is'} the re-run of {before}; a re-run of {source} would replace "

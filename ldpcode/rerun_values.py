@@ -3,10 +3,11 @@
 ``-p horizon 100000`` is an int, ``-p epsilons "[0.5, 1.0]"`` a list, ``-p policy LDP-UCB-B`` a string,
 ``1e6`` (a string to YAML 1.1) the float 1e6, ``None`` or ``null`` None. Refused before anything reads them: an
 integer YAML 1.1 would read in another base (``010``, ``0x100``, ``0b11``, ``1:40``), a value of more than
-:data:`MAX_ITEMS` items, and a number written with more digits than a double holds where the double is a whole
-number (``2.0000000000000001`` and ``9007199254740993.0`` are 2 and 9007199254740992 as doubles: a seed or a
-horizon silently other than the one typed). Where the notebook's default is an integer, a whole float is that
-integer (:func:`as_default_type`: ``-p horizon 1e6`` is 1000000).
+:data:`MAX_ITEMS` items, a number beyond the doubles (``1e-400`` is 0.0), and, for an integer parameter, a
+number written with more digits than a double holds (``2.0000000000000001`` and ``9007199254740993.0`` are 2 and
+9007199254740992 as doubles: a seed or a horizon silently other than the one typed). Where the notebook's default
+is an integer, a whole float is that integer (:func:`as_default_type`: ``-p horizon 1e6`` is 1000000), and a whole
+double its text does not write exactly is refused there.
 """
 
 from __future__ import annotations
@@ -127,31 +128,38 @@ def _count_items(value, text: str) -> None:
 
 
 class _Inexact(ValueError):
-    """A number typed with more digits than the double it reads as, where that double is a whole number."""
+    """A number typed beyond the doubles (``1e-400`` reads as 0.0)."""
+
+
+class _Rounded(float):
+    """A whole double that its text does not write exactly (``2.0000000000000001`` reads as 2.0): fine for a real
+    parameter, refused where an integer parameter would take it (:func:`as_default_type`)."""
+
+    text: str
 
 
 def _exact(text: str, number: float) -> float:
-    """``number``, the double ``text`` reads as, unless it is a whole number that ``text`` does not write exactly
-    (``2.0000000000000001``, ``9007199254740993.0``): an integer parameter would silently take another value."""
+    """``number``, the double ``text`` reads as; refused (:class:`_Inexact`) when ``text`` is a finite, non-zero
+    number beyond the doubles; a :class:`_Rounded` when it is a whole double that ``text`` does not write exactly
+    (``9007199254740993.0``), for :func:`as_default_type` to refuse where an integer would take it."""
     try:
         typed = Decimal(text.strip().replace("_", ""))
     except InvalidOperation:
         return number
     if typed.is_finite() and typed != 0 and (number == 0 or math.isinf(number)):  # "got 0.0" for 1e-400 named no typo
         raise _Inexact(f"{text.strip()[:40]!r} is beyond the doubles (it reads as {number!r})")
-    # only where an integer parameter would take it (:func:`as_default_type`): 1e308 is a fine alpha, not 10**308
-    if typed.is_finite() and abs(number) <= 2**53 and number.is_integer():
-        if typed != Decimal(number):
-            raise _Inexact(
-                f"{text.strip()[:40]!r} is not exactly a number a double holds (it reads as {number:.17g}); "
-                "write an integer exactly, or fewer digits"
-            )
+    if typed.is_finite() and abs(number) <= 2**53 and number.is_integer() and typed != Decimal(number):
+        rounded = _Rounded(number)
+        rounded.text = text.strip()[:40]
+        return rounded
     return number
 
 
 def as_default_type(value, default, name: str = ""):
     """``value`` with its whole floats made integers where the notebook's ``default`` is an integer (or a list of
-    them): ``1e6`` for a horizon is 1000000. Anything else is returned unchanged, for the rules to judge."""
+    them): ``1e6`` for a horizon is 1000000; a float its text does not write exactly is refused there
+    (``-p seed 2.0000000000000001`` ran with seed 2). Anything else is returned unchanged, for the rules to judge
+    (never walked: a YAML alias bomb is the rules' to cut short)."""
 
     def is_int(x):
         return isinstance(x, int) and not isinstance(x, bool)
@@ -159,9 +167,17 @@ def as_default_type(value, default, name: str = ""):
     def whole(x):
         return isinstance(x, float) and x.is_integer() and abs(x) <= 2**53  # beyond, 1e16 + 1 reads as 1e16
 
+    def integer(x):
+        if isinstance(x, _Rounded):
+            raise ValueError(
+                f"parameter {name!r}: {x.text!r} is not exactly a number a double holds (it reads as {float(x):.17g}); "
+                "write an integer exactly, or fewer digits"
+            )
+        return int(x)
+
     if is_int(default) and whole(value):
-        return int(value)
+        return integer(value)
     if isinstance(default, (list, tuple)) and default and all(is_int(d) for d in default):
         if isinstance(value, (list, tuple)) and all(is_int(v) or whole(v) for v in value):
-            return type(value)(int(v) if whole(v) else v for v in value)
-    return value
+            return type(value)(integer(v) if whole(v) else v for v in value)
+    return value  # a _Rounded elsewhere is its double, a float (papermill writes it as such)

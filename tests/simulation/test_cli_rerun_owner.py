@@ -90,11 +90,12 @@ def test_a_build_file_the_reader_edited_is_never_deleted(tmp_path, fake):
 OTHER = "chapters/heldp/lemma6_laplace_tail.ipynb"  # another chapter's notebook
 
 
-def _as_if_from(out, name, source):
-    """OUT/<name>.ipynb as a re-run of ``source`` wrote it (a same-named notebook of another chapter), listed."""
+def _as_if_from(out, name, source, metadata=None):
+    """OUT/<name>.ipynb as a re-run of ``source`` wrote it (a same-named notebook of another chapter), listed;
+    ``metadata`` instead of the mark rerun writes now (an earlier version's)."""
     import nbformat
 
-    nb = nbformat.v4.new_notebook(metadata={rr.NB_MARK: {"notebook": source}})
+    nb = nbformat.v4.new_notebook(metadata=metadata or {rr.NB_MARK: {"notebook": source}})
     nbformat.write(nb, out / f"{name}.ipynb")
     files = json.loads((out / rr.MANIFEST).read_text())["files"]
     files[f"{name}.ipynb"] = rr._sha256(out / f"{name}.ipynb")
@@ -110,6 +111,19 @@ def test_a_rerun_of_another_notebook_of_the_same_name_never_replaces_it(tmp_path
     with pytest.raises(ValueError, match=f"is the re-run of chapters/heldp/{NAME}.ipynb; a re-run of {NB} would"):
         _rerun(out, render=False)
     assert (out / f"{NAME}.ipynb").read_text() == kept and len(fake) == 1  # refused before the notebook ran
+
+
+def test_a_rerun_of_an_earlier_version_is_known_by_papermills_input_path(tmp_path, fake):
+    """The second look: a re-run written before the source was recorded (ldpcode_rerun: True) was taken as the same
+    notebook, and replaced; papermill's own metadata names its input."""
+    out = tmp_path / "out"
+    _rerun(out, render=False)
+    old = lambda path: {rr.NB_MARK: True, "papermill": {"input_path": path}}  # noqa: E731
+    _as_if_from(out, NAME, None, old(f"/elsewhere/chapters/heldp/{NAME}.ipynb"))
+    with pytest.raises(ValueError, match=f"is the re-run of chapters/heldp/{NAME}.ipynb; a re-run of {NB} would"):
+        _rerun(out, render=False)
+    _as_if_from(out, NAME, None, old(f"/elsewhere/{NB}"))  # the same notebook: replaced, as before
+    assert _rerun(out, render=False).exists() and len(fake) == 2
 
 
 def test_a_rerun_of_another_notebook_never_deletes_the_page_in_out(tmp_path, fake):
@@ -282,10 +296,14 @@ def test_decimal_numbers_are_read_as_before():
         "1.00000000000000001e3",
     ],
 )
-def test_a_number_a_double_cannot_hold_is_refused_not_rounded_to_a_whole_number(text):
-    """Before: -p seed 2.0000000000000001 ran with seed 2 (the double), as sweep, reading the text, refuses it."""
+def test_a_number_a_double_cannot_hold_is_refused_where_an_integer_would_take_it(text):
+    """Before: -p seed 2.0000000000000001 ran with seed 2 (the double), as sweep, reading the text, refuses it. A real
+    parameter takes the double (the second look: -p delta 0.99999999999999999 was refused as 'write an integer')."""
+    default = [1, 2] if text.startswith("[") else 3
     with pytest.raises(ValueError, match=r"^parameter 'seed': '.*' is not exactly a number a double holds"):
-        rv.parse_value(text, "seed")
+        rv.as_default_type(rv.parse_value(text, "seed"), default, "seed")
+    real = rv.as_default_type(rv.parse_value(text, "delta"), 0.5, "delta")  # a float default: the double
+    assert real == rv.parse_value(text) and repr(real) == repr(eval(repr(real)))  # papermill writes it as a float
 
 
 @pytest.mark.parametrize("text, reads", [("1e-400", "0.0"), ("[0.5, 1e400]", "inf"), ("-1e400", "-inf")])
