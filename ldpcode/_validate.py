@@ -52,7 +52,8 @@ near 1/2). Far below it, 1/eps^2 overflows (eps < 1e-154), CTB's e^eps rounds to
 and indexes become inf or nan: at eps = 1e-310 every index was nan and the agent pulled the last arm."""
 
 #: the largest exploration parameter alpha of Azize and Basu's index policies: at 1e308 every index was inf (at 1e300,
-#: 1e150, with the means below its ulp), and the order of the arms decided
+#: 1e150, with the means below its ulp), and the order of the arms decided. A cap, not a guarantee: at the smallest
+#: eps (EPSILON_FLOOR) an alpha of 1e6 still makes the privacy bonus dwarf the means
 MAX_ALPHA = 1e6
 
 

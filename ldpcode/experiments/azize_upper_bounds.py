@@ -149,7 +149,7 @@ def arm_order_effect(inst, runs, seed, *, epsilon, alpha, checkpoints=(100, 1000
     """Each AdaP policy's mean regret at ``checkpoints`` on ``inst`` with its arms as listed and in reverse order
     (``runs`` runs from ``seed``). Early on every AdaP-KLUCB index is clipped at 1 and a tie goes to the
     lowest-numbered arm, the best one when the instance lists it first: the early regret is then the order's."""
-    cp = sorted(check_int("checkpoint", int(t), minimum=1) for t in checkpoints)
+    cp = sorted(check_int("checkpoint", t, minimum=1) for t in checkpoints)
     reversed_ = type(inst)(f"{inst.name}, arms reversed", tuple(inst.arms[::-1]))  # the same laws, any family
     orders = {"as listed": inst, "reversed": reversed_}
     rows = []

@@ -194,8 +194,8 @@ def _check_alpha(alpha, *, warn: bool = True) -> float:
     alpha = check_real("alpha", alpha)
     if not 0 < alpha <= MAX_ALPHA:
         raise ValueError(
-            f"alpha must be a number in (0, {MAX_ALPHA:g}] (the paper uses 3.1; a larger bonus swamps the means in "
-            f"floating point, and the order of the arms decides), got {alpha!r}"
+            f"alpha must be a number in (0, {MAX_ALPHA:g}] (the paper uses 3.1; at 1e308 every index was inf, and "
+            f"the order of the arms decided), got {alpha!r}"
         )
     if warn and alpha <= 3:
         warnings.warn(

@@ -215,15 +215,24 @@ def test_figure(over_t, over_eps):
         aub.figure(over_t, over_eps, 12.8)
 
 
-def test_the_arm_order_table_runs_the_same_laws_both_ways_and_shows_klucbs_early_ties():
+def test_the_arm_order_table_runs_the_same_laws_both_ways_and_shows_klucbs_early_ties(monkeypatch):
     """AdaP-KLUCB's regret of 1.25 at t = 100 (the visual review) is the arms' order: with the best arm listed first a
     tie of indexes clipped at 1 goes to it; reversed, the same runs pay for their exploration."""
-    inst = ldp.make_instance("ren2020-mixed")  # any family: the reversed instance keeps each arm's law
     t = aub.arm_order_effect(ldp.make_instance("bernoulli", means=[0.75, 0.625, 0.5]), 4, 7, epsilon=1.0, alpha=3.1,
                              checkpoints=(1000, 100))  # fmt: skip
     assert t.head == ["policy", "arms", "R(t = 10²)", "R(t = 10³)"]  # checkpoints in order
     rows = {(r[0], r[1]): r[2:] for r in t.body}
     assert set(rows) == {(p, k) for p in aub.ADAP for k in ("as listed", "reversed")}
     assert rows["AdaP-KLUCB", "as listed"][0] < rows["AdaP-KLUCB", "reversed"][0]  # the tie goes to the best arm
-    reversed_inst = type(inst)(f"{inst.name}, arms reversed", tuple(inst.arms[::-1]))
-    assert reversed_inst.families.tolist() == inst.families.tolist()[::-1]
+    seen = []  # the instances the function simulates: any family, each arm's law kept, the order reversed
+    monkeypatch.setattr(aub, "simulate", lambda pol, inst, *a, **k: seen.append(inst) or _FakeResult())
+    mixed = ldp.make_instance("ren2020-mixed")
+    aub.arm_order_effect(mixed, 2, 1, epsilon=1.0, alpha=3.1, checkpoints=(100,))
+    assert [i.arms for i in seen[:2]] == [mixed.arms, tuple(mixed.arms[::-1])]
+    with pytest.raises(TypeError, match="^checkpoint must be an integer, got 1.5"):
+        aub.arm_order_effect(mixed, 2, 1, epsilon=1.0, alpha=3.1, checkpoints=(1.5,))  # not truncated to 1
+
+
+class _FakeResult:
+    def mean_regret(self):
+        return np.zeros(1)
