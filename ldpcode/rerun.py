@@ -27,9 +27,9 @@ things, each refusing bad input before any work:
    raises :class:`BuildFailed`, one line naming the page and the file that holds the build's log (the command line
    prints it and exits with status 1, as for a notebook that fails); the executed notebook stays in ``OUT``.
 
-Values on the command line are read by :mod:`ldpcode.rerun_values`, as YAML (``-p horizon 100000`` an int, ``-p epsilons "[0.5, 1.0]"`` a list,
-``-p policy LDP-UCB-B`` a string); an integer YAML 1.1 would read in another base (``010``, ``0x100``, ``0b11``,
-``1:40``) is refused. Where the notebook's own default is an integer (or a list of integers), a whole
+Values on the command line are read by :mod:`ldpcode.rerun_values`, as YAML (``-p horizon 100000`` an int,
+``-p epsilons "[0.5, 1.0]"`` a list, ``-p policy LDP-UCB-B`` a string); an integer YAML 1.1 would read in another
+base (``010``, ``0x100``, ``0b11``, ``1:40``) is refused. Where the notebook's own default is an integer (or a list of integers), a whole
 number written as a float is read as that integer: ``-p horizon 1e6`` is ``1000000``; ``-p horizon 1.5`` is
 refused by the notebook's rules. A value of more than ``MAX_ITEMS`` items (YAML aliases can make a
 324-character value describe billions) is refused before anything reads it.
