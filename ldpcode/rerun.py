@@ -29,9 +29,9 @@ things, each refusing bad input before any work:
 
 Values on the command line are read by :mod:`ldpcode.rerun_values`, as YAML (``-p horizon 100000`` an int,
 ``-p epsilons "[0.5, 1.0]"`` a list, ``-p policy LDP-UCB-B`` a string); an integer YAML 1.1 would read in another
-base (``010``, ``0x100``, ``0b11``, ``1:40``) is refused. Where the notebook's own default is an integer (or a list of integers), a whole
-number written as a float is read as that integer: ``-p horizon 1e6`` is ``1000000``; ``-p horizon 1.5`` is
-refused by the notebook's rules. A value of more than ``MAX_ITEMS`` items (YAML aliases can make a
+base (``010``, ``0x100``, ``0b11``, ``1:40``) is refused. Where the notebook's own default is an integer (or a list
+of integers), a whole number written as a float is read as that integer: ``-p horizon 1e6`` is ``1000000``;
+``-p horizon 1.5`` is refused by the notebook's rules. A value of more than ``MAX_ITEMS`` items (YAML aliases can make a
 324-character value describe billions) is refused before anything reads it.
 
 ``--tiny`` runs the notebook at its tiny parameters (:attr:`ldpcode.parameters.Notebook.tiny`, the edge values
@@ -335,13 +335,10 @@ def _same_source(executed: Path, source: str | None, other: str = "") -> None:
     except Exception:  # not a notebook, yet listed and unchanged: rerun's, with nothing to compare
         return
     mark, path = meta.get(NB_MARK), str((meta.get("papermill") or {}).get("input_path") or "").replace("\\", "/")
-    before = (
-        mark.get("notebook")
-        if isinstance(mark, dict)
-        else path[path.rfind("chapters/") :]
-        if "chapters/" in path
-        else None
-    )
+    if isinstance(mark, dict):
+        before = mark.get("notebook")
+    else:  # an earlier version's re-run: papermill's record of its input
+        before = path[path.rfind("chapters/") :] if "chapters/" in path else None
     before = before or source
     if source is not None and (other or before != source):
         raise ValueError(
@@ -353,9 +350,16 @@ def _same_source(executed: Path, source: str | None, other: str = "") -> None:
 def _drop_stale_build(out: Path, name: str) -> None:
     """Remove ``OUT/book``, rerun's and unchanged, if it is the page of ``OUT/<name>.ipynb``'s earlier run."""
     if (out / "book" / f"{name}.ipynb").is_file() and not (out / "book").is_symlink():
-        _refuse_foreign_build(out / "book")  # again: the reader may have put a file there during the run
-        shutil.rmtree(out / "book")
-        _record(out, {}, drop="book/")
+        _remove_build(out / "book")  # checked again: the reader may have put a file there during the run
+
+
+def _remove_build(book: Path) -> None:
+    """Remove the build ``book`` and forget its files in the :data:`MANIFEST`, after :func:`_refuse_foreign_build`:
+    never a file rerun did not write, nor one changed since."""
+    _refuse_foreign_build(book)
+    if book.exists():
+        shutil.rmtree(book)
+        _record(book.parent, {}, drop="book/")
 
 
 def _refuse_foreign_build(book: Path) -> None:
@@ -453,10 +457,7 @@ def render_page(executed: Path, book: Path) -> Path:
     configuration and assets; returns the HTML page. The build is offline (the book's MathJax is bundled)."""
     root = repo_root()
     book = Path(book).absolute()
-    _refuse_foreign_build(book)  # never remove a file this function did not write, nor one changed since
-    if book.exists():
-        shutil.rmtree(book)
-        _record(book.parent, {}, drop="book/")
+    _remove_build(book)  # never a file this function did not write, nor one changed since
     book.mkdir(parents=True)
     try:
         page = _build(root, executed, book)
