@@ -19,25 +19,27 @@ from .policies import list_policies, make_policy
 from .limits import Limits
 from .results import RegretCurves
 from .simulate import SimulationResult, log_checkpoints, simulate
+from .exponents import (
+    SlopeFit,
+    WindowSpread,
+    consecutive_windows,
+    log_growth,
+    loglog_slope,
+    ratio_exponent,
+    window_spread,
+)
 from .stats import (
     HingeBootstrap,
     HingeFit,
     LinearFit,
-    SlopeFit,
-    WindowSpread,
     bootstrap_se,
-    consecutive_windows,
     hinge_bootstrap,
     hinge_fit,
     linear_fit,
     mean_se,
     mean_with_se,
     se_or_zero,
-    log_growth,
-    loglog_slope,
-    ratio_exponent,
     ratio_of_means_se,
-    window_spread,
 )
 
 __all__ = [
@@ -93,7 +95,7 @@ __all__ = [
 __version__ = "0.1.0"
 
 # Lazy loading (PEP 562). ``import ldpcode`` loads only the simulation core (instances, mechanisms, policies,
-# simulate, stats and what they import: numba and scipy); the rooms below load on first use, so that pyplot
+# simulate, stats, exponents and what they import: numba and scipy); the rooms below load on first use, so that pyplot
 # (through ``plotting``) and the audits cost nothing to a script or worker that never touches them (issue 24).
 # ``ldp.audit.X``, ``from ldpcode import audit`` and ``import ldpcode.audit`` work as before, and a room that the
 # core already loaded is a plain attribute, never seen by __getattr__. tests/simulation/test_import_time.py checks
@@ -113,6 +115,7 @@ _LAZY_SUBMODULES = frozenset(
         "divergences",
         "engine",
         "experiments",
+        "exponents",
         "global_policies",
         "instances",
         "limits",

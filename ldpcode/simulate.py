@@ -53,21 +53,23 @@ from .limits import (  # noqa: F401
     run_pool,
 )
 from .rng import run_streams  # noqa: F401
+from .exponents import (  # noqa: F401
+    SlopeFit,
+    log_growth,
+    loglog_slope,
+    ratio_exponent,
+)
 from .stats import (  # noqa: F401
     HingeBootstrap,
     HingeFit,
     LinearFit,
-    SlopeFit,
     bootstrap_indices,
     bootstrap_se,
     hinge_bootstrap,
     hinge_fit,
     linear_fit,
-    log_growth,
-    loglog_slope,
     mean_and_half_width,
     mean_se,
-    ratio_exponent,
     ratio_of_means_se,
 )
 

@@ -73,7 +73,7 @@ def test_the_slope_fits_name_a_bad_abscissa_on_one_line():
     with pytest.raises(
         ValueError, match=r"^x must be a 1-d array of at least 3 finite numbers \(log taken\), got nan at index 2$"
     ):
-        ldp.stats._check_abscissa("x", [1.0, 2.0, math.nan], positive=False)
+        ldp.exponents._check_abscissa("x", [1.0, 2.0, math.nan], positive=False)
 
 
 @pytest.mark.parametrize(

@@ -19,7 +19,8 @@ from typing import NamedTuple
 import numpy as np
 
 from ..claims import Table, format_horizon
-from ..stats import linear_fit, loglog_slope, ratio_exponent, ratio_of_means_se
+from ..exponents import loglog_slope, ratio_exponent
+from ..stats import linear_fit, ratio_of_means_se
 from .environments import QUAD_SCALE
 from .runs import hazan_levy_exploration_cost, simulate_one_point
 from .table1 import capped_eps_exponent, one_point_eps_claim, one_point_exponent_claims
@@ -35,7 +36,7 @@ def learner_name(eps) -> str:
 
 
 def ci_text(fit, spec: str = ".3f") -> str:
-    """The 95% interval ``[ci_low, ci_high]`` of a :class:`~ldpcode.stats.SlopeFit`, each written with ``spec``."""
+    """The 95% interval ``[ci_low, ci_high]`` of a :class:`~ldpcode.exponents.SlopeFit`, each written with ``spec``."""
     return f"[{fit.ci_low:{spec}}, {fit.ci_high:{spec}}]"
 
 
@@ -65,7 +66,7 @@ def run_settings(settings: dict, epsilons, *, horizon, runs, seed, delta, d, che
 
 
 def fit_slopes(results: dict, *, t_min: int, n_boot: int, seed: int) -> dict:
-    """The measured exponent of T of each result (Table 1's one-point rows): :func:`~ldpcode.stats.loglog_slope` of
+    """The measured exponent of T of each result (Table 1's one-point rows): :func:`~ldpcode.exponents.loglog_slope` of
     its regret on the checkpoints t >= ``t_min``, bootstrap over runs (``n_boot``, ``seed``); keyed as ``results``."""
     return {k: loglog_slope(r.checkpoints, r.regret, t_min=t_min, n_boot=n_boot, seed=seed) for k, r in results.items()}
 
@@ -89,7 +90,7 @@ class Sweep(NamedTuple):
 
 def epsilon_sweep(settings: dict, epsilons, *, horizon, runs, seed, delta, d, n_boot, boot_seed) -> dict:
     """Table 1's exponent of 1/ε: each setting run at ``horizon`` only, non-private and at each ε of ``epsilons``
-    (:func:`run_settings`, ``seed``), and :func:`~ldpcode.stats.ratio_exponent` of the paired regrets on 1/ε
+    (:func:`run_settings`, ``seed``), and :func:`~ldpcode.exponents.ratio_exponent` of the paired regrets on 1/ε
     (``n_boot``, ``boot_seed``). Returns ``{key: Sweep}``."""
     res = run_settings(settings, (None, *epsilons), horizon=horizon, runs=runs, seed=seed, delta=delta, d=d,
                        checkpoints=[horizon])  # fmt: skip

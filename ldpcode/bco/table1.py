@@ -13,8 +13,8 @@ S.C + Smooth              :math:`\tilde O(T^{1/2}/\epsilon)`    :math:`\tilde O(
 
 and for the two-point rows (MP-BCO, Algorithm 2, Theorem 6) :math:`\tilde O(\sqrt T/\epsilon^2)` (convex) and
 :math:`\tilde O(\log T/\epsilon^2)` (strongly convex). A run measures the exponent of T as the log-log slope of
-the mean regret (:func:`ldpcode.stats.loglog_slope`), and the exponent of 1/ε as the slope of the log regret
-ratio on log(1/ε) (:func:`ldpcode.stats.ratio_exponent`).
+the mean regret (:func:`ldpcode.exponents.loglog_slope`), and the exponent of 1/ε as the slope of the log regret
+ratio on log(1/ε) (:func:`ldpcode.exponents.ratio_exponent`).
 
 * :data:`ONE_POINT_ROWS`, :data:`WINDOW_SHIFTS`, :data:`EXACT_UNIT`: the rows, keyed by the notebook's setting.
 * :func:`one_point_exponent_claims`, :func:`one_point_eps_claim`: the claim family of Corollary 4's notebook.
@@ -32,7 +32,8 @@ from typing import NamedTuple
 import numpy as np
 
 from ..claims.tables import format_number
-from ..stats import ratio_of_means_se, window_spread
+from ..exponents import window_spread
+from ..stats import ratio_of_means_se
 
 EXACT_UNIT = 1e-9
 """The ``paper_unit`` of an exponent Table 1 states (3/4, 2/3, 1/2 of T; 1 and 2 of 1/ε): an exact fraction, not a
@@ -135,7 +136,7 @@ def window_systematic(result, t_min_late: int, slope: float) -> dict:
 def one_point_eps_claim(nb, key: str, learner: str, fit, *, horizon: int, runs: int, epsilons, reason=None,
                         reachable=None) -> None:  # fmt: skip
     r"""``eps_exponent_<key>``, built into ``nb``: ``fit``, the slope of log(private / non-private mean regret) on
-    log(1/ε) over ``epsilons`` at ``horizon`` (``runs`` paired runs; :func:`ldpcode.stats.ratio_exponent`), judged
+    log(1/ε) over ``epsilons`` at ``horizon`` (``runs`` paired runs; :func:`ldpcode.exponents.ratio_exponent`), judged
     (statistical, sense "<=") against the 1/ε of Table 1's private regret with ``reason`` if ``key`` is a row of
     :data:`ONE_POINT_ROWS`, reproducible otherwise; ``reachable``, the largest exponent the experiment allows
     (:func:`~ldpcode.bco.report.exponent_room`), makes an agreement below it inconclusive when it is at most 1."""

@@ -20,7 +20,8 @@ from typing import NamedTuple
 import numpy as np
 
 from ..claims import Table, format_horizon, format_number, format_value
-from ..stats import bootstrap_se, linear_fit, log_growth, loglog_slope, ratio_exponent
+from ..exponents import log_growth, loglog_slope, ratio_exponent
+from ..stats import bootstrap_se, linear_fit
 from .environments import QUAD_SCALE
 from .privacy import two_point_release
 from .report import Sweep, ci_text, exponent_room, learner_name
@@ -71,8 +72,8 @@ def run_two_point(envs, epsilons, *, horizon, runs, seed, delta, d, checkpoints=
 
 def fit_rates(results: dict, *, t_min: int, t_min_log: int, n_boot: int, seed: int) -> dict:
     """The rate of each result of :func:`run_two_point` (Table 1's MP-BCO rows): for ``"linear"`` the log-log slope
-    (:func:`~ldpcode.stats.loglog_slope`, t >= ``t_min``), for the others the slope on log t
-    (:func:`~ldpcode.stats.log_growth`, t >= ``t_min_log``); bootstrap over runs (``n_boot``, ``seed``)."""
+    (:func:`~ldpcode.exponents.loglog_slope`, t >= ``t_min``), for the others the slope on log t
+    (:func:`~ldpcode.exponents.log_growth`, t >= ``t_min_log``); bootstrap over runs (``n_boot``, ``seed``)."""
     return {
         (env, eps): loglog_slope(r.checkpoints, r.regret, t_min=t_min, n_boot=n_boot, seed=seed)
         if env == "linear"
@@ -189,7 +190,7 @@ def log_reason(increment, fit, *, t_min: int, horizon: int) -> str:
 
 def two_point_sweep(envs, epsilons, *, horizon, runs, seed, delta, d, n_boot, boot_seed) -> dict:
     """Table 1's exponent of 1/ε for the MP-BCO rows: each environment of ``envs`` run at ``horizon`` only,
-    non-private and at each ε of ``epsilons`` (``seed``), and :func:`~ldpcode.stats.ratio_exponent` of the paired
+    non-private and at each ε of ``epsilons`` (``seed``), and :func:`~ldpcode.exponents.ratio_exponent` of the paired
     regrets on 1/ε (``n_boot``, ``boot_seed``). Returns ``{env: Sweep}`` (:class:`~ldpcode.bco.report.Sweep`)."""
     res = run_two_point(envs, (None, *epsilons), horizon=horizon, runs=runs, seed=seed, delta=delta, d=d,
                         checkpoints=[horizon])  # fmt: skip

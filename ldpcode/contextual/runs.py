@@ -30,7 +30,7 @@ from ..engine import run as run_policy
 from ..limits import MAX_HORIZON, MAX_RUNS, Limits, check_limits
 from ..results import RegretCurves
 from ..rng import run_streams
-from ..stats import SlopeFit, loglog_slope
+from ..exponents import SlopeFit, loglog_slope
 from .instance import ContextualInstance
 from .kernels import (
     _CODES,
@@ -446,7 +446,7 @@ def uniform_play_regret(instance: ContextualInstance, n_rounds: int = 100_000, s
 @dataclass
 class HorizonSweep:
     """Runs of one policy at several horizons: ``final`` (runs, H) regret at each horizon, ``fit`` the
-    measured exponent (:func:`ldpcode.stats.loglog_slope` of ``final`` on the horizons: slope, its
+    measured exponent (:func:`ldpcode.exponents.loglog_slope` of ``final`` on the horizons: slope, its
     bootstrap ``se`` and interval), ``curve`` the result at the largest horizon (with log-spaced
     checkpoints; its ``sigmas`` are the privacy noise sds)."""
 
@@ -482,7 +482,7 @@ def horizon_sweep(
     r"""``runs`` runs of ``policy`` at each horizon (the algorithms depend on T through ln(2T/α) and
     ζ = 1/√T, so each horizon is its own simulation, same seed), then the exponent of Table 1 of Zheng et al.
     (2020), :math:`\tilde O(T^{3/4}/\epsilon)` under LDP, :math:`\tilde O(T^{1/2})` without: the slope of log mean
-    regret on log T, :func:`ldpcode.stats.loglog_slope` with ``n_boot`` resamples of the runs (the same run
+    regret on log T, :func:`ldpcode.exponents.loglog_slope` with ``n_boot`` resamples of the runs (the same run
     indices at every horizon, as the runs of one seed share their streams). ``limits`` caps the estimated
     cost of all the horizons together (checked before the first)."""
     if isinstance(horizons, (str, bytes)) or np.ndim(horizons) != 1 or len(horizons) < 3:

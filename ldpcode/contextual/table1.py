@@ -24,7 +24,7 @@ import numpy as np
 
 from ..bco.table1 import EXACT_UNIT, capped_eps_exponent
 from ..claims.tables import Table, format_number
-from ..stats import consecutive_windows, window_spread
+from ..exponents import consecutive_windows, window_spread
 
 STATED = {False: 0.5, True: 0.75}
 """Table 1's exponent of T, without (False) and with (True) local privacy: :math:`T^{1/2}` and :math:`T^{3/4}/\\epsilon`."""
@@ -80,7 +80,7 @@ def table1_claims(
     regret on log T, judged (statistical, sense "<=") against Table 1's :math:`T^{1/2}` (non-private, the learner
     of ``reference``) and :math:`T^{3/4}/\epsilon` (``theorem``, first private sweep), with the largest change of the
     slope over every run of at least 3 consecutive horizons as its systematic
-    (:func:`ldpcode.stats.window_spread`); reproducible for the other ε. Then ``regret_T<T>_<tag>``, the mean
+    (:func:`ldpcode.exponents.window_spread`); reproducible for the other ε. Then ``regret_T<T>_<tag>``, the mean
     regret at the largest T. Last, ``eps_exponent``: minus ``eps_fit``'s slope against the exponent 1 of 1/ε.
 
     ``learners``: the (non-private, private) learner names of the notes (``("non-private LinUCB", "LDP

@@ -37,7 +37,8 @@ from ..bounds import (
     lower_bound_constant,
 )
 from ..instances import make_privacy_levels
-from ..stats import _row_slopes, bootstrap_indices, linear_fit
+from ..exponents import _row_slopes
+from ..stats import bootstrap_indices, linear_fit
 
 MODELS = {
     "UCB1": "no privacy",
@@ -291,7 +292,7 @@ class CrossoverEstimate:
 def crossover_bootstrap(epsilons, local_runs, global_runs, factor: float, *, n_boot: int = 1000, seed: int = 0):
     """:func:`crossover` of :func:`price_of_trust` with its uncertainty: each replicate resamples the runs of the
     two models independently (their cells are separate simulations at each ε; the runs of one model share seeds
-    across ε, so whole rows are resampled, as in :func:`ldpcode.stats.loglog_slope`). Raises :class:`NoCrossover`
+    across ε, so whole rows are resampled, as in :func:`ldpcode.exponents.loglog_slope`). Raises :class:`NoCrossover`
     when fewer than 90 % of the replicates cross the level on the grid."""
     value = crossover(epsilons, price_of_trust(local_runs, global_runs), factor)
     n_boot = check_int("n_boot", n_boot, minimum=2)

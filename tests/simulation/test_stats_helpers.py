@@ -5,6 +5,9 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.stats import norm
 
 import ldpcode as ldp
 
@@ -110,3 +113,60 @@ def test_mean_and_half_width_refuses_non_finite_runs(values):
 
     with pytest.raises(ValueError, match=r"^values must be finite, got"):
         mean_and_half_width(values)
+
+
+def _plain_linear_fit(x, y):
+    """The least-squares fit as the formulas of ldpcode.stats.linear_fit's docstring write it, on the raw values."""
+    x, y = np.asarray(x, float), np.asarray(y, float)
+    dx, dy = x - x.mean(), y - y.mean()
+    slope = float(dx @ dy) / float(dx @ dx)
+    intercept = float(y.mean() - slope * x.mean())
+    resid = y - slope * x - intercept
+    return slope, intercept, float(1.0 - (resid @ resid) / float(dy @ dy))
+
+
+@given(
+    # ordinary: no magnitude below 1e-6 but 0 (near 1e-278 the plain squares underflow to 0 and the scaled do not)
+    st.lists(st.floats(-1e6, 1e6).map(lambda v: v if abs(v) >= 1e-6 else 0.0), min_size=3, max_size=40).filter(
+        lambda v: len(set(v)) > 1
+    ),
+    st.integers(0, 2**32 - 1),
+)
+@settings(max_examples=200, deadline=None)
+def test_scaled_helpers_are_bit_for_bit_the_plain_formulas_on_ordinary_values(x, seed):
+    """The helpers compute on values divided by a power of two (ldpcode.stats._scaled) so that values near 1e308 or
+    1e-300 neither overflow nor vanish; on ordinary values that scaling is exact, so every number is the plain one."""
+    x = np.array(x)
+    y = x * 0.5 + np.random.default_rng(seed).normal(size=x.size) * 3.0
+    assert ldp.mean_with_se(x) == (float(np.mean(x)), float(np.std(x, ddof=1) / math.sqrt(x.size)))
+    fit = ldp.stats.linear_fit(x, y)
+    assert (fit.slope, fit.intercept, fit.r2) == _plain_linear_fit(x, y)
+    half = ldp.stats.mean_and_half_width(x)[1]
+    assert half == norm.ppf(0.975) * np.std(x, ddof=1) / np.sqrt(x.size)
+
+
+def test_values_near_the_limits_of_a_double_give_the_hand_computed_numbers():
+    # the plain formulas gave an infinite standard error for two equal runs of 1e308, and a slope of 0 on x near 1e200
+    assert ldp.mean_with_se([1e308, 1e308]) == (1e308, 0.0)
+    assert ldp.stats.mean_se([1e308, -1e308]) == pytest.approx(1e308)  # sd sqrt(2) * 1e308, over sqrt(2)
+    fit = ldp.stats.linear_fit([1e200, 2e200, 3e200], [1.0, 2.0, 3.0])
+    assert (fit.slope, fit.r2) == (pytest.approx(1e-200), pytest.approx(1.0))
+    fit = ldp.stats.linear_fit([1e-300, 2e-300, 3e-300], [1.0, 2.0, 3.0])  # "x must not be constant" before
+    assert (fit.slope, fit.r2) == (pytest.approx(1e300), pytest.approx(1.0))
+    # means 1.5 and 2 (x 1e300), r = 0.75; var = 0.5/2 + 0.75^2 * 2/2 - 2 * 0.75 * 1/2 = 0.0625; sqrt / 2 = 0.125
+    assert ldp.stats.ratio_of_means_se([1e300, 2e300], [1e300, 3e300]) == pytest.approx(0.125)
+
+
+@pytest.mark.parametrize(
+    "call, what",
+    [
+        (lambda: ldp.stats.mean_and_half_width(np.array([1e308, -1e308])), "the half-width"),
+        (lambda: ldp.stats.ratio_of_means_se([1e308, 1e308], [1e-308, 1e-308]), "the ratio"),
+        # slope 1.7e308 fits, but the intercept 0 - 1.7e308 * 2 does not
+        (lambda: ldp.stats.linear_fit([1.0, 2.0, 3.0], [-1.7e308, 0.0, 1.7e308]), "the intercept"),
+    ],
+)
+def test_a_result_beyond_a_double_is_refused_in_one_line(call, what):
+    with pytest.raises(ValueError, match=f"^{what} of these values overflows a double") as info:
+        call()
+    assert "\n" not in str(info.value)

@@ -21,7 +21,7 @@ TINY = Limits(cpu_seconds=1e-12, memory_bytes=1.0)
 
 SETUP = """
 import json, math, time, numpy as np, ldpcode as ldp
-from ldpcode import stats
+from ldpcode import exponents, stats
 x5 = [0.1, 0.2, 0.5, 1.0, 2.0]; y5 = [5.0, 3.0, 2.0, 2.0, 2.0]
 v = np.random.default_rng(0).random((20, 5)) + 1
 t3 = [10.0, 100.0, 1000.0]; v3 = np.random.default_rng(0).random((20, 3)) + 1
@@ -36,7 +36,7 @@ HUGE = {  # name: (call, what its message must name); before: > 30 s, or MemoryE
     "loglog_slope": ("ldp.loglog_slope(t3, v3, n_boot=10**9)", "n_boot=1000000000"),
     "log_growth": ("ldp.log_growth(t3, v3, n_boot=10**9)", "n_boot=1000000000"),
     "ratio_exponent": ("ldp.ratio_exponent(t3, v3, v3[:, 0], n_boot=10**9)", "n_boot=1000000000"),
-    "consecutive_windows": ("stats.consecutive_windows(10**6)", "n=1000000"),
+    "consecutive_windows": ("exponents.consecutive_windows(10**6)", "n=1000000"),
 }
 
 

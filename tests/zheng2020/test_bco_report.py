@@ -9,7 +9,7 @@ import pytest
 
 from ldpcode.bco import report, simulate_one_point
 from ldpcode.book import Notebook
-from ldpcode.stats import loglog_slope, ratio_exponent
+from ldpcode.exponents import loglog_slope, ratio_exponent
 
 PREFIX = "zheng2020.corollary4_one_point_bco"
 CP = np.unique(np.geomspace(1, 10_000, 41).astype(np.int64))

@@ -11,7 +11,7 @@ import pytest
 from ldpcode.bco import QUAD_SCALE, report, simulate_two_point, two_point_report
 from ldpcode.bco.table1 import LogIncrementRatio
 from ldpcode.book import Notebook
-from ldpcode.stats import log_growth, loglog_slope, ratio_exponent
+from ldpcode.exponents import log_growth, loglog_slope, ratio_exponent
 
 PREFIX = "zheng2020.algorithm2_two_point_bco"
 CP = np.array([10, 100, 1000, 10_000])
