@@ -22,7 +22,7 @@ import numpy as np
 from ..bounds import heldp_quantities, v_b, v_l
 from ..bounds.heldp import RegretFitOnV, regret_fit_on_v
 from ..claims import Table, format_horizon, format_number
-from ..plotting import POLICY_COLORS, fit_panel, label_points
+from ..plotting import POLICY_COLORS, fit_label, fit_panel, label_points
 from ..policies import make_policy
 from ..simulate import simulate
 from ..stats import LinearFit, linear_fit, mean_se
@@ -211,8 +211,9 @@ def grid_words(grids: dict) -> str:
 def figure(points, vals: dict, mean: dict, se: dict, fits: Fits, *, horizon: int, runs: int, z: float = 1.96):
     r"""Figure 2 as we read it: one panel per agent, the mean regret at T of each (law, ε_min) against
     :math:`V_L` or :math:`V_B` with error bars of ± ``z`` standard errors, the agent's own fit (``fits.agent``)
-    dashed (:func:`ldpcode.plotting.fit_panel`), each point labelled with its law's letter (:data:`SHORT`) and ε_min,
-    kept apart once the layout is done (:func:`ldpcode.plotting.label_points`).
+    dashed (:func:`ldpcode.plotting.fit_panel`), the pooled fit (``fits.pooled``: one line through both agents' points,
+    the fit the paper describes and the book judges) dotted grey in both panels, each point labelled with its law's
+    letter (:data:`SHORT`) and ε_min, kept apart once the layout is done (:func:`ldpcode.plotting.label_points`).
     For the runs on the Bernoulli arms of Ren et al. Returns the figure."""
     fig, axes = plt.subplots(1, 2, figsize=(10, 4.2))
     labels = []
@@ -223,6 +224,10 @@ def figure(points, vals: dict, mean: dict, se: dict, fits: Fits, *, horizon: int
                   z=z, xlabel=v, ylabel="pseudo-regret R(T)",
                   title=f"{p}: R(T) against {v}\n"
                         f"T = {format_horizon(horizon, mathtext=True)}, {runs} runs, Bernoulli arms")  # fmt: skip
+        xs = np.array([min(x), max(x)])
+        ax.plot(xs, fits.pooled.predict(xs), color="0.3", linestyle=":", linewidth=1.5,
+                label=fit_label(fits.pooled, what="pooled"))  # fmt: skip
+        ax.legend(loc="upper left", fontsize="x-small")
         labels.append((ax, x, y, [f"{SHORT[lv]} {em:g}" for _, lv, em in keys], color))
     fig.tight_layout()
     for ax, x, y, texts, color in labels:  # after the layout: the labels are kept apart at the scale they are drawn at

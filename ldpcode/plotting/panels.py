@@ -224,6 +224,16 @@ def gap_panel(
     return ax
 
 
+def fit_label(fit, names: tuple[str, str] = ("R", "V"), what: str = "fit") -> str:
+    """A least-squares line's legend entry, the equation it is and its R^2: "fit R = 782.7 V + 26,364, R² = 0.9354"
+    (``names`` = (y, x); ``what`` names the line)."""
+    sign = "-" if fit.intercept < 0 else "+"
+    return (
+        f"{what} {names[0]} = {format_value(fit.slope)} {names[1]} {sign} {format_value(abs(fit.intercept))}, "
+        f"R² = {fit.r2:.4f}"
+    )
+
+
 def fit_panel(
     ax,
     x,
@@ -273,8 +283,7 @@ def fit_panel(
         fit.predict(xs),
         color=c,
         **THEORY_STYLE,
-        label=f"fit {names[0]} = {format_value(fit.slope)} {names[1]} {'-' if fit.intercept < 0 else '+'} "
-        f"{format_value(abs(fit.intercept))}, R² = {fit.r2:.4f}",
+        label=fit_label(fit, names),
     )
     ax.set(xlabel=xlabel or ax.get_xlabel(), ylabel=ylabel or ax.get_ylabel())
     if annotate is not None:

@@ -158,6 +158,8 @@ def test_fit_panel_labels_its_line_as_the_equation_it_is():
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
     plt.close(fig)
     assert labels == ["fit R = 782.7 V + 26,364, R² = 1.0000", "fit log R = 0.95 log T - 1.9, R² = 1.0000"], labels
+    pooled = ldp.stats.LinearFit(slope=911.1, intercept=15898.0, r2=0.8993, n=16)  # heldp/figure2's judged line
+    assert ldp.plotting.fit_label(pooled, what="pooled fit:") == "pooled fit: R = 911.1 V + 15,898, R² = 0.8993"
 
 
 def test_legend_below_centres_the_legend_under_the_axes():
