@@ -77,14 +77,22 @@ class Task:
     options: tuple = ()
     engine: str = "per-pull"
 
-    def build(self):
-        """(the policy on its engine, the users' privacy levels or None), built where the block runs."""
+    def build(self, *, engine: bool = True):
+        """(the policy on its engine, the users' privacy levels or None), built where the block runs; with
+        ``engine=False``, the policy as :func:`ldpcode.make_policy` makes it."""
         if self.policy.startswith("HeLDP-"):
             epsilon_min, levels = self.heterogeneous(self.epsilon)
             policy = make_policy(self.policy, epsilon_min=epsilon_min, **dict(self.options))
         else:
             policy, levels = make_policy(self.policy, self.epsilon, **dict(self.options)), None
-        return on_engine(policy, self.instance, self.engine, levels), levels
+        return (on_engine(policy, self.instance, self.engine, levels) if engine else policy), levels
+
+    def engine_used(self) -> str:
+        """The engine the block runs on: ``self.engine``, or for ``"auto"`` the one it chose for this cell."""
+        if self.engine != "auto":
+            return self.engine
+        policy, levels = self.build(engine=False)
+        return "per-pull" if on_engine(policy, self.instance, "auto", levels) is policy else "event"
 
 
 def run_task(task: Task, cancel=None) -> np.ndarray:
@@ -445,7 +453,8 @@ def sweep(
     ``scheduler``: None (threads in this process, ``workers`` of them), ``"localcluster"``, an address or a
     ``distributed.Client``. ``options`` gives a policy's further keywords of :func:`ldpcode.make_policy`
     (``{"AdaP-UCB": {"alpha": 4.0}}``). ``progress`` shows a bar over blocks (default: only on a terminal). The table's
-    ``attrs`` record horizon, runs, seed and the wall-clock seconds (not part of the numbers). Each cell equals
+    ``attrs`` record horizon, runs, seed, the wall-clock seconds (not part of the numbers) and :func:`provenance`: the
+    engine, every instance's arms, the policies' options. Each cell equals
     :func:`ldpcode.simulate.simulate` with the same seed and ``engine`` (:mod:`ldpcode.policies.engines`), run for run.
     """
     _check_scheduler(scheduler)
@@ -518,8 +527,31 @@ def _table(tasks: list[Task], counts: list[np.ndarray], wall: float, runs: int):
         seed=first.seed,
         pulls=int(sum(t.size * t.horizon for t in tasks)),
         wall_seconds=wall,
+        **provenance(tasks),
     )
     return table
+
+
+def provenance(tasks: list[Task]) -> dict:
+    """What the table's rows do not say and a reader needs to read them (``table.attrs``, kept in the file by
+    :func:`save_table`): the ``engine`` asked for and the (policy, instance, ε) cells that ran on the event engine
+    (``event_cells``; ε None for a non-private policy); each instance's arms, ``[law, p0, p1]`` with every digit (an instance
+    named by the reader is otherwise only a name); each policy's ``options``; the ``heterogeneous`` function's
+    qualified name; and the ``ldpcode`` version."""
+    from . import __version__
+    from .instances import Family
+
+    arms = {t.instance.name: [[Family(a.family).name.lower(), a.p0, a.p1] for a in t.instance.arms] for t in tasks}
+    options = {t.policy: dict(t.options) for t in tasks if t.options}
+    het, cells = tasks[0].heterogeneous, {(t.policy, t.instance.name, t.epsilon): t for t in tasks}
+    return {
+        "engine": tasks[0].engine,
+        "event_cells": [[p, i, e] for (p, i, e), t in cells.items() if t.engine_used() == "event"],
+        "instances": arms,
+        "options": options,
+        "heterogeneous": None if het is None else f"{het.__module__}.{getattr(het, '__qualname__', repr(het))}",
+        "ldpcode": __version__,
+    }
 
 
 def summary(table, t: int | None = None):

@@ -5,7 +5,9 @@ A table (:data:`ldpcode.sweep.COLUMNS`, one row per policy, instance, ε, run an
 (through pyarrow) or CSV (every float with 17 significant digits, so it reads back bit for bit). The write goes to a
 temporary file beside the target, renamed over it in one step; the row count is stored with the table
 (:data:`ROWS_KEY`), and the grid's shape (every run of every cell holds every checkpoint) is checked on reading. A
-file cut short by a copy, a full disk or a killed process is refused instead of read as a smaller experiment.
+file cut short by a copy, a full disk or a killed process is refused instead of read as a smaller experiment. The
+table's ``attrs`` (:func:`ldpcode.sweep.provenance`: the engine, every instance's arms, the policies' options) go
+with it: in pandas' metadata of a Parquet file, on the third comment line of a CSV file (:data:`ATTRS_KEY`).
 """
 
 from __future__ import annotations
@@ -96,9 +98,34 @@ def _not_written_here(path: Path) -> str:
 
 
 def _csv_body(table) -> bytes:
-    """The rows of a table as its CSV file holds them below the two comment lines (every float with 17 significant
+    """The rows of a table as its CSV file holds them below its comment lines (every float with 17 significant
     digits): what :data:`DIGEST_KEY` is the SHA-256 of, in a CSV file and in a Parquet file's metadata alike."""
     return table.to_csv(index=False, float_format="%.17g", lineterminator="\n").encode("utf-8")
+
+
+#: the comment line of a CSV table that holds its ``attrs`` as JSON (a Parquet file keeps them in pandas' metadata)
+ATTRS_KEY = "ldpcode.attrs"
+
+
+def _attrs_line(table) -> bytes:
+    """The third comment line of a CSV table, ``# ldpcode.attrs: {...}``: the table's ``attrs`` (horizon, seed,
+    engine, the instances' arms: :func:`ldpcode.sweep.provenance`) as JSON, or nothing for a table without them."""
+    import json
+
+    if not table.attrs:
+        return b""
+    text = json.dumps(table.attrs, default=lambda v: v.item() if hasattr(v, "item") else str(v), ensure_ascii=False)
+    return f"# {ATTRS_KEY}: {text}\n".encode()
+
+
+def _read_attrs(path: Path) -> dict:
+    """The ``attrs`` a CSV table's third line holds (:func:`_attrs_line`), or {} for a file without that line."""
+    import json
+
+    with open(path, encoding="utf-8") as f:
+        lines = [f.readline() for _ in range(3)]
+    prefix = f"# {ATTRS_KEY}:"
+    return json.loads(lines[2][len(prefix) :]) if lines[2].startswith(prefix) else {}
 
 
 def _csv_digest_holds(path: Path) -> bool | None:
@@ -187,7 +214,7 @@ def save_table(table, path, *, replace: bool = False) -> Path:
         else:
             import hashlib
 
-            body = _csv_body(table)
+            body = _attrs_line(table) + _csv_body(table)
             with open(tmp, "wb") as f:
                 f.write(f"# {ROWS_KEY}: {len(table)}\n# {DIGEST_KEY}: {hashlib.sha256(body).hexdigest()}\n".encode())
                 f.write(body)
@@ -214,6 +241,7 @@ def load_table(path):
             table = pd.read_parquet(path)
         else:
             table = pd.read_csv(path, comment="#", dtype={"policy": "string", "instance": "string"})
+            table.attrs.update(_read_attrs(path))
     except (OSError, ValueError) as err:  # pyarrow's ArrowInvalid is a ValueError
         raise ValueError(f"{str(path)!r} is not a readable sweep table: {type(err).__name__}: {err}") from None
     if stored is not None and int(stored) != len(table):

@@ -186,3 +186,30 @@ def test_a_sweep_on_the_event_engine_is_simulate_on_it_and_a_bad_engine_is_refus
         np.testing.assert_array_equal(regret, res.regret)
     with pytest.raises(ValueError, match="^unknown engine 'fast'; known: auto, event, per-pull$"):
         sw.sweep(["UCB1"], [0.5], INSTANCE, 10**15, 3, engine="fast")
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".parquet"])
+def test_the_table_keeps_what_its_rows_do_not_say(tmp_path, suffix):
+    """A reader's instance was only a name in the table, and the engine nowhere: the attrs record every arm with all
+    its digits, the engine asked for and the cells it chose, and the policies' options, in both file formats."""
+    ins = ldp.instances.Instance("mine", (ldp.instances.Arm(0, 0.9), ldp.instances.Arm(0, 0.123456789)))
+    table = sw.sweep(
+        ["UCB1", "AdaP-UCB"], [1.0], ins, 300, 2, engine="auto", options={"AdaP-UCB": {"alpha": 4.0}}, progress=False
+    )
+    attrs = table.attrs
+    assert attrs["instances"] == {"mine": [["bernoulli", 0.9, 0.0], ["bernoulli", 0.123456789, 0.0]]}
+    assert (attrs["engine"], attrs["event_cells"]) == ("auto", [["UCB1", "mine", None]])  # AdaP-UCB stays per-pull
+    assert (attrs["options"], attrs["heterogeneous"], attrs["ldpcode"]) == ({"AdaP-UCB": {"alpha": 4.0}}, None, "0.1.0")
+    back = sw.load_table(sw.save_table(table, tmp_path / f"t{suffix}"))
+    assert back.attrs == attrs
+    sw.save_table(back, tmp_path / f"t{suffix}", replace=True)  # the file, attrs line included, is still its own
+
+
+def test_a_csv_table_written_before_its_attrs_line_still_loads(tmp_path):
+    table = sw.sweep(["UCB1"], [1.0], INSTANCE, 100, 2, progress=False)
+    table.attrs.clear()  # as save_table wrote every table before: two comment lines, then the rows
+    path = sw.save_table(table, tmp_path / "old.csv")
+    assert open(path).read().count("#") == 2
+    back = sw.load_table(path)
+    assert back.attrs == {}
+    sw.save_table(back, path, replace=True)
