@@ -140,13 +140,15 @@ def panels_cd(res: dict, eps_compare):
 
 def panels_efgh(res: dict, law: str, grid):
     """Figure 1(e), (f) (``law`` the discrete levels) or (g), (h) (the Gaussian ones): HeLDP-UCB-L, then -B, on the
-    Bernoulli arms at each threshold of ``grid``; vertical axes from 1 (R(1) = 0: the first forced pull is arm 0)."""
+    Bernoulli arms at each threshold of ``grid``; vertical axes from 1 (R(1) = 0: the first forced pull is arm 0). Each
+    legend entry gives the curve's mean regret at T: curves that end close together are told apart there."""
     tags, what = LAWS[law]
     col = epsilon_colors(grid)
     fig, axes = plt.subplots(1, 2, figsize=(10, 4), sharey=True)
     for ax, p, tag in zip(axes, AGENTS, tags):
         regret_panel(ax, [res[(BERNOULLI, p, law, em)] for em in grid], colors=[col[em] for em in grid],
-                     labels=[rf"$\epsilon_{{\min}}$ = {em:g}" for em in grid], title=f"({tag}) {p}, Bernoulli arms,\n{what}")  # fmt: skip
+                     labels=[rf"$\epsilon_{{\min}}$ = {em:g}, R(T) = {fin:,.0f}" for em, fin in
+                             zip(grid, _finals(res, law, p, grid))], title=f"({tag}) {p}, Bernoulli arms,\n{what}")  # fmt: skip
         ax.set_ylim(bottom=1.0)
     fig.tight_layout()
     return fig

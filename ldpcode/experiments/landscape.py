@@ -497,7 +497,7 @@ def price_panel(ax, epsilons, ratio, se, fine, bound_ratio, crossovers: dict, bo
     ax.errorbar(eps, ratio, yerr=2 * np.asarray(se), fmt="o-", color="#d62728", markersize=4, capsize=2, label=label)
     ax.plot(fine, bound_ratio, color="k", linestyle="--", linewidth=1.2, label="ratio of the lower bounds")
     for i, (k, value) in enumerate(sorted(crossovers.items())):
-        shade = ["#555555", "#999999", "#bbbbbb"][i % 3]
+        shade = ["#0173b2", "#9467bd", "#8c564b"][i % 3]  # not the theme's grid greys: a crossover is not a grid line
         ax.axhline(k, color=shade, linewidth=0.8)
         # each level k is labelled on the line itself: "price k", at the right edge of the panel
         ax.annotate(
@@ -509,14 +509,14 @@ def price_panel(ax, epsilons, ratio, se, fine, bound_ratio, crossovers: dict, bo
             ha="right",
             va="bottom",
             fontsize="small",
-            color="#333333",
+            color=shade,
         )
-        ax.axvline(value, color=shade, linewidth=1.2, label=rf"measured $\varepsilon_{{{k:g}}}$ = {value:.2f}")
+        ax.axvline(value, color=shade, linewidth=1.6, label=rf"measured $\varepsilon_{{{k:g}}}$ = {value:.2f}")
         ax.axvline(
             bound_crossovers[k],
             color=shade,
-            linewidth=1.2,
-            linestyle=":",
+            linewidth=1.6,
+            linestyle=(0, (1, 2)),
             label=rf"bounds' $\varepsilon_{{{k:g}}}$ = {bound_crossovers[k]:.2f}",
         )
     ax.axhline(1.0, color="k", linewidth=0.6, alpha=0.5)

@@ -244,8 +244,12 @@ def adjacent_ratio_figure(k: Constants, g: GapRatios):
     x, mu_i, lam_j = g.x, g.mu_i, g.lam_j
     fig, ax = plt.subplots(figsize=(8, 4))
     adjacent = lam_j == mu_i + 1
+    # the Gaussian curve lies on the three-point one from midpoint 0.3 on: drawn wide and pale beneath it, the
+    # three-point dashed over it, and the worst case in a colour of its own (C1 and C3 are both orange-red)
+    styles = {GAUSSIAN: dict(linewidth=3.2, alpha=0.55), WORST: dict(color="C4")}
+    styles.update({name: dict(linestyle=(0, (4, 2))) for name in DISCRETE if name.startswith("three-point")})
     for name, r in g.ratios.items():
-        ax.plot((x[mu_i] + x[lam_j])[adjacent] / 2, r[adjacent], label=name)
+        ax.plot((x[mu_i] + x[lam_j])[adjacent] / 2, r[adjacent], label=name, **styles.get(name, {}))
     ax.plot(g.t_grid, [w[0] for w in g.worst], "o", color="k", markersize=4, label="inf over variance-one laws (LP)")
     ax.axhline(k.c_gauss, color="C0", **plotting.THEORY_STYLE, label=f"paper's c_s, Gaussian = {k.c_gauss:.4f}")
     ax.axhline(k.c_sub, color="C7", **plotting.THEORY_STYLE, label=f"paper's c_s, sub-Gaussian = {k.c_sub:.4f}")

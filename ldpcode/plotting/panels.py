@@ -142,6 +142,7 @@ def ratio_panel(ax, pairs, *, theory=None, paper=None, band: float | None = None
             ax.axhline(paper[label], color=color, **PAPER_STYLE)
             _line_value(ax, paper[label], color, above=False)
     paper_axes(ax, ylabel="regret ratio", title=title)
+    plain_log_ticks(ax.yaxis)  # 1, 2, 5, 10, ...: decades alone left an ε = 2 panel two labels, 1 and 10
     ax.legend(loc="best")
     return ax
 
