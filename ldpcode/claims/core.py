@@ -224,11 +224,18 @@ class Claim:
         object.__setattr__(self, name, value)
 
     # --- judging: what every kind answers (a kind overrides what it decides) ------------------------------
+    def _estimate_runs(self) -> int | None:
+        """The paper's runs behind its number where that number is the paper's own estimate (it prints it); None
+        where the number is the book's reading of a statement (an ordering read as a difference >= 0, "does not
+        depend on ε" as a ratio of 1): such a reading is exact, and the paper's Monte Carlo error is not in it."""
+        prints = getattr(self, "paper_prints", None)
+        return self.paper_runs if self.paper_runs and prints is not None and prints() else None
+
     def total_se(self) -> float:
-        """The standard error of the difference from the paper: ours, and, where the paper says how many runs it
-        averaged (``paper_runs``) and we know ours (``runs``), the paper's own Monte Carlo error, taken as ours
-        rescaled to its runs: ``se * sqrt(1 + runs / paper_runs)``."""
-        if self.se > 0 and self.runs and self.paper_runs:
+        """The standard error of the difference from the paper: ours, and, where the paper prints the number as an
+        average over runs (``paper_runs``, :meth:`_estimate_runs`) and we know ours (``runs``), the paper's own
+        Monte Carlo error, taken as ours rescaled to its runs: ``se * sqrt(1 + runs / paper_runs)``."""
+        if self.se > 0 and self.runs and self._estimate_runs():
             return self.se * paper_error_factor(self.runs, self.paper_runs)
         return self.se
 
@@ -257,7 +264,7 @@ class Claim:
         if not self.runs or self.se == 0:
             return None
         own = self.se**2 * self.runs  # our variance per run
-        paper_part = own / self.paper_runs if self.paper_runs else 0.0
+        paper_part = own / self.paper_runs if self._estimate_runs() else 0.0
         room = (self.target() / AGREE_Z) ** 2 - paper_part
         return 0 if room <= 0 else math.ceil(own / room)
 

@@ -667,6 +667,40 @@ def test_the_papers_own_runs_widen_the_standard_error_and_runs_needed_is_solved(
         del C.statements.STATEMENTS[st_.key]
 
 
+def test_a_number_the_paper_does_not_print_carries_no_error_of_the_papers_runs():
+    """An ordering read as a difference >= 0, or "does not depend on ε" read as a ratio of 1, is the book's exact
+    reading of a statement, not an estimate from the paper's runs: the paper's 50 runs widened its se by sqrt(2)
+    all the same (Azize and Basu's Figure 3 showed z = 16.0 where the runs give 22.6)."""
+    st_ = C.statements.Statement(
+        "azize2022privacy.flat",
+        "azize2022privacy",
+        "Fig. 3",
+        "for eps > 0.3 it does not depend on eps",
+        "printed result",
+        printed="0.3",
+        runs=50,
+    )
+    C.statements.STATEMENTS[st_.key] = st_
+    try:
+        c = C.statistical(
+            "r",
+            "s",
+            reproduced=7.19,
+            se=0.274,
+            paper=1.0,
+            paper_unit=0,
+            statement=st_.key,
+            reason="r",
+            horizon=10,
+            runs=50,
+        )
+        assert not c.paper_prints() and c.paper_text() == "read as = 1"
+        assert c.total_se() == 0.274 and c.z() == pytest.approx(6.19 / 0.274)
+        assert "paper's own" not in c.verdict_text()
+    finally:
+        del C.statements.STATEMENTS[st_.key]
+
+
 def test_a_systematic_spread_that_covers_the_gap_is_underdetermined():
     far = _stat(0.94, 0.004, paper=0.75, sense="<=")
     assert far.verdict() == "disagrees"
