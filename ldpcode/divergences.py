@@ -275,7 +275,9 @@ def tv_gaussian(m1, s1, m2, s2):
     :math:`\frac{(x-m_2)^2}{2s_2^2} - \frac{(x-m_1)^2}{2s_1^2} + \log\frac{s_2}{s_1} = 0` (a concave quadratic,
     positive at :math:`x = m_1`, so both roots are real) and
     :math:`\mathrm{TV} = P_f(x_1<X<x_2) - P_g(x_1<X<x_2)`. Checked in the tests against numerical
-    integration of :math:`|f-g|/2`. ``m1, m2`` finite, ``s1, s2`` finite and > 0 (standard deviations).
+    integration of :math:`|f-g|/2`. ``m1, m2`` finite, ``s1, s2`` finite and > 0 (standard deviations). Where
+    the squares of the means or deviations would leave 2^±600, the same formula for the standardised pair
+    :math:`\mathcal N(0, 1)`, :math:`\mathcal N((m_2-m_1)/s_1, (s_2/s_1)^2)` (TV is invariant under x -> (x-m_1)/s_1).
     """
     m1 = _finite_array("m1", m1)
     m2 = _finite_array("m2", m2)
@@ -291,17 +293,30 @@ def tv_gaussian(m1, s1, m2, s2):
 
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         same = _special.erf(np.abs(ma - mb) / (2.0 * math.sqrt(2.0) * sa))
-        qa = 0.5 / sb**2 - 0.5 / sa**2
-        qb = ma / sa**2 - mb / sb**2
-        qc = 0.5 * mb**2 / sb**2 - 0.5 * ma**2 / sa**2 + np.log(sb / sa)
-        disc = np.maximum(qb * qb - 4.0 * qa * qc, 0.0)
-        q = -0.5 * (qb + np.where(qb >= 0, 1.0, -1.0) * np.sqrt(disc))  # stable roots q/qa and qc/q
-        r1 = q / qa
-        r2 = np.where(q != 0, qc / q, -r1)
-        lo, hi = np.minimum(r1, r2), np.maximum(r1, r2)
-        diff = _interval_prob((lo - ma) / sa, (hi - ma) / sa) - _interval_prob((lo - mb) / sb, (hi - mb) / sb)
+        diff = _tv_unequal(ma, sa, mb, sb)
+        # beyond 2^±300 the squares above over- or underflow (nan at s = 1e-170): there the standardised laws
+        # N(0, 1) and N(d, r^2), d = (mb - ma)/sa, r = sb/sa, and TV = 1 once |d| or r > 1e100 (overlap < 1e-98)
+        odd = ~((sa >= 2.0**-300) & (sb <= 2.0**300) & (np.abs(ma) <= 2.0**300 * sa) & (np.abs(mb) <= 2.0**300 * sb))
+        if odd.any():
+            d, r = (0.5 * mb - 0.5 * ma) / sa * 2.0, sb / sa
+            far = ~((np.abs(d) <= 1e100) & (r <= 1e100))
+            std = _tv_unequal(0.0, 1.0, np.where(far, 0.0, d), np.where(far, 2.0, r))
+            diff = np.where(odd, np.where(far, 1.0, std), diff)
     out = np.where(equal, same, np.clip(diff, 0.0, 1.0))
     return _as_output(out)
+
+
+def _tv_unequal(ma, sa, mb, sb):
+    """:func:`tv_gaussian` for sa < sb: P_f(x1 < X < x2) - P_g(x1 < X < x2) between the crossing points."""
+    qa = 0.5 / sb**2 - 0.5 / sa**2
+    qb = ma / sa**2 - mb / sb**2
+    qc = 0.5 * mb**2 / sb**2 - 0.5 * ma**2 / sa**2 + np.log(sb / sa)
+    disc = np.maximum(qb * qb - 4.0 * qa * qc, 0.0)
+    q = -0.5 * (qb + np.where(qb >= 0, 1.0, -1.0) * np.sqrt(disc))  # stable roots q/qa and qc/q
+    r1 = q / qa
+    r2 = np.where(q != 0, qc / q, -r1)
+    lo, hi = np.minimum(r1, r2), np.maximum(r1, r2)
+    return _interval_prob((lo - ma) / sa, (hi - ma) / sa) - _interval_prob((lo - mb) / sb, (hi - mb) / sb)
 
 
 def _check_gaussian_args(mu_a, mu_star, sigma, variance):

@@ -24,6 +24,7 @@ from enum import IntEnum
 import numpy as np
 from numba import njit
 
+from ._quadrature import gaussian_expect_robust
 from ._validate import (
     as_float_array,
     check_array,
@@ -234,8 +235,7 @@ def _check_scale(name: str, value: float) -> float:
 
 
 def _check_sigma(sigma, name: str = "sigma") -> float:
-    """A Gaussian arm's standard deviation: a finite number > 0, at most :data:`MAX_REWARD_SCALE`
-    (``make_instance("gaussian", sigma=...)`` and :class:`Arm` alike)."""
+    """A Gaussian arm's standard deviation: finite, > 0, at most :data:`MAX_REWARD_SCALE` (make_instance and Arm)."""
     sigma = check_real(name, sigma)
     if sigma <= 0:
         raise ValueError(f"{name} must be > 0, got {sigma!r}")
@@ -364,10 +364,8 @@ def make_instance(name: str, **kwargs) -> Instance:
     return _REGISTRY[name]()
 
 
-# ---------------------------------------------------------------------------------------------------
-# Privacy levels of the heterogeneous setting (Ren et al., extended version): user t brings its own
-# eps_t >= 0, drawn i.i.d. from a distribution F; eps_t = 0 means the user releases nothing useful.
-# ---------------------------------------------------------------------------------------------------
+# ---- Privacy levels of the heterogeneous setting (Ren et al., extended version): user t brings its own ----
+# ---- eps_t >= 0, drawn i.i.d. from a distribution F; eps_t = 0 means the user releases nothing useful. ----
 
 
 class PrivacyLevels:
@@ -452,7 +450,8 @@ class PrivacyLevels:
         return float(np.sum(f(x[keep])) / x.size) if keep.any() else 0.0
 
     def _gaussian_expect(self, f, eps_min: float) -> float:
-        """:meth:`expect` for the clipped Gaussian law: its two atoms and a quadrature between them."""
+        """:meth:`expect` for the clipped Gaussian law: its two atoms and a quadrature between them (in log x below the
+        mean and z = (x-m)/sd above where the plain one fails: :func:`ldpcode._quadrature.gaussian_expect_robust`)."""
         from scipy import integrate
         from scipy.stats import norm
 
@@ -467,7 +466,9 @@ class PrivacyLevels:
             total += (norm.cdf((hi - m) / sd) - norm.cdf((a - m) / sd)) * float(f(np.array([min(max(m, a), hi)]))[0])
         elif (a := max(a, m - 40 * sd)) < b:  # over the peak only: one of sd 1e-4 at 50 was missed from 0.5 on
             g = lambda x: _std_normal_pdf((x - m) / sd) / sd * float(f(np.array([x]))[0])
-            total += integrate.quad(g, a, b, limit=200, points=[m] if a < m < b else None)[0]
+            pts = [m] if a < m < b else None  # below: if it fails on a ~1/x² spike at a tiny a, or phi/sd is subnormal
+            res = integrate.quad(g, a, b, limit=200, points=pts, full_output=1) if sd < 2.0**1000 else ()
+            total += gaussian_expect_robust(f, a, b, m, sd) if len(res) != 3 and (a > 0 or not res) else res[0]
         return float(total)
 
     def p_at_least(self, eps_min: float) -> float:
@@ -483,9 +484,8 @@ _SQRT_2PI = math.sqrt(2.0 * math.pi)
 
 
 def _std_normal_pdf(z: float):
-    """The standard normal density at one point, as ``scipy.stats.norm.pdf`` computes it (``exp(-z²/2)/√(2π)``, bit
-    for bit: tests/policies/test_heterogeneous.py) without its argument handling, 40 µs a call; the quadrature of
-    :meth:`PrivacyLevels._gaussian_expect` calls it a few hundred times an expectation."""
+    """The standard normal density at one point as ``scipy.stats.norm.pdf`` computes it (``exp(-z²/2)/√(2π)``, bit for bit:
+    tests/policies/test_heterogeneous.py), without its 40 µs of argument handling (a quadrature calls it 100s of times)."""
     return np.exp(-z * z / 2.0) / _SQRT_2PI
 
 

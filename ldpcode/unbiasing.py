@@ -96,13 +96,23 @@ def sample_moments(values) -> SampleMoments:
     of mean 1/2 at a constant level) :math:`\mu_4 = \sigma^4` and the first term vanishes, and the former plug-in
     :math:`(m_4 - s^4\frac{n-3}{n-1})/n`, which mixes :math:`m_2` and :math:`s^2`, fell to about 0 there and made a
     correct variance look tens of standard errors off. What the chapter ``chapters/heldp/unbiasing_map_g`` compares with
-    :math:`E[g] = \mu` and with :func:`ldpcode.bounds.unbiased_ctb_variance`. Needs n >= 4 finite values."""
+    :math:`E[g] = \mu` and with :func:`ldpcode.bounds.unbiased_ctb_variance`. Needs n >= 4 finite values. Computed on
+    the values divided by a power of two c (:func:`ldpcode.stats._scaled`) and scaled back (bit for bit the plain
+    computation wherever that neither over- nor underflows: 1e200's gave an infinite variance, 1e-200's a zero error);
+    a variance beyond a double is refused."""
+    from .stats import _finite, _scaled
+
     g = as_float_array("values", values, bools=False)
     if g.ndim != 1 or g.size < 4 or not np.isfinite(g).all():
         raise ValueError(f"values must be a 1-d sequence of at least 4 finite numbers, got shape {g.shape}")
-    n = g.size
+    n, (g, c) = g.size, _scaled(g)
     mean, s2 = float(g.mean()), float(g.var(ddof=1))
     d2 = (g - mean) ** 2
     m2, m4 = float(d2.mean()), float(np.mean(d2 * d2))
     var_se = math.sqrt(max(m4 - m2 * m2, 0.0) / n + 2 * s2 * s2 / (n * (n - 1)))
-    return SampleMoments(mean, math.sqrt(s2 / n), s2, var_se)
+    with np.errstate(over="ignore"):
+        var, var_se = (
+            _finite("the variance", np.float64(s2) * c * c),
+            _finite("the variance", np.float64(var_se) * c * c),
+        )
+    return SampleMoments(mean * c, math.sqrt(s2 / n) * c, float(var), float(var_se))

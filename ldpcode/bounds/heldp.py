@@ -135,7 +135,7 @@ def _heldp_l_value(gaps, log_t, q, kappa):
         kappa_term = gaps / p0
     else:
         lead = 8.0 / (p0 * gaps) * (1 + 4 * math.sqrt(a0 + kappa * q.q_l)) ** 2 * log_t
-        kappa_term = gaps * (log_t + math.log(p0)) / (2 * p0 * kappa**2) + gaps / p0
+        kappa_term = gaps * (log_t + math.log(p0)) / (2 * p0 * (kappa**2 if kappa < 1e150 else math.inf)) + gaps / p0
     if a0 > 1e-150:
         second = 2.0 * gaps / (p0 * a0**2) * (4 * a0 * e2 + e2 * e2) * log_t
     else:  # a0^2 underflows (levels beyond 1e75): the same term with r = e2/a0 = eps_min^-2 / alpha0 <= 1
@@ -155,7 +155,7 @@ def _heldp_b_value(gaps, log_t, q, kappa):
         kappa_term = gaps
     else:
         lead = 8.0 / (p0 * gaps) * (q.beta0 + kappa * q.q_b) * log_t
-        kappa_term = gaps * (log_t + math.log(p0)) / (2 * p0 * kappa**2) + gaps
+        kappa_term = gaps * (log_t + math.log(p0)) / (2 * p0 * (kappa**2 if kappa < 1e150 else math.inf)) + gaps
     return float(np.sum(lead + kappa_term + gaps / p0 + math.pi**2 * gaps / 3))
 
 
@@ -413,16 +413,21 @@ def laplace_mixed_sum_tail_bound(lam, scales, nu=None):
     following display uses (:math:`\lambda = \sqrt{8\nu^2\log t^4}` gives :math:`t^{-4}`). ``nu`` defaults to
     :math:`\sqrt{\sum_i b_i^2}` (the tightest bound); outside the range of :math:`\lambda` the lemma says
     nothing and ``nan`` is returned. With all :math:`b_i = b` it is Lemma 3 of the first paper
-    (:func:`~ldpcode.bounds.ren2020.laplace_sum_tail_bound`).
+    (:func:`~ldpcode.bounds.ren2020.laplace_sum_tail_bound`). Where :math:`b_M` or ν leave [2^-250, 2^250], the
+    same as :math:`\exp(-(\lambda/\nu)^2/8)` for :math:`\lambda/\nu < 2\sqrt2\,\nu/b_M`.
     """
     b = as_float_array("scales", scales, bools=False)
     if b.ndim != 1 or b.size == 0 or not np.isfinite(b).all() or (b <= 0).any():
         raise ValueError(f"scales must be a non-empty 1-d sequence of finite numbers > 0, got {one_line(scales)}")
-    root = math.sqrt(float(np.sum(b * b)))
+    c = float(b.max())
+    odd = not 2.0**-250 <= c <= 2.0**250  # b^2 and nu^2 over- or underflow: divided by b_M (nan at 1e200)
+    root = c * math.sqrt(float(np.sum((b / c) ** 2))) if odd else math.sqrt(float(np.sum(b * b)))
     nu = root if nu is None else check_real("nu", nu)
     if not nu >= root * (1 - 1e-12):
         raise ValueError(f"nu must be >= sqrt(sum b_i^2) = {root:g}, got {nu!r}")
     lam = check_array("lam", lam)  # finite, as laplace_sum_tail_bound's (nan and inf were returned as nan and 0)
+    if odd or not 2.0**-250 <= nu <= 2.0**250:  # exp(-(lam/nu)^2/8) for lam/nu < 2 sqrt(2) nu/b_M
+        return np.where((lam > 0) & (lam / nu < 2 * math.sqrt(2) * (nu / c)), np.exp(-((lam / nu) ** 2) / 8), np.nan)
     valid = (lam > 0) & (lam < 2 * math.sqrt(2) * nu * nu / float(b.max()))
     return np.where(valid, np.exp(-(lam**2) / (8 * nu * nu)), np.nan)
 

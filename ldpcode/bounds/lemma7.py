@@ -25,7 +25,10 @@ from .._validate import check_real
 
 
 def _v(a):
-    r"""Lemma 7's :math:`v_a`: the positive root of :math:`e^{-x}/(1+e^{-x})^2 = a`, for a in (0, 1/4)."""
+    r"""Lemma 7's :math:`v_a`: the positive root of :math:`e^{-x}/(1+e^{-x})^2 = a`, for a in (0, 1/4); below
+    a = 1e-100 (where 1/(4a²) overflows) :math:`-\log a`, since :math:`e^{v_a} = 1/a - 2 - O(a)`."""
+    if a < 1e-100:
+        return -math.log(a)
     return math.log(1 / (2 * a) - 1 + math.sqrt(1 / (4 * a * a) - 1 / a))
 
 

@@ -130,27 +130,44 @@ def ctb_lai_robbins_constant(means, epsilon) -> float:
     if sub.size == 0:
         raise ValueError(f"means must contain at least one suboptimal arm, got {one_line(means)}")
     m_sub, m_best = ctb_output_mean(sub, eps), float(ctb_output_mean(best, eps))
+    if (m_sub == m_best).any():  # the KL rounds to 0 and the constant to inf
+        raise ValueError(f"epsilon={eps!r} is too small for the gaps of means: CTB's output means coincide in floats")
     return float(np.sum((best - sub) / kl_bernoulli(m_sub, np.full_like(m_sub, m_best))))
 
 
 def lemma12_bound(p, q, epsilon):
-    r"""Lemma 12's right-hand side :math:`(e^\epsilon - e^{-\epsilon})^2 (p-q)^2`."""
+    r"""Lemma 12's right-hand side :math:`(e^\epsilon - e^{-\epsilon})^2 (p-q)^2`; where :math:`(p-q)^2` is subnormal
+    (0 < |p - q| < 2^-511), or :math:`(2\sinh\epsilon)^2` overflows (ε > 350), as
+    :math:`\exp(2(\log(2\sinh\epsilon) + \log|p-q|))` (3.8e-140 at p - q = 1e-200, ε = 300, was 0; inf beyond 1.8e308)."""
     eps = check_epsilon(epsilon)
     p, q = check_array("p", p, low=0, high=1), check_array("q", q, low=0, high=1)
+    d = np.abs(p - q)
     if eps <= 350.0:
-        return (2.0 * math.sinh(eps)) ** 2 * (p - q) ** 2
-    # (2 sinh eps)^2 overflows a double: the bound is +inf (a true, if empty, upper bound) unless p = q
-    return np.where(p == q, 0.0, np.inf)
+        out = (2.0 * math.sinh(eps)) ** 2 * (p - q) ** 2
+        odd = (d > 0) & (d < 2.0**-511)
+        if not odd.any():
+            return out
+    else:  # (2 sinh eps)^2 overflows a double
+        out, odd = np.where(p == q, 0.0, np.inf), p != q
+    with np.errstate(divide="ignore", over="ignore"):
+        logs = np.exp(2.0 * ((math.log(2.0 * math.sinh(eps)) if eps < 700.0 else eps) + np.log(d)))
+    return np.where(odd, logs, out)[()] if eps <= 350.0 else np.where(odd, logs, out)
 
 
 def fact13_bound(r, R):
     r"""Fact 13 (Dragomir and Gluščević 2001, Lemma 1): if :math:`0 < r \le f_1/g_1 \le R`, then
-    :math:`D_{\mathrm{KL}}(f_1\|g_1) \le (R-r)^2/(4rR)`. Broadcasts over arrays."""
+    :math:`D_{\mathrm{KL}}(f_1\|g_1) \le (R-r)^2/(4rR)`. Broadcasts over arrays. Where r, R or R - r > 0 leave
+    [2^-250, 2^250] (the squares over- or underflow: nan at r = 1e200), as :math:`((R-r)/R)((R-r)/r)/4`."""
     r = as_float_array("r", r, bools=False)
     R = as_float_array("R", R, bools=False)
     if not (np.isfinite(r).all() and np.isfinite(R).all()) or (r <= 0).any() or (R < r).any():
         raise ValueError(f"need finite 0 < r <= R, got r={r!r}, R={R!r}")
-    return (R - r) ** 2 / (4.0 * r * R)
+    h = R - r
+    odd = ~((r >= 2.0**-250) & (R <= 2.0**250) & ((h >= 2.0**-250) | (h == 0)))
+    if not odd.any():
+        return h**2 / (4.0 * r * R)
+    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+        return np.where(odd, (h / R) * (h / r) / 4.0, h**2 / (4.0 * r * R))[()]
 
 
 def lemma12_fact13_bound(p, q, epsilon):
@@ -187,9 +204,10 @@ def laplace_sum_tail_bound(lam, n, b, v=None):
 
     :math:`P\{Y_n > \lambda\} \le \exp(-\lambda^2/(8v^2))` for :math:`v \ge b\sqrt n` and
     :math:`0 < \lambda < 2\sqrt2\, v^2/b`. ``v`` defaults to :math:`b\sqrt n`. Outside the range of
-    :math:`\lambda` the lemma says nothing and ``nan`` is returned.
+    :math:`\lambda` the lemma says nothing and ``nan`` is returned. Where b or v leave [2^-250, 2^250], as
+    :math:`\exp(-(\lambda/v)^2/8)` for :math:`\lambda/v < 2\sqrt2\,(v/b)`.
     """
-    n = check_int("n", n, minimum=1)
+    n = check_int("n", n, minimum=1, maximum=2**1023)  # sqrt(10**400) raised OverflowError
     b = check_real("b", b)
     if b <= 0:
         raise ValueError(f"b must be > 0, got {b!r}")
@@ -197,6 +215,9 @@ def laplace_sum_tail_bound(lam, n, b, v=None):
     if v < b * math.sqrt(n) * (1 - 1e-12):
         raise ValueError(f"v must be >= b sqrt(n) = {b * math.sqrt(n):g}, got {one_line(v)}")
     lam = check_array("lam", lam)
+    if not (2.0**-250 <= b <= 2.0**250 and 2.0**-250 <= v <= 2.0**250):  # v^2 under- or overflows: nan at 1e-200
+        valid = (lam > 0) & (lam / v < 2 * math.sqrt(2) * (v / b))
+        return np.where(valid, np.exp(-((lam / v) ** 2) / 8), np.nan)
     valid = (lam > 0) & (lam < 2 * math.sqrt(2) * v * v / b)
     return np.where(valid, np.exp(-(lam**2) / (8 * v * v)), np.nan)
 
@@ -216,7 +237,8 @@ def ldp_ucb_l_regret_bound(means, horizon, epsilon, c_s: float = 1.0) -> float:
     if not 0 < c_s <= 1:
         raise ValueError(f"c_s must be in (0, 1], got {c_s!r}")
     # Theorem 4 (c_s = 1) is about rewards in [0, 1]; Corollary 10 (c_s < 1) about unbounded ones
-    return _regret_bound(means, horizon, laplace_ratio(epsilon), 1.0 + 2 * math.pi**2 / 3, bounded=c_s == 1) / c_s**2
+    bound = _regret_bound(means, horizon, laplace_ratio(epsilon), 1.0 + 2 * math.pi**2 / 3, bounded=c_s == 1)
+    return bound / c_s**2 if c_s >= 2.0**-500 else bound / c_s / c_s  # c_s^2 underflows: ZeroDivisionError
 
 
 def ldp_ucb_b_regret_bound(means, horizon, epsilon, c_s: float = 1.0) -> float:
@@ -229,7 +251,8 @@ def ldp_ucb_b_regret_bound(means, horizon, epsilon, c_s: float = 1.0) -> float:
     if not 0 < c_s <= 1:
         raise ValueError(f"c_s must be in (0, 1], got {c_s!r}")
     # Theorem 6 (c_s = 1) is about rewards in [0, 1]; Corollary 11 (c_s < 1) about unbounded ones
-    return _regret_bound(means, horizon, bernoulli_ratio(epsilon), 1.0 + math.pi**2 / 3, bounded=c_s == 1) / c_s**2
+    bound = _regret_bound(means, horizon, bernoulli_ratio(epsilon), 1.0 + math.pi**2 / 3, bounded=c_s == 1)
+    return bound / c_s**2 if c_s >= 2.0**-500 else bound / c_s / c_s  # c_s^2 underflows: ZeroDivisionError
 
 
 def ldp_ucb_l_pulls_bound(gap, horizon, epsilon):

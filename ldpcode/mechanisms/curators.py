@@ -9,9 +9,7 @@ curator        response                                                         
 ``CTBS(eps)``  :math:`M_{BS}(r) = M_B(s(r))`                                                        Curator 6, Lemma 9
 =============  ===================================================================================  ==================
 
-with the Sigmoid :math:`s(r) = (1+e^{-r})^{-1}`.
-
-Every curator draws its randomness as one number per response, from a stream of its own
+with the Sigmoid :math:`s(r) = (1+e^{-r})^{-1}`. Every curator draws its randomness as one number per response, from a stream of its own
 (``noise_kind``: standard Laplace draws for CTL, uniforms on [0, 1) for CTB), and turns the pair
 (reward, noise draw) into a response with the compiled kernel ``respond``. The compiled simulation engine calls the
 same ``respond``, so the curator that the tests check is the curator the simulations use.
@@ -69,10 +67,8 @@ __all__ = [
     "make_curator",
 ]
 
-# Mechanism codes shared with the compiled engine.
 
-
-class Mechanism(IntEnum):
+class Mechanism(IntEnum):  # the mechanism codes shared with the compiled engine
     """What a curator does to a reward: the code the kernel ``respond`` and the compiled engines branch on (a curator's
     ``code``). Not to be confused with :class:`ldpcode.instances.Family`, the law of an arm's rewards."""
 
@@ -88,9 +84,8 @@ def sigmoid(r):
 
 
 def exp_or_inf(x) -> float:
-    r""":math:`e^x` as a float, ``inf`` where it overflows (x > 709.78) instead of Python's bare
-    ``OverflowError``; the compiled code's ``math.exp`` already returns ``inf`` there. Curators pass
-    :math:`e^\epsilon` to the kernel ``ctb_probability``, which takes ``inf`` to be the limit ε → ∞."""
+    r""":math:`e^x` as a float, ``inf`` where it overflows (x > 709.78) instead of Python's bare ``OverflowError`` (the
+    compiled ``math.exp`` returns ``inf``): curators pass it to ``ctb_probability``, which takes ``inf`` as ε → ∞."""
     try:
         return math.exp(x)
     except OverflowError:
@@ -191,12 +186,15 @@ def ctb_privacy_loss(u, epsilon) -> float:
     monotone, so this is bit for bit the maximum of ``ldpcode.audit.privacy_loss_matrix`` of the table of laws.
     For ε > 700 (:math:`e^\epsilon` near overflow, and :math:`P\{1\mid u = 0\} = 1/(1+e^\epsilon)` below the smallest
     double from ε = 745) the log-probabilities are computed in log space,
-    :math:`\log(u\,s(\epsilon) + (1-u)\,s(-\epsilon))`, s the Sigmoid, by log-sum-exp. ``u`` is validated to lie in
-    [0, 1], ``epsilon`` to be > 0."""
+    :math:`\log(u\,s(\epsilon) + (1-u)\,s(-\epsilon))`, s the Sigmoid, by log-sum-exp; for ε < 2^-10 (ε = 1e-9 gave
+    1.00000008e-9) as :math:`\log(1 + \Delta u\,\tanh(\epsilon/2) / p_{\min})`, :math:`P\{1\mid u\} = s(-\epsilon) + u\tanh(\epsilon/2)`."""
     u = check_unit_interval("u", u).ravel()
     if u.size == 0:
         raise ValueError("u must hold at least one number")
     eps = check_epsilon(epsilon)
+    if eps < 2.0**-10:  # P{1|u} min at u.min(), P{0|u} = s(-eps) + (1 - u) tanh(eps/2) min at u.max()
+        t, s_lo, lo, hi = math.tanh(0.5 * eps), 1.0 / (1.0 + math.exp(eps)), float(u.min()), float(u.max())
+        return max(math.log1p((hi - lo) * t / (s_lo + lo * t)), math.log1p((hi - lo) * t / (s_lo + (1.0 - hi) * t)))
     if eps <= 700.0:
         e = math.exp(eps)
         p1 = ctb_probability.py_func(u, e)  # (u e + 1 - u)/(1 + e), the curator's own formula
@@ -218,11 +216,11 @@ GAUSS_HERMITE_MAX_ORDER = 300
 
 
 def gaussian_sigmoid_mean(mu, sigma=1.0, order: int = 80):
-    r""":math:`\mathbb{E}[s(\mu + \sigma Z)]` for :math:`Z\sim N(0,1)`, by Gauss-Hermite quadrature.
-
-    The mean of the Sigmoid-mapped reward of a Gaussian arm: the quantity CTL-S and CTB-S see
-    (Lemmas 7-9). 80 nodes give about 1e-15 accuracy for sigma <= 2; ``order`` is an integer in
-    [1, :data:`GAUSS_HERMITE_MAX_ORDER`]."""
+    r""":math:`\mathbb{E}[s(\mu + \sigma Z)]`, :math:`Z\sim N(0,1)`, the mean of the Sigmoid-mapped reward of a Gaussian
+    arm that CTL-S and CTB-S see (Lemmas 7-9): Gauss-Hermite for sigma <= 2 (80 nodes give about 1e-15; ``order`` in
+    [1, :data:`GAUSS_HERMITE_MAX_ORDER`]); beyond, where its nodes miss the Sigmoid's step, QUADPACK on
+    :math:`\Phi(\mu/\sigma) + E[s(X) - 1\{X > 0\}]` (:func:`ldpcode._quadrature.sigmoid_mean_wide`)."""
+    from .._quadrature import sigmoid_mean_wide
     from .._validate import check_int
 
     mu = check_finite_array("mu", mu)
@@ -230,6 +228,8 @@ def gaussian_sigmoid_mean(mu, sigma=1.0, order: int = 80):
     if sigma < 0:
         raise ValueError(f"sigma must be a finite number >= 0 (a standard deviation), got {sigma!r}")
     order = check_int("order", order, minimum=1, maximum=GAUSS_HERMITE_MAX_ORDER)
+    if sigma > 2.0:
+        return sigmoid_mean_wide(mu, sigma)
     x, w = np.polynomial.hermite_e.hermegauss(order)
     with np.errstate(over="ignore"):  # e^{-z} = inf for z < -709: the Sigmoid is then 0, as it should be
         vals = 1.0 / (1.0 + np.exp(-(mu[..., None] + sigma * x)))
@@ -293,11 +293,11 @@ def laplace_sum_sf(lam, n, b):
             f"in n), got {n:,}; for such n use the normal approximation of Y_n/(b sqrt(2n)) or "
             f"Lemma 3's bound (ldpcode.bounds.laplace_sum_tail_bound)"
         )
-    b = check_real("b", b)
-    if b <= 0:
+    if (b := check_real("b", b)) <= 0:
         raise ValueError(f"b must be > 0, got {b!r}")
     lam = check_finite_array("lam", lam)
-    x = lam.ravel() / b
+    with np.errstate(over="ignore"):  # lam / b = inf (b = 5e-324): the tail is 0 or 1, _laplace_sum_upper says which
+        x = lam.ravel() / b
     out = np.array([_laplace_sum_upper(v, n) if v >= 0 else 1.0 - _laplace_sum_upper(-v, n) for v in x])
     return out.reshape(lam.shape) if lam.ndim else float(out[0])
 
@@ -310,7 +310,7 @@ def _laplace_sum_upper(x, n, block=2**20):
     log2, lgn = math.log(2.0), math.lgamma(n)
     log_x = math.log(x) if x > 0 else -math.inf
     total, log_f_prev = -math.inf, -math.inf
-    for m0 in range(0, n, block):
+    for m0 in range(0, n if x < math.inf else 0, block):  # x = lam/b = inf (b = 5e-324): the tail is 0, was nan
         m = np.arange(m0, min(n, m0 + block), dtype=float)
         # log of the negative-binomial terms binom(n-1+j, j) 2^-(n+j) at j = m, and their running sums F(m)
         log_w = gammaln(n + m) - gammaln(m + 1.0) - lgn - (n + m) * log2

@@ -126,7 +126,8 @@ def gaussian_epsilon_at_delta(sigma, sensitivity, delta) -> float:
 def gaussian_loss_tail(epsilon, sigma, sensitivity):
     r""":math:`P[L > \epsilon]` for the privacy loss :math:`L\sim N(\mu, 2\mu)`, :math:`\mu=\Delta^2/(2\sigma^2)`
     (Dwork and Roth 2014, proof of Theorem A.1 bounds it by δ for ε < 1). ``epsilon`` as in
-    :func:`gaussian_exact_delta`."""
+    :func:`gaussian_exact_delta`. Where Δ or σ leave [2^-250, 2^250] (μ over- or underflowed: nan, ZeroDivisionError),
+    as :math:`\bar\Phi(\epsilon/r - r/2)`, :math:`r = \Delta/\sigma = \sqrt{2\mu}`."""
     from scipy.stats import norm
 
     eps = _check_curve_epsilon(epsilon)
@@ -134,6 +135,9 @@ def gaussian_loss_tail(epsilon, sigma, sensitivity):
     d = check_real("sensitivity", sensitivity)
     if s <= 0 or d <= 0:
         raise ValueError(f"sigma and sensitivity must be > 0, got sigma={sigma!r}, sensitivity={sensitivity!r}")
+    if not (2.0**-250 <= s <= 2.0**250 and 2.0**-250 <= d <= 2.0**250):
+        r = d / s
+        return norm.sf((eps / r if eps else 0.0) - r / 2 if r > 0 else math.inf)  # r = 0: the loss is 0, never > eps
     mu = d * d / (2 * s * s)
     return norm.sf((eps - mu) / math.sqrt(2 * mu))
 
@@ -141,7 +145,8 @@ def gaussian_loss_tail(epsilon, sigma, sensitivity):
 def gaussian_privacy_loss(outputs, f, f_prime, sigma):
     r"""Privacy loss :math:`\ln\frac{p(y\mid f)}{p(y\mid f')} = \frac{(y-f')^2 - (y-f)^2}{2\sigma^2}` of the
     Gaussian mechanism at outputs y (Dwork and Roth 2014, Appendix A). ``outputs``, ``f`` and ``f_prime`` are finite
-    numbers or arrays that broadcast together (f = nan gave a loss of nan)."""
+    numbers or arrays that broadcast together (f = nan gave a loss of nan). Where the squares overflow, the equal
+    :math:`\frac{f-f'}{\sigma}\cdot\frac{(y-f)/2 + (y-f')/2}{\sigma}` (at y = 1e200 the loss was nan)."""
     y = check_array("outputs", outputs)
     f, f_prime = check_array("f", f), check_array("f_prime", f_prime)
     try:
@@ -153,7 +158,12 @@ def gaussian_privacy_loss(outputs, f, f_prime, sigma):
     s = check_real("sigma", sigma)
     if s <= 0:
         raise ValueError(f"sigma must be > 0, got {sigma!r}")
-    return ((y - f_prime) ** 2 - (y - f) ** 2) / (2 * s * s)
+    with np.errstate(over="ignore", invalid="ignore"):
+        out = ((y - f_prime) ** 2 - (y - f) ** 2) / (2 * s * s)
+    if np.isfinite(out).all():
+        return out
+    with np.errstate(over="ignore"):  # inf only where the loss itself is beyond the doubles
+        return np.where(np.isfinite(out), out, (f - f_prime) / s * ((0.5 * (y - f) + 0.5 * (y - f_prime)) / s))[()]
 
 
 # ----------------------------------------------------------------------------------------------

@@ -98,6 +98,16 @@ def test_tv_gaussian_by_hand():
     assert D.tv_gaussian(0.0, 1.0, [0.0, 1.0], [2.0, 1.0]).shape == (2,)
 
 
+def test_tv_gaussian_at_extreme_scales_is_the_standardised_one():
+    """TV is invariant under x -> (x - m1)/s1: N(0, 1e-340) vs N(0, 4e-340) is N(0, 1) vs N(0, 4), 0.3226746 (by hand
+    above); means 2e300 apart at s = 1, 2 have TV 1. The squares of the deviations under- or overflowed (nan)."""
+    x = math.sqrt(math.log(2) / (3 / 8))
+    for s in (1e-170, 1e-100, 1e170):
+        assert D.tv_gaussian(0.0, s, 0.0, 2 * s) == pytest.approx(2 * (PHI(x) - PHI(x / 2)), rel=1e-12)
+    assert D.tv_gaussian(-1e300, 1.0, 1e300, 2.0) == 1.0
+    assert D.tv_gaussian(0.0, 1e-300, 1e-300, 1e300) == 1.0
+
+
 @settings(max_examples=10)
 @given(st.floats(-5, 5), st.floats(0.1, 5), st.floats(-5, 5), st.floats(0.1, 5))
 @example(0.0, 1.0, 0.4375, 0.1015625)  # where adaptive quad is off by 7e-7

@@ -277,3 +277,14 @@ def test_bad_mechanism_kappa_levels_candidates_horizon():
         ldp.choose_epsilon_min(DISCRETE, "L", candidates=[150.0])
     with pytest.raises(ValueError, match="p_0 T > 1"):  # p_0 = 0.2 and T = 4
         B.heldp_ucb_b_regret_bound([0.9, 0.5], 4, DISCRETE, 100.0)
+
+
+def test_heldp_regret_bounds_at_a_huge_kappa_and_ldp_ucb_at_a_tiny_c_s():
+    """kappa = 1e300: the kappa term D log(p0 T)/(2 p0 kappa^2) is 0 to double precision and the bound finite (was
+    OverflowError from kappa**2); c_s = 1e-200: the bound over c_s^2 = 1e-400 is inf (was ZeroDivisionError)."""
+    levels = ldp.make_privacy_levels("ren-heldp-discrete")
+    b = B.heldp_ucb_b_regret_bound([0.9, 0.5], 100, levels, 0.2, 1e300)
+    assert math.isfinite(b) and b > B.heldp_ucb_b_regret_bound([0.9, 0.5], 100, levels, 0.2, 1e3)
+    assert B.ldp_ucb_l_regret_bound([0.9, 0.5], 100, 1.0, 1e-200) == math.inf
+    with pytest.raises(ValueError, match="n must be an integer <= 2"):
+        B.laplace_sum_tail_bound(1.0, 10**400, 1.0)

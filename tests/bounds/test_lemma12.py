@@ -143,3 +143,13 @@ def test_kl_mixture_and_bounds_reject_bad_input():
         lemma12_fact13_bound(0.5, 0.2, 0.0)
     with pytest.raises(ValueError, match="p must lie in"):
         lemma12_fact13_bound(1.5, 0.2, 1.0)
+
+
+def test_lemma12_and_fact13_bounds_at_extreme_scales():
+    """By hand: (2 sinh 300)^2 (1e-200)^2 = ((e^300 - e^-300) 1e-200)^2 = 3.773e-140 (was 0: (p-q)^2 underflowed);
+    (e^400 1e-300)^2 = e^800 1e-600 = 2.726e-253 (was inf). Fact 13: (R-r)^2/(4rR) = (0.5e200)^2/(6e400) = 1/24 at
+    r = 1e200, R = 1.5e200 (was nan) and (1e200 - 1)^2/(4e200) = 2.5e199 at r = 1 (was inf)."""
+    assert lemma12_bound(1e-200, 0.0, 300.0) == pytest.approx((math.exp(300) * 1e-200) ** 2, rel=1e-12, abs=0)
+    assert lemma12_bound(1e-300, 0.0, 400.0) == pytest.approx(math.exp(800 - 600 * math.log(10)), rel=1e-12)
+    assert fact13_bound(1e200, 1.5e200) == pytest.approx(1 / 24, rel=1e-15)
+    assert fact13_bound(1.0, 1e200) == pytest.approx(2.5e199, rel=1e-15)

@@ -107,3 +107,10 @@ def test_lemma7_chebyshev_constant_by_hand():
     assert 0.039 < value < 0.040
     # a valid constant: below the exact worst case over variance-one noises, above the paper's 0.0765/e
     assert bounds.c_s_subgaussian() < value < bounds.lemma7_worst_noise(1.0)[0]
+
+
+def test_lemma7_objective_at_a_tiny_a():
+    """v_a = log(1/a - 2 - O(a)) = -log a to 1e-100 below a = 1e-100, so a (1 - 2 e^{-v_a^2/2}) = a there (e^{-v^2/2} ~
+    e^{-2.4e5}); 1/(4a^2) overflowed into a ZeroDivisionError at a = 1e-300."""
+    assert bounds.lemma7_subgaussian_objective(1e-300) == 1e-300
+    assert bounds.lemma7_subgaussian_objective(1e-90) == pytest.approx(1e-90, rel=1e-15)  # the closed form, unchanged

@@ -62,3 +62,10 @@ def test_constants_reject_bad_input():
         bounds.lower_bound_constant_small_epsilon(TWO, 0.0)
     with pytest.raises(ValueError, match=r"means\[1\]"):
         bounds.ctb_lai_robbins_constant([0.9, 1.5], 1.0)
+
+
+def test_ctb_lai_robbins_constant_refuses_means_ctb_cannot_separate():
+    """At eps = 1e-9 CTB maps means 1e-7 apart to output means 5e-17 apart, which round to one float: the KL was 0
+    and the constant inf (true 2.0e25); a one-line refusal instead."""
+    with pytest.raises(ValueError, match="epsilon=1e-09 is too small"):
+        bounds.ctb_lai_robbins_constant([0.5000001, 0.5], 1e-9)

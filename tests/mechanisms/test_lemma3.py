@@ -48,3 +48,13 @@ def test_laplace_sum_sf_rejects_bad_input():
         mechanisms.laplace_sum_sf(1.0, 3, -1.0)
     with pytest.raises(ValueError, match="lam"):
         mechanisms.laplace_sum_sf(np.inf, 3, 1.0)
+
+
+def test_lemma3_and_lemma6_at_extreme_scales():
+    """The bounds depend on lam/v and v/b only: exp(-(lam/v)^2/8) = e^{-1/8} at lam = v = b, whatever their scale (nan
+    at 1e-200 and 1e200: v^2 under- or overflowed). The exact tail at b = 5e-324: lam/b = inf, P{Y_2 > 1} = 0 (nan)."""
+    assert bounds.laplace_sum_tail_bound(1e-200, 1, 1e-200) == pytest.approx(math.exp(-1 / 8), rel=1e-15)
+    assert bounds.laplace_mixed_sum_tail_bound(1e200, [1e200]) == pytest.approx(math.exp(-1 / 8), rel=1e-15)
+    assert bounds.laplace_mixed_sum_tail_bound(1e-200, [1e-200, 1e-200]) == pytest.approx(math.exp(-1 / 16), rel=1e-15)
+    assert mechanisms.laplace_sum_sf(1.0, 2, 5e-324) == 0.0
+    assert mechanisms.laplace_sum_sf(-1.0, 2, 5e-324) == 1.0

@@ -106,3 +106,28 @@ def test_ctb_unbiased_values_are_unbiased_with_mixed_levels():
         unbiasing.ctb_unbiased_values([0.5, 0.5], [1.0, 0.0], rng)
     with pytest.raises(ValueError, match="rewards"):
         unbiasing.ctb_unbiased_values([1.5], 1.0, rng)
+
+
+def test_the_inversion_at_scales_far_from_1_is_the_rescaled_one():
+    """P{Laplace(b) > b} = e^-1/2 at any b: the split of the inversion at s = 1 gave 5.6e-17 at b = 1e-200 and 0.161 at
+    b = 1e6 before lam and the scales were divided by the largest scale."""
+    for b in (1e-200, 1e-3, 1e6, 1e200):
+        assert laplace_tails.laplace_mixed_sum_sf_inversion(b, [b]) == pytest.approx(math.exp(-1) / 2, rel=1e-12)
+        want = laplace_tails.laplace_mixed_sum_sf(3 * b, [b, b / 3])
+        assert laplace_tails.laplace_mixed_sum_sf_inversion(3 * b, [b, b / 3]) == pytest.approx(want, rel=1e-10)
+
+
+def test_the_inversion_is_a_probability_or_refused():
+    """Deep in the tail it rounded below 0 (-2.2e-16 at lam = 60, scale 1; -9.1e-5 at lam = 1e4): now clipped to
+    [0, 1] within its absolute error, and refused where the quadrature cannot resolve it."""
+    p = laplace_tails.laplace_mixed_sum_sf_inversion(60.0, [1.0])
+    assert 0.0 <= p <= 1e-14
+    with pytest.raises(ValueError, match="laplace_mixed_sum_sf"):
+        laplace_tails.laplace_mixed_sum_sf_inversion(1e4, [1.0])
+
+
+def test_the_partial_fractions_far_in_the_tail_are_0_and_1():
+    """e^{-lam/b} underflowed in decimal arithmetic at lam = 1e7 and the precision doubling ended in 'scales too
+    clustered'; the union bound (m/2) e^{-lam/(m b_M)} < 1e-340 makes the tail 0 (and 1 at -lam)."""
+    assert laplace_tails.laplace_mixed_sum_sf(1e7, [1.0, 2.0]) == 0.0
+    assert laplace_tails.laplace_mixed_sum_sf(-1e7, [1.0, 2.0]) == 1.0

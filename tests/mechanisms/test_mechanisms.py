@@ -183,3 +183,40 @@ def test_gaussian_privacy_curve_refuses_what_is_no_epsilon():
         mech.gaussian_privacy_loss([0.1, 0.2], [0.0, 1.0], [1.0, 0.0, 2.0], 1.0)
     y = np.array([0.1, -0.4])
     np.testing.assert_array_equal(mech.gaussian_privacy_loss(y, 0.0, 1.0, 2.0), ((y - 1.0) ** 2 - y**2) / 8.0)
+
+
+def test_gaussian_sigmoid_mean_of_a_wide_arm_sees_the_step():
+    """E[s(mu + sigma Z)] for sigma > 2, against int_0^inf (s(mu + sigma z) + s(mu - sigma z)) phi(z) dz by QUADPACK
+    split at the steps (z = |mu|/sigma): 80 Gauss-Hermite nodes gave 0.50000007 at mu = 3, sigma = 100 (true
+    0.5119645), and E[e^X] = e^{mu + sigma^2/2} = 1.2457e-85 in the tail at mu = -200, sigma = 3."""
+    from scipy import integrate, special, stats
+
+    def ref(mu, sigma):
+        f = lambda z: (special.expit(mu + sigma * z) + special.expit(mu - sigma * z)) * stats.norm.pdf(z)  # noqa: E731
+        z0 = abs(mu) / sigma
+        return sum(integrate.quad(f, a, b, epsabs=1e-17, limit=500)[0] for a, b in ((0, z0), (z0, z0 + 40)))
+
+    for mu, sigma in ((3.0, 100.0), (0.5, 3.0), (-5.0, 2.5), (30.0, 10.0)):
+        assert mech.gaussian_sigmoid_mean(mu, sigma) == pytest.approx(ref(mu, sigma), abs=1e-14)
+    # sigma = 1e6: the density is flat across the step and s(x) - 1{x > 0} odd, so the mean is Phi(1e-6) to 1e-18
+    assert mech.gaussian_sigmoid_mean(1.0, 1e6) == pytest.approx(special.ndtr(1e-6), abs=1e-15)
+    assert mech.make_curator("CTL-S", 2.0).output_mean(3.0, 100.0) == pytest.approx(0.5119645062777832, rel=1e-13)
+    assert mech.gaussian_sigmoid_mean(-200.0, 3.0) == pytest.approx(math.exp(-200 + 4.5), rel=1e-9, abs=0)
+
+
+def test_ctb_exact_epsilon_at_a_tiny_epsilon_is_epsilon():
+    """log(P{1|1}/P{1|0}) = log(e^eps) = eps; e^eps rounded to 1 + 1.00000008e-9 at eps = 1e-9, and the audit saw a
+    loss 8e-8 above eps. The spread is now log1p(tanh(eps/2) (1 + e^eps)), within 2 ulps of eps."""
+    for eps in (1e-9, 1e-6, 1e-4):
+        assert mech.make_curator("CTB", eps).exact_epsilon() == pytest.approx(eps, rel=5e-16, abs=0)
+    # P{1|u} = s(-eps) + u tanh(eps/2): between u = 0.2 and 0.7 the loss is log((1/2 + 0.7 t)/(1/2 + 0.2 t)), t = eps/2
+    assert mech.ctb_privacy_loss([0.2, 0.7], 1e-9) == pytest.approx(5e-10, rel=1e-9, abs=0)
+
+
+def test_gaussian_loss_tail_and_privacy_loss_at_extreme_scales():
+    """L ~ N(r^2/2, r^2), r = Delta/sigma: at r = 1e-200 and eps = 0, P[L > 0] = Phi(r/2) = 1/2 (was nan); at r = 1e200
+    and eps = 1, 1 (was ZeroDivisionError). The loss at y = 1e200, f = 0, f' = 1, sigma = 1 is ((y-1)^2 - y^2)/2 =
+    1/2 - y = -1e200 (was nan: the squares overflowed)."""
+    assert mech.gaussian_loss_tail(0.0, 1e200, 1.0) == pytest.approx(0.5, rel=1e-15)
+    assert mech.gaussian_loss_tail(1.0, 1e-200, 1.0) == 1.0
+    assert mech.gaussian_privacy_loss(1e200, 0.0, 1.0, 1.0) == pytest.approx(-1e200, rel=1e-15)

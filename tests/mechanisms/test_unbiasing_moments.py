@@ -61,3 +61,14 @@ def test_kept_levels_refuses_a_law_that_keeps_under_a_quarter():
     levels = ldp.make_privacy_levels("ren-heldp-discrete")  # 20 % reach 100: about 800 of 4000
     with pytest.raises(ValueError, match="fewer than 1,000 of 4,000 levels"):
         unbiasing.kept_levels(levels, 100.0, np.random.default_rng(5), 1000)
+
+
+def test_sample_moments_at_extreme_scales():
+    """[x, -x, x, -x]: mean 0, s^2 = 4x^2/3, se = sqrt(s^2/4) = x/sqrt(3). At x = 1e-200 the squares underflowed (se 0);
+    at 1e150 s^2 = 1.33e300 is a double (was inf from the squares); at 1e200 it is not, and is refused."""
+    m = unbiasing.sample_moments([1e-200, -1e-200] * 2)
+    assert m.mean == 0.0 and m.mean_se == pytest.approx(1e-200 / math.sqrt(3), rel=1e-15)
+    m = unbiasing.sample_moments([1e150, -1e150] * 2)
+    assert m.var == pytest.approx(4e300 / 3, rel=1e-15) and m.mean_se == pytest.approx(1e150 / math.sqrt(3), rel=1e-15)
+    with pytest.raises(ValueError, match="the variance of these values overflows"):
+        unbiasing.sample_moments([1e200, -1e200] * 2)

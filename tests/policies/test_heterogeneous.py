@@ -308,3 +308,24 @@ def test_a_level_of_probability_zero_is_not_the_largest_level():
     zero = ldp.make_privacy_levels("discrete", values=[0.5, 100.0], probs=[1.0, 0.0])
     assert zero.sup == 0.5 == ldp.make_privacy_levels("constant", epsilon=0.5).sup
     assert ldp.make_privacy_levels("discrete", values=[0.5, 100.0], probs=[0.5, 0.5]).sup == 100.0
+
+
+def test_the_gaussian_laws_expectation_of_a_spike_at_a_tiny_eps_min():
+    """E[eps^-2 1{eps >= a}] under N(1, 1) clipped to [0, 100] is phi(-1)/a to 1e-7 relative for a <= 1e-9 (the next
+    term, ~0.24 log(1/a), is a log(1/a) of it); the linear quadrature integrated the spike as 2.02 at a = 1e-9."""
+    from ldpcode.bounds import heldp_alpha
+
+    levels = ldp.make_privacy_levels("ren-heldp-gaussian")
+    phi1 = math.exp(-0.5) / math.sqrt(2 * math.pi)
+    for a in (1e-9, 1e-100):
+        assert levels.expect(heldp_alpha, a) == pytest.approx(phi1 / a, rel=1e-6)
+    with pytest.raises(ValueError, match="eps_min=1e-160"):  # f = eps^-2 itself overflows there
+        levels.expect(heldp_alpha, 1e-160)
+
+
+def test_a_clipped_gaussian_law_of_huge_sd_keeps_its_probabilities():
+    """N(1e308, 1e308²) clipped to [0, 1.7e308]: P{eps >= 1e308} = 1/2 and P{eps >= 1} = Phi(1); phi/sd was subnormal
+    and the quadrature gave 0.242 and 0.583."""
+    levels = ldp.make_privacy_levels("clipped-gaussian", mean=1e308, sd=1e308, lo=0.0, hi=1.7e308)
+    assert levels.p_at_least(1e308) == pytest.approx(0.5, rel=1e-9)
+    assert levels.p_at_least(1.0) == pytest.approx(0.8413447460685429, rel=1e-9)
