@@ -137,7 +137,7 @@ def ctb_lai_robbins_constant(means, epsilon) -> float:
 
 def lemma12_bound(p, q, epsilon):
     r"""Lemma 12's right-hand side :math:`(e^\epsilon - e^{-\epsilon})^2 (p-q)^2`; where :math:`(p-q)^2` is subnormal
-    (0 < |p - q| < 2^-511), or :math:`(2\sinh\epsilon)^2` overflows (ε > 350), as
+    (:math:`0 < |p - q| < 2^{-511}`), or :math:`(2\sinh\epsilon)^2` overflows (ε > 350), as
     :math:`\exp(2(\log(2\sinh\epsilon) + \log|p-q|))` (3.8e-140 at p - q = 1e-200, ε = 300, was 0; inf beyond 1.8e308)."""
     eps = check_epsilon(epsilon)
     p, q = check_array("p", p, low=0, high=1), check_array("q", q, low=0, high=1)
