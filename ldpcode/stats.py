@@ -78,6 +78,17 @@ def _finite(what: str, value):
     return value
 
 
+def _back(what: str, value, up: float, down: float = 1.0):
+    """``value * up / down`` for powers of two ``up`` and ``down`` (:func:`_scaled`'s), in one exact step (``up /
+    down`` alone may overflow where the product does not); a ValueError where it overflows, or where a nonzero
+    value underflows to 0 (a standard error of 0 would read as runs that agree exactly)."""
+    with np.errstate(over="ignore", under="ignore"):
+        out = np.ldexp(value, math.frexp(up)[1] - math.frexp(down)[1])
+    if np.any((out == 0) & (np.asarray(value) != 0)):
+        raise ValueError(f"{what} of these values underflows a double (below about 5e-324); rescale them")
+    return _finite(what, out)
+
+
 def mean_and_half_width(values, level: float = 0.95):
     """Mean over runs (axis 0) and the half-width z * sd / sqrt(runs) (sd with ddof = 1) of its
     normal-approximation confidence interval at ``level``; the half-width is 0 for a single run."""
@@ -93,8 +104,7 @@ def mean_and_half_width(values, level: float = 0.95):
         raise ValueError(f"level must be in (0, 1), got {level!r}")
     runs, (w, scale) = v.shape[0], _scaled(v)  # computed on v / scale, then scaled back (see _scaled)
     half = norm.ppf(0.5 + level / 2) * w.std(axis=0, ddof=1) / np.sqrt(runs) if runs > 1 else np.zeros(v.shape[1:])
-    with np.errstate(over="ignore"):  # an overflow is refused by _finite, in words
-        return _finite("the mean", w.mean(axis=0) * scale), _finite("the half-width", half * scale)
+    return _back("the mean", w.mean(axis=0), scale), _back("the half-width", half, scale)
 
 
 def ratio_of_means_se(num, den, *, paired: bool = True):
@@ -132,9 +142,8 @@ def ratio_of_means_se(num, den, *, paired: bool = True):
         cov = ((x - x.mean(axis=0)) * (y - ym)).sum(axis=0) / (x.shape[0] - 1)
         var = var - 2 * r * cov / x.shape[0]
     se = np.sqrt(np.maximum(var, 0.0)) / np.abs(ym)
-    with np.errstate(over="ignore"):  # an overflow is refused by _finite, in words
-        _finite("the ratio", r * (sx / sy))
-        return _finite("the ratio's standard error", se * (sx / sy))
+    _back("the ratio", r, sx, sy)
+    return _back("the ratio's standard error", se, sx, sy)
 
 
 @dataclass(frozen=True)
@@ -186,7 +195,7 @@ def linear_fit(x, y) -> LinearFit:
     b = float(du @ dv) / suu  # the slope on the scaled values
     c = float(v.mean() - b * u.mean())
     resid = v - b * u - c
-    slope, intercept = _finite("the slope", b * (sy / sx)), _finite("the intercept", c * sy)
+    slope, intercept = _back("the slope", b, sy, sx), _back("the intercept", c, sy)
     return LinearFit(slope=slope, intercept=intercept, r2=float(1.0 - (resid @ resid) / svv), n=int(xs.size))
 
 
@@ -321,7 +330,7 @@ def hinge_bootstrap(
 def bootstrap_indices(runs: int, n_boot: int, seed: int, *, limits: Limits | None = None) -> np.ndarray:
     """Run indices of ``n_boot`` bootstrap replicates, drawn with replacement in one
     ``np.random.default_rng(seed).integers(0, runs, size=(n_boot, runs))`` call: the resampling of every
-    bootstrap over runs in this module (:func:`hinge_bootstrap`, :func:`loglog_slope`, ...); ``limits`` caps it."""
+    bootstrap over runs (:func:`hinge_bootstrap` here, :func:`ldpcode.exponents.loglog_slope`, ...); ``limits`` caps it."""
     runs = check_int("runs", runs, minimum=1)
     n_boot = check_int("n_boot", n_boot, minimum=1)
     seed = check_int("seed", seed, minimum=0)
@@ -341,9 +350,10 @@ def mean_with_se(values) -> tuple[float, float]:
     x = as_float_array("values", values)
     if x.ndim != 1 or x.size < 2 or not np.isfinite(x).all():
         raise ValueError(f"values must be a finite 1-d array of at least 2 runs, got shape {x.shape}")
-    w, scale = _scaled(x)
-    mean, sd = _finite("the mean", float(w.mean() * scale)), _finite("the standard error", float(w.std(ddof=1) * scale))
-    return mean, sd / math.sqrt(x.size)
+    w, scale = _scaled(x)  # the standard error divided by sqrt(n) before it is scaled back: sd may overflow, se not
+    return float(_back("the mean", w.mean(), scale)), float(
+        _back("the standard error", w.std(ddof=1) / math.sqrt(x.size), scale)
+    )
 
 
 def se_or_zero(se, value) -> float:

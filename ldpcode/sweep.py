@@ -541,17 +541,35 @@ def provenance(tasks: list[Task]) -> dict:
     from . import __version__
     from .instances import Family
 
-    arms = {t.instance.name: [[Family(a.family).name.lower(), a.p0, a.p1] for a in t.instance.arms] for t in tasks}
-    options = {t.policy: dict(t.options) for t in tasks if t.options}
+    arms = {t.instance.name: [[Family(a.family).name.lower(), float(a.p0), float(a.p1)] for a in t.instance.arms]
+            for t in tasks}  # fmt: skip
+    options = {t.policy: {k: _plain(v) for k, v in t.options} for t in tasks if t.options}
     het, cells = tasks[0].heterogeneous, {(t.policy, t.instance.name, t.epsilon): t for t in tasks}
+    func = getattr(het, "func", het)  # a functools.partial: its function (its repr holds a memory address)
     return {
         "engine": tasks[0].engine,
-        "event_cells": [[p, i, e] for (p, i, e), t in cells.items() if t.engine_used() == "event"],
+        "event_cells": [
+            [p, i, None if e is None else float(e)] for (p, i, e), t in cells.items() if t.engine_used() == "event"
+        ],  # fmt: skip
         "instances": arms,
         "options": options,
-        "heterogeneous": None if het is None else f"{het.__module__}.{getattr(het, '__qualname__', repr(het))}",
+        "heterogeneous": None
+        if het is None
+        else f"{func.__module__}.{getattr(func, '__qualname__', type(func).__name__)}",
         "ldpcode": __version__,
     }
+
+
+def _plain(value):
+    """An option's value as JSON holds it (pandas writes a Parquet file's attrs as JSON and drops them all, with only a
+    warning, on one NumPy integer): NumPy scalars as Python numbers, arrays and tuples as lists, others as text."""
+    if isinstance(value, (bool, int, float, str)) or value is None:
+        return value
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, (np.ndarray, tuple, list)):
+        return [_plain(v) for v in (value.tolist() if isinstance(value, np.ndarray) else value)]
+    return repr(value)
 
 
 def summary(table, t: int | None = None):

@@ -99,7 +99,8 @@ def _not_written_here(path: Path) -> str:
 
 def _csv_body(table) -> bytes:
     """The rows of a table as its CSV file holds them below its comment lines (every float with 17 significant
-    digits): what :data:`DIGEST_KEY` is the SHA-256 of, in a CSV file and in a Parquet file's metadata alike."""
+    digits): what :data:`DIGEST_KEY` is the SHA-256 of in a Parquet file's metadata, and, after the attrs line
+    (:func:`_attrs_line`), in a CSV file (a Parquet file's attrs are pandas' metadata, outside the checksum)."""
     return table.to_csv(index=False, float_format="%.17g", lineterminator="\n").encode("utf-8")
 
 
@@ -159,8 +160,8 @@ def _parquet_digest_holds(path: Path) -> bool | None:
     return stored.decode("ascii", "replace") == hashlib.sha256(_csv_body(pd.read_parquet(path))).hexdigest()
 
 
-#: the key of the SHA-256 of a table's rows as :func:`save_table` wrote them (as CSV, :func:`_csv_body`): a CSV
-#: table's second line, and a key of a Parquet table's schema metadata
+#: the key of the SHA-256 of a table's rows as :func:`save_table` wrote them (as CSV, :func:`_csv_body`; in a CSV file
+#: the attrs line above them too): a CSV table's second line, and a key of a Parquet table's schema metadata
 DIGEST_KEY = "ldpcode.sha256"
 
 ROWS_KEY = "ldpcode.rows"

@@ -98,7 +98,8 @@ def statistical(
 
     ``statement`` names what the paper prints (its quote, locator and category are copied into the claim);
     ``runs`` the number of independent runs behind ``se`` (with the paper's own runs, from the statement, the
-    paper's Monte Carlo error counts too, and a verdict states how many runs would resolve it); ``margin`` a
+    paper's Monte Carlo error counts too where the paper prints the number, and a verdict states how many runs would
+    resolve it); ``margin`` a
     practical margin (absolute) below which a difference does not matter; ``systematic`` (absolute, with
     ``systematic_how``) the spread of the number under what the paper leaves open (the fit window, the horizon);
     ``horizons`` the range of t where the reproduced curve is within the paper's interval

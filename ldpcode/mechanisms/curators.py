@@ -183,7 +183,7 @@ def ctb_privacy_loss(u, epsilon) -> float:
     :math:`1/(1+e^\epsilon)` is not lost to rounding for large ε). It is ε between u = 0 and 1 (Lemma 5).
 
     The largest log-ratio over pairs is the spread (max - min) of each output's log-probabilities: rounding is
-    monotone, so this is bit for bit the maximum of ``ldpcode.audit.privacy_loss_matrix`` of the table of laws.
+    monotone, so for ε >= 2^-10 this is bit for bit the maximum of ``ldpcode.audit.privacy_loss_matrix`` of the laws.
     For ε > 700 (:math:`e^\epsilon` near overflow, and :math:`P\{1\mid u = 0\} = 1/(1+e^\epsilon)` below the smallest
     double from ε = 745) the log-probabilities are computed in log space,
     :math:`\log(u\,s(\epsilon) + (1-u)\,s(-\epsilon))`, s the Sigmoid, by log-sum-exp; for ε < 2^-10 (ε = 1e-9 gave

@@ -137,7 +137,9 @@ def gaussian_loss_tail(epsilon, sigma, sensitivity):
         raise ValueError(f"sigma and sensitivity must be > 0, got sigma={sigma!r}, sensitivity={sensitivity!r}")
     if not (2.0**-250 <= s <= 2.0**250 and 2.0**-250 <= d <= 2.0**250):
         r = d / s
-        return norm.sf((eps / r if eps else 0.0) - r / 2 if r > 0 else math.inf)  # r = 0: the loss is 0, never > eps
+        if r == 0:  # Δ/σ underflowed: L ~ N(μ, 2μ) with μ -> 0, so P[L > ε] -> 0 for ε > 0 and 1/2 at ε = 0
+            return 0.5 if eps == 0 else 0.0
+        return norm.sf((eps / r if eps else 0.0) - r / 2)
     mu = d * d / (2 * s * s)
     return norm.sf((eps - mu) / math.sqrt(2 * mu))
 

@@ -131,3 +131,14 @@ def test_every_stored_file_is_strict_json():
         except ValueError as exc:
             bad.append(f"{path.relative_to(ROOT)}: {exc}")
     assert bad == []
+
+
+def test_heldp_figure2s_reason_states_what_figure1_stores():
+    """heldp/figure2's reason says where the paper's horizon likely lies from heldp/figure1's ratios ("three of the four
+    ... only at t > 4·10⁶"): a re-run of figure1 that moved them would leave that sentence stale, so it is checked here."""
+    fig1 = json.loads((ROOT / "data/heldp/figure1.json").read_text())["claims"]
+    starts = [c["t_consistent"][0] for c in fig1 if c.get("t_searched") and c["id"].startswith("heldp.figure1.ratio_")]
+    fig2 = json.loads((ROOT / "data/heldp/figure2.json").read_text())["claims"]
+    reason = next(c["reason"] for c in fig2 if c["id"] == "heldp.figure2.fit_pooled.r2")
+    assert "three of the four ratios of Figure 1(c, d) meet the paper's only at t > 4·10⁶" in reason
+    assert len(starts) == 4 and sum(t > 4 * 10**6 for t in starts) == 3, starts

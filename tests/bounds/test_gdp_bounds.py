@@ -106,6 +106,12 @@ def test_tv_gaussian_at_extreme_scales_is_the_standardised_one():
         assert D.tv_gaussian(0.0, s, 0.0, 2 * s) == pytest.approx(2 * (PHI(x) - PHI(x / 2)), rel=1e-12)
     assert D.tv_gaussian(-1e300, 1.0, 1e300, 2.0) == 1.0
     assert D.tv_gaussian(0.0, 1e-300, 1e-300, 1e300) == 1.0
+    # means far beyond their deviations: the quadratic's terms cancelled (0.0 at m = 1, s = 1e-10; nan at 2^-290)
+    assert D.tv_gaussian(1.0, 1e-10, 1.0, 2e-10) == pytest.approx(2 * (PHI(x) - PHI(x / 2)), rel=1e-9)
+    same = 2 * (PHI(x) - PHI(x / 2))  # 1024 + 2^-289 is 1024: equal means, deviations 2^-290 and 2^-289 (was nan)
+    assert D.tv_gaussian(1024.0, 2.0**-290, 1024.0 + 2.0**-289, 2.0**-289) == pytest.approx(same, rel=1e-12)
+    two = D.tv_gaussian(0.0, 1.0, 2.0, 2.0)
+    assert D.tv_gaussian(1e6, 1.0, 1e6 + 2.0, 2.0) == pytest.approx(two, rel=1e-9)
 
 
 @settings(max_examples=10)

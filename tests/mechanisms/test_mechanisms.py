@@ -219,4 +219,6 @@ def test_gaussian_loss_tail_and_privacy_loss_at_extreme_scales():
     1/2 - y = -1e200 (was nan: the squares overflowed)."""
     assert mech.gaussian_loss_tail(0.0, 1e200, 1.0) == pytest.approx(0.5, rel=1e-15)
     assert mech.gaussian_loss_tail(1.0, 1e-200, 1.0) == 1.0
+    # r = 1e-200 / 1e200 underflows to 0: the loss is degenerate at 0, P[L > 0] -> 1/2 (the branch gave 0), P[L > 1] = 0
+    assert (mech.gaussian_loss_tail(0.0, 1e200, 1e-200), mech.gaussian_loss_tail(1.0, 1e200, 1e-200)) == (0.5, 0.0)
     assert mech.gaussian_privacy_loss(1e200, 0.0, 1.0, 1.0) == pytest.approx(-1e200, rel=1e-15)

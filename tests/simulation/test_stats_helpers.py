@@ -170,3 +170,20 @@ def test_a_result_beyond_a_double_is_refused_in_one_line(call, what):
     with pytest.raises(ValueError, match=f"^{what} of these values overflows a double") as info:
         call()
     assert "\n" not in str(info.value)
+
+
+def test_scaling_back_is_one_exact_step_and_an_underflow_is_refused_not_read_as_exact_runs():
+    """The second look at this change: ``se * (sx / sy)`` let the factor sx / sy underflow to 0 where se * sx / sy is
+    representable (a standard error of 0.0 reads as runs that agree exactly), and the sd was scaled back before its
+    division by sqrt(n), so two runs of ±1.5e308 (se 1.5e308) were refused."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no RuntimeWarning on the way either
+        mean, se = ldp.mean_with_se([1.5e308, -1.5e308])
+        assert (mean, se) == (0.0, pytest.approx(1.5e308))
+        base = ldp.stats.ratio_of_means_se([1.0] * 3, [2.0**100, -(2.0**100), 3.0])
+        tiny = ldp.stats.ratio_of_means_se([2.0**-100] * 3, [2.0**1000, -(2.0**1000), 3 * 2.0**900])
+        assert tiny == base * 2.0**-1000 and tiny > 0  # numerator scaled by 2^-100, denominator by 2^900: exact
+        with pytest.raises(ValueError, match="^the slope of these values overflows a double"):
+            ldp.stats.linear_fit([1e-300, 2e-300, 3e-300], [1e300, 2e300, 3.1e300])  # slope 1e600

@@ -202,6 +202,13 @@ def test_the_table_keeps_what_its_rows_do_not_say(tmp_path, suffix):
     assert (attrs["options"], attrs["heterogeneous"], attrs["ldpcode"]) == ({"AdaP-UCB": {"alpha": 4.0}}, None, "0.1.0")
     back = sw.load_table(sw.save_table(table, tmp_path / f"t{suffix}"))
     assert back.attrs == attrs
+    # a NumPy-typed option: pandas wrote a Parquet file's attrs as {} (a warning only) when one value was not JSON's
+    typed = sw.sweep(["AdaP-UCB"], [1.0], ins, 300, 2, options={"AdaP-UCB": {"alpha": np.float32(4.0)}}, progress=False)
+    assert (
+        typed.attrs["options"] == {"AdaP-UCB": {"alpha": 4.0}}
+        and type(typed.attrs["options"]["AdaP-UCB"]["alpha"]) is float
+    )
+    assert sw.load_table(sw.save_table(typed, tmp_path / f"typed{suffix}")).attrs == typed.attrs
     sw.save_table(back, tmp_path / f"t{suffix}", replace=True)  # the file, attrs line included, is still its own
 
 
