@@ -3,7 +3,8 @@ r"""Private helpers shared by the rooms of :mod:`ldpcode.bounds` (no paper item 
 ``_gaps`` (the positive gaps :math:`\Delta_a = \mu^* - \mu_a` of ``means``), ``_log_horizon`` (natural
 :math:`\log T`), ``_regret_bound`` (the common shape :math:`\sum 8\,\mathrm{factor}\log T/\Delta_a +
 \mathrm{const}\,\Delta_a` of the UCB-type bounds of Ren et al.'s Theorems 4, 6 and of the HeLDP paper's
-Corollaries 8, 11), and the overflow-free forms ``_square`` and ``_inv_two_sinh_squared``.
+Corollaries 8, 11), ``_chan_tail_bound`` (the Laplace-sum tail bound of Lemma 3 and of the HeLDP paper's Lemma 6),
+and the overflow-free forms ``_square`` and ``_inv_two_sinh_squared``.
 
 Large epsilon. Every formula of the package is evaluated as it always was wherever it is finite (so stored
 numbers keep their bits); only where a term would overflow (e^eps beyond eps = 709.78, a square beyond 1.3e154:
@@ -70,3 +71,14 @@ def _inv_two_sinh_squared(eps: float) -> float:
 def _regret_bound(means, horizon, factor, const, *, bounded: bool = True):
     gaps = _gaps(means, bounded=bounded)
     return float(np.sum(8.0 * factor * _log_horizon(horizon) / gaps + const * gaps))
+
+
+def _chan_tail_bound(lam: np.ndarray, v: float, b_max: float) -> np.ndarray:
+    r"""Chan, Shi and Song (2011), Lemma 2.8, the bound of Ren et al.'s Lemma 3 and of the HeLDP paper's Lemma 6:
+    :math:`\exp(-\lambda^2/(8v^2))` for :math:`0 < \lambda < 2\sqrt2\,v^2/b_M`, nan elsewhere (the lemma says
+    nothing there). Where :math:`b_M` or v leave [2^-250, 2^250] (v² under- or overflows: nan at 1e-200), the same in
+    the ratio: :math:`\exp(-(\lambda/v)^2/8)` for :math:`\lambda/v < 2\sqrt2\,v/b_M`."""
+    if not (2.0**-250 <= b_max <= 2.0**250 and 2.0**-250 <= v <= 2.0**250):
+        return np.where((lam > 0) & (lam / v < 2 * math.sqrt(2) * (v / b_max)), np.exp(-((lam / v) ** 2) / 8), np.nan)
+    valid = (lam > 0) & (lam < 2 * math.sqrt(2) * v * v / b_max)
+    return np.where(valid, np.exp(-(lam**2) / (8 * v * v)), np.nan)

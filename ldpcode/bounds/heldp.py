@@ -21,7 +21,7 @@ from scipy import optimize
 
 from .._validate import as_float_array, check_array, check_epsilon, check_real, one_line
 from ..stats import LinearFit, bootstrap_se, linear_fit
-from ._common import _gaps, _log_horizon, _regret_bound, _square
+from ._common import _chan_tail_bound, _gaps, _log_horizon, _regret_bound, _square
 from .factors import bernoulli_ratio, heldp_alpha, heldp_beta, laplace_ratio
 
 
@@ -426,10 +426,7 @@ def laplace_mixed_sum_tail_bound(lam, scales, nu=None):
     if not nu >= root * (1 - 1e-12):
         raise ValueError(f"nu must be >= sqrt(sum b_i^2) = {root:g}, got {nu!r}")
     lam = check_array("lam", lam)  # finite, as laplace_sum_tail_bound's (nan and inf were returned as nan and 0)
-    if odd or not 2.0**-250 <= nu <= 2.0**250:  # exp(-(lam/nu)^2/8) for lam/nu < 2 sqrt(2) nu/b_M
-        return np.where((lam > 0) & (lam / nu < 2 * math.sqrt(2) * (nu / c)), np.exp(-((lam / nu) ** 2) / 8), np.nan)
-    valid = (lam > 0) & (lam < 2 * math.sqrt(2) * nu * nu / float(b.max()))
-    return np.where(valid, np.exp(-(lam**2) / (8 * nu * nu)), np.nan)
+    return _chan_tail_bound(lam, nu, c)  # Lemma 3's bound with b_M for b (ratio form where the squares leave a double)
 
 
 def unbiased_ctb_variance(mu, epsilon):

@@ -44,7 +44,16 @@ from .._validate import (
     one_line,
 )
 from ..divergences import kl_bernoulli
-from ._common import _check_count, _check_horizon, _gaps, _inv_two_sinh_squared, _log_horizon, _regret_bound, _square
+from ._common import (
+    _chan_tail_bound,
+    _check_count,
+    _check_horizon,
+    _gaps,
+    _inv_two_sinh_squared,
+    _log_horizon,
+    _regret_bound,
+    _square,
+)
 from .factors import bernoulli_ratio, laplace_ratio
 
 
@@ -214,12 +223,7 @@ def laplace_sum_tail_bound(lam, n, b, v=None):
     v = b * math.sqrt(n) if v is None else check_real("v", v)
     if v < b * math.sqrt(n) * (1 - 1e-12):
         raise ValueError(f"v must be >= b sqrt(n) = {b * math.sqrt(n):g}, got {one_line(v)}")
-    lam = check_array("lam", lam)
-    if not (2.0**-250 <= b <= 2.0**250 and 2.0**-250 <= v <= 2.0**250):  # v^2 under- or overflows: nan at 1e-200
-        valid = (lam > 0) & (lam / v < 2 * math.sqrt(2) * (v / b))
-        return np.where(valid, np.exp(-((lam / v) ** 2) / 8), np.nan)
-    valid = (lam > 0) & (lam < 2 * math.sqrt(2) * v * v / b)
-    return np.where(valid, np.exp(-(lam**2) / (8 * v * v)), np.nan)
+    return _chan_tail_bound(check_array("lam", lam), v, b)
 
 
 def ucb1_regret_bound(means, horizon) -> float:
