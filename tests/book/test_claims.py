@@ -620,54 +620,51 @@ def test_policy_tag():
 # --- evidence, resolution, systematic spread, horizons, predictions (issue 21) ------------------------------
 
 
-def test_the_papers_own_runs_widen_the_standard_error_and_runs_needed_is_solved():
+def test_the_papers_own_runs_widen_the_standard_error_and_runs_needed_is_solved(monkeypatch):
     # Ren et al. average 50 trials; with ours 50 too, the difference has se * sqrt(2)
     st_ = C.statements.Statement(
         "ren2020ldp.fifty", "ren2020ldp", "Fig. 1", "is 1.6, and", "printed result", printed="1.6", runs=50
     )
-    C.statements.STATEMENTS[st_.key] = st_
-    try:
-        c = C.statistical(
-            "r",
-            "s",
-            reproduced=1.71,
-            se=0.0113,
-            paper=1.6,
-            statement="ren2020ldp.fifty",
-            reason="r",
-            horizon=10,
-            runs=50,
-        )
-        assert c.total_se() == pytest.approx(0.0113 * 2**0.5)
-        assert c.z() == pytest.approx((0.11 - 0.05) / (0.0113 * 2**0.5))  # 3.75: near, where se alone says 5.3
-        assert c.verdict() == "near" and "+6.9%" in c.verdict_text()
-        # the row shows our ± (0.011); the z counts 0.016, and the row says so, or a reader's 0.06 / 0.0113 = 5.3
-        # disagrees with it
-        assert "z = 3.8 (se of the difference ±0.016, with the paper's own 50 runs)" in c.verdict_text()
-        ten = C.statistical(
-            "r",
-            "s",
-            reproduced=1.63,
-            se=0.0253,
-            paper=1.6,
-            statement="ren2020ldp.fifty",
-            reason="r",
-            horizon=10,
-            runs=10,
-        )
-        # 2 * 0.0253 * sqrt(1 + 10/50) = 0.0554 > 0.05: inconclusive; per-run variance 0.0253^2 * 10 = 0.0064;
-        # room = 0.025^2 - 0.0064/50 = 0.000497; N >= 0.0064 / 0.000497 = 12.9 -> 13
-        assert ten.verdict() == "inconclusive" and ten.runs_needed() == 13
-        assert "needs ≥ 13 runs" in ten.verdict_text()
-        coarse = C.statistical(
-            "r", "s", reproduced=1.6, se=0.1, paper=1.6, statement="ren2020ldp.fifty", reason="r", horizon=10, runs=50
-        )
-        assert coarse.runs_needed() == 0 and "no number of runs suffices" in coarse.verdict_text()
-    finally:
-        del C.statements.STATEMENTS[st_.key]
+    monkeypatch.setitem(C.statements.STATEMENTS, st_.key, st_)  # removed again after the test
+    c = C.statistical(
+        "r",
+        "s",
+        reproduced=1.71,
+        se=0.0113,
+        paper=1.6,
+        statement="ren2020ldp.fifty",
+        reason="r",
+        horizon=10,
+        runs=50,
+    )
+    assert c.total_se() == pytest.approx(0.0113 * 2**0.5)
+    assert c.z() == pytest.approx((0.11 - 0.05) / (0.0113 * 2**0.5))  # 3.75: near, where se alone says 5.3
+    assert c.verdict() == "near" and "+6.9%" in c.verdict_text()
+    # the row shows our ± (0.011); the z counts 0.016, and the row says so, or a reader's 0.06 / 0.0113 = 5.3
+    # disagrees with it
+    assert "z = 3.8 (se of the difference ±0.016, with the paper's own 50 runs)" in c.verdict_text()
+    ten = C.statistical(
+        "r",
+        "s",
+        reproduced=1.63,
+        se=0.0253,
+        paper=1.6,
+        statement="ren2020ldp.fifty",
+        reason="r",
+        horizon=10,
+        runs=10,
+    )
+    # 2 * 0.0253 * sqrt(1 + 10/50) = 0.0554 > 0.05: inconclusive; per-run variance 0.0253^2 * 10 = 0.0064;
+    # room = 0.025^2 - 0.0064/50 = 0.000497; N >= 0.0064 / 0.000497 = 12.9 -> 13
+    assert ten.verdict() == "inconclusive" and ten.runs_needed() == 13
+    assert "needs ≥ 13 runs" in ten.verdict_text()
+    coarse = C.statistical(
+        "r", "s", reproduced=1.6, se=0.1, paper=1.6, statement="ren2020ldp.fifty", reason="r", horizon=10, runs=50
+    )
+    assert coarse.runs_needed() == 0 and "no number of runs suffices" in coarse.verdict_text()
 
 
-def test_a_number_the_paper_does_not_print_carries_no_error_of_the_papers_runs():
+def test_a_number_the_paper_does_not_print_carries_no_error_of_the_papers_runs(monkeypatch):
     """An ordering read as a difference >= 0, or "does not depend on ε" read as a ratio of 1, is the book's exact
     reading of a statement, not an estimate from the paper's runs: the paper's 50 runs widened its se by sqrt(2)
     all the same (Azize and Basu's Figure 3 showed z = 16.0 where the runs give 22.6)."""
@@ -680,25 +677,22 @@ def test_a_number_the_paper_does_not_print_carries_no_error_of_the_papers_runs()
         printed="0.3",
         runs=50,
     )
-    C.statements.STATEMENTS[st_.key] = st_
-    try:
-        c = C.statistical(
-            "r",
-            "s",
-            reproduced=7.19,
-            se=0.274,
-            paper=1.0,
-            paper_unit=0,
-            statement=st_.key,
-            reason="r",
-            horizon=10,
-            runs=50,
-        )
-        assert not c.paper_prints() and c.paper_text() == "read as = 1"
-        assert c.total_se() == 0.274 and c.z() == pytest.approx(6.19 / 0.274)
-        assert "paper's own" not in c.verdict_text()
-    finally:
-        del C.statements.STATEMENTS[st_.key]
+    monkeypatch.setitem(C.statements.STATEMENTS, st_.key, st_)  # removed again after the test
+    c = C.statistical(
+        "r",
+        "s",
+        reproduced=7.19,
+        se=0.274,
+        paper=1.0,
+        paper_unit=0,
+        statement=st_.key,
+        reason="r",
+        horizon=10,
+        runs=50,
+    )
+    assert not c.paper_prints() and c.paper_text() == "read as = 1"
+    assert c.total_se() == 0.274 and c.z() == pytest.approx(6.19 / 0.274)
+    assert "paper's own" not in c.verdict_text()
 
 
 def test_a_systematic_spread_that_covers_the_gap_is_underdetermined():
