@@ -174,7 +174,7 @@ def as_float_array(name: str, values, *, bools: bool = True) -> np.ndarray:
         shown = (
             f"an array of dtype {values.dtype}, shape {values.shape}"
             if isinstance(values, np.ndarray)
-            else repr(values)
+            else one_line(values)
         )
         raise TypeError(f"{name} must be a number or an array of numbers, got {shown} of type {type(values).__name__}")
 
@@ -184,6 +184,18 @@ def as_float_array(name: str, values, *, bools: bool = True) -> np.ndarray:
         raw = np.asarray(values)
     except (TypeError, ValueError):
         refuse()
+    if (
+        raw.dtype == object
+        and not isinstance(values, np.ndarray)
+        and all(isinstance(v, numbers.Real) for v in raw.flat)
+    ):
+        # Python integers beyond int64 (2**70) make an object array: they are numbers, compared as doubles
+        try:
+            raw = raw.astype(float)
+        except OverflowError:
+            raise ValueError(
+                f"{name} must hold numbers below the largest double (1.8e308), got an integer beyond it"
+            ) from None
     if raw.dtype.kind not in "biuf" or raw.dtype == object:
         refuse()
     if raw.dtype.kind == "b" and raw.ndim == 0:

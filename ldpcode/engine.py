@@ -166,20 +166,8 @@ def resolve_checkpoints(horizon: int, checkpoints=None, points: int = 121) -> np
     horizon = check_int("horizon", horizon, minimum=1, maximum=MAX_HORIZON)
     if checkpoints is None:
         return log_checkpoints(horizon, points)
-    try:
-        cpf = as_float_array("checkpoints", checkpoints, bools=False)  # [True, 100] was the rounds [1, 100]
-    except TypeError:
-        raw = np.asarray(checkpoints, dtype=object) if not isinstance(checkpoints, (str, bytes)) else None
-        if (
-            raw is not None
-            and raw.ndim == 1
-            and raw.size
-            and all(isinstance(c, int) and not isinstance(c, bool) for c in raw)
-        ):
-            raise ValueError(
-                f"checkpoints must be whole rounds in [1, horizon={horizon}], got {_show_checkpoints(checkpoints)}"
-            ) from None  # integers beyond int64
-        raise
+    # [True, 100] was the rounds [1, 100]; Python integers beyond int64 arrive as doubles, beyond any horizon
+    cpf = as_float_array("checkpoints", checkpoints, bools=False)
     if cpf.ndim != 1 or not np.isfinite(cpf).all() or (cpf != np.round(cpf)).any():
         raise ValueError(
             f"checkpoints must be a 1-d sequence of whole rounds in [1, horizon={horizon}], "

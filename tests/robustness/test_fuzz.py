@@ -1641,6 +1641,15 @@ def test_check_array_messages():
         with pytest.raises(TypeError, match=r"^means must be a number or an array of numbers, got"):
             as_float_array("means", bad)
     assert as_float_array("flags", np.array([True, False])).tolist() == [1.0, 0.0]
+    # Python integers beyond int64 are numbers (NumPy makes them an object array): before, "must be a number"
+    assert as_float_array("x", [2**70, 1]).tolist() == [2.0**70, 1.0]
+    with pytest.raises(ValueError, match=r"^x must hold numbers below the largest double \(1.8e308\), got an integer"):
+        as_float_array("x", [1, 2**1100])
+    with pytest.raises(TypeError, match=r"^means must hold numbers, not bools"):
+        as_float_array("means", [True, 2**70], bools=False)
+    with pytest.raises(TypeError) as refused:  # a long refused list is shown on one line, cut
+        as_float_array("x", [*range(500), "a"])
+    assert len(str(refused.value)) < 260 and "..." in str(refused.value)
     with pytest.raises(ValueError, match=r"rewards must be a 2-d array of numbers in \[0, 1\], got shape \(2,\)"):
         check_unit_interval("rewards", [0.1, 0.2], ndim=2)
     assert check_unit_interval("rewards", [[0.1, 0.2]], ndim=2).shape == (1, 2)
