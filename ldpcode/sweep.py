@@ -22,7 +22,8 @@ instance see the same reward draws (common random numbers), as in every figure o
 
 Non-private policies (``UCB1``, ``KL-UCB``, ``UCB1-S``) do not depend on ε: they run once per instance and their
 rows carry ε = inf. The heterogeneous ``HeLDP-UCB-*`` need the users' levels: pass ``heterogeneous``, a
-function ε → (ε_min, :class:`ldpcode.instances.PrivacyLevels`) (module level, so that it pickles).
+function ε → (ε_min, :class:`ldpcode.instances.PrivacyLevels`) (module level, so that it pickles); their rows carry
+the cell's ε, and the table's ``attrs`` the ε_min and the levels each cell ran with (:func:`ldpcode.table_io.provenance`).
 
 Cost. Before any work the estimated core-seconds and bytes of the whole grid (each policy's own estimate,
 :func:`ldpcode.simulate.simulate_cost`) are checked against ``limits`` (default :class:`ldpcode.limits.Limits`,
@@ -52,12 +53,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ._validate import check_bool, check_choice, check_epsilon, check_int, check_keywords
-from .instances import Instance, make_instance
+from .instances import Instance, PrivacyLevels, make_instance
 from .limits import MAX_HORIZON, MAX_RUNS, MAX_WORKERS, Limits, check_limits, default_workers, run_pool
 from .policies import REGISTRY, make_policy
 from .policies.engines import ENGINES, on_engine
 from .simulate import resolve_checkpoints, simulate_cost
-from .table_io import COLUMNS, ROWS_KEY, check_table_path, load_table, save_table  # noqa: F401 (a sweep's API)
+from .table_io import COLUMNS, ROWS_KEY, check_table_path, load_table, provenance, save_table  # noqa: F401 (a sweep's API)
 
 
 @dataclass(frozen=True)
@@ -81,11 +82,20 @@ class Task:
         """(the policy on its engine, the users' privacy levels or None), built where the block runs; with
         ``engine=False``, the policy as :func:`ldpcode.make_policy` makes it."""
         if self.policy.startswith("HeLDP-"):
-            epsilon_min, levels = self.heterogeneous(self.epsilon)
+            epsilon_min, levels = self.levels()
             policy = make_policy(self.policy, epsilon_min=epsilon_min, **dict(self.options))
         else:
             policy, levels = make_policy(self.policy, self.epsilon, **dict(self.options)), None
         return (on_engine(policy, self.instance, self.engine, levels) if engine else policy), levels
+
+    def levels(self) -> tuple:
+        """(ε_min, the users' :class:`~ldpcode.instances.PrivacyLevels`) of a heterogeneous cell: ``heterogeneous(ε)``."""
+        out = self.heterogeneous(self.epsilon)
+        if not (isinstance(out, tuple) and len(out) == 2 and isinstance(out[1], PrivacyLevels)):
+            raise TypeError(
+                f"heterogeneous({self.epsilon:g}) must return (epsilon_min, PrivacyLevels), got {_short(out)}"
+            )
+        return out
 
     def engine_used(self) -> str:
         """The engine the block runs on: ``self.engine``, or for ``"auto"`` the one it chose for this cell."""
@@ -119,7 +129,25 @@ def _ordered(name: str, values, what: str) -> tuple:
         raise TypeError(
             f"{name} must be a list (ordered) of {what}, not a {type(values).__name__}: the table's rows follow its order"
         )
-    return tuple(values)
+    if isinstance(values, np.ndarray) and values.ndim != 1:  # a 0-d array: "iteration over a 0-d array"
+        raise TypeError(f"{name} must be a list of {what}, got an array of shape {values.shape}")
+    out = tuple(values)
+    if len(out) > MAX_CELLS:  # before each is checked or built: a refusal of a huge grid costs no time
+        raise ValueError(f"{name} holds {len(out):,} {what}; a sweep takes at most {MAX_CELLS:,} cells")
+    twice = _first_repeat(v for v in out if isinstance(v, (str, float, int)))  # built instances: by name, later
+    if twice is not None:
+        raise ValueError(f"{name} must not repeat one, got {_short(twice)} twice")
+    return out
+
+
+def _first_repeat(values):
+    """The first value equal to an earlier one (1 and 1.0 are equal), or None."""
+    seen: set = set()
+    for v in values:
+        if v in seen:
+            return v
+        seen.add(v)
+    return None
 
 
 def _short(value, limit: int = 80) -> str:
@@ -142,8 +170,6 @@ def _policies(policies) -> tuple[str, ...]:
             close = difflib.get_close_matches(name, sorted(REGISTRY), n=1) if isinstance(name, str) else []
             hint = f" (did you mean {close[0]!r}?)" if close else ""
             raise ValueError(f"unknown policy {_short(name)}{hint}; choose from {', '.join(sorted(REGISTRY))}")
-    if len(set(names)) != len(names):
-        raise ValueError(f"policies must not repeat a name, got {list(names)}")
     return names
 
 
@@ -156,20 +182,19 @@ def _instances(instances) -> tuple[Instance, ...]:
     for i in out:
         if not isinstance(i, Instance):
             raise TypeError(f"an instance must be a name or come from make_instance(), got {i!r}")
-    if len({i.name for i in out}) != len(out):
-        raise ValueError(f"instances must have distinct names, got {[i.name for i in out]}")
+    twice = _first_repeat(i.name for i in out)
+    if twice is not None:
+        raise ValueError(f"instances must have distinct names, got {_short(twice)} twice")
     return out
 
 
 def _epsilons(epsilons) -> tuple[float, ...]:
-    eps = _ordered("epsilons", epsilons, "privacy levels")
-    if len(eps) > MAX_CELLS:  # before checking each: a refusal of a huge grid costs O(1)
-        raise ValueError(f"epsilons holds {len(eps):,} privacy levels; a sweep takes at most {MAX_CELLS:,} cells")
-    eps = tuple(check_epsilon(e) for e in eps)
+    eps = tuple(check_epsilon(e) for e in _ordered("epsilons", epsilons, "privacy levels"))
     if not eps:
         raise ValueError("epsilons must hold at least one privacy level")
-    if len(set(eps)) != len(eps):
-        raise ValueError(f"epsilons must not repeat a value, got {list(eps)}")
+    twice = _first_repeat(eps)
+    if twice is not None:
+        raise ValueError(f"epsilons must not repeat one, got {twice:g} twice")
     return eps
 
 
@@ -453,7 +478,7 @@ def sweep(
     ``scheduler``: None (threads in this process, ``workers`` of them), ``"localcluster"``, an address or a
     ``distributed.Client``. ``options`` gives a policy's further keywords of :func:`ldpcode.make_policy`
     (``{"AdaP-UCB": {"alpha": 4.0}}``). ``progress`` shows a bar over blocks (default: only on a terminal). The table's
-    ``attrs`` record horizon, runs, seed, the wall-clock seconds (not part of the numbers) and :func:`provenance`: the
+    ``attrs`` record horizon, runs, seed, the wall-clock seconds (not part of the numbers) and :func:`~ldpcode.table_io.provenance`: the
     engine, every instance's arms, the policies' options. Each cell equals
     :func:`ldpcode.simulate.simulate` with the same seed and ``engine`` (:mod:`ldpcode.policies.engines`), run for run.
     """
@@ -530,46 +555,6 @@ def _table(tasks: list[Task], counts: list[np.ndarray], wall: float, runs: int):
         **provenance(tasks),
     )
     return table
-
-
-def provenance(tasks: list[Task]) -> dict:
-    """What the table's rows do not say and a reader needs to read them (``table.attrs``, kept in the file by
-    :func:`save_table`): the ``engine`` asked for and the (policy, instance, ε) cells that ran on the event engine
-    (``event_cells``; ε None for a non-private policy); each instance's arms, ``[law, p0, p1]`` with every digit (an instance
-    named by the reader is otherwise only a name); each policy's ``options``; the ``heterogeneous`` function's
-    qualified name; and the ``ldpcode`` version."""
-    from . import __version__
-    from .instances import Family
-
-    arms = {t.instance.name: [[Family(a.family).name.lower(), float(a.p0), float(a.p1)] for a in t.instance.arms]
-            for t in tasks}  # fmt: skip
-    options = {t.policy: {k: _plain(v) for k, v in t.options} for t in tasks if t.options}
-    het, cells = tasks[0].heterogeneous, {(t.policy, t.instance.name, t.epsilon): t for t in tasks}
-    func = getattr(het, "func", het)  # a functools.partial: its function (its repr holds a memory address)
-    return {
-        "engine": tasks[0].engine,
-        "event_cells": [
-            [p, i, None if e is None else float(e)] for (p, i, e), t in cells.items() if t.engine_used() == "event"
-        ],  # fmt: skip
-        "instances": arms,
-        "options": options,
-        "heterogeneous": None
-        if het is None
-        else f"{func.__module__}.{getattr(func, '__qualname__', type(func).__name__)}",
-        "ldpcode": __version__,
-    }
-
-
-def _plain(value):
-    """An option's value as JSON holds it (pandas writes a Parquet file's attrs as JSON and drops them all, with only a
-    warning, on one NumPy integer): NumPy scalars as Python numbers, arrays and tuples as lists, others as text."""
-    if isinstance(value, (bool, int, float, str)) or value is None:
-        return value
-    if isinstance(value, np.generic):
-        return value.item()
-    if isinstance(value, (np.ndarray, tuple, list)):
-        return [_plain(v) for v in (value.tolist() if isinstance(value, np.ndarray) else value)]
-    return repr(value)
 
 
 def summary(table, t: int | None = None):

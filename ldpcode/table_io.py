@@ -6,7 +6,7 @@ A table (:data:`ldpcode.sweep.COLUMNS`, one row per policy, instance, ε, run an
 temporary file beside the target, renamed over it in one step; the row count is stored with the table
 (:data:`ROWS_KEY`), and the grid's shape (every run of every cell holds every checkpoint) is checked on reading. A
 file cut short by a copy, a full disk or a killed process is refused instead of read as a smaller experiment. The
-table's ``attrs`` (:func:`ldpcode.sweep.provenance`: the engine, every instance's arms, the policies' options) go
+table's ``attrs`` (:func:`provenance`: the engine, every instance's arms, the policies' options) go
 with it: in pandas' metadata of a Parquet file, on the third comment line of a CSV file (:data:`ATTRS_KEY`).
 """
 
@@ -18,7 +18,9 @@ from ._paths import new_file_mode
 
 COLUMNS = ("policy", "instance", "epsilon", "run", "t", "regret")
 """The columns of a sweep's table, in order: the policy's name, the instance's name, the cell's privacy level
-(inf for a non-private policy; for ``HeLDP-UCB-*`` the agent's ε_min), the run's index r (its seed is
+(inf for a non-private policy; for ``HeLDP-UCB-*`` the cell's ε, which the sweep's ``heterogeneous`` function maps to
+the agent's ε_min and the users' levels, both kept in the table's ``attrs["levels"]``; the command line's ``--levels``
+takes the cell's ε as ε_min), the run's index r (its seed is
 ``SeedSequence(seed).spawn(runs)[r]``), the checkpoint t and the run's pseudo-regret at t."""
 
 
@@ -110,7 +112,7 @@ ATTRS_KEY = "ldpcode.attrs"
 
 def _attrs_line(table) -> bytes:
     """The third comment line of a CSV table, ``# ldpcode.attrs: {...}``: the table's ``attrs`` (horizon, seed,
-    engine, the instances' arms: :func:`ldpcode.sweep.provenance`) as JSON, or nothing for a table without them."""
+    engine, the instances' arms: :func:`provenance`) as JSON, or nothing for a table without them."""
     import json
 
     if not table.attrs:
@@ -145,7 +147,7 @@ def _csv_digest_holds(path: Path) -> bool | None:
     return second[len(prefix) :].strip() == hashlib.sha256(body).hexdigest()
 
 
-def _parquet_digest_holds(path: Path) -> bool | None:
+def _parquet_digest_holds(path: Path, table=None) -> bool | None:
     """Whether a Parquet table's :data:`DIGEST_KEY` metadata is the SHA-256 of its rows written as CSV (None: it has
     none): a table rewritten through pyarrow with its schema's metadata kept (one column scaled, say) keeps the row
     count, and the file then holds the reader's work."""
@@ -157,7 +159,8 @@ def _parquet_digest_holds(path: Path) -> bool | None:
     stored = (pq.read_schema(path).metadata or {}).get(DIGEST_KEY.encode())
     if stored is None:
         return None
-    return stored.decode("ascii", "replace") == hashlib.sha256(_csv_body(pd.read_parquet(path))).hexdigest()
+    rows = pd.read_parquet(path) if table is None else table  # ``table``: the file's rows, already read
+    return stored.decode("ascii", "replace") == hashlib.sha256(_csv_body(rows)).hexdigest()
 
 
 #: the key of the SHA-256 of a table's rows as :func:`save_table` wrote them (as CSV, :func:`_csv_body`; in a CSV file
@@ -194,6 +197,7 @@ def save_table(table, path, *, replace: bool = False) -> Path:
         raise ValueError(
             f"table must have the columns of a sweep's table, {list(COLUMNS)}, got {one_line(list(table.columns), 120)}"
         )
+    _check_whole(table, "table")  # a file load_table would refuse is not written (two sweeps concatenated, a hole)
     path = check_table_path(path, replace=replace)  # which refuses a replace that is not a bool (replace="no")
     # a new file of its own beside the target (O_EXCL, an unpredictable name: no other file is written through)
     fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent if str(path.parent) else ".")
@@ -250,24 +254,92 @@ def load_table(path):
             f"{str(path)!r} holds {len(table):,} rows, but {int(stored):,} were written: the file is incomplete "
             "(a copy or a write cut short); run the sweep again"
         )
-    _check_whole(table, path)
+    holds = _csv_digest_holds(path) if path.suffix == ".csv" else _parquet_digest_holds(path, table)
+    if holds is False:  # None: a table without a checksum (not written by save_table), read as it is
+        raise ValueError(
+            f"{str(path)!r} was changed since ldpcode wrote it: its rows do not match their {DIGEST_KEY} checksum, so "
+            "its numbers are not a sweep's (if the change is yours, read it with pandas)"
+        )
+    _check_whole(table, str(path))
     return table
 
 
-def _check_whole(table, path) -> None:
-    """Refuse a table whose columns are not :data:`COLUMNS` or whose grid has a hole: every run of every cell
-    must hold the same checkpoints, and the runs of a cell are numbered 0 .. runs - 1."""
+def _check_whole(table, where: str) -> None:
+    """Refuse a table (``where``: its file, or "table") whose columns are not :data:`COLUMNS` or whose grid has a
+    hole: every run of every cell must hold the same checkpoints once, and the runs of a cell are numbered 0 .. runs - 1."""
     if tuple(table.columns) != COLUMNS:
-        raise ValueError(
-            f"{str(path)!r} is not a sweep table: its columns are {list(table.columns)}, not {list(COLUMNS)}"
-        )
+        raise ValueError(f"{where!r} is not a sweep table: its columns are {list(table.columns)}, not {list(COLUMNS)}")
     if table.empty:
-        raise ValueError(f"{str(path)!r} holds no rows")
+        raise ValueError(f"{where!r} holds no rows")
     n_cp = table["t"].nunique()
+    twice = table.duplicated(["policy", "instance", "epsilon", "run", "t"])
+    if twice.any():
+        p, i, e, r, t = table[["policy", "instance", "epsilon", "run", "t"]].to_numpy()[twice.to_numpy().argmax()]
+        raise ValueError(
+            f"{where!r} holds run {r} of ({p}, {i}, ε = {e:g}) at t = {t} more than once: a sweep's table holds each run "
+            "once (two sweeps concatenated, with another seed, are two experiments: keep them in two tables)"
+        )
     per_run = table.groupby(["policy", "instance", "epsilon", "run"], sort=False, dropna=False).size()
     runs = per_run.groupby(level=[0, 1, 2], sort=False).agg(["size"])["size"]
     last = per_run.reset_index().groupby(["policy", "instance", "epsilon"], sort=False, dropna=False)["run"].max()
     if (per_run != n_cp).any() or (last.to_numpy() + 1 != runs.to_numpy()).any():
         bad = per_run[per_run != n_cp]
-        where = f" (first: {bad.index[0]}, {bad.iloc[0]} of {n_cp} checkpoints)" if len(bad) else ""
-        raise ValueError(f"{str(path)!r} has a hole in its grid{where}: the file is incomplete; run the sweep again")
+        at = f" (first: {bad.index[0]}, {bad.iloc[0]} of {n_cp} checkpoints)" if len(bad) else ""
+        raise ValueError(f"{where!r} has a hole in its grid{at}: it is incomplete; run the sweep again")
+
+
+def provenance(tasks: list) -> dict:
+    """What the rows of a sweep's table (``tasks``: its :class:`ldpcode.sweep.Task` list) do not say and a reader needs to read them (``table.attrs``, kept in the file by
+    :func:`save_table`): the ``engine`` asked for and the (policy, instance, ε) cells that ran on the event engine
+    (``event_cells``; ε None for a non-private policy); each heterogeneous cell's agent ε_min and users' levels
+    (``levels``: [policy, instance, ε, ε_min, levels], the table's ε being the cell's, which ``heterogeneous`` maps to
+    them, as :func:`ldpcode.experiments.landscape.same_mean_levels` maps ε to ε/2); each instance's arms, ``[law, p0, p1]`` with every digit (an instance
+    named by the reader is otherwise only a name); each policy's ``options``; the ``heterogeneous`` function's
+    qualified name; and the ``ldpcode`` version."""
+    from . import __version__
+    from .instances import Family
+
+    arms = {t.instance.name: [[Family(a.family).name.lower(), float(a.p0), float(a.p1)] for a in t.instance.arms]
+            for t in tasks}  # fmt: skip
+    options = {t.policy: {k: _plain(v) for k, v in t.options} for t in tasks if t.options}
+    het, cells = tasks[0].heterogeneous, {(t.policy, t.instance.name, t.epsilon): t for t in tasks}
+    func = getattr(het, "func", het)  # a functools.partial: its function (its repr holds a memory address)
+    return {
+        "engine": tasks[0].engine,
+        "event_cells": [
+            [p, i, None if e is None else float(e)] for (p, i, e), t in cells.items() if t.engine_used() == "event"
+        ],  # fmt: skip
+        "levels": [
+            [p, i, float(e), *_levels_record(*t.levels())] for (p, i, e), t in cells.items() if p.startswith("HeLDP-")
+        ],
+        "instances": arms,
+        "options": options,
+        "heterogeneous": None
+        if het is None
+        else f"{func.__module__}.{getattr(func, '__qualname__', type(func).__name__)}",
+        "ldpcode": __version__,
+    }
+
+
+def _levels_record(epsilon_min, levels) -> list:
+    """[ε_min, the users' levels as JSON: their name, and their values and probabilities or Gaussian parameters]."""
+    rec = {"name": levels.name}
+    if levels.values is not None:
+        rec.update(values=levels.values.tolist(), probs=levels.probs.tolist())
+    elif levels.gaussian is not None:
+        rec["gaussian"] = _plain(levels.gaussian)
+    return [float(epsilon_min), rec]
+
+
+def _plain(value):
+    """An option's value as JSON holds it (pandas writes a Parquet file's attrs as JSON and drops them all, with only a
+    warning, on one NumPy integer): NumPy scalars as Python numbers, arrays and tuples as lists, others as text."""
+    import numpy as np
+
+    if isinstance(value, (bool, int, float, str)) or value is None:
+        return value
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, (np.ndarray, tuple, list)):
+        return [_plain(v) for v in (value.tolist() if isinstance(value, np.ndarray) else value)]
+    return repr(value)

@@ -254,6 +254,68 @@ def test_a_truncated_parquet_is_refused(tmp_path):
         sw.load_table(path)
 
 
+@pytest.mark.parametrize("suffix", [".csv", ".parquet"])
+def test_a_table_edited_in_place_is_refused(suffix, tmp_path):
+    """Before: one regret changed with sed (6.8 -> 16.8, the row count kept) loaded as ldpcode's own number."""
+    path, table = tmp_path / f"t{suffix}", _table()
+    sw.save_table(table, path)
+    if suffix == ".csv":
+        text = path.read_text()
+        last = text.rstrip("\n").rsplit(",", 1)
+        path.write_text(f"{last[0]},1{last[1]}\n")
+    else:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        arrow = pq.read_table(path)  # its schema's metadata (row count, checksum) kept, one regret scaled
+        regret = arrow.column("regret").to_numpy().copy()
+        regret[-1] += 1.0
+        pq.write_table(arrow.set_column(5, "regret", pa.array(regret)), path)
+    with pytest.raises(ValueError, match=r"was changed since ldpcode wrote it: its rows do not match"):
+        sw.load_table(path)
+
+
+def test_two_sweeps_concatenated_are_refused_before_writing_by_name(tmp_path):
+    """Before: save_table wrote it, and load_table then spoke of 'a hole in its grid (... 10 of 5 checkpoints)'."""
+    import pandas as pd
+
+    two = pd.concat([_table(), _table()])
+    with pytest.raises(
+        ValueError, match=r"^'table' holds run 0 of \(UCB1, ren2020-bernoulli, ε = inf\) at t = \d+ more than once"
+    ):
+        sw.save_table(two, tmp_path / "two.csv")
+    assert not list(tmp_path.iterdir())
+    with pytest.raises(ValueError, match="has a hole in its grid"):  # a grid with a hole is not written either
+        sw.save_table(_table().iloc[:-1], tmp_path / "hole.csv")
+
+
+def test_a_heterogeneous_cell_keeps_its_epsilon_min_and_levels():
+    """Before: a table said only 'ε = 1' of a cell whose agent ran at ε_min = 0.2 on levels {0.5, 2}."""
+    levels = ldp.make_privacy_levels("discrete", values=[0.5, 2.0])
+    table = sw.sweep(["HeLDP-UCB-B"], [1.0], "ren2020-bernoulli", 100, 2, heterogeneous=_fixed_levels)
+    assert table.attrs["levels"] == [
+        ["HeLDP-UCB-B", "ren2020-bernoulli", 1.0, 0.2, {"name": levels.name, "values": [0.5, 2.0], "probs": [0.5, 0.5]}]
+    ]
+    with pytest.raises(TypeError, match=r"^heterogeneous\(1\) must return \(epsilon_min, PrivacyLevels\), got 5$"):
+        sw.sweep(["HeLDP-UCB-B"], [1.0], "ren2020-bernoulli", 100, 2, heterogeneous=lambda e: 5)
+
+
+def _fixed_levels(epsilon):
+    return 0.2, ldp.make_privacy_levels("discrete", values=[0.5, 2.0])
+
+
+def test_a_long_or_repeated_grid_is_refused_at_once_in_one_line():
+    """Before: 100,000 instance names were all built (38 s), then refused with every name in the message (2.1M characters)."""
+    with pytest.raises(ValueError, match=r"^instances holds 100,000 instances; a sweep takes at most 10,000 cells$"):
+        sw.sweep(["UCB1"], [1.0], ["ren2020-bernoulli"] * 100_000, 100, 2)
+    with pytest.raises(ValueError, match=r"^policies must not repeat one, got 'UCB1' twice$"):
+        sw.sweep(["UCB1", "LDP-UCB-B", "UCB1"], [1.0], "ren2020-bernoulli", 100, 2)
+    with pytest.raises(ValueError, match=r"^epsilons must not repeat one, got 1.0 twice$"):
+        sw.sweep(["LDP-UCB-B"], [1, 0.5, 1.0], "ren2020-bernoulli", 100, 2)
+    with pytest.raises(TypeError, match=r"^epsilons must be a list of privacy levels, got an array of shape \(\)$"):
+        sw.sweep(["LDP-UCB-B"], np.array(0.5), "ren2020-bernoulli", 100, 2)
+
+
 # --- rerun --------------------------------------------------------------------------------------------------------
 
 
