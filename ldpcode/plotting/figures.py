@@ -167,6 +167,7 @@ def constant_levels_figure(pairs, t, n_arms, *, labels, bound_label):
             [p.he, p.ho],
             labels=list(labels),
             colors=[colors[0], colors[1]],
+            styles=["-", (0, (4, 3))],  # the homogeneous agent dashed: where both make the same choices, both show
             title=f"constant levels ε = ε_min = {eps:g}",
             t_min=n_arms,
         )

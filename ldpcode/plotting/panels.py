@@ -11,8 +11,12 @@ from ..claims.tables import format_number, format_value
 from .theme import POLICY_COLORS, THEORY_STYLE, legend_below, paper_axes, plain_log_ticks
 
 
-def regret_panel(ax, results, *, labels=None, colors=None, band: float | None = 0.95, title=None, t_min: int = 20):
-    """Mean pseudo-regret of each result against t, with a confidence band over runs."""
+def regret_panel(
+    ax, results, *, labels=None, colors=None, styles=None, band: float | None = 0.95, title=None, t_min: int = 20
+):
+    """Mean pseudo-regret of each result against t, with a confidence band over runs. ``styles``: a line style per
+    result (solid by default); a curve that may lie on an earlier one (two agents that make the same choices) is
+    drawn dashed, so that the one under it shows between its dashes."""
     from ..claims.tables import format_horizon
 
     for i, res in enumerate(results):
@@ -20,7 +24,7 @@ def regret_panel(ax, results, *, labels=None, colors=None, band: float | None = 
         color = colors[i] if colors else POLICY_COLORS.get(res.policy)
         keep = res.checkpoints >= t_min
         t = res.checkpoints[keep]
-        ax.plot(t, res.mean_regret()[keep], label=label, color=color)
+        ax.plot(t, res.mean_regret()[keep], label=label, color=color, linestyle=styles[i] if styles else "-")
         if band and res.runs > 1:
             lo, hi = res.regret_band(band)
             ax.fill_between(
