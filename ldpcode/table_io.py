@@ -197,8 +197,8 @@ def save_table(table, path, *, replace: bool = False) -> Path:
         raise ValueError(
             f"table must have the columns of a sweep's table, {list(COLUMNS)}, got {one_line(list(table.columns), 120)}"
         )
-    _check_whole(table, "table")  # a file load_table would refuse is not written (two sweeps concatenated, a hole)
     path = check_table_path(path, replace=replace)  # which refuses a replace that is not a bool (replace="no")
+    _check_whole(table, "table")  # a file load_table would refuse is not written (two sweeps concatenated, a hole)
     # a new file of its own beside the target (O_EXCL, an unpredictable name: no other file is written through)
     fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent if str(path.parent) else ".")
     os.close(fd)
