@@ -8,17 +8,17 @@ class and verdict, read from ``data/``) and with ``--write`` rewrites it in READ
 lines only. ``python -m ldpcode COMMAND --help`` says more.
 
 Every argument is checked before any work. An ordinary error (a misspelt name, a bad path, a value out of range, an
-option given twice, a call beyond the cost ceilings) prints one line, ``python -m ldpcode COMMAND: error: ...``, and
-exits with status 2, as argparse does; ``--debug`` shows the traceback instead. A notebook that fails while ``rerun`` executes it exits
-with status 1 (one line naming the cell and the error), and so does a one-page build that fails after it (one line
-naming the file that holds the build's log). Ctrl-C exits with status 130.
+option given twice or abbreviated, a call beyond the cost ceilings) prints one line,
+``python -m ldpcode COMMAND: error: ...``, and exits with status 2, as argparse does; ``--debug`` shows the traceback
+instead. A notebook that fails while ``rerun`` executes it exits with status 1 (one line naming the cell and the
+error), and so does a one-page build that fails after it (one line naming the file that holds the build's log).
+Ctrl-C exits with status 130.
 """
 
 from __future__ import annotations
 
 import argparse
 import decimal
-import difflib
 import math
 import sys
 from pathlib import Path
@@ -33,7 +33,13 @@ FAILED = 1
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse with its error on one line: ``prog: error: message (see prog --help)``, exit status 2."""
+    """argparse with its error on one line: ``prog: error: message (see prog --help)``, exit status 2; and no
+    abbreviated option (``allow_abbrev=False``): ``--run 3`` was ``--runs 3`` and passed the guard against an option
+    given twice (``--runs 2 --run 3`` ran 3), so an abbreviation is refused, naming the option (:func:`_unknown`)."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
 
     def error(self, message):  # noqa: D102 (argparse's hook)
         self.exit(USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
@@ -76,14 +82,15 @@ def whole(text: str) -> int:
 
 
 def _choice(kind: str, known):
-    """An argparse type: a name from ``known``, refused with the closest name (did you mean ...?)."""
+    """An argparse type: a name from ``known``, refused with the closest name (did you mean ...?), found as the
+    Python API finds it (:func:`ldpcode._validate.close_name`: LDP-UCB-b is LDP-UCB-B, not -L)."""
+    from ._validate import close_name
 
     def parse(text: str) -> str:
         name = text.strip()
         if name not in known:
-            by_case = [k for k in known if k.lower() == name.lower()]  # LDP-UCB-b is LDP-UCB-B, not -L
-            close = by_case or difflib.get_close_matches(name, list(known), n=1, cutoff=0.5)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
+            close = close_name(name, known)
+            hint = f"; did you mean {close!r}?" if close else ""
             raise argparse.ArgumentTypeError(f"unknown {kind} {name[:60]!r}{hint} (known: {', '.join(known)})")
         return name
 
@@ -207,9 +214,9 @@ def _listing() -> str:
 
 
 def _parser() -> argparse.ArgumentParser:
-    common = argparse.ArgumentParser(add_help=False)
+    common = _Parser(add_help=False)
     common.add_argument("--debug", action="store_true", help="show the traceback of an error")
-    limits = argparse.ArgumentParser(add_help=False)
+    limits = _Parser(add_help=False)
     limits.add_argument(
         "--cpu-seconds",
         type=_seconds,
@@ -291,7 +298,10 @@ def _parser() -> argparse.ArgumentParser:
         description="Re-run a chapter notebook with new parameters and render it to HTML offline.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    rr.add_argument("notebook", help="e.g. chapters/ren2020/figure1.ipynb")
+    rr.add_argument(
+        "notebook",
+        help="e.g. chapters/ren2020/figure1.ipynb: a path from the current folder or from the book's top folder",
+    )
     rr.add_argument(
         "-p",
         "--parameter",
@@ -418,6 +428,7 @@ def _rerun(args) -> int:
     if twice:
         raise ValueError(f"parameter {twice[0]!r} is given twice")
     values = {name: parse_value(value, name) for name, value in args.parameter}
+    _refuse_empty(args.notebook, [name for name, value in args.parameter if not value.strip()])
     _limits(args)
     out = rerun(
         args.notebook,
@@ -432,9 +443,45 @@ def _rerun(args) -> int:
     return 0
 
 
+def _refuse_empty(notebook: str, names: list) -> None:
+    """Refuse ``-p NAME ''`` (an empty value, read as None as papermill reads it) where the parameter's rule refuses
+    None, saying so: the rule's own refusal ended "got None", which the reader never typed."""
+    if not names:
+        return
+    from .parameters import rules_for
+    from .rerun import _relative
+
+    spec = rules_for(_relative(notebook))
+    for name in (n for n in names if n in spec.names):  # an unknown name is rerun's to refuse, with the closest one
+        try:
+            spec.rule(name)(name, None)
+        except (TypeError, ValueError):
+            raise ValueError(
+                f"parameter {name} must be {spec.rule(name).allowed}, got an empty value (-p {name} '' reads as None)"
+            ) from None
+
+
 def _one_line(err: BaseException) -> str:
     text = " ".join(str(err).split())
     return text if len(text) <= 2000 else text[:2000] + " ..."
+
+
+def _unknown(command, extra: list) -> str:
+    """argparse's refusal of ``extra`` (what no option of ``command`` took), naming the option that an abbreviation
+    (``--run``, refused: ``allow_abbrev=False``) or a misspelling (``--hoizon``) of the first unknown one means."""
+    from ._validate import close_name
+
+    message = f"unrecognized arguments: {' '.join(extra)}"
+    flags = [flag for action in command._actions for flag in action.option_strings if flag.startswith("--")]
+    options = extra[: extra.index("--")] if "--" in extra else extra  # after "--", no token is an option
+    typed = next((t.split("=")[0] for t in options if t.startswith("--") and len(t) > 2), None)
+    if typed is None or typed in flags:  # --debug before the command: the command's option, given too early
+        return message
+    meant = [flag for flag in flags if flag.startswith(typed)] or [close_name(typed[2:], [f[2:] for f in flags])]
+    if meant == [None]:
+        return message
+    meant = [flag if flag.startswith("--") else "--" + flag for flag in meant]
+    return f"{message} ({typed} is not an option: did you mean {' or '.join(meant)}? options are written in full)"
 
 
 def _checked_args(parser, argv):
@@ -445,7 +492,7 @@ def _checked_args(parser, argv):
     (commands,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
     command = commands.choices[args.command]
     if extra:
-        command.error(f"unrecognized arguments: {' '.join(extra)}")
+        command.error(_unknown(command, extra))
     tokens = list(sys.argv[1:] if argv is None else argv)
     tokens = tokens[: tokens.index("--")] if "--" in tokens else tokens
     for action in command._actions:

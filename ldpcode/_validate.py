@@ -35,7 +35,7 @@ def _to_float(name: str, value, allowed: str) -> float:
 def check_real(name: str, value, *, allow_inf: bool = False) -> float:
     """Return ``value`` as a float, or raise if it is not a real number (``nan`` is never allowed)."""
     if not _is_real(value):
-        raise TypeError(f"{name} must be a real number, got {value!r} of type {type(value).__name__}")
+        raise TypeError(f"{name} must be a real number, got {one_line(value)} of type {type(value).__name__}")
     value = _to_float(name, value, "a number (inf allowed)" if allow_inf else "a finite number")
     if math.isnan(value) or (not allow_inf and math.isinf(value)):
         allowed = "a number (inf allowed)" if allow_inf else "a finite number"
@@ -61,7 +61,7 @@ def check_epsilon(value, name: str = "epsilon", *, floor: float = EPSILON_FLOOR)
     """A privacy level: a finite real number >= ``floor`` (default :data:`EPSILON_FLOOR`); ``floor=0``
     for a positive constant that is not a privacy level."""
     if not _is_real(value):
-        raise TypeError(f"{name} must be a real number > 0, got {value!r} of type {type(value).__name__}")
+        raise TypeError(f"{name} must be a real number > 0, got {one_line(value)} of type {type(value).__name__}")
     value = _to_float(name, value, "a finite number > 0")
     if not (math.isfinite(value) and value > 0):
         raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
@@ -96,7 +96,7 @@ def check_probability(name: str, value, *, low_closed: bool = False) -> float:
     ``low_closed``); a percentage such as 5 or 95 is refused with a message saying so."""
     if not _is_real(value):
         raise TypeError(
-            f"{name} must be a probability, a real number in (0, 1), got {value!r} of type {type(value).__name__}"
+            f"{name} must be a probability, a real number in (0, 1), got {one_line(value)} of type {type(value).__name__}"
         )
     value = _to_float(name, value, f"a probability in {'[0, 1)' if low_closed else '(0, 1)'}")
     ok = (0.0 <= value < 1.0) if low_closed else (0.0 < value < 1.0)
@@ -129,7 +129,7 @@ def check_int(name: str, value, *, minimum: int | None = None, maximum: int | No
         if _is_real(value) and math.isfinite(float(value)) and float(value).is_integer():
             value = int(value)
         else:
-            raise TypeError(f"{name} must be an integer, got {value!r} of type {type(value).__name__}")
+            raise TypeError(f"{name} must be an integer, got {one_line(value)} of type {type(value).__name__}")
     value = int(value)
     if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
         allowed = f">= {minimum}" if minimum is not None and value < minimum else f"<= {_show_int(maximum)}"
@@ -268,7 +268,7 @@ def check_vector(name: str, values, *, min_size: int, positive: bool = False, no
 def check_rng(name: str, rng) -> np.random.Generator:
     """A NumPy ``Generator`` (``np.random.default_rng(seed)``)."""
     if not isinstance(rng, np.random.Generator):
-        raise TypeError(f"{name} must be a numpy.random.Generator (np.random.default_rng(seed)), got {rng!r}")
+        raise TypeError(f"{name} must be a numpy.random.Generator (np.random.default_rng(seed)), got {one_line(rng)}")
     return rng
 
 
@@ -314,16 +314,38 @@ def check_bool(name: str, value) -> bool:
     """A flag: ``True`` or ``False`` (a NumPy bool too), returned as a bool. A string is refused: ``"no"`` is truthy,
     and ``paired="no"`` ran paired; so are 0 and 1, which say nothing a bool does not."""
     if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be True or False, got {value!r} of type {type(value).__name__}")
+        raise TypeError(f"{name} must be True or False, got {one_line(value)} of type {type(value).__name__}")
     return bool(value)
 
 
+def close_name(name: str, known) -> str | None:
+    """The name of ``known`` that a misspelt ``name`` most likely means, or None: one that differs from it only in
+    case and punctuation first (``ldp-ucb-b`` is ``LDP-UCB-B``, ``CTLS`` is ``CTL-S``), else difflib's closest (a
+    ratio of at least 0.6, difflib's default: at 0.5 "fast" suggested "auto"). A suggestion only: the callers still refuse ``name``. The one suggestion of the Python
+    API (:func:`check_choice`) and of the command line (``python -m ldpcode``)."""
+    import difflib
+
+    def bare(text: str) -> str:
+        return "".join(ch for ch in text.casefold() if ch.isalnum())
+
+    known = list(known)
+    if not isinstance(name, str) or len(name) > 200:  # no name is that long: nothing to suggest
+        return None
+    same = [k for k in known if bare(k) == bare(name)] if bare(name) else []
+    close = same or difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
 def check_choice(name: str, value, known) -> str:
-    """A name from a registry; the message lists the known names."""
+    """A name from a registry (``known``); else a one-line refusal that shows ``value`` cut to 160 characters
+    (:func:`one_line`), lists the known names and suggests the closest (:func:`close_name`): ValueError, or TypeError
+    for a value that is not a string. ``name`` says what is refused (``"policy"``, ``"instance"``)."""
     if not isinstance(value, str):
-        raise TypeError(f"{name} must be a string, one of {sorted(known)}, got {value!r}")
+        raise TypeError(f"{name} must be a string, one of {sorted(known)}, got {one_line(value)}")
     if value not in known:
-        raise ValueError(f"unknown {name} {value!r}; known: {', '.join(sorted(known))}")
+        close = close_name(value, known)
+        hint = f" (did you mean {close!r}?)" if close else ""
+        raise ValueError(f"unknown {name} {one_line(value)}; known: {', '.join(sorted(known))}{hint}")
     return value
 
 

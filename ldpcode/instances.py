@@ -29,6 +29,7 @@ from ._validate import (
     as_float_array,
     check_array,
     check_choice,
+    check_epsilon,
     check_int,
     check_keywords,
     check_probability_vector,
@@ -360,7 +361,7 @@ def make_instance(name: str, **kwargs) -> Instance:
         check_keywords(f"make_instance({name!r})", _REGISTRY[name], kwargs, leave_out=("name",))
         return _REGISTRY[name](**kwargs)
     if kwargs:
-        raise ValueError(f"instance {name!r} takes no parameters, got {sorted(kwargs)}")
+        raise ValueError(f"instance {name!r} takes no parameters, got {one_line(sorted(kwargs))}")
     return _REGISTRY[name]()
 
 
@@ -420,9 +421,7 @@ class PrivacyLevels:
 
     @property
     def sup(self) -> float:
-        if self._sup is not None:
-            return self._sup
-        return float(self._mc_sample().max())
+        return self._sup if self._sup is not None else float(self._mc_sample().max())
 
     def _mc_sample(self):
         if not hasattr(self, "_mc"):
@@ -523,7 +522,7 @@ def _discrete_levels(values, probs=None, name=None):
     if values.ndim != 1 or values.size == 0:
         raise ValueError(f"values must be a non-empty 1-d sequence of privacy levels, got {one_line(values)}")
     if not np.isfinite(values).all() or (values < 0).any():
-        raise ValueError(f"privacy levels must be finite and >= 0, got values={values.tolist()}")
+        raise ValueError(f"privacy levels must be finite and >= 0, got values={one_line(values.tolist())}")
     probs = np.full(values.size, 1.0 / values.size) if probs is None else as_float_array("probs", probs, bools=False)
     # sum to 1 within 1e-9, as discrete_sigmoid_mean's probs: np.isclose's 1e-5 let [0.5, 0.5000001] through, and
     # the sampler's cdf silently renormalised them while expect() used them as given
@@ -553,15 +552,13 @@ def _clipped_gaussian_levels(mean=1.0, sd=1.0, lo=0.0, hi=100.0, name=None):
 
 
 def _constant_levels(epsilon):
-    from ._validate import check_epsilon
-
     eps = check_epsilon(epsilon)
     return _discrete_levels([eps], [1.0], name=f"constant {eps:g}")
 
 
 def _sampler_levels(sampler, name="user sampler"):
     if not callable(sampler):
-        raise TypeError(f"sampler must be a callable (rng, size) -> array of levels, got {sampler!r}")
+        raise TypeError(f"sampler must be a callable (rng, size) -> array of levels, got {one_line(sampler)}")
     levels = PrivacyLevels(name, sampler)
     levels.sample(np.random.default_rng(0), 1000)  # fail now, not mid-simulation, on a bad sampler
     return levels
@@ -593,8 +590,7 @@ def make_privacy_levels(kind: str, **kwargs) -> PrivacyLevels:
     * ``sampler`` (``sampler=callable(rng, size)``, ``name=``): any user-given distribution.
     """
     check_choice("privacy levels kind", kind, _LEVELS)
-    fixed = {"ren-heldp-discrete", "ren-heldp-gaussian"}
-    if kind in fixed and kwargs:
-        raise ValueError(f"privacy levels {kind!r} take no parameters, got {sorted(kwargs)}")
+    if kind in ("ren-heldp-discrete", "ren-heldp-gaussian") and kwargs:
+        raise ValueError(f"privacy levels {kind!r} take no parameters, got {one_line(sorted(kwargs))}")
     check_keywords(f"make_privacy_levels({kind!r})", _LEVELS[kind], kwargs)
     return _LEVELS[kind](**kwargs)

@@ -14,7 +14,8 @@ execution-statistics page is built: the wall time of the last run at the paper's
 committed), and with ``--tiny`` the wall time at the notebook's ``tiny`` parameters
 (``ldpcode.parameters``), run by papermill into a temporary folder so that neither the notebook nor its numbers
 under ``data/`` change (``--tiny`` writes only its time, into the record). Each entry carries its date and the
-machine's core count.
+machine's core count. A record that is not one (invalid JSON, another shape) is refused before any run; a notebook
+is rewritten through a temporary file and a rename, so a run killed as it writes leaves the notebook whole.
 
 Only the book's own chapter notebooks (``chapters/<chapter>/<name>.ipynb`` under :func:`ldpcode._paths.repo_root`)
 are run: any other path is refused before any work, as is a file that is not a readable notebook (one line, exit
@@ -60,8 +61,24 @@ def run(path: Path, timeout: int = 3600) -> float:
         raise
     for cell in nb.cells:  # keep the stored notebook free of run-specific metadata
         cell.get("metadata", {}).pop("execution", None)
-    nbformat.write(nb, path)
+    _write_atomic(path, nbformat.writes(nb))
     return time.perf_counter() - start
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` (UTF-8, ending in a newline, as ``nbformat.write``) to ``path`` through a temporary file in its
+    folder and a rename: a run killed while it wrote left a truncated chapter notebook. The file keeps its mode."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        os.fchmod(fd, path.stat().st_mode & 0o777)
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text if text.endswith("\n") else text + "\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 def run_tiny(path: Path) -> float:
@@ -125,7 +142,7 @@ def record(path: Path, scale: str, seconds: float, record_file: Path | None = No
     record_file.parent.mkdir(parents=True, exist_ok=True)
     with open(record_file.with_suffix(".lock"), "w") as lock:  # two nbrun processes at once
         fcntl.flock(lock, fcntl.LOCK_EX)
-        data = json.loads(record_file.read_text()) if record_file.exists() else {}
+        data = read_record(record_file)
         entry = data.setdefault(_key(path), {})
         entry[scale] = {
             "seconds": round(seconds, 1),
@@ -135,6 +152,28 @@ def record(path: Path, scale: str, seconds: float, record_file: Path | None = No
         tmp = record_file.with_suffix(".json.tmp")
         tmp.write_text(json.dumps(dict(sorted(data.items())), indent=1, ensure_ascii=False) + "\n")
         tmp.replace(record_file)
+
+
+def read_record(record_file: Path) -> dict:
+    """The execution record ``record_file`` ({} if there is none): a JSON object of notebooks, each an object of
+    scales ('paper', 'tiny'), each an object. Anything else is a one-line ValueError naming the file, which
+    :func:`main` raises before any run (it was read after the run, an hour of it, and ended in a traceback)."""
+    if not record_file.exists():
+        return {}
+    try:
+        data = json.loads(record_file.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise ValueError(f"the execution record {record_file} cannot be read ({err}); restore it from git") from None
+    entries = data.values() if isinstance(data, dict) else ()
+    if not isinstance(data, dict) or not all(
+        isinstance(entry, dict) and all(k in ("paper", "tiny") and isinstance(v, dict) for k, v in entry.items())
+        for entry in entries
+    ):
+        raise ValueError(
+            f"the execution record {record_file} is not an object of notebooks, each with its 'paper' and 'tiny' "
+            "times; restore it from git"
+        )
+    return data
 
 
 PROG = "python -m ldpcode.nbrun"
@@ -174,8 +213,19 @@ def _failure(nb: Path, err: BaseException) -> str | None:
     return f"{nb}: the notebook stopped{where}: {err.ename}: {evalue[:500]} (--debug shows the traceback)"
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with its refusal on one line (:func:`_refuse`) and no abbreviated option (``--wr`` for ``--write``)."""
+
+    def __init__(self, **kwargs):
+        super().__init__(allow_abbrev=False, **kwargs)
+
+    def error(self, message):  # noqa: D102 (argparse's hook)
+        full = " (options are written in full: --write, --tiny, --debug)" if "unrecognized" in message else ""
+        _refuse(f"{message}{full} (see {PROG} --help)")
+
+
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog=PROG, description=__doc__.splitlines()[0])
+    ap = _Parser(prog=PROG, description=__doc__.splitlines()[0])
     ap.add_argument("notebooks", nargs="+", type=Path)
     mode = ap.add_mutually_exclusive_group()
     mode.add_argument("--write", action="store_true", help="store the notebook's numbers under data/ first")
@@ -202,7 +252,11 @@ def main(argv=None) -> int:
     if not args.write and not args.tiny:
         stale = [message for message in map(_stale_params, args.notebooks) if message]
         if stale:
-            ap.error("\n".join(stale))
+            _refuse("; ".join(stale))
+    try:  # before any run: the record is written after each, at the end of what may be an hour
+        read_record(repo_root() / RECORD)
+    except ValueError as err:
+        _refuse(str(err))
     for nb in args.notebooks:
         try:
             _one(nb, args)

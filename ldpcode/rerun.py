@@ -77,16 +77,15 @@ def check_new_parameters(notebook: str, values: dict) -> dict:
     """Refuse a name ``notebook`` does not declare (ValueError listing its parameters, with the closest name), then
     check the merged values with the notebook's rules. Returns the merged values (whole floats given for an
     integer parameter made integers, :func:`~ldpcode.rerun_values.as_default_type`)."""
-    import difflib
-
     from .cells import parameter_names
     from .parameters import check_values
+    from ._validate import close_name
 
     names = parameter_names(notebook)
     for name in values:
         if name not in names:
-            close = difflib.get_close_matches(name, names, n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            close = close_name(name, names)
+            hint = f" (did you mean {close!r}?)" if close else ""
             raise ValueError(f"{notebook} has no parameter {name!r}{hint}; its parameters: {', '.join(names)}")
     defaults = {k: v for k, v in _defaults(repo_root() / notebook).items() if k in names}
     given = {k: as_default_type(v, defaults.get(k), k) for k, v in values.items()}
@@ -115,9 +114,20 @@ def paper_scale(notebook: str, values: dict) -> list:
 
 
 def _relative(notebook) -> str:
+    """``notebook`` as ``chapters/<chapter>/<name>.ipynb``: an absolute path, or a relative one from the current
+    folder or, where none is there, from the book's top folder (the help's ``chapters/ren2020/figure1.ipynb`` was
+    refused from a folder outside the book)."""
     root = repo_root()
     path = Path(notebook)
-    path = (Path.cwd() / path).resolve() if not path.is_absolute() else path.resolve()
+    if not path.is_absolute():
+        here = Path.cwd() / path
+        if not os.path.lexists(here) and not os.path.lexists(root / path):
+            raise ValueError(
+                f"notebook {str(notebook)!r} is found neither from the current folder nor from the book's top folder "
+                f"{root}; give the path of a chapter notebook, chapters/<chapter>/<name>.ipynb"
+            )
+        path = here if os.path.lexists(here) else root / path
+    path = path.resolve()
     try:
         rel = path.relative_to(root)
     except ValueError:
@@ -299,8 +309,9 @@ def _only_reruns(folder: Path) -> bool:
 def check_out(out: Path, name: str, *, book: bool = True, source: str | None = None) -> None:
     """Refuse an output folder where the re-run would write over what it did not write, before any work: a folder
     inside the book's own files (:func:`_refuse_book_folder`), a file, a non-empty folder without rerun's
-    :data:`MANIFEST`, an ``OUT/<name>.ipynb`` that rerun did not write or that was changed since, and (``book``)
-    an ``OUT/book`` that holds a file rerun did not write or one changed since, or is a symbolic link; with
+    :data:`MANIFEST`, an ``OUT/<name>.ipynb`` that rerun did not write or that was changed since, and (``book``, or
+    without it the page of ``OUT/<name>.ipynb``'s earlier run, which a ``--no-render`` run removes) an ``OUT/book``
+    that holds a file rerun did not write or one changed since, or is a symbolic link; with
     ``source`` (``chapters/ren2020/figure1.ipynb``), a re-run of another notebook there (heldp's ``figure1.ipynb``,
     or another page in ``OUT/book``): a folder holds the re-runs of one notebook, each replacing the last."""
     out = Path(out).resolve()
@@ -318,7 +329,7 @@ def check_out(out: Path, name: str, *, book: bool = True, source: str | None = N
         _own(executed, out, files or {})
         _same_source(executed, source)
     pages = [p for p in (out / "book").glob("*.ipynb") if not p.is_symlink()] if book and source else []
-    if book:
+    if book or _stale_build(out, name):  # --no-render removes the page of the run it replaces: checked now too
         _refuse_foreign_build(out / "book")
     for page in pages:  # a build holds one page
         _same_source(page, source, f"{out / 'book'} holds the page of {page.name}" if page.stem != name else "")
@@ -347,9 +358,15 @@ def _same_source(executed: Path, source: str | None, other: str = "") -> None:
         )
 
 
+def _stale_build(out: Path, name: str) -> bool:
+    """Whether ``OUT/book`` is the page of ``OUT/<name>.ipynb``'s earlier run, which a ``--no-render`` run removes."""
+    return (out / "book" / f"{name}.ipynb").is_file() and not (out / "book").is_symlink()
+
+
 def _drop_stale_build(out: Path, name: str) -> None:
-    """Remove ``OUT/book``, rerun's and unchanged, if it is the page of ``OUT/<name>.ipynb``'s earlier run."""
-    if (out / "book" / f"{name}.ipynb").is_file() and not (out / "book").is_symlink():
+    """Remove ``OUT/book``, rerun's and unchanged, if it is the page of ``OUT/<name>.ipynb``'s earlier run (checked
+    before the run too, :func:`check_out`)."""
+    if _stale_build(out, name):
         _remove_build(out / "book")  # checked again: the reader may have put a file there during the run
 
 

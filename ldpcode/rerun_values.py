@@ -7,7 +7,8 @@ integer YAML 1.1 would read in another base (``010``, ``0x100``, ``0b11``, ``1:4
 number written with more digits than a double holds (``2.0000000000000001`` and ``9007199254740993.0`` are 2 and
 9007199254740992 as doubles: a seed or a horizon silently other than the one typed). Where the notebook's default
 is an integer, a whole float is that integer (:func:`as_default_type`: ``-p horizon 1e6`` is 1000000), and a whole
-double its text does not write exactly is refused there.
+double its text does not write exactly is refused there, and so is one beyond 2**53 (``-p seed 1e20``: a double cannot
+hold every integer there; write the integer).
 """
 
 from __future__ import annotations
@@ -164,14 +165,22 @@ def as_default_type(value, default, name: str = ""):
     def is_int(x):
         return isinstance(x, int) and not isinstance(x, bool)
 
-    def whole(x):
-        return isinstance(x, float) and x.is_integer() and abs(x) <= 2**53  # beyond, 1e16 + 1 reads as 1e16
+    def whole(x):  # beyond 2**53 too, where integer() refuses it in its own words
+        return isinstance(x, float) and x.is_integer()
 
     def integer(x):
         if isinstance(x, _Rounded):
             raise ValueError(
                 f"parameter {name!r}: {x.text!r} is not exactly a number a double holds (it reads as {float(x):.17g}); "
                 "write an integer exactly, or fewer digits"
+            )
+        if abs(x) > 2**53:  # 1e16 + 1 reads as 1e16; the rules' hint "write 10**6 or 1000000, not 1e6" gave no reason
+            digits = str(int(Decimal(repr(x))))  # the number as written: 1e23, not its double 99999999999999991611392
+            example = f", e.g. {digits}" if len(digits) <= 40 else ""
+            raise TypeError(  # as the rules refuse a float for an integer
+                f"parameter {name} must be {'an integer' if is_int(default) else 'a list of integers'}: {x!r} is a "
+                "float beyond 2**53, where a double cannot hold every integer exactly (1e23 reads as "
+                f"99999999999999991611392); write it as an integer{example}"
             )
         return int(x)
 

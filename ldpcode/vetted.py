@@ -103,7 +103,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ._validate import check_choice, check_epsilon, check_finite_array, check_int, check_unit_interval
+from ._validate import check_choice, check_epsilon, check_finite_array, check_int, check_unit_interval, one_line
 from ._vetted_noise import (
     OPENDP_INT_LIMIT,
     SOURCES,
@@ -483,11 +483,13 @@ def make_curator(name: str, epsilon, *, source="exact", grid_bits=None):
     in one line naming what would do, the small ε at which its int64 clamp would change the law
     (:meth:`OpenDPDiscreteLaplace.check_range`)."""
     cls = VETTED_CURATORS[check_choice("curator", name, VETTED_CURATORS)]
+    if isinstance(source, str):  # a source object is taken as is (make_source)
+        check_choice("source", source, SOURCES)
     if issubclass(cls, VettedCTB):
         if grid_bits is not None:
             raise ValueError(
                 f"grid_bits is for the Laplace curators (CTL, CTL-S); {name} answers 0 or 1, got "
-                f"grid_bits={grid_bits!r}"
+                f"grid_bits={one_line(grid_bits)}"
             )
         return cls(epsilon, source=source)
     return cls(epsilon, source=source, grid_bits=DEFAULT_GRID_BITS if grid_bits is None else grid_bits)

@@ -72,13 +72,43 @@ def _normalise(obj):
 
 
 def _read_json(path: Path) -> dict:
+    """The stored numbers in ``path``: a JSON object with the ``"notebook"`` (a string) and the ``"claims"`` (a list
+    of objects) that :func:`write_atomic` wrote there; anything else is a one-line ValueError naming the file and
+    what is wrong (a file holding ``{}`` ended ``python -m ldpcode findings`` in a KeyError traceback)."""
     try:
-        return json.loads(path.read_text())
+        payload = json.loads(path.read_text())
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise ValueError(
             f"stored numbers {path} are not valid JSON ({e}); restore the file from git or re-run "
             "its notebook with `python -m ldpcode.nbrun --write`"
         ) from e
+    wrong = _misshapen(payload)
+    if wrong:
+        raise ValueError(
+            f"stored numbers {path} are not a notebook's stored numbers ({wrong}); restore the file from git or "
+            "re-run its notebook with `python -m ldpcode.nbrun --write`"
+        )
+    return payload
+
+
+def _misshapen(payload) -> str | None:
+    """What keeps ``payload`` from being a file of stored numbers (:func:`_read_json`), or None."""
+
+    def kind(value) -> str:  # in JSON's words
+        names = {dict: "an object", list: "an array", str: "a string", bool: "a boolean", type(None): "null"}
+        return names.get(type(value), "a number")
+
+    if not isinstance(payload, dict):
+        return f"it holds {kind(payload)}, not an object with a notebook and its claims"
+    if not isinstance(payload.get("notebook"), str):
+        return (
+            f"its 'notebook' is {'missing' if 'notebook' not in payload else kind(payload['notebook'])}, not a string"
+        )
+    claims = payload.get("claims")
+    if not isinstance(claims, list):
+        return f"its 'claims' is {'missing' if 'claims' not in payload else kind(claims)}, not an array"
+    bad = next((i for i, claim in enumerate(claims) if not isinstance(claim, dict)), None)
+    return None if bad is None else f"its claim {bad} is {kind(claims[bad])}, not an object"
 
 
 def load(notebook: str, root: Path | None = None) -> dict | None:

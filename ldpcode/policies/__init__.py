@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .._validate import check_choice
+from .._validate import _is_real, check_choice, one_line
 from ..global_policies import GLOBAL_POLICIES, make_global_policy
 from ..reductions.policy import ONE_POINT_POLICIES, build_one_point
 from .heterogeneous import (
@@ -115,6 +115,11 @@ def register_policy(name: str, build: Callable, *, color: str | None = None) -> 
         POLICY_COLORS[name] = color
 
 
+#: what each numeric option of :func:`make_policy` must be, in the words of the builders' own checks
+_NUMBERS = dict.fromkeys(("epsilon", "epsilon_min"), "a real number > 0") | {"alpha": "a real number"}
+_NUMBERS |= dict.fromkeys(("beta", "gamma", "delta"), "a probability, a real number in (0, 1)")
+
+
 def make_policy(
     name: str,
     epsilon: float | None = None,
@@ -145,15 +150,22 @@ def make_policy(
     other policy takes ``delta``.
 
     The names are the keys of :data:`REGISTRY`, each with the builder of its family; :func:`register_policy` adds
-    one (module docstring).
+    one (module docstring). An unknown name is refused with the closest known one (:func:`~ldpcode._validate.check_choice`), and a
+    numeric option that is not a real number (``bool`` included) with a TypeError, before any builder runs.
     """
     check_choice("policy", name, REGISTRY)
+    given = dict(epsilon=epsilon, epsilon_min=epsilon_min, alpha=alpha, beta=beta, gamma=gamma, delta=delta)
+    for key, value in given.items():  # a list of 10**6 items was shown whole by the builders' checks (5 MB)
+        if value is not None and not _is_real(value):
+            kind = type(value).__qualname__  # np.True_ is of type numpy.bool, not bool
+            kind = kind if type(value).__module__ == "builtins" else f"{type(value).__module__}.{kind}"
+            raise TypeError(f"{key} must be {_NUMBERS[key]}, got {one_line(value)} of type {kind}")
     options = {"alpha": alpha, "beta": beta, "gamma": gamma}
     if name in ONE_POINT_POLICIES:
         options["delta"] = delta
     elif delta is not None:
         raise ValueError(
             f"policy {name!r} takes no delta (only the (ε, δ)-LDP {', '.join(ONE_POINT_POLICIES)} does), "
-            f"got delta={delta!r}"
+            f"got delta={one_line(delta)}"
         )
     return REGISTRY[name](name, epsilon, epsilon_min, options)
