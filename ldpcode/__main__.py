@@ -18,6 +18,7 @@ Ctrl-C exits with status 130.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import decimal
 import math
 import sys
@@ -115,8 +116,8 @@ def _instance(text: str):
     if name in ("bernoulli", "gaussian"):
         if not means:
             raise argparse.ArgumentTypeError(f"instance {name!r} needs its arm means, e.g. {name}:0.9,0.8,0.5")
-        try:
-            return make_instance(name, means=_floats(means))
+        try:  # named by its text (bernoulli:0.9,0.5), so that two custom instances of one family can be compared
+            return dataclasses.replace(make_instance(name, means=_floats(means)), name=text.strip())
         except (TypeError, ValueError) as err:
             raise argparse.ArgumentTypeError(f"instance {text[:80]!r}: {err}") from None
     if means:

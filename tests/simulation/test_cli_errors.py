@@ -435,3 +435,14 @@ def test_sweep_writes_over_its_own_table_only_when_asked(suffix, tmp_path, capsy
     assert sw.load_table(out).equals(first)
     assert main([*argv, "--seed", "1", "--replace"]) == 0
     assert not sw.load_table(out).equals(first)  # another seed, another table
+
+
+def test_two_custom_instances_of_one_family_are_compared_on_the_command_line(tmp_path, capsys):
+    """Before: 'instances must have distinct names, got ['bernoulli', 'bernoulli']', and the command line had no way
+    to name them. Each is named by its text now."""
+    out = tmp_path / "two.csv"
+    args = ["sweep", "--policies", "UCB1", "--epsilons", "1", "--horizon", "100", "--runs", "2", "--out", str(out)]
+    assert main([*args, "--instance", "bernoulli:0.9,0.5", "--instance", "bernoulli:0.8,0.5"]) == 0
+    table = sw.load_table(out)
+    assert list(table["instance"].unique()) == ["bernoulli:0.9,0.5", "bernoulli:0.8,0.5"]
+    assert table.attrs["instances"]["bernoulli:0.8,0.5"] == [["bernoulli", 0.8, 0.0], ["bernoulli", 0.5, 0.0]]
