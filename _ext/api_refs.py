@@ -56,6 +56,15 @@ def resolve(app, env, node, contnode):
     return None
 
 
+def skip_field_aliases(app, what, name, obj, skip, options):
+    """A NamedTuple's fields are documented by its signature (``LossTable(bernoulli, ...)``) and its docstring; autodoc
+    also wrote each field as an entry of its own reading only "Alias for field number N" (132 on the API pages).
+    Sphinx's ``autodoc-skip-member`` event: True for such a field, else Sphinx's own choice."""
+    alias = type(obj).__name__ == "_tuplegetter" and (obj.__doc__ or "").startswith("Alias for field number")
+    return True if alias else None
+
+
 def setup(app):
     app.connect("missing-reference", resolve)
+    app.connect("autodoc-skip-member", skip_field_aliases)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

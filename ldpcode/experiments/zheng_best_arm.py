@@ -215,6 +215,7 @@ def samples_figure(results, broken, grid, curve, *, delta, cp_alpha):
             ax.annotate(k, (x, y), textcoords="offset points", xytext=(6, -10), fontsize=7)
     xlabel = r"variance proxy of a release $s^2 = 1/4 + \sigma^2(\epsilon, \delta)$"
     ax.set(xscale="log", yscale="log", xlabel=xlabel, ylabel=r"samples to stop $\tau$ (users)")
+    ax.margins(x=0.12, y=0.12)  # room for the labels of the first and last levels inside the frame
     ax.set_title(
         rf"successive elimination, K = {k_arms}, $\delta_c$ = {format_number(conf_delta)}, δ = {format_number(delta)}, {runs} runs",
         fontsize=9,

@@ -181,7 +181,7 @@ def plot_privacy_losses(sweep: ExactLossSweep, ctl_losses: dict, *, colors: dict
         ax.plot([0, 1], [0, eps], color=c, **theory_style)
     ax.set_xlabel(r"$|r - r'|$")
     ax.set_ylabel(r"$\sup_x \log f(x|r)/f(x|r')$")
-    ax.set_title(r"CTL: $\sup_x$ log-ratio $= \epsilon|r-r'|$ (dashed)")
+    ax.set_title(r"CTL: largest log-ratio over $x$, against $\epsilon|r-r'|$ (dashed)")
     ax.legend()
     fig.tight_layout()
     return fig

@@ -84,7 +84,7 @@ def mean_sd_panel(
     return out
 
 
-def band_curve(ax, t, values, *, label=None, color=None, band: float | None = 0.95):
+def band_curve(ax, t, values, *, label=None, color=None, style="-", band: float | None = 0.95):
     """Mean over runs of ``values`` (shape (runs, len(t))) against ``t``, with a normal confidence band.
 
     For curves other than the regret, e.g. the mean pull count of a gap group, E[N_a(t)], beside its
@@ -98,7 +98,7 @@ def band_curve(ax, t, values, *, label=None, color=None, band: float | None = 0.
     if v.ndim != 2 or v.shape[1] != t.shape[0]:
         raise ValueError(f"values must have shape (runs, {t.shape[0]}) to match t, got {v.shape}")
     mean, half = mean_and_half_width(v, band or 0.95)
-    (line,) = ax.plot(t, mean, label=label, color=color)
+    (line,) = ax.plot(t, mean, label=label, color=color, linestyle=style)  # style: as regret_panel's styles
     if band and v.shape[0] > 1:
         ax.fill_between(t, mean - half, mean + half, color=line.get_color(), alpha=0.2, linewidth=0)
     return mean

@@ -56,3 +56,16 @@ def test_what_it_cannot_place_stays_as_sphinx_wrote_it():
     assert api_refs.resolve(_App, env, _node("ldpcode.bounds.v_l", domain="std"), None) is None
     assert env.domain.asked == []  # none of these reached the domain
     assert api_refs.resolve(_App, env, _node("ldpcode.limits.MAX_HORIZON"), None) is None  # an int: no __qualname__
+
+
+def test_a_namedtuple_field_alias_is_skipped_and_nothing_else():
+    from typing import NamedTuple
+
+    class Pair(NamedTuple):
+        left: int
+        right: int
+
+    assert api_refs.skip_field_aliases(None, "class", "left", Pair.left, False, {}) is True
+    assert api_refs.skip_field_aliases(None, "method", "f", len, False, {}) is None  # Sphinx decides
+    Pair.__doc__ = "A pair."
+    assert api_refs.skip_field_aliases(None, "class", "Pair", Pair, False, {}) is None
