@@ -232,7 +232,8 @@ def choice_figure(levels, criteria, thresholds, *, horizon: int, runs: int):
     """One panel per law (row) and agent (column), each curve divided by its minimum
     (``ldp.plotting.relative_panel``): the mean regret at T with its error bars, :math:`V` (the heuristic's
     criterion of Section 4.2 of Ren et al. (2020b)) and the bound of Theorem 7 or 10, against ε_min; vertical
-    lines at the heuristic's choice, the bound's choice and the empirical best. Returns the figure."""
+    lines at the heuristic's choice, the bound's choice ("bound") and the empirical best ("best R(T)"), one line
+    where they coincide. Returns the figure."""
     import matplotlib.pyplot as plt
 
     from ..claims import format_horizon
@@ -251,7 +252,11 @@ def choice_figure(levels, criteria, thresholds, *, horizon: int, runs: int):
                 color=POLICY_COLORS["LDP-UCB-" + c.mechanism],
                 label="mean regret R(T)",
                 curves={f"V_{c.mechanism}": (c.xs, c.v), f"Theorem {_THEOREM[c.mechanism]} bound": (c.xs, c.bound)},
-                marks={"heuristic": c.heuristic.epsilon_min, "bound's choice": c.bound_best, "empirical best": t.best},
+                marks={
+                    "heuristic": c.heuristic.epsilon_min,
+                    "bound": c.bound_best,
+                    "best R(T)": t.best,
+                },  # short: joined
                 xlabel="ε_min",
                 title=f"{agent}, {levels[name].name}\nT = {format_horizon(horizon, mathtext=True)}, {runs} runs",
             )

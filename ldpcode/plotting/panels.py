@@ -380,7 +380,8 @@ def relative_panel(
     Points (x, y / min y), with error bars of +- ``z`` * se / min y when ``se`` is given (e.g. mean regrets
     over runs); ``curves``: dict label -> (xs, ys), each drawn as a line divided by min(ys), the first
     solid, the next in ``THEORY_STYLE`` (dashed), then dotted; non-finite ys are skipped. ``marks``:
-    dict label -> x value, drawn as vertical lines (solid, dashed, dotted, dash-dotted). Log y axis,
+    dict label -> x value, drawn as vertical lines (solid, dashed, dotted, dash-dotted); marks at the same x, to the
+    3 digits of their labels, are one line named by their names joined by " = " (``heuristic = best: 2``). Log y axis,
     log x axis unless ``logx=False``. Returns ax.
     """
     x = np.asarray(x, dtype=float)
@@ -414,8 +415,11 @@ def relative_panel(
                 label=name,
                 **styles[min(i, len(styles) - 1)],
             )
-    for (name, xv), ls in zip((marks or {}).items(), ("-", "--", ":", "-.")):
-        ax.axvline(xv, color="k", linestyle=ls, linewidth=0.9, label=f"{name}: {xv:.3g}")
+    groups: dict = {}  # marks at one x (to the label's 3 digits) drawn once, named together: a dotted line under a
+    for name, xv in (marks or {}).items():  # solid one was not seen
+        groups.setdefault(f"{float(xv):.3g}", (float(xv), []))[1].append(name)
+    for (shown, (xv, names)), ls in zip(groups.items(), ("-", "--", ":", "-.")):
+        ax.axvline(xv, color="k", linestyle=ls, linewidth=0.9, label=f"{' = '.join(names)}: {shown}")
     if logx:
         ax.set_xscale("log")
         plain_log_ticks(ax.xaxis)

@@ -240,3 +240,32 @@ def test_point_labels_of_a_cluster_do_not_overlap_and_stay_inside_the_axes():
     assert min(b.y0 for b in boxes) >= ax.bbox.y0 - 1
     assert notes[0].arrow_patch is None  # the lone point at the top right: its own place, no line
     plt.close(fig)
+
+
+def test_marks_at_one_x_are_one_line_named_together():
+    """Before: 'heuristic' (solid) and 'empirical best' (dotted) at the same eps_min drew the dotted line under the
+    solid one, and the key listed a line no reader could find (heldp/choosing_epsilon_min)."""
+    fig, ax = plt.subplots()
+    ldp.plotting.relative_panel(
+        ax, [1.0, 2.0, 4.0], [3.0, 1.0, 2.0], marks={"heuristic": 2.0, "bound's": 4.0, "empirical best": 2.0}
+    )
+    vlines = [ln for ln in ax.lines if ln.get_xdata()[0] == ln.get_xdata()[-1] and len(set(ln.get_ydata())) == 2]
+    assert sorted(ln.get_label() for ln in vlines) == ["bound's: 4", "heuristic = empirical best: 2"]
+    plt.close(fig)
+
+
+def test_a_curve_that_lies_on_another_can_be_dashed():
+    res = ldp.simulate(ldp.make_policy("UCB1"), ldp.make_instance("bernoulli", means=[0.9, 0.5]), 200, 2, seed=1)
+    fig, ax = plt.subplots()
+    ldp.plotting.regret_panel(ax, [res, res], labels=["a", "b"], styles=["-", (0, (4, 3))])
+    ldp.plotting.band_curve(ax, res.checkpoints, res.regret, label="c", style=":")
+    assert [ln.get_linestyle() for ln in ax.lines] == ["-", "--", ":"]
+    plt.close(fig)
+
+
+def test_marks_that_print_alike_are_one_line():
+    fig, ax = plt.subplots()
+    ldp.plotting.relative_panel(ax, [1.0, 2.0], [2.0, 1.0], marks={"heuristic": 1.0001, "best": 1.0, "bound": 1.08})
+    labels = sorted(ln.get_label() for ln in ax.lines if not ln.get_label().startswith("_") and ":" in ln.get_label())
+    assert labels == ["bound: 1.08", "heuristic = best: 1"]
+    plt.close(fig)
