@@ -186,7 +186,7 @@ def test_choice_figure_draws_one_panel_per_law_and_agent():
         assert left.get_title().startswith("HeLDP-UCB-L, discrete[1.0, 2.0]\nT = ") and "3 runs" in left.get_title()
         assert left.get_ylim() == pytest.approx((0.9, 30))
         labels = [ln.get_label() for ln in right.get_lines()]
-        assert {"V_B", "Theorem 10 bound", "heuristic: 2", "bound's choice: 2", "empirical best: 1"} <= set(labels)
+        assert {"V_B", "Theorem 10 bound", "heuristic = bound: 2", "best R(T): 1"} <= set(labels)  # one line at x = 2
         assert "Theorem 7 bound" in [ln.get_label() for ln in left.get_lines()]
     finally:
         plt.close(fig)
