@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import reprlib
 
 import numpy as np
 
@@ -17,9 +18,25 @@ def _is_real(x) -> bool:
     return isinstance(x, numbers.Real) and not isinstance(x, bool)
 
 
+class _MessageRepr(reprlib.Repr):
+    """:mod:`reprlib` with room for a message's worth of items, and an integer beyond 100 bits shown by its size:
+    ``repr`` of an integer of more than 4,300 digits raises ValueError (Python's limit), which a message about a
+    parameter must not."""
+
+    def __init__(self, limit: int):
+        super().__init__()
+        self.maxlevel, self.maxlist, self.maxtuple, self.maxdict, self.maxset = 4, 64, 64, 32, 32
+        self.maxstring = self.maxother = self.maxlong = limit
+
+    def repr_int(self, x, level):
+        return f"an integer of about 2**{x.bit_length() - 1}" if x.bit_length() > 100 else repr(x)
+
+
 def one_line(value, limit: int = 160) -> str:
-    """``repr(value)`` on one line and at most ``limit`` characters, for a message: an array's repr ran over lines."""
-    text = " ".join(repr(value).split())
+    """``repr(value)`` for a message: on one line (an array's repr ran over lines), at most ``limit`` characters, and
+    bounded in cost whatever the value (:class:`_MessageRepr`: a list of a million items is not formatted whole, and
+    an integer of 10^5000 is shown by its size). The one bounded repr of the package's messages."""
+    text = " ".join(_MessageRepr(limit).repr(value).split())
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 

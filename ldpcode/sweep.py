@@ -42,7 +42,6 @@ Command line: ``python -m ldpcode sweep --help``.
 
 from __future__ import annotations
 
-import difflib
 import functools
 import math
 import re
@@ -52,7 +51,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._validate import check_bool, check_choice, check_epsilon, check_int, check_keywords
+from ._validate import check_bool, check_choice, check_epsilon, check_int, check_keywords, close_name, one_line
 from .instances import Instance, PrivacyLevels, make_instance
 from .limits import MAX_HORIZON, MAX_RUNS, MAX_WORKERS, Limits, check_limits, default_workers, run_pool
 from .policies import REGISTRY, make_policy
@@ -93,7 +92,7 @@ class Task:
         out = self.heterogeneous(self.epsilon)
         if not (isinstance(out, tuple) and len(out) == 2 and isinstance(out[1], PrivacyLevels)):
             raise TypeError(
-                f"heterogeneous({self.epsilon:g}) must return (epsilon_min, PrivacyLevels), got {_short(out)}"
+                f"heterogeneous({self.epsilon:g}) must return (epsilon_min, PrivacyLevels), got {one_line(out, 80)}"
             )
         return out
 
@@ -124,7 +123,7 @@ def _ordered(name: str, values, what: str) -> tuple:
     """``values`` as a tuple, refusing a string, a non-iterable and an unordered set (whose order, and so the
     table's row order, would depend on the interpreter's hash seed)."""
     if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
-        raise TypeError(f"{name} must be a list of {what}, got {_short(values)}")
+        raise TypeError(f"{name} must be a list of {what}, got {one_line(values, 80)}")
     if isinstance(values, (set, frozenset, dict)):
         raise TypeError(
             f"{name} must be a list (ordered) of {what}, not a {type(values).__name__}: the table's rows follow its order"
@@ -136,7 +135,7 @@ def _ordered(name: str, values, what: str) -> tuple:
         raise ValueError(f"{name} holds {len(out):,} {what}; a sweep takes at most {MAX_CELLS:,} cells")
     twice = _first_repeat(v for v in out if isinstance(v, (str, float, int)))  # built instances: by name, later
     if twice is not None:
-        raise ValueError(f"{name} must not repeat one, got {_short(twice)} twice")
+        raise ValueError(f"{name} must not repeat one, got {one_line(twice, 80)} twice")
     return out
 
 
@@ -150,26 +149,15 @@ def _first_repeat(values):
     return None
 
 
-def _short(value, limit: int = 80) -> str:
-    """A bounded repr of ``value`` for a message: :mod:`reprlib` cuts long lists and deep nesting before
-    formatting, so a huge or self-similar value costs no time to describe."""
-    import reprlib
-
-    r = reprlib.Repr()
-    r.maxlevel, r.maxlist, r.maxtuple, r.maxdict, r.maxset, r.maxstring, r.maxother = 3, 6, 6, 4, 4, 40, 40
-    text = r.repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
 def _policies(policies) -> tuple[str, ...]:
     names = _ordered("policies", policies, "policy names")
     if not names:
         raise ValueError("policies must name at least one policy")
     for name in names:
         if not isinstance(name, str) or name not in REGISTRY:
-            close = difflib.get_close_matches(name, sorted(REGISTRY), n=1) if isinstance(name, str) else []
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
-            raise ValueError(f"unknown policy {_short(name)}{hint}; choose from {', '.join(sorted(REGISTRY))}")
+            close = close_name(name, sorted(REGISTRY))
+            hint = f" (did you mean {close!r}?)" if close else ""
+            raise ValueError(f"unknown policy {one_line(name, 80)}{hint}; choose from {', '.join(sorted(REGISTRY))}")
     return names
 
 
@@ -184,7 +172,7 @@ def _instances(instances) -> tuple[Instance, ...]:
             raise TypeError(f"an instance must be a name or come from make_instance(), got {i!r}")
     twice = _first_repeat(i.name for i in out)
     if twice is not None:
-        raise ValueError(f"instances must have distinct names, got {_short(twice)} twice")
+        raise ValueError(f"instances must have distinct names, got {one_line(twice, 80)} twice")
     return out
 
 

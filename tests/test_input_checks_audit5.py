@@ -534,7 +534,8 @@ def test_a_bad_candidate_epsilon_min_is_named_by_its_index():
 def test_a_refused_huge_epsilon_is_shown_cut_to_one_short_line(name):
     """The input review: epsilon=2**2000 given to a non-private policy was printed in all its 603 digits."""
     with pytest.raises(
-        ValueError, match=rf"^policy '{name}' is not private and takes no epsilon, got epsilon=1148"
+        ValueError,
+        match=rf"^policy '{name}' is not private and takes no epsilon, got epsilon=an integer of about 2\*\*2000$",
     ) as e:
         ldp.make_policy(name, epsilon=2**2000)
-    assert len(str(e.value)) < 120 and str(e.value).endswith("...")
+    assert len(str(e.value)) < 120

@@ -40,11 +40,11 @@ reading of a parameters cell is :mod:`ldpcode.cells`'."""
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import importlib.util
 import sys
 
 from .._paths import repo_root
+from .._validate import close_name
 from ..cells import injected_names, parameter_names
 from .rules import COMMON, Notebook, _show
 
@@ -124,8 +124,8 @@ def check(notebook: str, namespace: dict) -> None:
     spec = rules_for(notebook)
     unknown = [n for n in injected_names(namespace) if n not in spec.names]
     if unknown:
-        close = difflib.get_close_matches(unknown[0], spec.names, n=1)
-        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        close = close_name(unknown[0], spec.names)
+        hint = f" (did you mean {close!r}?)" if close else ""
         raise ValueError(
             f"parameter {unknown[0]} is not a parameter of {notebook}{hint}; its parameters are {', '.join(spec.names)}"
         )

@@ -15,23 +15,13 @@ from typing import Callable
 
 import numpy as np
 
-from .._validate import EPSILON_FLOOR, MAX_ALPHA
+from .._validate import EPSILON_FLOOR, MAX_ALPHA, one_line
 from ..limits import MAX_HORIZON
 
 
 def _show(value) -> str:
-    """A value as a message shows it, cut before it is formatted: :mod:`reprlib` stops at a few items a level
-    and a few levels (a self-similar list of 2^60 leaves costs no time), and an integer of more than 30 digits
-    is shown by its size (``repr`` of a 10^5-digit integer raises, and would fill the message)."""
-    import reprlib
-
-    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 100:
-        return f"an integer of about 2**{value.bit_length() - 1}"
-    r = reprlib.Repr()
-    r.maxlevel, r.maxlist, r.maxtuple, r.maxdict, r.maxset, r.maxstring, r.maxother = 3, 8, 8, 4, 4, 60, 60
-    r.maxlong = 30
-    text = r.repr(value)
-    return text if len(text) <= 80 else text[:77] + "..."
+    """A value as a rule's message shows it: :func:`ldpcode._validate.one_line` at 80 characters."""
+    return one_line(value, 80)
 
 
 def _fail(name: str, allowed: str, value, exc=ValueError):

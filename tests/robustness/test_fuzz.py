@@ -1655,3 +1655,16 @@ def test_check_array_messages():
     assert check_unit_interval("rewards", [[0.1, 0.2]], ndim=2).shape == (1, 2)
     with pytest.raises(TypeError, match="rng must be a numpy.random.Generator"):
         check_rng("rng", np.random.RandomState(0))
+
+
+def test_one_line_is_bounded_whatever_the_value():
+    """Before: one_line(10**5000) raised ValueError (Python's 4,300-digit limit of repr) in place of the message it
+    was building, and a list of a million items was formatted whole to be cut."""
+    from ldpcode._validate import as_float_array, one_line
+
+    assert one_line(10**5000) == "an integer of about 2**16609"
+    assert one_line([1, 10**200]) == "[1, an integer of about 2**664]"
+    text = one_line([0] * 10**6 + [10**5000])  # its first items only: the last is never formatted
+    assert len(text) == 160 and text.startswith("[0, 0, ") and text.endswith("...")
+    with pytest.raises(TypeError, match=r"^x must be a number or an array of numbers, got \[an integer of about"):
+        as_float_array("x", [10**5000, "a"])
