@@ -463,8 +463,9 @@ def _refuse_empty(notebook: str, names: list) -> None:
 
 
 def _one_line(err: BaseException) -> str:
-    text = " ".join(str(err).split())
-    return text if len(text) <= 2000 else text[:2000] + " ..."
+    from ._validate import flat_text
+
+    return flat_text(err, 2000)
 
 
 def _unknown(command, extra: list) -> str:

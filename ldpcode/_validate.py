@@ -40,6 +40,13 @@ def one_line(value, limit: int = 160) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def flat_text(text, width: int = 400) -> str:
+    """``str(text)`` (a message, an exception) on one line, whitespace runs collapsed, cut to ``width`` characters: the
+    one flattening of a text for the command line's errors and the rules' messages (:func:`one_line` is for values)."""
+    text = " ".join(str(text).split())
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
 def _to_float(name: str, value, allowed: str) -> float:
     """float(value) for a real ``value``; one beyond the doubles (2**1100 raised OverflowError) is a ValueError."""
     try:
@@ -218,9 +225,7 @@ def as_float_array(name: str, values, *, bools: bool = True) -> np.ndarray:
     if raw.dtype.kind == "b" and raw.ndim == 0:
         refuse()  # True is not a number here
     if not bools and (raw.dtype.kind == "b" or _has_bool(values)):
-        shown = (
-            f"an array of bools of shape {raw.shape}" if isinstance(values, np.ndarray) else repr(values)
-        )  # one line
+        shown = f"an array of bools of shape {raw.shape}" if isinstance(values, np.ndarray) else one_line(values)
         raise TypeError(f"{name} must hold numbers, not bools (True/False), got {shown}")
     return raw.astype(float)
 

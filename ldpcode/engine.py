@@ -51,7 +51,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from ._validate import as_float_array, check_bool, check_int
+from ._validate import as_float_array, check_bool, check_int, one_line
 from .instances import Instance
 from .limits import (
     PULLS_PER_CALL,
@@ -154,8 +154,7 @@ def log_checkpoints(horizon: int, points: int = 121) -> np.ndarray:
 
 
 def _show_checkpoints(checkpoints) -> str:
-    text = repr(checkpoints)
-    return text if len(text) <= 120 else text[:117] + "..."
+    return one_line(checkpoints, 120)
 
 
 def resolve_checkpoints(horizon: int, checkpoints=None, points: int = 121) -> np.ndarray:
@@ -213,8 +212,8 @@ class Call:
 def _short(x) -> str:
     """``x`` for a one-line error: its repr when short (a name such as 'UCB1'), else its type (an Instance's repr
     lists every arm)."""
-    text = repr(x)
-    return text if len(text) <= 60 and "\n" not in text else type(x).__name__
+    text = one_line(x, 61)
+    return text if len(text) <= 60 else type(x).__name__
 
 
 def prepare(

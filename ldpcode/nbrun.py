@@ -66,19 +66,12 @@ def run(path: Path, timeout: int = 3600) -> float:
 
 
 def _write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` (UTF-8, ending in a newline, as ``nbformat.write``) to ``path`` through a temporary file in its
-    folder and a rename: a run killed while it wrote left a truncated chapter notebook. The file keeps its mode."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        os.fchmod(fd, path.stat().st_mode & 0o777)
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text if text.endswith("\n") else text + "\n")
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    """Write ``text`` (ending in a newline, as ``nbformat.write``) to ``path`` through a temporary file in its folder
+    and a rename, the file's mode kept (:func:`ldpcode.claims.store._write_text_atomic`, the stored numbers' own): a
+    run killed while it wrote left a truncated chapter notebook."""
+    from .claims.store import _write_text_atomic
+
+    _write_text_atomic(path, text if text.endswith("\n") else text + "\n")
 
 
 def run_tiny(path: Path) -> float:

@@ -90,6 +90,7 @@ class Task:
     def levels(self) -> tuple:
         """(ε_min, the users' :class:`~ldpcode.instances.PrivacyLevels`) of a heterogeneous cell: ``heterogeneous(ε)``."""
         out = self.heterogeneous(self.epsilon)
+        out = tuple(out) if isinstance(out, (tuple, list)) else out  # a list [eps_min, levels] ran before too
         if not (isinstance(out, tuple) and len(out) == 2 and isinstance(out[1], PrivacyLevels)):
             raise TypeError(
                 f"heterogeneous({self.epsilon:g}) must return (epsilon_min, PrivacyLevels), got {one_line(out, 80)}"
@@ -133,9 +134,6 @@ def _ordered(name: str, values, what: str) -> tuple:
     out = tuple(values)
     if len(out) > MAX_CELLS:  # before each is checked or built: a refusal of a huge grid costs no time
         raise ValueError(f"{name} holds {len(out):,} {what}; a sweep takes at most {MAX_CELLS:,} cells")
-    twice = _first_repeat(v for v in out if isinstance(v, (str, float, int)))  # built instances: by name, later
-    if twice is not None:
-        raise ValueError(f"{name} must not repeat one, got {one_line(twice, 80)} twice")
     return out
 
 
@@ -158,21 +156,23 @@ def _policies(policies) -> tuple[str, ...]:
             close = close_name(name, sorted(REGISTRY))
             hint = f" (did you mean {close!r}?)" if close else ""
             raise ValueError(f"unknown policy {one_line(name, 80)}{hint}; choose from {', '.join(sorted(REGISTRY))}")
+    twice = _first_repeat(names)
+    if twice is not None:
+        raise ValueError(f"policies must not repeat one, got {twice!r} twice")
     return names
 
 
 def _instances(instances) -> tuple[Instance, ...]:
-    if isinstance(instances, (str, Instance)):
-        instances = [instances]
-    out = tuple(make_instance(i) if isinstance(i, str) else i for i in _ordered("instances", instances, "instances"))
-    if not out:
-        raise ValueError("instances must hold at least one instance")
-    for i in out:
-        if not isinstance(i, Instance):
-            raise TypeError(f"an instance must be a name or come from make_instance(), got {i!r}")
-    twice = _first_repeat(i.name for i in out)
+    items = _ordered("instances", [instances] if isinstance(instances, (str, Instance)) else instances, "instances")
+    for i in items:
+        if not isinstance(i, (str, Instance)):
+            raise TypeError(f"an instance must be a name or come from make_instance(), got {one_line(i, 80)}")
+    twice = _first_repeat(i if isinstance(i, str) else i.name for i in items)  # before any is built
     if twice is not None:
         raise ValueError(f"instances must have distinct names, got {one_line(twice, 80)} twice")
+    out = tuple(make_instance(i) if isinstance(i, str) else i for i in items)
+    if not out:
+        raise ValueError("instances must hold at least one instance")
     return out
 
 

@@ -232,7 +232,9 @@ def save_table(table, path, *, replace: bool = False) -> Path:
 def load_table(path):
     """Read a table written by :func:`save_table`, and check that it is whole: the row count stored with it
     (:data:`ROWS_KEY`) is the number of rows read, and every (policy, instance, ε) cell has every checkpoint of
-    every run. A truncated or hand-cut file is refused (ValueError) instead of read as a smaller experiment."""
+    every run. A truncated or hand-cut file is refused (ValueError) instead of read as a smaller experiment, and so is
+    one whose rows no longer match the checksum stored with them (:data:`DIGEST_KEY`: a value edited in place), whose
+    numbers are then not a sweep's; a table without a checksum (not written by :func:`save_table`) is read as it is."""
     import pandas as pd
 
     path = Path(path)
@@ -280,7 +282,7 @@ def _check_whole(table, where: str) -> None:
             "once (two sweeps concatenated, with another seed, are two experiments: keep them in two tables)"
         )
     per_run = table.groupby(["policy", "instance", "epsilon", "run"], sort=False, dropna=False).size()
-    runs = per_run.groupby(level=[0, 1, 2], sort=False).agg(["size"])["size"]
+    runs = per_run.groupby(level=[0, 1, 2], sort=False, dropna=False).agg(["size"])["size"]
     last = per_run.reset_index().groupby(["policy", "instance", "epsilon"], sort=False, dropna=False)["run"].max()
     if (per_run != n_cp).any() or (last.to_numpy() + 1 != runs.to_numpy()).any():
         bad = per_run[per_run != n_cp]

@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import reprlib
 import tempfile
 from pathlib import Path
 
@@ -133,9 +132,12 @@ def _same(a, b) -> bool:
     return a == b
 
 
-_SHORT = reprlib.Repr()  # a value cut short before it is formatted (a list of 10**6 items is not printed whole)
-_SHORT.maxlevel, _SHORT.maxlist, _SHORT.maxtuple, _SHORT.maxdict = 3, 8, 8, 8
-_SHORT.maxstring, _SHORT.maxother, _SHORT.maxlong = 60, 60, 40
+def _short(value) -> str:
+    """A value cut short before it is formatted (a list of 10**6 items is not printed whole): the package's one
+    bounded repr, :func:`ldpcode._validate.one_line`, at 80 characters."""
+    from .._validate import one_line
+
+    return one_line(value, 80)
 
 
 def params_differences(notebook: str, cell: dict, stored: dict) -> list[str]:
@@ -147,13 +149,12 @@ def params_differences(notebook: str, cell: dict, stored: dict) -> list[str]:
     lines = []
     for name in [*cell, *(n for n in stored if n not in cell)]:
         if name not in stored:
-            lines.append(f"parameter {name} is {_SHORT.repr(cell[name])} in the parameters cell, absent from {where}")
+            lines.append(f"parameter {name} is {_short(cell[name])} in the parameters cell, absent from {where}")
         elif name not in cell:
-            lines.append(f"parameter {name} is {_SHORT.repr(stored[name])} in {where}, absent from the parameters cell")
+            lines.append(f"parameter {name} is {_short(stored[name])} in {where}, absent from the parameters cell")
         elif not _same(cell[name], stored[name]):
             lines.append(
-                f"parameter {name} is {_SHORT.repr(cell[name])} in the parameters cell "
-                f"but {_SHORT.repr(stored[name])} in {where}"
+                f"parameter {name} is {_short(cell[name])} in the parameters cell but {_short(stored[name])} in {where}"
             )
     return lines
 
@@ -205,7 +206,7 @@ def _replace_atomic(path: Path, write) -> None:
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
     try:
         os.fchmod(fd, mode)
-        with os.fdopen(fd, "w") as fh:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:  # a notebook's or a claim's text, whatever the locale
             write(fh)
             fh.flush()
             os.fsync(fh.fileno())

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .rules import Check, _one_line, _show  # noqa: F401 (the messages of every check read the same)
+from .._validate import flat_text
+from .rules import Check, _show  # noqa: F401 (the messages of every check read the same)
 
 
 def accepted_by(call: Callable[[dict], object], name: str, allowed: str, *, library: str) -> Check:
@@ -24,7 +25,7 @@ def accepted_by(call: Callable[[dict], object], name: str, allowed: str, *, libr
             call(p)
         except (TypeError, ValueError) as exc:
             raise ValueError(
-                f"parameter {name} must be {allowed}, got {_show(p[name])} ({library}: {_one_line(exc)})"
+                f"parameter {name} must be {allowed}, got {_show(p[name])} ({library}: {flat_text(exc)})"
             ) from None
 
     return check
@@ -75,7 +76,7 @@ def within_limits(estimate: Callable[[dict], object], name: str | tuple, what: s
         except ValueError as exc:
             got = ", ".join(f"{n} = {_show(p[n])}" for n in names)
             raise ValueError(
-                f"{label} must keep {what} within ldpcode's Limits, got {got}: {_notebook_advice(_one_line(exc, 1000))}"
+                f"{label} must keep {what} within ldpcode's Limits, got {got}: {_notebook_advice(flat_text(exc, 1000))}"
             ) from None
 
     return check

@@ -15,7 +15,7 @@ from typing import Callable
 
 import numpy as np
 
-from .._validate import EPSILON_FLOOR, MAX_ALPHA, one_line
+from .._validate import EPSILON_FLOOR, MAX_ALPHA, flat_text, one_line
 from ..limits import MAX_HORIZON
 
 
@@ -40,12 +40,6 @@ def _int_text(v: int) -> str:
     """An integer bound as the message shows it: a large power of two as ``2**53``, others in full."""
     v = int(v)
     return f"2**{v.bit_length() - 1}" if v >= 2**32 and v & (v - 1) == 0 else str(v)
-
-
-def _one_line(text: str, width: int = 400) -> str:
-    """``text`` on one line (whitespace runs collapsed), cut to ``width`` characters."""
-    text = " ".join(str(text).split())
-    return text if len(text) <= width else text[: width - 3] + "..."
 
 
 # --- rules ---------------------------------------------------------------------------------------------
@@ -384,7 +378,7 @@ def custom(test: Callable[[dict], bool], message: str) -> Check:
         try:
             ok, why = test(p), ""
         except (TypeError, ValueError) as exc:
-            ok, why = False, f" ({_one_line(exc)})"
+            ok, why = False, f" ({flat_text(exc)})"
         if not ok:
             raise ValueError("parameter " + message.format(**{k: _show(v) for k, v in p.items()}) + why)
 

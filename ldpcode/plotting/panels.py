@@ -416,9 +416,9 @@ def relative_panel(
                 **styles[min(i, len(styles) - 1)],
             )
     groups: dict = {}  # marks at one x (to the label's 3 digits) drawn once, named together: a dotted line under a
-    for name, xv in (marks or {}).items():  # solid one was not seen
-        groups.setdefault(f"{float(xv):.3g}", (float(xv), []))[1].append(name)
-    for (shown, (xv, names)), ls in zip(groups.items(), ("-", "--", ":", "-.")):
+    for (name, xv), ls in zip((marks or {}).items(), ("-", "--", ":", "-.")):  # solid one was not seen; each line
+        groups.setdefault(f"{float(xv):.3g}", (float(xv), ls, []))[2].append(name)  # in its first mark's style
+    for shown, (xv, ls, names) in groups.items():
         ax.axvline(xv, color="k", linestyle=ls, linewidth=0.9, label=f"{' = '.join(names)}: {shown}")
     if logx:
         ax.set_xscale("log")

@@ -269,3 +269,12 @@ def test_marks_that_print_alike_are_one_line():
     labels = sorted(ln.get_label() for ln in ax.lines if not ln.get_label().startswith("_") and ":" in ln.get_label())
     assert labels == ["bound: 1.08", "heuristic = best: 1"]
     plt.close(fig)
+
+
+def test_a_merged_mark_keeps_its_first_marks_style():
+    """Second look: with heuristic = bound at one x, 'best' took the bound's dashes (styles went by group)."""
+    fig, ax = plt.subplots()
+    ldp.plotting.relative_panel(ax, [1.0, 2.0], [2.0, 1.0], marks={"heuristic": 2.0, "bound": 2.0, "best": 4.0})
+    styles = {ln.get_label(): ln.get_linestyle() for ln in ax.lines if ":" in ln.get_label()}
+    assert styles == {"heuristic = bound: 2": "-", "best: 4": ":"}
+    plt.close(fig)
