@@ -278,3 +278,21 @@ def test_a_merged_mark_keeps_its_first_marks_style():
     styles = {ln.get_label(): ln.get_linestyle() for ln in ax.lines if ":" in ln.get_label()}
     assert styles == {"heuristic = bound: 2": "-", "best: 4": ":"}
     plt.close(fig)
+
+
+def test_a_tick_label_outside_the_view_is_not_counted_as_hidden():
+    """The page test counted the '10^2' of a log axis ending at 30 as hidden by the legend of the panel above: a
+    label matplotlib keeps at a stale place and never draws (heldp/choosing_epsilon_min)."""
+    from ldpcode.plotting import theme
+
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(4, 4))
+    for ax in (top, bottom):
+        ax.plot([1, 2], [1, 20], label="a curve")
+        ax.set_yscale("log")
+        ax.set_ylim(0.9, 30)
+    fig.canvas.draw()
+    undrawn = theme._undrawn_tick_labels(fig)
+    shown = {t.get_text() for t in bottom.yaxis.get_ticklabels() if id(t) not in undrawn and t.get_text()}
+    kept = {t.get_text() for t in bottom.yaxis.get_ticklabels() if id(t) in undrawn}
+    assert any("10^{1}" in s for s in shown) and any("10^{2}" in s for s in kept)
+    plt.close(fig)
