@@ -343,8 +343,9 @@ def check_bool(name: str, value) -> bool:
 def close_name(name: str, known) -> str | None:
     """The name of ``known`` that a misspelt ``name`` most likely means, or None: one that differs from it only in
     case and punctuation first (``ldp-ucb-b`` is ``LDP-UCB-B``, ``CTLS`` is ``CTL-S``), else difflib's closest (a
-    ratio of at least 0.6, difflib's default: at 0.5 "fast" suggested "auto"). A suggestion only: the callers still refuse ``name``. The one suggestion of the Python
-    API (:func:`check_choice`) and of the command line (``python -m ldpcode``)."""
+    ratio of at least 0.6, difflib's default: at 0.5 "fast" suggested "auto"). A suggestion only: the callers still
+    refuse ``name``. The one suggestion of the Python API (:func:`check_choice`) and of the command line
+    (``python -m ldpcode``)."""
     import difflib
 
     def bare(text: str) -> str:

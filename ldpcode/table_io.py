@@ -291,13 +291,14 @@ def _check_whole(table, where: str) -> None:
 
 
 def provenance(tasks: list) -> dict:
-    """What the rows of a sweep's table (``tasks``: its :class:`ldpcode.sweep.Task` list) do not say and a reader needs to read them (``table.attrs``, kept in the file by
-    :func:`save_table`): the ``engine`` asked for and the (policy, instance, ε) cells that ran on the event engine
-    (``event_cells``; ε None for a non-private policy); each heterogeneous cell's agent ε_min and users' levels
-    (``levels``: [policy, instance, ε, ε_min, levels], the table's ε being the cell's, which ``heterogeneous`` maps to
-    them, as :func:`ldpcode.experiments.landscape.same_mean_levels` maps ε to ε/2); each instance's arms, ``[law, p0, p1]`` with every digit (an instance
-    named by the reader is otherwise only a name); each policy's ``options``; the ``heterogeneous`` function's
-    qualified name; and the ``ldpcode`` version."""
+    """What the rows of a sweep's table (``tasks``: its :class:`ldpcode.sweep.Task` list) do not say and a reader
+    needs to read them (``table.attrs``, kept in the file by :func:`save_table`): the ``engine`` asked for and the
+    (policy, instance, ε) cells that ran on the event engine (``event_cells``; ε None for a non-private policy); each
+    heterogeneous cell's agent ε_min and users' levels (``levels``: [policy, instance, ε, ε_min, levels], the table's
+    ε being the cell's, which ``heterogeneous`` maps to them, as
+    :func:`ldpcode.experiments.landscape.same_mean_levels` maps ε to ε/2); each instance's arms, ``[law, p0, p1]``
+    with every digit (an instance named by the reader is otherwise only a name); each policy's ``options``; the
+    ``heterogeneous`` function's qualified name; and the ``ldpcode`` version."""
     from . import __version__
     from .instances import Family
 
