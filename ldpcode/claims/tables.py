@@ -226,9 +226,19 @@ def _header(h) -> str:
 
 
 def _html_cells(row, classes=None) -> str:
-    """The ``<td>`` cells of one row, each with its CSS class from ``classes`` (None or "" for none)."""
+    """The ``<td>`` cells of one row, each with its CSS class from ``classes`` (None or "" for none). In a column
+    of numbers the standard error keeps its sign: a cell too narrow for ``21.68 ± 0.28`` breaks before the ±
+    ("21.68" over "± 0.28"), never after it ("21.68 ±" over "0.28")."""
     classes = classes or [None] * len(row)
-    return "".join(f"<td{f' class={k!r}' if k else ''}>{_cell(c)}</td>" for c, k in zip(row, classes, strict=True))
+    return "".join(
+        f"<td{f' class={k!r}' if k else ''}>{_num_cell(c) if k == 'num' else _cell(c)}</td>"
+        for c, k in zip(row, classes, strict=True)
+    )
+
+
+def _num_cell(c) -> str:
+    """A cell of a column of numbers: :func:`_cell`, with a no-break space after each ±."""
+    return _cell(c).replace(" ± ", " ±&nbsp;")
 
 
 def _html_table(head, body, css: str, classes=None) -> str:

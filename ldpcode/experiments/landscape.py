@@ -484,7 +484,8 @@ def curves_table(epsilons, rows: dict, *, se: dict | None = None, first: str = "
         body.append(
             [name, *[format_pm(v, errs[j]) if errs is not None else format_value(v) for j, v in enumerate(values)]]
         )
-    return Table([first, *[f"ε = {e:g}" for e in epsilons]], body)
+    # cells written already: the formats mark the columns as numbers (right-aligned, "± se" kept whole)
+    return Table([first, *[f"ε = {e:g}" for e in epsilons]], body, formats=[None, *[str] * len(epsilons)])
 
 
 def price_panel(ax, epsilons, ratio, se, fine, bound_ratio, crossovers: dict, bound_crossovers: dict, *, label: str):

@@ -585,6 +585,14 @@ def test_table_without_formats_prints_cells_as_they_are():
     assert "<td class='nb'>1.5</td>" in t._repr_html_()  # one number: never broken inside (the class nb)
 
 
+def test_a_number_column_keeps_the_standard_error_with_its_sign():
+    # a narrow cell breaks "21.68" over "± 0.28", never "21.68 ±" over "0.28"; a text column and the text are as before
+    t = C.Table(["what", "R(T)"], [["a ± b", (21.68, 0.28)]], formats=[None, ".4g"])
+    page = t._repr_html_()
+    assert "<td class='num'>21.68 ±&nbsp;0.28</td>" in page and "a ± b" in page
+    assert "21.68 ± 0.28" in repr(t) and "&nbsp;" not in repr(t)
+
+
 def test_table_formats_number_columns_and_right_aligns_them():
     import numpy as np
 
@@ -602,7 +610,7 @@ def test_table_formats_number_columns_and_right_aligns_them():
     assert (
         "<td class='num'>12,346</td>" in h
         and "<td class='nb'>a</td>" in h
-        and "<td class='num'>+1.235 ± 0.046</td>" in h
+        and "<td class='num'>+1.235 ±&nbsp;0.046</td>" in h
     )
     with pytest.raises(ValueError, match="formats has 1 entries for 5 columns"):
         C.Table(t.head, t.body, formats=[None])

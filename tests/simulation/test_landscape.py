@@ -188,4 +188,4 @@ def test_the_tables_show_mean_and_standard_error_per_cell():
     assert c.head == ["x", "ε = 0.5", "ε = 1"] and c.body == [["a", "1", "2"], ["b", "3.00 ± 0.10", "4.00 ± 0.20"]]
     big = L.curves_table([1.0], {"r": [1.462e6]}, se={"r": [1.2e4]})
     assert big.body == [["r", "1,462,000 ± 12,000"]]
-    assert "<table" in c._repr_html_()
+    assert "<td class='num'>3.00 ±&nbsp;0.10</td>" in c._repr_html_()  # a column of numbers: right-aligned, ± kept
