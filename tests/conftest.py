@@ -9,6 +9,44 @@ settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 
 @pytest.fixture
+def chapter_book(tmp_path, monkeypatch):
+    """A temporary book (LDPCODE_ROOT) with one chapter folder, chapters/x; nbrun's record goes to its data/."""
+    (tmp_path / "_toc.yml").write_text("root: intro\n")
+    (tmp_path / "chapters" / "x").mkdir(parents=True)
+    monkeypatch.setenv("LDPCODE_ROOT", str(tmp_path))
+    return tmp_path
+
+
+@pytest.fixture
+def fake_rerun(monkeypatch):
+    """``ldpcode.rerun`` without its work: papermill copies the notebook (each output path in the returned list),
+    and the page build writes a page, the book's _config.yml and the notebook's copy, as the real build does."""
+    from pathlib import Path
+
+    import papermill
+
+    from ldpcode import rerun
+
+    calls = []
+
+    def execute(src, dst, **kw):
+        calls.append(dst)
+        Path(dst).write_text(Path(src).read_text())
+
+    def build(root, executed, book):
+        html = book / "_build" / "html"
+        html.mkdir(parents=True)
+        (html / f"{executed.stem}.html").write_text("<p>page</p>")
+        (book / "_config.yml").write_text("title: x\n")
+        (book / executed.name).write_bytes(executed.read_bytes())  # as the real build copies it
+        return html / f"{executed.stem}.html"
+
+    monkeypatch.setattr(papermill, "execute_notebook", execute)
+    monkeypatch.setattr(rerun, "_build", build)
+    return calls
+
+
+@pytest.fixture
 def rng():
     import numpy as np
 

@@ -79,14 +79,6 @@ def test_findings_names_a_malformed_data_file_in_one_line(book, capsys, payload,
 # --- 2. nbrun: one-line refusals, an atomic write, the record checked before any run ----------------------------------
 
 
-@pytest.fixture
-def nb_book(tmp_path, monkeypatch):
-    (tmp_path / "_toc.yml").write_text("root: intro\n")
-    (tmp_path / "chapters" / "x").mkdir(parents=True)
-    monkeypatch.setenv("LDPCODE_ROOT", str(tmp_path))
-    return tmp_path
-
-
 def _chapter_nb(book: Path, name: str, horizon: int, stored: int | None = None) -> Path:
     cell = nbformat.v4.new_code_cell(f"horizon = {horizon}")
     cell.metadata["tags"] = ["parameters"]
@@ -100,39 +92,39 @@ def _chapter_nb(book: Path, name: str, horizon: int, stored: int | None = None) 
     return path
 
 
-def test_nbrun_refuses_stale_notebooks_in_one_line(nb_book, monkeypatch, capsys):
+def test_nbrun_refuses_stale_notebooks_in_one_line(chapter_book, monkeypatch, capsys):
     """Before: ``ap.error("\\n".join(stale))`` printed the usage and each refusal over several lines."""
     monkeypatch.setattr(nbrun, "run", lambda *a, **k: pytest.fail("ran"))
-    a, b = _chapter_nb(nb_book, "a", 10, stored=20), _chapter_nb(nb_book, "b", 30, stored=40)
+    a, b = _chapter_nb(chapter_book, "a", 10, stored=20), _chapter_nb(chapter_book, "b", 30, stored=40)
     assert _exit(lambda: nbrun.main([str(a), str(b)])) == 2
     err = _err_line(capsys)
     assert "chapters/x/a.ipynb describe another experiment" in err and "; the stored numbers of chapters/x/b" in err
 
 
 @pytest.mark.parametrize("text", ["{", "[]", '{"chapters/x/a.ipynb": 3}', '{"chapters/x/a.ipynb": {"paper": 1}}'])
-def test_nbrun_refuses_an_unreadable_record_before_any_run(nb_book, monkeypatch, capsys, text):
+def test_nbrun_refuses_an_unreadable_record_before_any_run(chapter_book, monkeypatch, capsys, text):
     """Before: data/execution.json was read after the run (an hour at the paper's scale), and a corrupt one ended in a
     traceback there."""
     monkeypatch.setattr(nbrun, "run", lambda *a, **k: pytest.fail("ran before the record was checked"))
-    (nb_book / "data").mkdir()
-    (nb_book / "data" / "execution.json").write_text(text)
-    assert _exit(lambda: nbrun.main([str(_chapter_nb(nb_book, "a", 10))])) == 2
+    (chapter_book / "data").mkdir()
+    (chapter_book / "data" / "execution.json").write_text(text)
+    assert _exit(lambda: nbrun.main([str(_chapter_nb(chapter_book, "a", 10))])) == 2
     assert "execution record" in _err_line(capsys)
 
 
-def test_nbrun_refuses_an_abbreviated_option_in_one_line(nb_book, monkeypatch, capsys):
+def test_nbrun_refuses_an_abbreviated_option_in_one_line(chapter_book, monkeypatch, capsys):
     """Before: ``--wr`` was ``--write`` (argparse's abbreviations), and a usage line came before the error."""
     monkeypatch.setattr(nbrun, "run", lambda *a, **k: pytest.fail("ran"))
-    assert _exit(lambda: nbrun.main(["--wr", str(_chapter_nb(nb_book, "a", 10))])) == 2
+    assert _exit(lambda: nbrun.main(["--wr", str(_chapter_nb(chapter_book, "a", 10))])) == 2
     assert "unrecognized arguments: --wr (options are written in full: --write" in _err_line(capsys)
 
 
-def test_nbrun_rewrites_the_notebook_through_a_rename(nb_book, monkeypatch):
+def test_nbrun_rewrites_the_notebook_through_a_rename(chapter_book, monkeypatch):
     """Before: nbformat.write truncated the chapter notebook and wrote it in place (a killed run left half of it)."""
     import nbclient
 
     monkeypatch.setattr(nbclient.NotebookClient, "execute", lambda self, **kw: None)
-    path = _chapter_nb(nb_book, "a", 10)
+    path = _chapter_nb(chapter_book, "a", 10)
     path.chmod(0o640)
     before = path.read_bytes()
 
@@ -146,7 +138,7 @@ def test_nbrun_rewrites_the_notebook_through_a_rename(nb_book, monkeypatch):
     monkeypatch.undo()
     monkeypatch.setattr(nbclient.NotebookClient, "execute", lambda self, **kw: None)
     nbrun.run(path)  # the same bytes as nbformat.write gives, and the file's mode kept
-    expected = nb_book / "expected.ipynb"
+    expected = chapter_book / "expected.ipynb"
     nb = nbformat.read(path, as_version=4)
     nbformat.write(nb, expected)
     assert path.read_bytes() == expected.read_bytes() and stat.S_IMODE(path.stat().st_mode) == 0o640
@@ -265,43 +257,21 @@ def test_the_command_line_suggests_as_the_api(tmp_path, capsys):
 # --- 6. and 7. rerun: --no-render checks the build first; a path from the book's top folder --------------------------
 
 
-@pytest.fixture
-def fake(monkeypatch):
-    import papermill
-
-    calls = []
-
-    def execute(src, dst, **kw):
-        calls.append(dst)
-        Path(dst).write_text(Path(src).read_text())
-
-    def build(root, executed, book):
-        html = book / "_build" / "html"
-        html.mkdir(parents=True)
-        (html / f"{executed.stem}.html").write_text("<p>page</p>")
-        (book / executed.name).write_bytes(executed.read_bytes())
-        return html / f"{executed.stem}.html"
-
-    monkeypatch.setattr(papermill, "execute_notebook", execute)
-    monkeypatch.setattr(rr, "_build", build)
-    return calls
-
-
-def test_a_no_render_rerun_refuses_a_file_of_the_readers_in_the_build_before_it_runs(tmp_path, fake):
+def test_a_no_render_rerun_refuses_a_file_of_the_readers_in_the_build_before_it_runs(tmp_path, fake_rerun):
     """Before: check_out(book=False) skipped OUT/book, and the run failed at its end, in _drop_stale_build."""
     out = tmp_path / "out"
     rr.rerun(NB, {"samples": 20_000}, out)
     (out / "book" / "my_notes.txt").write_text("mine")
     with pytest.raises(ValueError, match="holds my_notes.txt, which rerun did not write"):
         rr.rerun(NB, {"samples": 20_000}, out, render=False)
-    assert len(fake) == 1 and (out / "book" / "my_notes.txt").read_text() == "mine"
+    assert len(fake_rerun) == 1 and (out / "book" / "my_notes.txt").read_text() == "mine"
 
 
-def test_a_notebook_path_is_read_from_the_books_top_folder_too(tmp_path, monkeypatch, fake, capsys):
+def test_a_notebook_path_is_read_from_the_books_top_folder_too(tmp_path, monkeypatch, fake_rerun, capsys):
     """Before: ``rerun chapters/ren2020/figure1.ipynb`` (the help's own example) was refused outside the book."""
     monkeypatch.chdir(tmp_path)
     executed = rr.rerun(NB, {"samples": 20_000}, tmp_path / "out", render=False)
-    assert executed == tmp_path / "out" / "lemma3_laplace_tail.ipynb" and len(fake) == 1
+    assert executed == tmp_path / "out" / "lemma3_laplace_tail.ipynb" and len(fake_rerun) == 1
     with pytest.raises(ValueError, match="found neither from the current folder nor from the book's top folder"):
         rr.rerun("chapters/ren2020/no_such.ipynb", {}, tmp_path / "out")
     (tmp_path / "chapters" / "ren2020").mkdir(parents=True)  # a file of that path here is the one meant

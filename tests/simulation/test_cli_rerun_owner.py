@@ -22,42 +22,17 @@ NB = "chapters/ren2020/lemma3_laplace_tail.ipynb"
 NAME = "lemma3_laplace_tail"
 
 
-@pytest.fixture
-def fake(monkeypatch):
-    """papermill copies the notebook (counted in ``calls``), and the build writes a page, a nested file and the
-    notebook's copy."""
-    import papermill
-
-    calls = []
-
-    def execute(src, dst, **kw):
-        calls.append(dst)
-        Path(dst).write_text(Path(src).read_text())
-
-    def build(root, executed, book):
-        html = book / "_build" / "html"
-        html.mkdir(parents=True)
-        (html / f"{executed.stem}.html").write_text("<p>page</p>")
-        (book / "_config.yml").write_text("title: x\n")
-        (book / executed.name).write_bytes(executed.read_bytes())  # as the real build copies it
-        return html / f"{executed.stem}.html"
-
-    monkeypatch.setattr(papermill, "execute_notebook", execute)
-    monkeypatch.setattr(rr, "_build", build)
-    return calls
-
-
 def _rerun(out, **kw):
     return rr.rerun(NB, {"samples": 20_000}, out, **kw)
 
 
-def test_a_second_rerun_replaces_its_own_unchanged_build_and_notebook(tmp_path, fake):
+def test_a_second_rerun_replaces_its_own_unchanged_build_and_notebook(tmp_path, fake_rerun):
     out = tmp_path / "out"
     page = _rerun(out)
-    assert page.exists() and len(fake) == 1
+    assert page.exists() and len(fake_rerun) == 1
     files = json.loads((out / rr.MANIFEST).read_text())["files"]
     assert f"{NAME}.ipynb" in files and "book/_config.yml" in files and f"book/_build/html/{NAME}.html" in files
-    assert _rerun(out).exists() and len(fake) == 2  # its own files, unchanged: replaced
+    assert _rerun(out).exists() and len(fake_rerun) == 2  # its own files, unchanged: replaced
     assert sorted(p.name for p in out.iterdir()) == sorted([rr.MANIFEST, f"{NAME}.ipynb", "book"])
     mask = os.umask(0)
     os.umask(mask)
@@ -66,7 +41,7 @@ def test_a_second_rerun_replaces_its_own_unchanged_build_and_notebook(tmp_path, 
 
 
 @pytest.mark.parametrize("added", ["my_notes.md", "_build/html/mine/keep.txt"])
-def test_a_file_the_reader_added_to_the_build_is_never_deleted(tmp_path, fake, added):
+def test_a_file_the_reader_added_to_the_build_is_never_deleted(tmp_path, fake_rerun, added):
     """Before: rerun rmtree'd OUT/book whenever its marker was there, with OUT/book/my_notes.md in it."""
     out = tmp_path / "out"
     _rerun(out)
@@ -75,16 +50,16 @@ def test_a_file_the_reader_added_to_the_build_is_never_deleted(tmp_path, fake, a
     mine.write_text("the reader's")
     with pytest.raises(ValueError, match="which rerun did not write; it is never deleted"):
         _rerun(out)
-    assert mine.read_text() == "the reader's" and len(fake) == 1  # refused before the notebook ran
+    assert mine.read_text() == "the reader's" and len(fake_rerun) == 1  # refused before the notebook ran
 
 
-def test_a_build_file_the_reader_edited_is_never_deleted(tmp_path, fake):
+def test_a_build_file_the_reader_edited_is_never_deleted(tmp_path, fake_rerun):
     out = tmp_path / "out"
     _rerun(out)
     (out / "book" / "_config.yml").write_text("title: mine\n")
     with pytest.raises(ValueError, match="changed since rerun wrote it"):
         _rerun(out)
-    assert (out / "book" / "_config.yml").read_text() == "title: mine\n" and len(fake) == 1
+    assert (out / "book" / "_config.yml").read_text() == "title: mine\n" and len(fake_rerun) == 1
 
 
 OTHER = "chapters/heldp/lemma6_laplace_tail.ipynb"  # another chapter's notebook
@@ -102,7 +77,7 @@ def _as_if_from(out, name, source, metadata=None):
     (out / rr.MANIFEST).write_text(json.dumps({"files": files}))
 
 
-def test_a_rerun_of_another_notebook_of_the_same_name_never_replaces_it(tmp_path, fake):
+def test_a_rerun_of_another_notebook_of_the_same_name_never_replaces_it(tmp_path, fake_rerun):
     """Before: re-running ren2020/figure1 and then heldp/figure1 into one OUT left only heldp's figure1.ipynb."""
     out = tmp_path / "out"
     _rerun(out, render=False)
@@ -110,10 +85,10 @@ def test_a_rerun_of_another_notebook_of_the_same_name_never_replaces_it(tmp_path
     kept = (out / f"{NAME}.ipynb").read_text()
     with pytest.raises(ValueError, match=f"is the re-run of chapters/heldp/{NAME}.ipynb; a re-run of {NB} would"):
         _rerun(out, render=False)
-    assert (out / f"{NAME}.ipynb").read_text() == kept and len(fake) == 1  # refused before the notebook ran
+    assert (out / f"{NAME}.ipynb").read_text() == kept and len(fake_rerun) == 1  # refused before the notebook ran
 
 
-def test_a_rerun_of_an_earlier_version_is_known_by_papermills_input_path(tmp_path, fake):
+def test_a_rerun_of_an_earlier_version_is_known_by_papermills_input_path(tmp_path, fake_rerun):
     """The second look: a re-run written before the source was recorded (ldpcode_rerun: True) was taken as the same
     notebook, and replaced; papermill's own metadata names its input."""
     out = tmp_path / "out"
@@ -123,10 +98,10 @@ def test_a_rerun_of_an_earlier_version_is_known_by_papermills_input_path(tmp_pat
     with pytest.raises(ValueError, match=f"is the re-run of chapters/heldp/{NAME}.ipynb; a re-run of {NB} would"):
         _rerun(out, render=False)
     _as_if_from(out, NAME, None, old(f"/elsewhere/{NB}"))  # the same notebook: replaced, as before
-    assert _rerun(out, render=False).exists() and len(fake) == 2
+    assert _rerun(out, render=False).exists() and len(fake_rerun) == 2
 
 
-def test_a_rerun_of_another_notebook_never_deletes_the_page_in_out(tmp_path, fake):
+def test_a_rerun_of_another_notebook_never_deletes_the_page_in_out(tmp_path, fake_rerun):
     """Before: the second notebook's build replaced OUT/book, and the first one's page was gone."""
     out = tmp_path / "out"
     page = rr.rerun(OTHER, {}, out)
@@ -134,11 +109,11 @@ def test_a_rerun_of_another_notebook_never_deletes_the_page_in_out(tmp_path, fak
         ValueError, match=f"holds the page of lemma6_laplace_tail.ipynb, the re-run of {OTHER}; a re-run of {NB} would"
     ):
         _rerun(out)
-    assert page.exists() and len(fake) == 1
+    assert page.exists() and len(fake_rerun) == 1
     assert _rerun(out, render=False).exists() and page.exists()  # no page of its own to drop: allowed
 
 
-def test_a_rerun_without_a_page_drops_the_page_of_the_run_it_replaces(tmp_path, fake):
+def test_a_rerun_without_a_page_drops_the_page_of_the_run_it_replaces(tmp_path, fake_rerun):
     """Before: OUT/book kept the page of the earlier run beside the new notebook, out of date."""
     out = tmp_path / "out"
     page = _rerun(out)
@@ -147,7 +122,7 @@ def test_a_rerun_without_a_page_drops_the_page_of_the_run_it_replaces(tmp_path, 
     assert not any(k.startswith("book/") for k in json.loads((out / rr.MANIFEST).read_text())["files"])
 
 
-def test_a_notebook_the_reader_edited_is_never_overwritten(tmp_path, fake):
+def test_a_notebook_the_reader_edited_is_never_overwritten(tmp_path, fake_rerun):
     """Before: OUT/NAME.ipynb kept its ldpcode_rerun metadata through the reader's edits, and was overwritten."""
     out = tmp_path / "out"
     _rerun(out, render=False)
@@ -158,15 +133,15 @@ def test_a_notebook_the_reader_edited_is_never_overwritten(tmp_path, fake):
     assert data["metadata"][rr.NB_MARK] == {"notebook": NB}  # the mark survived the edit: it cannot be the test
     with pytest.raises(ValueError, match="was changed since rerun wrote it"):
         _rerun(out, render=False)
-    assert "my notes" in nb.read_text() and len(fake) == 1
+    assert "my notes" in nb.read_text() and len(fake_rerun) == 1
 
 
 @pytest.mark.parametrize("top", ["_static", "_ext", "ldpcode", "tests", "benchmarks", "chapters", ".git"])
-def test_an_out_among_the_books_top_level_folders_is_refused(top, fake, monkeypatch):
+def test_an_out_among_the_books_top_level_folders_is_refused(top, fake_rerun, monkeypatch):
     """Before: --out _static was accepted, copied _static into itself and ended in a RecursionError."""
     monkeypatch.chdir(ROOT)
     assert main(["rerun", NB, "--tiny", "--out", top]) == 2
-    assert fake == []
+    assert fake_rerun == []
     with pytest.raises(ValueError, match="inside the book's own files"):
         rr.check_out(ROOT / top / "sub", NAME)
 
@@ -192,18 +167,18 @@ def test_a_folder_of_reruns_in_the_top_folder_is_accepted(tmp_path, monkeypatch)
         rr._refuse_book_folder(tmp_path / "rerun" / "b")
 
 
-def test_a_non_empty_folder_rerun_did_not_write_is_refused(tmp_path, fake):
+def test_a_non_empty_folder_rerun_did_not_write_is_refused(tmp_path, fake_rerun):
     (tmp_path / "data.csv").write_text("the reader's")
     with pytest.raises(ValueError, match="exists and is not empty, and rerun did not write it"):
         _rerun(tmp_path)
-    assert fake == [] and sorted(p.name for p in tmp_path.iterdir()) == ["data.csv"]
+    assert fake_rerun == [] and sorted(p.name for p in tmp_path.iterdir()) == ["data.csv"]
     empty = tmp_path / "empty"
     empty.mkdir()
     assert _rerun(empty, render=False).exists()  # an empty folder is fine
 
 
 @pytest.mark.parametrize("target", ["a folder of the reader's", "nothing (dangling)"])
-def test_a_book_that_is_a_symbolic_link_is_refused_before_any_work(tmp_path, fake, target):
+def test_a_book_that_is_a_symbolic_link_is_refused_before_any_work(tmp_path, fake_rerun, target):
     out = tmp_path / "out"
     _rerun(out)
     elsewhere = tmp_path / "elsewhere"
@@ -214,7 +189,7 @@ def test_a_book_that_is_a_symbolic_link_is_refused_before_any_work(tmp_path, fak
     (out / "book").symlink_to(elsewhere, target_is_directory=True)
     with pytest.raises(ValueError, match="is a symbolic link, not a rerun build"):
         _rerun(out)
-    assert len(fake) == 1 and (out / "book").is_symlink()
+    assert len(fake_rerun) == 1 and (out / "book").is_symlink()
     if elsewhere.exists():
         assert (elsewhere / "thesis.tex").read_text() == "years of work"
 
@@ -235,7 +210,7 @@ def test_an_interrupted_rerun_leaves_no_notebook_behind(tmp_path, monkeypatch):
     assert list(out.iterdir()) == []
 
 
-def test_an_interrupted_rerun_keeps_the_earlier_notebook_whole(tmp_path, fake, monkeypatch):
+def test_an_interrupted_rerun_keeps_the_earlier_notebook_whole(tmp_path, fake_rerun, monkeypatch):
     import papermill
 
     out = tmp_path / "out"
@@ -252,7 +227,7 @@ def test_an_interrupted_rerun_keeps_the_earlier_notebook_whole(tmp_path, fake, m
     assert sorted(p.name for p in out.iterdir()) == sorted([rr.MANIFEST, f"{NAME}.ipynb"])
 
 
-def test_a_failed_build_is_removed_not_left_to_block_the_next(tmp_path, fake, monkeypatch):
+def test_a_failed_build_is_removed_not_left_to_block_the_next(tmp_path, fake_rerun, monkeypatch):
     out = tmp_path / "out"
     _rerun(out)
 
