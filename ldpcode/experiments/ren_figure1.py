@@ -112,10 +112,11 @@ def ratio_figure(long: dict, instance: str, epsilons, theory: dict, paper: dict,
     ``horizon`` (that of panels (a)-(f)). Ren et al. (2020a), Section 4. Returns the figure."""
     ucb = long[(instance, "UCB1", None)]
     fig, axes = plt.subplots(1, 2, figsize=(10, 4))
-    for ax, e in zip(axes, epsilons):
+    for i, (ax, e) in enumerate(zip(axes, epsilons)):
         pairs = [(_label(p), long[(instance, p, e)], ucb, plotting.POLICY_COLORS[p]) for p in AGENTS]
+        part = f"g{i + 1}" if len(epsilons) > 1 else "g"  # the parts of panel (g), one per ε: (g1), (g2)
         title = (
-            f"(g) Bernoulli arms, ε = {e:g}, T = {format_horizon(ucb.horizon, mathtext=True)}, "
+            f"({part}) Bernoulli arms, ε = {e:g}, T = {format_horizon(ucb.horizon, mathtext=True)}, "
             f"{ucb.runs} runs\ndashed: theory" + (", dotted: paper" if paper.get(e) else "")
         )  # a re-run at an ε the paper prints no ratio for draws no dotted line, and says none
         plotting.ratio_panel(ax, pairs, theory=theory[e], paper=paper.get(e), band=0.95, title=title, t_min=t_min)

@@ -113,7 +113,9 @@ def test_ratio_figure_draws_from_t_min_and_a_short_run_without_warning():
     assert ax.lines[0].get_xdata().tolist() == [100, 150, 200]
     assert ax.lines[0].get_ydata().tolist() == [2.0, 2.0, 2.0]
     assert ax.lines[-1].get_xdata()[0] == 100  # the line at the horizon of panels (a)-(f)
-    assert ax.get_title().startswith("(g) Bernoulli arms, ε = 2, T = 200, 2 runs")
+    assert ax.get_title().startswith("(g1) Bernoulli arms, ε = 2, T = 200, 2 runs")  # panel (g) in parts, one per ε
+    assert fig.axes[1].get_title().startswith("(g2) Bernoulli arms, ε = 0.2")
+    assert ax.get_ylim()[1] >= 1.25 * theory[2.0]["LDP-UCB-L / UCB1"]  # room above the top line for its value
     # the paper prints a ratio at ε = 2 only: the panel of ε = 0.2 draws no dotted line, and its title says none
     assert ax.get_title().endswith("dashed: theory, dotted: paper")
     assert fig.axes[1].get_title().endswith("dashed: theory")
