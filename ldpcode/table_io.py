@@ -79,24 +79,28 @@ def _stored_rows(path: Path):
 
 def _not_written_here(path: Path) -> str:
     """Why the file at ``path`` is not a whole table :func:`save_table` wrote, or "" if it is one: its row count is
-    stored under :data:`ROWS_KEY` and :func:`load_table` accepts it (every row there, no hole in its grid). A
-    hand-cut subset that kept the first line, or a copy cut short, is not: it may hold the reader's own work."""
+    stored under :data:`ROWS_KEY` and :func:`load_table` accepts it (its checksum holds, every row there, no hole in
+    its grid). A hand-cut subset that kept the first line, or a copy cut short, is not: it may hold the reader's own
+    work. The rows are read, and their checksum computed, once (by :func:`load_table`)."""
     try:
         if _stored_rows(path) is None:
             return f"it has no {ROWS_KEY} row count"
-        holds = _csv_digest_holds(path) if path.suffix == ".csv" else _parquet_digest_holds(path)
-        if holds is None:
+        if _stored_digest(path) is None:
             return f"it has no {DIGEST_KEY} checksum of its rows"
-        if not holds:
-            return f"it was changed since ldpcode wrote it: its rows do not match their {DIGEST_KEY} checksum"
     except (OSError, ValueError):  # UnicodeDecodeError is a ValueError
         return "it is not a table ldpcode can read"
     try:
         load_table(path)
+    except _ChangedTable:
+        return f"it was changed since ldpcode wrote it: its rows do not match their {DIGEST_KEY} checksum"
     except (OSError, ValueError) as err:
         text = " ".join(str(err).split())
         return "load_table refuses it: " + (text if len(text) <= 200 else text[:200] + " ...")
     return ""
+
+
+class _ChangedTable(ValueError):
+    """:func:`load_table`'s refusal of a table whose rows no longer match their :data:`DIGEST_KEY` checksum."""
 
 
 def _csv_body(table) -> bytes:
@@ -131,36 +135,39 @@ def _read_attrs(path: Path) -> dict:
     return json.loads(lines[2][len(prefix) :]) if lines[2].startswith(prefix) else {}
 
 
-def _csv_digest_holds(path: Path) -> bool | None:
-    """Whether a CSV table's second line, ``# ldpcode.sha256: <hex>``, is the SHA-256 of the bytes after it (None: it
-    has no such line): a value the reader edited in place (with sed, say) keeps the row count, and the file then
-    holds the reader's work."""
-    import hashlib
-
-    with open(path, "rb") as f:
-        f.readline()
-        second = f.readline().decode("utf-8")
-        body = f.read()
-    prefix = f"# {DIGEST_KEY}:"
-    if not second.startswith(prefix):
-        return None
-    return second[len(prefix) :].strip() == hashlib.sha256(body).hexdigest()
-
-
-def _parquet_digest_holds(path: Path, table=None) -> bool | None:
-    """Whether a Parquet table's :data:`DIGEST_KEY` metadata is the SHA-256 of its rows written as CSV (None: it has
-    none): a table rewritten through pyarrow with its schema's metadata kept (one column scaled, say) keeps the row
-    count, and the file then holds the reader's work."""
-    import hashlib
-
-    import pandas as pd
+def _stored_digest(path: Path) -> str | None:
+    """The :data:`DIGEST_KEY` checksum stored in a table's file, or None if it has none: a CSV table's second line,
+    ``# ldpcode.sha256: <hex>``, or a key of a Parquet table's schema metadata."""
+    if path.suffix == ".csv":
+        with open(path, "rb") as f:
+            f.readline()
+            second = f.readline().decode("utf-8")
+        prefix = f"# {DIGEST_KEY}:"
+        return second[len(prefix) :].strip() if second.startswith(prefix) else None
     import pyarrow.parquet as pq
 
     stored = (pq.read_schema(path).metadata or {}).get(DIGEST_KEY.encode())
+    return None if stored is None else stored.decode("ascii", "replace")
+
+
+def _digest_holds(path: Path, table) -> bool | None:
+    """Whether a table's stored checksum (:func:`_stored_digest`; None: it has none) is the SHA-256 of its rows: in a
+    CSV file, of the bytes after its second line; in a Parquet file, of ``table`` (the file's rows, read) written as
+    CSV (:func:`_csv_body`). A value the reader edited in place (with sed, or one column scaled and rewritten through
+    pyarrow with the schema's metadata kept) keeps the row count, and the file then holds the reader's work."""
+    import hashlib
+
+    stored = _stored_digest(path)
     if stored is None:
         return None
-    rows = pd.read_parquet(path) if table is None else table  # ``table``: the file's rows, already read
-    return stored.decode("ascii", "replace") == hashlib.sha256(_csv_body(rows)).hexdigest()
+    if path.suffix == ".csv":
+        with open(path, "rb") as f:
+            f.readline()
+            f.readline()
+            body = f.read()
+    else:
+        body = _csv_body(table)
+    return stored == hashlib.sha256(body).hexdigest()
 
 
 #: the key of the SHA-256 of a table's rows as :func:`save_table` wrote them (as CSV, :func:`_csv_body`; in a CSV file
@@ -256,9 +263,10 @@ def load_table(path):
             f"{str(path)!r} holds {len(table):,} rows, but {int(stored):,} were written: the file is incomplete "
             "(a copy or a write cut short); run the sweep again"
         )
-    holds = _csv_digest_holds(path) if path.suffix == ".csv" else _parquet_digest_holds(path, table)
-    if holds is False:  # None: a table without a checksum (not written by save_table), read as it is
-        raise ValueError(
+    if (
+        _digest_holds(path, table) is False
+    ):  # None: a table without a checksum (not written by save_table), read as it is
+        raise _ChangedTable(
             f"{str(path)!r} was changed since ldpcode wrote it: its rows do not match their {DIGEST_KEY} checksum, so "
             "its numbers are not a sweep's (if the change is yours, read it with pandas)"
         )

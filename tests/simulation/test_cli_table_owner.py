@@ -32,6 +32,18 @@ def _replace_keeps_the_edit(path, monkeypatch, capsys):
     assert path.read_bytes() == mine
 
 
+def test_the_replace_check_reads_a_parquet_tables_rows_once(tmp_path, monkeypatch):
+    """Before: the check of --replace rendered a Parquet table's rows as CSV for its checksum, then load_table did it
+    again (seconds at a million rows)."""
+    from ldpcode import table_io
+
+    path = sw.save_table(_table(), tmp_path / "t.parquet")
+    calls = []
+    body = table_io._csv_body
+    monkeypatch.setattr(table_io, "_csv_body", lambda t: calls.append(1) or body(t))
+    assert table_io._not_written_here(path) == "" and len(calls) == 1
+
+
 @pytest.mark.parametrize("suffix", [".csv", ".parquet"])
 def test_replace_keeps_a_subset_cut_from_a_table_by_hand(suffix, tmp_path, monkeypatch, capsys):
     """Before: --replace judged a file by its first line '# ldpcode.rows: N' alone, and overwrote a hand-made subset
@@ -52,8 +64,8 @@ def test_replace_keeps_a_subset_cut_from_a_table_by_hand(suffix, tmp_path, monke
     monkeypatch.setattr(sw, "sweep", lambda *a, **k: pytest.fail("the grid ran before --out was checked"))
     assert main([*SWEEP, "--horizon", "100", "--out", str(path), "--replace"]) == 2
     err = capsys.readouterr().err
-    assert "is not a sweep table written by ldpcode: it is never replaced (it was changed since ldpcode wrote it" in err
-    assert err.count("\n") == 1 and path.read_bytes() == mine
+    assert "is not a sweep table written by ldpcode: it is never replaced (load_table refuses it: " in err
+    assert "the file is incomplete" in err and err.count("\n") == 1 and path.read_bytes() == mine
 
 
 def test_replace_keeps_a_csv_table_with_one_value_edited_by_hand(tmp_path, monkeypatch, capsys):
