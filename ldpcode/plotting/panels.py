@@ -146,9 +146,10 @@ def ratio_panel(ax, pairs, *, theory=None, paper=None, band: float | None = None
             ax.axhline(paper[label], color=color, **PAPER_STYLE)
             _line_value(ax, paper[label], color, above=False)
     paper_axes(ax, ylabel="regret ratio", title=title)
-    if theory:  # room above the highest theory line for its value (the "9" of (1 + 4/2)² sat on the frame at 10)
+    top = [v for v in (theory or {}).values() if np.isfinite(v)]
+    if top:  # room above the highest theory line for its value (the "9" of (1 + 4/2)² sat on the frame at 10)
         low, high = ax.get_ylim()
-        ax.set_ylim(low, max(high, 1.25 * max(theory.values())))
+        ax.set_ylim(low, max(high, 1.25 * max(top)))
     plain_log_ticks(ax.yaxis)  # 1, 2, 5, 10, ...: decades alone left an ε = 2 panel two labels, 1 and 10
     ax.legend(loc="best")
     return ax
