@@ -170,6 +170,23 @@ def check_size(size, name: str = "size"):
     return check_int(name, size, minimum=0)
 
 
+MAX_COUNT = 2**53
+"""The largest count ldpcode takes where no tighter cap applies (a sample size, bootstrap replicates, grid points): the
+engines' largest horizon (``ldpcode.limits.MAX_HORIZON``), and every integer up to it is exact in a double. Beyond the
+doubles a count raised OverflowError in the cost estimates ("int too large to convert to float")."""
+
+
+def check_sample_size(size, name: str = "size"):
+    """A sample size as :func:`check_size` checks it (an integer >= 0 or a tuple of them), each at most
+    :data:`MAX_COUNT`; returns it with its number of draws, a float (inf for many dimensions of 2**53), for the caller's
+    limits check (:func:`ldpcode.limits.check_limits`) before any draw: a size of 10**12 raised MemoryError
+    (terabytes), and 10**400 NumPy's "Maximum allowed dimension exceeded", which named nothing."""
+    dims = size if isinstance(size, tuple) else (size,)
+    names = [f"{name}[{i}]" for i in range(len(dims))] if isinstance(size, tuple) else [name]
+    checked = tuple(check_int(n, s, minimum=0, maximum=MAX_COUNT) for n, s in zip(names, dims))
+    return (checked if isinstance(size, tuple) else checked[0]), math.prod(float(c) for c in checked)
+
+
 def check_probability_vector(name: str, values) -> np.ndarray:
     """A non-empty 1-d array of finite numbers in [0, 1] (means of bounded arms)."""
     arr = as_float_array(name, values, bools=False)

@@ -76,7 +76,9 @@ def _probability_pair(f, g):
         # each entry in [0, 1] exactly (an entry of 1 + 1e-16 is no probability, even if the sum rounds to 1)
         bad = (v < 0).any() or (v > 1).any() or not np.isfinite(v).all()
         if bad or not np.isclose(v.sum(axis=-1), 1.0).all():
-            raise ValueError(f"{name} must be a probability vector (entries in [0, 1], summing to 1), got {v.tolist()}")
+            raise ValueError(
+                f"{name} must be a probability vector (entries in [0, 1], summing to 1), got {one_line(v.tolist())}"
+            )
     return f + 0.0, g + 0.0  # an entry -0.0 is 0.0 (f / -0.0 is -inf, whose log was nan)
 
 

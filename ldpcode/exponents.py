@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validate import as_float_array, check_array, check_bool, check_int, check_real, check_vector
+from ._validate import MAX_COUNT, as_float_array, check_array, check_bool, check_int, check_real, check_vector, one_line
 from .limits import Limits
 from .stats import _UNLIMITED, _check_cost, bootstrap_indices, linear_fit
 
@@ -84,7 +84,7 @@ def _fit_range(t, t_min):
 
 
 def _check_boot(n_boot, seed, level):
-    n_boot = check_int("n_boot", n_boot, minimum=2)
+    n_boot = check_int("n_boot", n_boot, minimum=2, maximum=MAX_COUNT)  # 10**400 raised OverflowError in its cost
     seed = check_int("seed", seed, minimum=0)
     level = check_real("level", level)
     if not 0 < level < 1:
@@ -211,9 +211,10 @@ class WindowSpread:
 
 def consecutive_windows(n: int, min_points: int = 3, *, limits: Limits | None = None) -> list:
     """Every run of at least ``min_points`` consecutive indices of ``n`` points, as slices (the fit windows of an
-    exponent measured on a few horizons): about n^2/2 of them, checked against ``limits`` before any work."""
-    n = check_int("n", n, minimum=1)
-    k = check_int("min_points", min_points, minimum=2)
+    exponent measured on a few horizons): about n^2/2 of them, checked against ``limits`` before any work. ``n`` and
+    ``min_points`` are at most 2**53 (10**400 and 1e300 raised OverflowError in the cost)."""
+    n = check_int("n", n, minimum=1, maximum=MAX_COUNT)
+    k = check_int("min_points", min_points, minimum=2, maximum=MAX_COUNT)
     _check_cost("consecutive_windows", limits, lower="n", n=n, windows=(n - k + 1) * (n - k + 2) // 2 if n >= k else 0)
     return [slice(i, j) for i in range(n) for j in range(i + k, n + 1)]
 
@@ -225,7 +226,8 @@ def _check_window(w, n: int, name: str):
             return w
     elif isinstance(w, (list, tuple, np.ndarray)) and np.asarray(w).dtype == bool and np.shape(w) == (n,):
         return np.asarray(w)
-    raise ValueError(f"{name} must be a slice of integers or a boolean mask of {n} entries (one per x), got {w!r}")
+    shown = f"an array of dtype {w.dtype}, shape {w.shape}" if isinstance(w, np.ndarray) else one_line(w)
+    raise ValueError(f"{name} must be a slice of integers or a boolean mask of {n} entries (one per x), got {shown}")
 
 
 def window_spread(x, y, windows, reference: float) -> WindowSpread:
@@ -246,13 +248,17 @@ def window_spread(x, y, windows, reference: float) -> WindowSpread:
     items = windows.items() if isinstance(windows, dict) else ((None, w) for w in windows)
     slopes = {}
     for i, (label, w) in enumerate(items):
-        name = f"windows[{i if label is None else repr(label)}]"
+        name = f"windows[{i if label is None else one_line(label, 60)}]"
         w = _check_window(w, xs.size, name)
         wx, wy = xs[w], ys[w]
         if wx.size < 3:
             continue
         if (wx <= 0).any() or (wy <= 0).any():  # such a window was left out, and the spread taken over the others
-            raise ValueError(f"x and y must be > 0 in {name} (their logs are fitted), got {wx.tolist()}, {wy.tolist()}")
+            j = int(np.flatnonzero((wx <= 0) | (wy <= 0))[0])  # the first bad point, not every point on 100 lines
+            raise ValueError(
+                f"x and y must be > 0 in {name} (their logs are fitted), got x = {float(wx[j])!r}, y = {float(wy[j])!r} "
+                f"at its point {j}"
+            )
         key = (wx[0].item(), wx[-1].item()) if label is None else label
         if key in slopes:  # a second window from the same first to the same last x replaced the first's slope
             raise ValueError(f"{name} spans x = {key[0]:g} to {key[1]:g}, as an earlier window: use a dict of labels")

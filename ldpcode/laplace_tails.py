@@ -27,7 +27,7 @@ from decimal import Decimal, localcontext
 
 import numpy as np
 
-from ._validate import as_float_array, check_finite_array, check_int, check_rng, one_line
+from ._validate import MAX_COUNT, as_float_array, check_finite_array, check_int, check_rng, one_line
 from .limits import check_limits
 
 MIXED_SUM_MAX_TERMS = 2000
@@ -179,7 +179,7 @@ def laplace_mixed_sums(scales, samples, rng, *, block: int = 2**20, limits=None)
     estimated cost (:data:`MIXED_SUMS_DRAW_SECONDS` a draw, 8 bytes a sample and 16 a sample of a block) is beyond
     ``limits`` (an :class:`ldpcode.Limits`, default ``Limits()``) is refused before any draw."""
     b = _check_scales(scales, distinct=False)
-    samples = check_int("samples", samples, minimum=1)
+    samples = check_int("samples", samples, minimum=1, maximum=MAX_COUNT)  # 10**400: OverflowError in the cost
     rng = check_rng("rng", rng)
     block = check_int("block", block, minimum=1)
     check_limits(

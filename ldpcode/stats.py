@@ -19,7 +19,9 @@ machine with other jobs running, rounded up about twofold: a :func:`hinge_fit` c
 at n <= 100 points, 35 at 1000); :func:`hinge_bootstrap`'s refit 3 ns a grid x replicate x (n + 10) (0.7-2.7 ns
 per grid x replicate x n); an index 10 ns (3-5); a replicate 5 µs + 8 ns a run x point (slope fits: 1-41 µs) or
 10 µs + 2 ns a value (:func:`bootstrap_se`, 6-26 µs; the statistic's time is the caller's); a window 1 µs, 128
-bytes (0.14-0.8 µs, 74-97 bytes). Figure 3's bootstrap, the book's largest, is estimated at 0.3 s and 70 MiB.
+bytes (0.14-0.8 µs, 74-97 bytes). Figure 3's bootstrap, the book's largest, is estimated at 0.3 s and 70 MiB. Every
+count is capped (runs at ``MAX_RUNS``, the others at ``MAX_COUNT`` = 2**53) before its cost is estimated: 10**400
+raised OverflowError there.
 """
 
 from __future__ import annotations
@@ -29,8 +31,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validate import as_float_array, check_array, check_bool, check_int, check_real, check_result, check_vector
-from .limits import Limits, check_limits
+from ._validate import MAX_COUNT, as_float_array, check_array, check_bool, check_int, check_real, check_result
+from ._validate import check_vector
+from .limits import MAX_RUNS, Limits, check_limits
 
 _UNLIMITED = Limits(cpu_seconds=math.inf, memory_bytes=math.inf)  # inner calls: the outer call was checked
 _COSTS = {  # call -> (core-seconds, bytes) at the sizes named in its message; module docstring, "Limits"
@@ -91,7 +94,9 @@ def _back(what: str, value, up: float, down: float = 1.0):
 
 def mean_and_half_width(values, level: float = 0.95):
     """Mean over runs (axis 0) and the half-width z * sd / sqrt(runs) (sd with ddof = 1) of its
-    normal-approximation confidence interval at ``level``; the half-width is 0 for a single run."""
+    normal-approximation confidence interval at ``level``; the half-width is 0 for a single run. A ``level`` so close
+    to 1 that 0.5 + level/2 rounds to 1 (its normal quantile is infinite) is refused by name (it was blamed on the
+    values: "the half-width ... overflows a double")."""
     from scipy.stats import norm
 
     v = as_float_array("values", values)
@@ -102,8 +107,10 @@ def mean_and_half_width(values, level: float = 0.95):
     level = check_real("level", level)
     if not 0 < level < 1:
         raise ValueError(f"level must be in (0, 1), got {level!r}")
+    if not math.isfinite(z := norm.ppf(0.5 + level / 2)):
+        raise ValueError(f"level must be <= 1 - 2.2e-16 (0.5 + level/2 rounds to 1, where z = inf), got {level!r}")
     runs, (w, scale) = v.shape[0], _scaled(v)  # computed on v / scale, then scaled back (see _scaled)
-    half = norm.ppf(0.5 + level / 2) * w.std(axis=0, ddof=1) / np.sqrt(runs) if runs > 1 else np.zeros(v.shape[1:])
+    half = z * w.std(axis=0, ddof=1) / np.sqrt(runs) if runs > 1 else np.zeros(v.shape[1:])
     return _back("the mean", w.mean(axis=0), scale), _back("the half-width", half, scale)
 
 
@@ -231,7 +238,7 @@ def hinge_fit(x, y, *, grid: int = 2001, limits: Limits | None = None) -> HingeF
     lx, ly = np.log(xs), np.log(ys)
     if np.unique(lx).size < 3:  # two values of x: every breakpoint between them fitted exactly; the first was returned
         raise ValueError(f"x must hold at least 3 distinct values (a hinge has 3 parameters), got {np.unique(xs).size}")
-    grid = check_int("grid", grid, minimum=3)
+    grid = check_int("grid", grid, minimum=3, maximum=MAX_COUNT)
     _check_cost("hinge_fit", limits, lower="grid", grid=grid, points=xs.size)
     cands = np.linspace(lx.min(), lx.max(), grid + 2)[1:-1]
     best = (np.inf, None)
@@ -299,9 +306,9 @@ def hinge_bootstrap(
         )
     if not np.isfinite(v).all() or (v <= 0).any():
         raise ValueError("values must be finite and > 0 (their means are fitted on log axes)")
-    n_boot = check_int("n_boot", n_boot, minimum=2)
+    n_boot = check_int("n_boot", n_boot, minimum=2, maximum=MAX_COUNT)
     seed = check_int("seed", seed, minimum=0)
-    grid = check_int("grid", grid, minimum=3)
+    grid = check_int("grid", grid, minimum=3, maximum=MAX_COUNT)
     _check_cost("hinge_bootstrap", limits, lower="grid, n_boot", grid=grid, n_boot=n_boot, runs=len(v), points=len(xs))
     fit = hinge_fit(xs, v.mean(axis=0), grid=grid, limits=_UNLIMITED)  # also validates x
     idx = bootstrap_indices(v.shape[0], n_boot, seed, limits=_UNLIMITED)
@@ -331,8 +338,8 @@ def bootstrap_indices(runs: int, n_boot: int, seed: int, *, limits: Limits | Non
     """Run indices of ``n_boot`` bootstrap replicates, drawn with replacement in one
     ``np.random.default_rng(seed).integers(0, runs, size=(n_boot, runs))`` call: the resampling of every
     bootstrap over runs (:func:`hinge_bootstrap` here, :func:`ldpcode.exponents.loglog_slope`, ...); ``limits`` caps it."""
-    runs = check_int("runs", runs, minimum=1)
-    n_boot = check_int("n_boot", n_boot, minimum=1)
+    runs = check_int("runs", runs, minimum=1, maximum=MAX_RUNS)
+    n_boot = check_int("n_boot", n_boot, minimum=1, maximum=MAX_COUNT)
     seed = check_int("seed", seed, minimum=0)
     _check_cost("bootstrap_indices", limits, n_boot=n_boot, runs=runs)
     return np.random.default_rng(seed).integers(0, runs, size=(n_boot, runs))
@@ -364,6 +371,12 @@ def se_or_zero(se, value) -> float:
     return se if se > 1e-12 * abs(value) else 0.0
 
 
+def _first(mask: np.ndarray):
+    """The index of the first True of ``mask``: an int for a 1-d mask, else a tuple."""
+    idx = tuple(int(i) for i in np.unravel_index(int(np.flatnonzero(mask.ravel())[0]), mask.shape))
+    return idx[0] if len(idx) == 1 else idx
+
+
 def bootstrap_se(statistic, *arrays, n_boot: int = 1000, seed: int = 0, limits: Limits | None = None) -> float:
     """Bootstrap standard error over runs of ``statistic(*arrays)``, a number computed from per-run arrays.
 
@@ -381,10 +394,12 @@ def bootstrap_se(statistic, *arrays, n_boot: int = 1000, seed: int = 0, limits: 
     if runs < 2 or any(a.ndim == 0 or a.shape[0] != runs for a in arrs):
         shapes = [a.shape for a in arrs]
         raise ValueError(f"every array needs the same number of runs (>= 2) along axis 0, got shapes {shapes}")
-    n_boot = check_int("n_boot", n_boot, minimum=2)
+    n_boot = check_int("n_boot", n_boot, minimum=2, maximum=MAX_COUNT)
     _check_cost("bootstrap_se", limits, n_boot=n_boot, runs=runs, values=sum(a.size for a in arrs))
     idx = bootstrap_indices(runs, n_boot, seed, limits=_UNLIMITED)
     reps = np.array([check_result("statistic", statistic(*(a[i] for a in arrs))) for i in idx])
-    if not np.isfinite(reps).all():
-        raise ValueError("statistic gave a non-finite value on a bootstrap replicate")
+    if not np.isfinite(reps).all():  # the arrays may hold nan for a statistic that handles it (np.nanmean)
+        i, bad = next(((i, ~np.isfinite(a)) for i, a in enumerate(arrs) if not np.isfinite(a).all()), (None, None))
+        held = "" if i is None else f"; arrays[{i}] holds {float(arrs[i][bad][0])!r} at index {_first(bad)}"
+        raise ValueError(f"statistic gave a non-finite value on a bootstrap replicate{held}")
     return float(reps.std(ddof=1))

@@ -9,7 +9,7 @@ Table 1's number of private means. The linear bandit (Theorems 4 and 5) is in :m
 Conventions (shared with :mod:`~ldpcode.bounds.linear`):
 
 * epsilon is a finite number > 0 (check_epsilon); only linear_c_epsilon also accepts math.inf (no privacy);
-* horizon is an integer >= 1 (Theorem 2: >= K - 1); logs are natural;
+* horizon is an integer >= 1 (Theorem 2: >= K - 1; a rate: >= 2, where log T > 0); logs are natural;
 * means of bounded or Bernoulli arms lie in [0, 1]; Gaussian means are any finite numbers;
 * a sum over the suboptimal arms that would be empty (all means equal) raises ValueError: every
   statement here is about instances with a suboptimal arm (Theorem 5 even asks for a unique optimum),
@@ -24,7 +24,7 @@ from dataclasses import field as _field
 
 import numpy as np
 
-from .._validate import as_float_array, check_array, check_epsilon, check_probability_vector, check_real
+from .._validate import as_float_array, check_array, check_epsilon, check_probability_vector, check_real, one_line
 from .._validate import check_choice as _check_choice
 from ..divergences import d_inf_bernoulli, d_inf_gaussian, t_inf_bernoulli, t_inf_gaussian
 from ._common import _check_count, _check_horizon
@@ -124,10 +124,10 @@ def gdp_lower_bound_terms(means, epsilon, family="bernoulli", sigma=1.0, varianc
             sig = as_float_array("sigma", sigma, bools=False)
         except TypeError:
             sig = None
-        if variance != "known" or sig is None or not np.all(sig == 1.0):
+        if variance != "known" or sig is None or sig.size == 0 or not np.all(sig == 1.0):  # np.all([] == 1) is True
             raise ValueError(
                 f"sigma and variance apply to family='gaussian' only; for 'bernoulli' leave them at "
-                f"their defaults, got sigma={sigma!r}, variance={variance!r}"
+                f"their defaults, got sigma={one_line(sigma)}, variance={one_line(variance)}"
             )
         if best >= 1.0:
             raise ValueError(
@@ -143,10 +143,13 @@ def gdp_lower_bound_terms(means, epsilon, family="bernoulli", sigma=1.0, varianc
             sig = np.broadcast_to(sig, means.shape)
         except ValueError as exc:
             raise ValueError(
-                f"sigma must be one standard deviation > 0 or one per arm ({means.size}), got {sigma!r}"
+                f"sigma must be one standard deviation > 0 or one per arm ({means.size}), got shape {sig.shape}"
             ) from exc
         if not (np.isfinite(sig).all() and (sig > 0).all()):
-            raise ValueError(f"sigma must be finite and > 0 (a standard deviation), got {sigma!r}")
+            bad = float(sig[~(np.isfinite(sig) & (sig > 0))].ravel()[0])  # the first, not the repr of every entry
+            raise ValueError(
+                f"sigma must be finite and > 0 (a standard deviation), got {bad!r} among {one_line(sigma)}"
+            )
         d = np.asarray(d_inf_gaussian(means[idx], best, sig[idx], variance), dtype=float).reshape(-1)
         t = np.asarray(t_inf_gaussian(means[idx], best, sig[idx], variance), dtype=float).reshape(-1)
     thr = d / (6.0 * t)
@@ -233,7 +236,7 @@ def gdp_minimax_upper_rate(horizon, n_arms, epsilon) -> float:
     rate with constant 1, for drawing slopes beside :func:`gdp_minimax_lower_bound`)."""
     k = _check_count("n_arms", n_arms, minimum=2)  # one arm is no bandit: its regret is 0, not a rate
     eps = check_epsilon(epsilon)
-    t = _check_horizon(horizon)
+    t = _check_horizon(horizon, minimum=2)  # at T = 1 the rate was 0 (log 1): -inf on the log axes it is drawn on
     log_t = math.log(t)
     return math.sqrt(k * t * log_t) + k * log_t / eps
 
@@ -243,7 +246,7 @@ def dp_ucb_rate(means, horizon, epsilon) -> float:
     :math:`\log(T)^{2.5}/\epsilon + \sum_{a:\Delta_a>0}\log T/\Delta_a`, the :math:`\mathcal O(\cdot)` rate with
     constant 1 (a rate, not a bound). Means of [0, 1]-valued arms."""
     eps = check_epsilon(epsilon)
-    log_t = _gdp_log_horizon(horizon)
+    log_t = _gdp_log_horizon(horizon, minimum=2)  # at T = 1 a rate of 0 (log 1): -inf on log axes
     _, _, _, gaps = _gdp_suboptimal(means)
     return float(log_t**2.5 / eps + np.sum(log_t / gaps))
 
@@ -252,7 +255,7 @@ def dp_se_rate(means, horizon, epsilon) -> float:
     r"""Table 1, DP-SE (Sajed and Sheffet 2019): :math:`K\log T/\epsilon + \sum_{a:\Delta_a>0}\log T/\Delta_a`
     (constant 1; a rate). K is ``len(means)``."""
     eps = check_epsilon(epsilon)
-    log_t = _gdp_log_horizon(horizon)
+    log_t = _gdp_log_horizon(horizon, minimum=2)  # at T = 1 a rate of 0 (log 1): -inf on log axes
     means, _, _, gaps = _gdp_suboptimal(means)
     return float(means.size * log_t / eps + np.sum(log_t / gaps))
 
@@ -261,7 +264,7 @@ def adap_ucb_rate(means, horizon, epsilon) -> float:
     r"""Table 1, AdaP-UCB: :math:`\sum_{a:\Delta_a>0}\Delta_a\log T/\min\{\Delta_a^2, \epsilon\Delta_a\}`
     (:math:`= \sum\log T/\min\{\Delta_a,\epsilon\}`, Theorem 7 without its constants; a rate)."""
     eps = check_epsilon(epsilon)
-    log_t = _gdp_log_horizon(horizon)
+    log_t = _gdp_log_horizon(horizon, minimum=2)  # at T = 1 a rate of 0 (log 1): -inf on log axes
     _, _, _, gaps = _gdp_suboptimal(means)
     return float(np.sum(gaps * log_t / np.minimum(gaps**2, eps * gaps)))
 
@@ -270,7 +273,7 @@ def adap_klucb_rate(means, horizon, epsilon) -> float:
     r"""Table 1, AdaP-KLUCB: :math:`\sum_{a:\Delta_a>0}\Delta_a\log T/\min\{d(\mu_a,\mu^*), \epsilon\Delta_a\}`,
     d the Bernoulli KL (Theorem 8 with :math:`C_1 = C_2 = 1` and without its additive term; a rate)."""
     eps = check_epsilon(epsilon)
-    log_t = _gdp_log_horizon(horizon)
+    log_t = _gdp_log_horizon(horizon, minimum=2)  # at T = 1 a rate of 0 (log 1): -inf on log axes
     means, best, idx, gaps = _gdp_suboptimal(means)
     d = np.asarray(d_inf_bernoulli(means[idx], best), dtype=float).reshape(-1)
     return float(np.sum(gaps * log_t / np.minimum(d, eps * gaps)))

@@ -59,6 +59,8 @@ def lemma7_gaussian_integral() -> float:
     return float(integrate.quad(f, -40.0, 40.0, epsabs=1e-14, epsrel=1e-12, limit=200)[0])
 
 
+_SQRT_MAX = 1.3e154  # below sqrt(1.8e308): the largest z_max whose square z_max^2 is a double
+
 LEMMA7_MAX_GRID = 2 * 10**5 + 1
 """The most support points :func:`lemma7_worst_noise` takes (10**5 a side of 0, as the notebook's rule
 ``lp_z_max / lp_step <= 10**5``): its linear program's time grows faster than the grid (0.08 s at the default 2,401
@@ -78,7 +80,8 @@ def lemma7_worst_noise(t, *, variance: float = 1.0, z_max: float = 12.0, step: f
     :math:`\{-z_{\max}, -z_{\max}+\text{step}, \dots, z_{\max}\}` (an optimum has at most three atoms,
     one per moment constraint). Every such law is bounded, hence sub-Gaussian, so the value is an upper
     bound on the infimum over sub-Gaussian noises with that variance, and tight up to the grid (refining
-    the step from 0.01 to 0.002 moves it by about 1e-6). The grid holds at most :data:`LEMMA7_MAX_GRID` points.
+    the step from 0.01 to 0.002 moves it by about 1e-6). The grid holds at most :data:`LEMMA7_MAX_GRID` points, and
+    ``z_max`` is at most 1.3e154, so that its square is a double.
 
     Returns ``(value, atoms, probs)``: the minimum and the minimizing law (atoms with mass > 1e-9).
     """
@@ -92,6 +95,11 @@ def lemma7_worst_noise(t, *, variance: float = 1.0, z_max: float = 12.0, step: f
         raise ValueError(f"variance must be > 0, got {variance!r}")
     if not 0 < step < z_max or z_max * z_max <= var:
         raise ValueError(f"need 0 < step < z_max and z_max^2 > variance, got step={step!r}, z_max={z_max!r}")
+    if z_max > _SQRT_MAX:  # the program's second moments z^2 overflowed: linprog's "A_eq must not contain inf"
+        raise ValueError(
+            f"z_max must be <= {_SQRT_MAX:.3g} (the grid's second moments z^2 must be doubles; the law's scale is "
+            f"sqrt(variance): rescale), got {z_max!r}"
+        )
     points = 2 * z_max / step  # a float: inf for step=1e-300 (int(round(inf)) raised OverflowError)
     if not (math.isfinite(points) and round(points) + 1 <= LEMMA7_MAX_GRID):
         shown = (

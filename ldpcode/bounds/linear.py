@@ -76,6 +76,9 @@ def _check_epsilon_or_inf(epsilon) -> float:
     return check_epsilon(epsilon, "epsilon (finite > 0, or math.inf for no privacy)")
 
 
+_PROGRAM_MAX = 1e150  # Theorem 5's program squares actions and bounds: beyond [1/_PROGRAM_MAX, _PROGRAM_MAX] a double
+
+
 def _check_linear_instance(actions, theta):
     A = as_float_array("actions", actions, bools=False)
     th = as_float_array("theta", theta, bools=False)
@@ -88,9 +91,14 @@ def _check_linear_instance(actions, theta):
         raise ValueError(f"theta must be a finite vector of length d = {d}, got {one_line(theta)}")
     if np.linalg.matrix_rank(A) < d:
         raise ValueError(f"actions must span R^d (d = {d}); their rank is {np.linalg.matrix_rank(A)}")
+    if np.abs(A).max() > _PROGRAM_MAX:
+        raise ValueError(
+            f"actions must have entries of size <= {_PROGRAM_MAX:g}: the program squares them (H = sum alpha a a^T), "
+            f"which leaves the doubles; got {float(np.abs(A).max())!r} (c_eps scales as 1/|a|^2: rescale)"
+        )
     values = A @ th
     best = float(values.max())
-    tol = 1e-12 * max(1.0, float(np.abs(values).max()))
+    tol = 1e-12 * float(np.abs(values).max())  # relative: 1e-12 max(1, |values|) made 1e-13 and -1e-13 tie
     opt = np.flatnonzero(values >= best - tol)
     if opt.size != 1:
         raise ValueError(
@@ -239,7 +247,14 @@ def linear_c_epsilon(actions, theta, epsilon, rho=1.0) -> LinearCEpsilon:
     n, d = A.shape
     sub = np.flatnonzero(np.arange(n) != opt)
     g_sub = gaps[sub]
-    b_sub = np.minimum(0.5 * g_sub**2, 3.0 * eps * rho * g_sub)
+    with np.errstate(over="ignore", under="ignore"):
+        b_sub = np.minimum(0.5 * g_sub**2, 3.0 * eps * rho * g_sub)
+    if not ((b_sub >= 1 / _PROGRAM_MAX) & (b_sub <= _PROGRAM_MAX)).all():
+        raise ValueError(
+            f"theta must give gap bounds min(gap^2/2, 3 eps rho gap) in [{1 / _PROGRAM_MAX:g}, {_PROGRAM_MAX:g}] (the "
+            f"program squares them, which leaves the doubles beyond), got {float(b_sub.min())!r} to "
+            f"{float(b_sub.max())!r} (c_eps is homogeneous in the scale of theta: rescale)"
+        )
     Q = _linalg.null_space(A[opt][None, :]) if np.any(A[opt] != 0) else np.eye(d)
     Z = A[sub] @ Q  # coordinates in the complement of a*
     alpha_sub = np.zeros(sub.size)

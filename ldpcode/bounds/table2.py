@@ -27,9 +27,11 @@ from .linear import linear_c_epsilon, linear_minimax_lower_bound
 
 
 def table2_stochastic_minimax(horizon, n_arms, epsilon) -> float:
-    r"""Table 2, stochastic multi-armed bandit, minimax: :math:`\max(\frac1{27}\sqrt{T(K-1)}, \frac1{131}\frac{K-1}\epsilon)`."""
-    t = _check_horizon(horizon)
+    r"""Table 2, stochastic multi-armed bandit, minimax: :math:`\max(\frac1{27}\sqrt{T(K-1)}, \frac1{131}\frac{K-1}\epsilon)`,
+    for :math:`T \ge K - 1` as Theorem 2 (a horizon below it is refused, as by
+    :func:`~ldpcode.bounds.azize2022.gdp_minimax_lower_bound`)."""
     k = _check_count("n_arms", n_arms, minimum=2)
+    t = _check_horizon(horizon, minimum=max(1, k - 1))
     eps = check_epsilon(epsilon)
     return max(math.sqrt(t * (k - 1)) / 27.0, (k - 1) / eps / 131.0)
 
@@ -43,9 +45,13 @@ def table2_linear_minimax(horizon, dim, epsilon) -> float:
 
 
 def _positive_vector(name, values) -> np.ndarray:
-    x = as_float_array(name, values, bools=False).reshape(-1)
+    """A number or a 1-d sequence of finite numbers > 0, as a 1-d array (a 2-d one was flattened silently)."""
+    x = as_float_array(name, values, bools=False)
+    if x.ndim > 1:
+        raise ValueError(f"{name} must be a non-empty 1-d vector of finite numbers > 0, got shape {x.shape}")
+    x = x.reshape(-1)
     if x.size == 0 or not (np.isfinite(x).all() and (x > 0).all()):
-        raise ValueError(f"{name} must be a non-empty vector of finite numbers > 0, got {one_line(values)}")
+        raise ValueError(f"{name} must be a non-empty 1-d vector of finite numbers > 0, got {one_line(values)}")
     return x
 
 
@@ -80,11 +86,16 @@ def linear_c_epsilon_basis(gaps, epsilon, rho=1.0) -> float:
 
     ``gaps``: the :math:`\Delta_a = \theta_{a^*} - \theta_a > 0` of the d - 1 suboptimal actions; ``rho`` the
     undefined structure constant :math:`\rho(\mathcal A)`, one number (as in
-    :func:`~ldpcode.bounds.linear.linear_c_epsilon`)."""
+    :func:`~ldpcode.bounds.linear.linear_c_epsilon`). Where the product :math:`\Delta_a\min(\cdot)` is subnormal or
+    0 (gaps below about 1e-154), the term is the simplified :math:`1/\min(\Delta_a/2, 3\epsilon\rho)` (2.000022e160
+    at a gap of 1e-160, inf at 1e-162); elsewhere the table's form, as it always was."""
     g = _positive_vector("gaps", gaps)
     eps = check_epsilon(epsilon)
     rho = check_epsilon(rho, "rho", floor=0.0)
-    return float(np.sum(g / (g * np.minimum(g / 2.0, 3.0 * eps * rho))))
+    m = np.minimum(g / 2.0, 3.0 * eps * rho)
+    with np.errstate(divide="ignore", over="ignore"):  # 1/m is inf only where the term itself is beyond a double
+        terms = np.where(g * m >= np.finfo(float).tiny, g / (g * m), 1.0 / m)
+    return float(np.sum(terms))
 
 
 def table2_cells(horizon, n_arms, dim, epsilon, bernoulli_means, gaussian_means, sigma, theta, rho=1.0) -> dict:

@@ -35,16 +35,11 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from .._validate import (
-    EPSILON_FLOOR,
-    check_array,
-    check_epsilon,
-    check_finite_array,
-    check_real,
-    check_rng,
-    check_size,
-    check_unit_interval,
-)
+from .._quadrature import sigmoid_mean_wide
+from .._validate import EPSILON_FLOOR, as_float_array, check_array, check_choice, check_epsilon, check_finite_array
+from .._validate import check_int, check_real, check_rng, check_sample_size, check_unit_interval, one_line
+from ..divergences import _one_shape
+from ..limits import check_limits
 
 #: the public names, in the order of the source (the API page lists them so); not the kernels (module docstring)
 __all__ = [
@@ -84,8 +79,10 @@ def sigmoid(r):
 
 
 def exp_or_inf(x) -> float:
-    r""":math:`e^x` as a float, ``inf`` where it overflows (x > 709.78) instead of Python's bare ``OverflowError`` (the
-    compiled ``math.exp`` returns ``inf``): curators pass it to ``ctb_probability``, which takes ``inf`` as ε → ∞."""
+    r""":math:`e^x` as a float, ``inf`` beyond x = 709.78 (not Python's bare OverflowError; the compiled ``math.exp``
+    gives inf too), for ``ctb_probability``, which takes inf as ε → ∞. ``x``: a real number or inf (True gave e)."""
+    if type(x) not in (float, np.float64) or x != x:
+        x = check_real("x", x, allow_inf=True)
     try:
         return math.exp(x)
     except OverflowError:
@@ -220,9 +217,6 @@ def gaussian_sigmoid_mean(mu, sigma=1.0, order: int = 80):
     arm that CTL-S and CTB-S see (Lemmas 7-9): Gauss-Hermite for sigma <= 2 (80 nodes give about 1e-15; ``order`` in
     [1, :data:`GAUSS_HERMITE_MAX_ORDER`]); beyond, where its nodes miss the Sigmoid's step, QUADPACK on
     :math:`\Phi(\mu/\sigma) + E[s(X) - 1\{X > 0\}]` (:func:`ldpcode._quadrature.sigmoid_mean_wide`)."""
-    from .._quadrature import sigmoid_mean_wide
-    from .._validate import check_int
-
     mu = check_finite_array("mu", mu)
     sigma = check_real("sigma", sigma)
     if sigma < 0:
@@ -242,8 +236,6 @@ def discrete_sigmoid_mean(mu, values, probs):
     The discrete counterpart of :func:`gaussian_sigmoid_mean`, for Lemma 7 with non-Gaussian noise; e.g.
     Rademacher noise (values ±1, probabilities 1/2), which is sub-Gaussian with variance one. ``mu``
     broadcasts; ``values`` and ``probs`` are 1-d of the same length, ``probs`` non-negative summing to 1."""
-    from .._validate import as_float_array
-
     values = as_float_array("values", values, bools=False)
     probs = as_float_array("probs", probs, bools=False)
     if values.ndim != 1 or values.shape != probs.shape or values.size == 0 or not np.isfinite(values).all():
@@ -284,8 +276,6 @@ def laplace_sum_sf(lam, n, b):
     in the tail where Monte Carlo cannot reach: about 1e-13 relative for n up to 10⁴, the running sums adding
     at most n x 1e-16), and :math:`1 - P\{Y_n > -\lambda\}` for :math:`\lambda < 0`. For n = 1 it is
     :math:`e^{-x}/2`, for n = 2 :math:`(2 + x)e^{-x}/4`. ``n`` at most :data:`LAPLACE_SUM_MAX_N`."""
-    from .._validate import check_int
-
     n = check_int("n", n, minimum=1)
     if n > LAPLACE_SUM_MAX_N:
         raise ValueError(
@@ -392,9 +382,13 @@ class Curator:
         r → ±∞), up to the rounding of the Laplace scale 1/ε."""
         return self.privacy_loss(None)
 
-    def draw_noise(self, rng: np.random.Generator, size) -> np.ndarray:
-        """The curator's own randomness: one draw per response (``size`` an integer >= 0 or a shape)."""
-        return draw_noise(self.code, check_rng("rng", rng), check_size(size))  # size=-1 failed deep in NumPy
+    def draw_noise(self, rng: np.random.Generator, size, *, limits=None) -> np.ndarray:
+        """The curator's own randomness: one draw per response (``size`` an integer >= 0 or a shape, each at most 2**53;
+        16 bytes and 40 ns a draw within ``limits``, default ``Limits()``: 10**12 raised MemoryError, -1 NumPy's)."""
+        rng, (size, count) = check_rng("rng", rng), check_sample_size(size)
+        work = f"size={one_line(size)}, {count:.3g} draws"
+        check_limits("draw_noise", work, 4e-8 * count, 16.0 * count, limits, scale_out="Or draw in several calls.")
+        return draw_noise(self.code, rng, size)
 
     @classmethod
     def respond_to_users(cls, rewards, epsilons, rng: np.random.Generator):
@@ -438,7 +432,7 @@ class Curator:
             rewards = check_unit_interval("rewards", rewards)
         else:
             rewards = check_finite_array("rewards", rewards)
-        noise = self.draw_noise(check_rng("rng", rng), rewards.shape)
+        noise = draw_noise(self.code, check_rng("rng", rng), rewards.shape)  # the rewards' shape, already in memory
         return _respond_array(
             self.code, self.use_sigmoid, rewards.ravel(), noise.ravel(), self.laplace_scale, self.exp_eps
         ).reshape(rewards.shape)
@@ -516,8 +510,8 @@ class CTL(Curator):
     def density(self, x, r):
         """Density of the response at ``x`` given reward ``r`` (for the privacy-ratio check of Lemma 2): Laplace around
         u = r (in [0, 1]) or, for CTL-S, u = s(r), as :meth:`output_law` (CTL-S's density was taken around r itself)."""
-        b = self.laplace_scale
-        x, u = check_finite_array("x", x), self._mapped(r, "r")
+        b, x, u = self.laplace_scale, check_finite_array("x", x), self._mapped(r, "r")
+        _one_shape(x=x, r=u)  # NumPy's "operands could not be broadcast together" named neither
         return np.exp(-np.abs(x - u) / b) / (2 * b)
 
 
@@ -595,6 +589,4 @@ def make_curator(name: str, epsilon: float) -> Curator:
     """A curator by the paper's name: ``CTL``, ``CTB``, ``CTL-S`` or ``CTB-S``, at level ``epsilon``. Refuses another
     name (ValueError; TypeError if not a string) and an ``epsilon`` that is not a finite number ≥
     :data:`ldpcode.EPSILON_FLOOR` (ValueError; TypeError if not a real number)."""
-    from .._validate import check_choice
-
     return CURATORS[check_choice("curator", name, CURATORS)](epsilon)

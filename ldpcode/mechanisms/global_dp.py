@@ -12,7 +12,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .._validate import check_epsilon, check_int, check_real
+from .._validate import check_epsilon, check_int, check_real, one_line
+from ..limits import MAX_HORIZON
 
 __all__ = ["tree_depth", "tree_push"]  # the public names (the API page lists these): laplace_mean is an internal kernel
 
@@ -33,9 +34,10 @@ def laplace_mean(total, n, epsilon, draw):
 
 def tree_depth(horizon: int) -> int:
     """Levels of the binary tree mechanism over a stream of at most ``horizon`` items: floor(log2 T) + 1,
-    so that every count n <= T is a sum of distinct powers 2^j with j < depth. ``horizon`` is an integer >= 1
-    (tree_depth(0) was 0 and tree_depth(-5) 3; tree_depth(100.7) truncated to 7)."""
-    return check_int("horizon", horizon, minimum=1).bit_length()
+    so that every count n <= T is a sum of distinct powers 2^j with j < depth. ``horizon`` is an integer in [1, 2**53]
+    (the engines' ``MAX_HORIZON``; tree_depth(0) was 0 and tree_depth(-5) 3; tree_depth(100.7) truncated to 7, and
+    tree_depth(10**400) was 1329)."""
+    return check_int("horizon", horizon, minimum=1, maximum=MAX_HORIZON).bit_length()
 
 
 def tree_push(nodes, n, draw, scale):
@@ -54,7 +56,12 @@ def tree_push(nodes, n, draw, scale):
     checks nothing.
     """
     if not (isinstance(nodes, np.ndarray) and nodes.ndim == 1 and nodes.dtype == np.float64 and nodes.size > 0):
-        raise TypeError(f"nodes must be a non-empty 1-d float64 numpy array (np.zeros(depth)), got {nodes!r}")
+        shown = (
+            f"an array of dtype {nodes.dtype}, shape {nodes.shape}"
+            if isinstance(nodes, np.ndarray)
+            else one_line(nodes)
+        )
+        raise TypeError(f"nodes must be a non-empty 1-d float64 numpy array (np.zeros(depth)), got {shown}")
     if nodes.size > 63:  # the kernel counts in int64: n < 2**63
         raise ValueError(f"nodes must have at most 63 levels (n is an int64), got {nodes.size}")
     if not nodes.flags.writeable:

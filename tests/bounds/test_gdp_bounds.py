@@ -612,7 +612,8 @@ def test_minimax_upper_rate_by_hand():
     L = math.log(1e4)
     assert B.gdp_minimax_upper_rate(10**4, 5, 0.5) == pytest.approx(math.sqrt(5e4 * L) + 10 * L, rel=1e-14)
     assert B.gdp_minimax_upper_rate(10**4, 5, 0.5) == pytest.approx(770.7174, rel=1e-6)
-    assert B.gdp_minimax_upper_rate(1, 5, 0.5) == 0.0  # log 1 = 0
+    with pytest.raises(ValueError, match=r"^horizon must be an integer >= 2, got 1$"):  # was 0.0 (log 1): no rate
+        B.gdp_minimax_upper_rate(1, 5, 0.5)
 
 
 THREE = [0.9, 0.6, 0.5]  # gaps 0.3, 0.4
