@@ -195,6 +195,11 @@ def check_limits(
         limits = Limits()
     elif not isinstance(limits, Limits):
         raise TypeError(f"limits must be an ldpcode.Limits(cpu_seconds=..., memory_bytes=...) or None, got {limits!r}")
+    if not (cpu_seconds >= 0 and memory_bytes >= 0):  # NaN (or a negative) compares False with every ceiling
+        raise ValueError(
+            f"{call}: its estimated cost is not a number >= 0 ({cpu_seconds!r} core-seconds, {memory_bytes!r} bytes "
+            f"for {work}): an argument the estimate takes is out of its range"
+        )
     over = []
     if cpu_seconds > limits.cpu_seconds:
         over.append(

@@ -659,3 +659,12 @@ def test_exploration_cost_is_limited():
         bco.hazan_levy_exploration_cost(np.array([1, 10**12]), 0.1, 8 / 9, 8 / 9)
     with pytest.raises(ValueError, match=r"^checkpoints\[-1\] must be an integer <= 2\*\*53"):
         bco.hazan_levy_exploration_cost(np.array([1, 2**62]), 0.1, 8 / 9, 8 / 9)
+
+
+@pytest.mark.parametrize("seconds, memory", [(float("nan"), 1.0), (1.0, float("nan")), (-1.0, 1.0)])
+def test_a_cost_that_is_not_a_number_is_refused_not_passed(seconds, memory):
+    """Before: a NaN estimate compared False with every ceiling and passed the check (simulate_cost at horizon NaN)."""
+    from ldpcode.limits import check_limits
+
+    with pytest.raises(ValueError, match="its estimated cost is not a number >= 0"):
+        check_limits("f", "n=nan", seconds, memory)
