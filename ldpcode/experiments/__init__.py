@@ -12,6 +12,9 @@ notebook's policy and bound.
   theorem's bound (infimum over κ) at every checkpoint; :func:`constant_levels_pairs` runs it with constant
   levels beside the homogeneous agent of the first paper (the reduction to the corollary);
   :func:`sup_ratio` is the stored "bound" statistic, the largest ratio of mean regret to bound over t.
+* Ren et al. (2020a), Lemma 3, and Ren et al. (2020b), Lemma 6, tail bounds on sums of Laplace variables:
+  :mod:`ldpcode.experiments.laplace_tail_check` compares each bound with the exact and the Monte Carlo tail
+  (:func:`~ldpcode.experiments.laplace_tail_check.tail_curve`) and draws them.
 * Azize and Basu (2022), Theorems 2 and 4, minimax lower bounds max(ε-free term, ε term):
   :func:`epsilon_free_crossing` finds numerically the ε where the bound leaves its ε-free value, a second
   computation of the closed-form thresholds.
