@@ -162,18 +162,18 @@ def check_int(name: str, value, *, minimum: int | None = None, maximum: int | No
     return value
 
 
-def check_size(size, name: str = "size"):
-    """A sample size: an integer >= 0 or a tuple of them (a shape); a negative or fractional size, or a bool,
-    failed deep in NumPy ("negative dimensions are not allowed")."""
-    if isinstance(size, tuple):
-        return tuple(check_int(f"{name}[{i}]", s, minimum=0) for i, s in enumerate(size))
-    return check_int(name, size, minimum=0)
-
-
 MAX_COUNT = 2**53
-"""The largest count ldpcode takes where no tighter cap applies (a sample size, bootstrap replicates, grid points): the
-engines' largest horizon (``ldpcode.limits.MAX_HORIZON``), and every integer up to it is exact in a double. Beyond the
-doubles a count raised OverflowError in the cost estimates ("int too large to convert to float")."""
+"""The largest count ldpcode takes where no tighter cap applies (a sample size, bootstrap replicates, grid points),
+and the engines' largest horizon (``ldpcode.limits.MAX_HORIZON`` is this one): every integer up to it is exact in a
+double. Beyond the doubles a count raised OverflowError in the cost estimates ("int too large to convert to float")."""
+
+
+def check_size(size, name: str = "size", maximum: int | None = None):
+    """A sample size: an integer >= 0 or a tuple of them (a shape), each at most ``maximum`` (None: no cap); a
+    negative or fractional size, or a bool, failed deep in NumPy ("negative dimensions are not allowed")."""
+    if isinstance(size, tuple):
+        return tuple(check_int(f"{name}[{i}]", s, minimum=0, maximum=maximum) for i, s in enumerate(size))
+    return check_int(name, size, minimum=0, maximum=maximum)
 
 
 def check_sample_size(size, name: str = "size"):
@@ -181,10 +181,18 @@ def check_sample_size(size, name: str = "size"):
     :data:`MAX_COUNT`; returns it with its number of draws, a float (inf for many dimensions of 2**53), for the caller's
     limits check (:func:`ldpcode.limits.check_limits`) before any draw: a size of 10**12 raised MemoryError
     (terabytes), and 10**400 NumPy's "Maximum allowed dimension exceeded", which named nothing."""
-    dims = size if isinstance(size, tuple) else (size,)
-    names = [f"{name}[{i}]" for i in range(len(dims))] if isinstance(size, tuple) else [name]
-    checked = tuple(check_int(n, s, minimum=0, maximum=MAX_COUNT) for n, s in zip(names, dims))
-    return (checked if isinstance(size, tuple) else checked[0]), math.prod(float(c) for c in checked)
+    checked = check_size(size, name, MAX_COUNT)
+    return checked, math.prod(float(c) for c in (checked if isinstance(checked, tuple) else (checked,)))
+
+
+def check_same_shape(**arrays) -> tuple:
+    """The shape the named arrays broadcast to, or a ValueError naming them (NumPy's "shape mismatch: objects cannot be
+    broadcast to a single shape. Mismatch is between arg 0 ..." named no argument)."""
+    try:
+        return np.broadcast_shapes(*(np.shape(a) for a in arrays.values()))
+    except ValueError:
+        shapes = ", ".join(f"{k} {np.shape(a)}" for k, a in arrays.items())
+        raise ValueError(f"{', '.join(arrays)} must broadcast to one shape, got shapes {shapes}") from None
 
 
 def check_probability_vector(name: str, values) -> np.ndarray:

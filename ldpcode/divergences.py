@@ -10,17 +10,7 @@ import math
 import numpy as np
 from numba import njit
 
-from ._validate import as_float_array, check_array, check_probability_vector, one_line
-
-
-def _one_shape(**arrays) -> tuple:
-    """The shape the named arrays broadcast to, or a ValueError naming them (NumPy's "shape mismatch: objects cannot be
-    broadcast to a single shape. Mismatch is between arg 0 ..." named no argument)."""
-    try:
-        return np.broadcast_shapes(*(np.shape(a) for a in arrays.values()))
-    except ValueError:
-        shapes = ", ".join(f"{k} {np.shape(a)}" for k, a in arrays.items())
-        raise ValueError(f"{', '.join(arrays)} must broadcast to one shape, got shapes {shapes}") from None
+from ._validate import as_float_array, check_array, check_probability_vector, check_same_shape, one_line
 
 
 def kl_bernoulli(p, q):
@@ -32,7 +22,7 @@ def kl_bernoulli(p, q):
     q = as_float_array("q", q, bools=False)
     for name, v in (("p", p), ("q", q)):
         check_probability_vector(name, np.atleast_1d(v).ravel())
-    _one_shape(p=p, q=q)
+    check_same_shape(p=p, q=q)
     p, q = p + 0.0, q + 0.0  # -0.0 + 0.0 = 0.0, every other value unchanged: kl_bernoulli(0.5, -0.0) was nan, not inf
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         a = np.where(p > 0, p * np.log(p / q), 0.0)
@@ -119,7 +109,7 @@ def kl_mixture(p, q, f, g):
         bad = (v < 0).any() or (v > 1).any() or not np.isfinite(v).all()
         if bad or not np.allclose(v.sum(axis=-1), 1.0, rtol=0, atol=1e-9):
             raise ValueError(f"{name} must be a probability vector (entries in [0, 1], summing to 1 on its last axis)")
-    _one_shape(p=p, q=q, **{"the leading axes of f": f[..., 0]})
+    check_same_shape(p=p, q=q, **{"the leading axes of f": f[..., 0]})
     p, q, f, g = p + 0.0, q + 0.0, f + 0.0, g + 0.0  # -0.0 is 0.0, as in kl_bernoulli
     ha = p[..., None] * f + (1 - p[..., None]) * g
     hb = q[..., None] * f + (1 - q[..., None]) * g
@@ -174,7 +164,7 @@ def klucb_bernoulli(p, level):
     level = as_float_array("level", level, bools=False)
     check_probability_vector("p", np.atleast_1d(p).ravel())
     check_array("level", level, low=0)  # one line (the repr of a long array ran over lines)
-    _one_shape(p=p, level=level)
+    check_same_shape(p=p, level=level)
     pb, lb = np.broadcast_arrays(p, level)
     out = np.empty(pb.shape)
     flat_p, flat_l, flat_o = pb.ravel(), lb.ravel(), out.reshape(-1)
@@ -226,7 +216,7 @@ def _check_pair_bernoulli(mu_a, mu_star):
     s = _finite_array("mu_star", mu_star)
     check_probability_vector("mu_a", a.ravel() if a.ndim else a[None])
     check_probability_vector("mu_star", s.ravel() if s.ndim else s[None])
-    _one_shape(mu_a=a, mu_star=s)
+    check_same_shape(mu_a=a, mu_star=s)
     return np.broadcast_arrays(a, s)
 
 
@@ -286,7 +276,7 @@ def tv_gaussian(m1, s1, m2, s2):
     m2 = _finite_array("m2", m2)
     s1 = _positive_array("s1", s1)
     s2 = _positive_array("s2", s2)
-    _one_shape(m1=m1, s1=s1, m2=m2, s2=s2)
+    check_same_shape(m1=m1, s1=s1, m2=m2, s2=s2)
     m1, s1, m2, s2 = np.broadcast_arrays(m1, s1, m2, s2)
     swap = s1 > s2
     ma, sa = np.where(swap, m2, m1), np.where(swap, s2, s1)  # the narrower law
@@ -328,7 +318,7 @@ def _check_gaussian_args(mu_a, mu_star, sigma, variance):
     a = _finite_array("mu_a", mu_a)
     s = _finite_array("mu_star", mu_star)
     sig = _positive_array("sigma", sigma)
-    _one_shape(mu_a=a, mu_star=s, sigma=sig)
+    check_same_shape(mu_a=a, mu_star=s, sigma=sig)
     return np.broadcast_arrays(a, s, sig)
 
 

@@ -216,6 +216,20 @@ def _short(x) -> str:
     return text if len(text) <= 60 else type(x).__name__
 
 
+def check_policy_types(policy, environment, call: str = "simulate") -> None:
+    """``policy`` implements :class:`BanditPolicy` and ``environment`` is its ``environment_type``, or a TypeError
+    naming what was given (and, for the two swapped, the order ``call(policy, instance, ...)``)."""
+    if not isinstance(policy, BanditPolicy):
+        swapped = isinstance(environment, BanditPolicy)
+        raise TypeError(
+            f"policy must come from make_policy() (or ldpcode.bco.make_learner(), ldpcode.contextual.make_learner()): "
+            f"an ldpcode.engine.BanditPolicy, got {_short(policy)}"
+            + (f"; the order is {call}(policy, instance, horizon, ...)" if swapped else "")
+        )
+    if not isinstance(environment, policy.environment_type):
+        raise TypeError(f"instance must come from {policy.environment_source}, got {_short(environment)}")
+
+
 def prepare(
     policy: BanditPolicy,
     environment,
@@ -237,15 +251,7 @@ def prepare(
     ``checkpoints`` (:func:`resolve_checkpoints`, ``policy.checkpoint_count`` log-spaced by default); ``workers``
     (default :func:`~ldpcode.limits.default_workers`, at most ``policy.threads``); and the estimated cost
     (``policy.cost``) against ``limits``, whose ValueError names ``call``."""
-    if not isinstance(policy, BanditPolicy):
-        swapped = isinstance(environment, BanditPolicy)
-        raise TypeError(
-            f"policy must come from make_policy() (or ldpcode.bco.make_learner(), ldpcode.contextual.make_learner()): "
-            f"an ldpcode.engine.BanditPolicy, got {_short(policy)}"
-            + (f"; the order is {call}(policy, instance, horizon, ...)" if swapped else "")
-        )
-    if not isinstance(environment, policy.environment_type):
-        raise TypeError(f"instance must come from {policy.environment_source}, got {_short(environment)}")
+    check_policy_types(policy, environment, call)
     policy.check_environment(environment, privacy_levels)
     horizon = check_int("horizon", horizon, minimum=policy.min_horizon(environment), maximum=MAX_HORIZON)
     runs = check_int("runs", runs, minimum=1, maximum=MAX_RUNS)

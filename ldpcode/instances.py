@@ -26,6 +26,7 @@ from numba import njit
 
 from ._quadrature import gaussian_expect_robust
 from ._validate import (
+    MAX_COUNT,
     as_float_array,
     check_array,
     check_choice,
@@ -193,7 +194,7 @@ class Instance:
         in [0, n_arms) (arm=-1 drew the last arm's rewards), ``size`` an integer >= 0 or a tuple of them (a shape),
         ``rng`` a NumPy Generator."""
         arm = check_int("arm", arm, minimum=0, maximum=self.n_arms - 1)
-        size = check_size(size)
+        size = check_size(size, maximum=MAX_COUNT)  # 10**400 was NumPy's "Maximum allowed dimension exceeded"
         check_rng("rng", rng)
         a = self.arms[arm]
         d = self.draw_stream(rng, size)
@@ -402,7 +403,7 @@ class PrivacyLevels:
     def sample(self, rng: np.random.Generator, size) -> np.ndarray:
         """``size`` levels (an integer >= 0 or a tuple of them) drawn with ``rng``, a NumPy Generator."""
         check_rng("rng", rng)
-        size = check_size(size)
+        size = check_size(size, maximum=MAX_COUNT)  # 10**400 was NumPy's "Maximum allowed dimension exceeded"
         eps = as_float_array(
             f"the levels of privacy-level sampler {self.name!r}", self._sampler(rng, size), bools=False
         )

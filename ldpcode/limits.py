@@ -73,7 +73,7 @@ from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
-from ._validate import check_real
+from ._validate import MAX_COUNT, check_real
 
 # The pulls of one run per call of a compiled kernel of the main engine (the default chunk of
 # ldpcode.engine.run_in_chunks). 2^15: a chunk's draw buffers (2^15 doubles, 256 KiB each) stay in cache, and
@@ -81,7 +81,7 @@ from ._validate import check_real
 # CancelFlag (Ctrl-C) waits to be seen.
 PULLS_PER_CALL = 1 << 15
 
-MAX_HORIZON = 2**53
+MAX_HORIZON = MAX_COUNT
 """The largest horizon (and checkpoint) of any engine: rounds up to 2^53 are exact in float64, in which
 checkpoints are validated and log-spaced. (At 10^8 pulls a second, 2^53 pulls take three years.)"""
 MAX_RUNS = 2**32

@@ -35,7 +35,7 @@ from . import engine as engine_module
 from ._validate import check_int
 from .policies.engines import on_engine
 from .instances import Instance, PrivacyLevels
-from .engine import BanditPolicy, _short, log_checkpoints, resolve_checkpoints  # noqa: F401
+from .engine import BanditPolicy, check_policy_types, log_checkpoints, resolve_checkpoints  # noqa: F401
 from .results import SimulationResult  # noqa: F401
 
 # Re-exported: the public names that moved out of this module stay importable from it (the engine, which
@@ -82,20 +82,14 @@ def simulate_cost(
     ``n_checkpoints`` checkpoints on ``workers`` threads: the policy's own estimate (``policy.cost``, from the
     per-core throughputs of :mod:`ldpcode.limits`; the memory model is :func:`ldpcode.engine.pulls_cost`).
 
-    The arguments are checked first, as :func:`ldpcode.engine.prepare` checks them: ``policy`` a
-    :class:`~ldpcode.engine.BanditPolicy` and ``instance`` its environment (TypeError), ``horizon`` an integer in
+    The arguments are checked first, with :func:`ldpcode.engine.prepare`'s checks of their types and ranges:
+    ``policy`` a :class:`~ldpcode.engine.BanditPolicy` and ``instance`` its environment (TypeError), ``horizon`` an integer in
     [``policy.min_horizon(instance)``, :data:`MAX_HORIZON`], ``runs`` in [1, :data:`MAX_RUNS`], ``n_checkpoints`` in
     [1, :data:`MAX_HORIZON`] and ``workers`` in [1, :data:`MAX_WORKERS`] (a negative horizon and runs gave a positive
-    cost, and a NaN horizon a NaN cost that passed the limits check)."""
-    if not isinstance(policy, BanditPolicy):
-        swapped = isinstance(instance, BanditPolicy)
-        raise TypeError(
-            f"policy must come from make_policy() (or ldpcode.bco.make_learner(), ldpcode.contextual.make_learner()): "
-            f"an ldpcode.engine.BanditPolicy, got {_short(policy)}"
-            + ("; the order is simulate_cost(policy, instance, horizon, ...)" if swapped else "")
-        )
-    if not isinstance(instance, policy.environment_type):
-        raise TypeError(f"instance must come from {policy.environment_source}, got {_short(instance)}")
+    cost, and a NaN horizon a NaN cost that passed the limits check). Not ``policy.check_environment`` (whether the
+    policy can run on the instance, which for a heterogeneous policy needs the users' levels): :func:`simulate` checks
+    that before any work."""
+    check_policy_types(policy, instance, "simulate_cost")
     horizon = check_int("horizon", horizon, minimum=policy.min_horizon(instance), maximum=MAX_HORIZON)
     runs = check_int("runs", runs, minimum=1, maximum=MAX_RUNS)
     n_checkpoints = check_int("n_checkpoints", n_checkpoints, minimum=1, maximum=MAX_HORIZON)

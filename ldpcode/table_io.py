@@ -263,9 +263,8 @@ def load_table(path):
             f"{str(path)!r} holds {len(table):,} rows, but {int(stored):,} were written: the file is incomplete "
             "(a copy or a write cut short); run the sweep again"
         )
-    if (
-        _digest_holds(path, table) is False
-    ):  # None: a table without a checksum (not written by save_table), read as it is
+    # None: a table without a checksum (not written by save_table), read as it is
+    if _digest_holds(path, table) is False:
         raise _ChangedTable(
             f"{str(path)!r} was changed since ldpcode wrote it: its rows do not match their {DIGEST_KEY} checksum, so "
             "its numbers are not a sweep's (if the change is yours, read it with pandas)"

@@ -61,7 +61,7 @@ def test_simulate_cost_refuses_what_simulate_refuses(args, err, match):
 
 
 def test_gaussian_exact_delta_is_never_negative():
-    """Before: -3.4e-311 at (38.2, 1, 1) (the two terms cancel in the subnormal tail)."""
+    """Before: -2.4e-311 at (38.2, 1, 1) (the two terms cancel in the subnormal tail)."""
     assert M.gaussian_exact_delta(38.2, 1.0, 1.0) >= 0.0
     assert (M.gaussian_exact_delta(np.linspace(37.0, 39.0, 201), 1.0, 1.0) >= 0.0).all()
 
@@ -73,13 +73,28 @@ def test_gaussian_exact_delta_is_never_negative():
         lambda: M.gaussian_exact_delta(1e-13, 1.0, 1e-14),  # was 5.1e-38 (true 7.5e-39)
         lambda: M.gaussian_exact_delta([0.0, 1e-11], 1.0, 2e-12),  # 0.8 % off
         lambda: M.gaussian_epsilon_at_delta(1.0, 1e-14, 1e-30),  # was 9.09e-13 (true root 7.97e-14)
-        lambda: M.GaussianMechanism(1e-9, 1e-5).exact_epsilon(),
+        lambda: M.GaussianMechanism(1e-9, 1e-5).exact_epsilon(
+            1e-12
+        ),  # δ below δ(0) = 8e-11: a root in the cancellation
     ],
 )
 def test_gaussian_closed_form_refuses_a_ratio_where_it_cancels(call):
     with pytest.raises(ValueError, match=r"^sensitivity / sigma must be >= 1e-06") as exc:
         call()
     _one_line(exc)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: M.GaussianMechanism(1e-9, 1e-5).exact_epsilon(),  # Δ/σ = 2e-10, δ(0) = 8e-11 <= 1e-5
+        lambda: M.GaussianMechanism(1e-6, 0.1).exact_epsilon(),  # Δ/σ = 4.4e-7
+        lambda: M.GaussianMechanism(1e-4, 0.1).privacy_loss([0, 0.01]),  # the papers' smallest ε, a small spread
+    ],
+)
+def test_a_tiny_ratio_whose_delta_at_zero_is_below_delta_gives_zero(call):
+    """Before the second look: refused like the cancelling case, though ε = 0 is exact there (δ(0) = erf(Δ/(2√2σ)))."""
+    assert call() == 0.0
 
 
 def test_gaussian_epsilon_at_delta_finds_a_tiny_root_to_its_digits():
@@ -248,9 +263,10 @@ def test_gaussian_loss_tail_arrays_outside_the_plain_branch():
 @pytest.mark.parametrize(
     "call, name",
     [
-        (lambda: B.linear_c_epsilon(np.eye(3), [1e200, 0.0, -1e200], 1.0), "theta"),
+        (lambda: B.linear_c_epsilon(np.eye(3), [1e200, 0.0, -1e200], 1.0), "theta, epsilon and rho"),
         (lambda: B.linear_c_epsilon(np.eye(2) * 1e200, [1.0, 0.5], 1.0), "actions"),
-        (lambda: B.linear_c_epsilon(np.eye(3), [1e-200, 0.0, -1e-200], 1.0), "theta"),
+        (lambda: B.linear_c_epsilon(np.eye(3), [1e-200, 0.0, -1e-200], 1.0), "theta, epsilon and rho"),
+        (lambda: B.linear_c_epsilon(np.eye(3), [1.0, 0.5, 0.2], 1.0, rho=1e-200), "theta, epsilon and rho"),
         (lambda: B.lemma7_worst_noise(0.5, z_max=1e200, step=1e196), "z_max"),
         (lambda: B.lemma7_worst_noise(0.5, variance=1e300, z_max=1e160, step=1e156), "z_max"),
     ],
@@ -333,3 +349,18 @@ def test_linear_c_epsilon_ties_are_relative():
     assert res.value == pytest.approx(B.linear_c_epsilon_basis([1e-13, 2e-13], 1.0), rel=1e-6)
     with pytest.raises(ValueError, match=r"tie at"):
         B.linear_c_epsilon(np.eye(3), [1e-13, 1e-13 * (1 + 1e-15), 0.0], 1.0)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda rng: ldp.make_instance("ren2020-bernoulli").sample(0, HUGE, rng),
+        lambda rng: ldp.make_privacy_levels("ren-heldp-discrete").sample(rng, HUGE),
+        lambda rng: ldp.make_privacy_levels("ren-heldp-discrete").sample(rng, (2, HUGE)),
+    ],
+)
+def test_a_sample_size_beyond_the_doubles_is_refused_by_name(call):
+    """The second look: Instance.sample and PrivacyLevels.sample gave NumPy's "Maximum allowed dimension exceeded"."""
+    with pytest.raises(ValueError, match=r"^size(\[1\])? must be an integer <= 2\*\*53") as exc:
+        call(np.random.default_rng(0))
+    _one_line(exc)

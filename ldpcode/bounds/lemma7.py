@@ -59,7 +59,7 @@ def lemma7_gaussian_integral() -> float:
     return float(integrate.quad(f, -40.0, 40.0, epsabs=1e-14, epsrel=1e-12, limit=200)[0])
 
 
-_SQRT_MAX = 1.3e154  # below sqrt(1.8e308): the largest z_max whose square z_max^2 is a double
+_SQRT_MAX = 1.3e154  # a round number below sqrt(1.8e308) = 1.34e154, so that z_max^2 is a double
 
 LEMMA7_MAX_GRID = 2 * 10**5 + 1
 """The most support points :func:`lemma7_worst_noise` takes (10**5 a side of 0, as the notebook's rule

@@ -251,9 +251,10 @@ def linear_c_epsilon(actions, theta, epsilon, rho=1.0) -> LinearCEpsilon:
         b_sub = np.minimum(0.5 * g_sub**2, 3.0 * eps * rho * g_sub)
     if not ((b_sub >= 1 / _PROGRAM_MAX) & (b_sub <= _PROGRAM_MAX)).all():
         raise ValueError(
-            f"theta must give gap bounds min(gap^2/2, 3 eps rho gap) in [{1 / _PROGRAM_MAX:g}, {_PROGRAM_MAX:g}] (the "
-            f"program squares them, which leaves the doubles beyond), got {float(b_sub.min())!r} to "
-            f"{float(b_sub.max())!r} (c_eps is homogeneous in the scale of theta: rescale)"
+            f"theta, epsilon and rho must give gap bounds min(gap^2/2, 3 epsilon rho gap) in [{1 / _PROGRAM_MAX:g}, "
+            f"{_PROGRAM_MAX:g}] (the program squares them, which leaves the doubles beyond), got {float(b_sub.min())!r} "
+            f"to {float(b_sub.max())!r}: rescale theta (c_eps is homogeneous in its scale) or change epsilon * rho "
+            f"= {eps * rho!r}"
         )
     Q = _linalg.null_space(A[opt][None, :]) if np.any(A[opt] != 0) else np.eye(d)
     Z = A[sub] @ Q  # coordinates in the complement of a*

@@ -41,9 +41,10 @@ from .._validate import (
     check_int,
     check_probability_vector,
     check_real,
+    check_same_shape,
     one_line,
 )
-from ..divergences import _one_shape, kl_bernoulli
+from ..divergences import kl_bernoulli
 from ._common import (
     _chan_tail_bound,
     _check_count,
@@ -150,7 +151,7 @@ def lemma12_bound(p, q, epsilon):
     :math:`\exp(2(\log(2\sinh\epsilon) + \log|p-q|))` (3.8e-140 at p - q = 1e-200, ε = 300, was 0; inf beyond 1.8e308)."""
     eps = check_epsilon(epsilon)
     p, q = check_array("p", p, low=0, high=1), check_array("q", q, low=0, high=1)
-    _one_shape(p=p, q=q)  # NumPy's "operands could not be broadcast together" named neither
+    check_same_shape(p=p, q=q)  # NumPy's "operands could not be broadcast together" named neither
     d = np.abs(p - q)
     if eps <= 350.0:
         out = (2.0 * math.sinh(eps)) ** 2 * (p - q) ** 2
@@ -170,7 +171,7 @@ def fact13_bound(r, R):
     [2^-250, 2^250] (the squares over- or underflow: nan at r = 1e200), as :math:`((R-r)/R)((R-r)/r)/4`."""
     r = as_float_array("r", r, bools=False)
     R = as_float_array("R", R, bools=False)
-    _one_shape(r=r, R=R)
+    check_same_shape(r=r, R=R)
     if not (np.isfinite(r).all() and np.isfinite(R).all()) or (r <= 0).any() or (R < r).any():
         raise ValueError(f"need finite 0 < r <= R, got r={one_line(r)}, R={one_line(R)}")
     h = R - r
@@ -195,7 +196,7 @@ def lemma12_fact13_bound(p, q, epsilon):
     for name, v in (("p", p), ("q", q)):
         if not np.isfinite(v).all() or (v < 0).any() or (v > 1).any():
             raise ValueError(f"{name} must lie in [0, 1], got {one_line(v)}")
-    _one_shape(p=p, q=q)
+    check_same_shape(p=p, q=q)
     # (R - r)^2/(4rR) = sinh^2(log(R/r)/2), with log R = log(p + (1-p)e^-eps) - log(q + (1-q)e^-eps) and
     # log r = log(p e^-eps + 1-p) - log(q e^-eps + 1-q) as log-sum-exps: no e^eps to overflow, and no
     # q e^-eps + 1 - q to cancel (at q = 1 and eps > 37 that sum rounded to 0 and the bound was nan)

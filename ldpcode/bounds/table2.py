@@ -87,8 +87,9 @@ def linear_c_epsilon_basis(gaps, epsilon, rho=1.0) -> float:
     ``gaps``: the :math:`\Delta_a = \theta_{a^*} - \theta_a > 0` of the d - 1 suboptimal actions; ``rho`` the
     undefined structure constant :math:`\rho(\mathcal A)`, one number (as in
     :func:`~ldpcode.bounds.linear.linear_c_epsilon`). Where the product :math:`\Delta_a\min(\cdot)` is subnormal or
-    0 (gaps below about 1e-154), the term is the simplified :math:`1/\min(\Delta_a/2, 3\epsilon\rho)` (2.000022e160
-    at a gap of 1e-160, inf at 1e-162); elsewhere the table's form, as it always was."""
+    0 (gaps below about 1e-154), the term is the simplified :math:`1/\min(\Delta_a/2, 3\epsilon\rho)` (2e160 at a
+    gap of 1e-160, where the table's form gave 2.000022e160, and 2e162 at 1e-162, where it gave inf); elsewhere the
+    table's form, as it always was."""
     g = _positive_vector("gaps", gaps)
     eps = check_epsilon(epsilon)
     rho = check_epsilon(rho, "rho", floor=0.0)

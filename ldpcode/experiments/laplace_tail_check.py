@@ -1,6 +1,6 @@
-r"""A tail bound on a sum of Laplace variables, checked three ways: the checks of Lemma 3 of Ren et al. (2020a)
-(``chapters/ren2020/lemma3_laplace_tail``, n terms of one scale b) and Lemma 6 of the HeLDP paper
-(``chapters/heldp/lemma6_laplace_tail``, m terms of scales :math:`b_i = 1/\epsilon_i`).
+r"""A tail bound on a sum of Laplace variables beside the sum's exact tail and a Monte Carlo estimate of it, for two
+chapters: Lemma 3 of Ren et al. (2020a) (``chapters/ren2020/lemma3_laplace_tail``, n terms of one scale b) and
+Lemma 6 of the HeLDP paper (``chapters/heldp/lemma6_laplace_tail``, m terms of scales :math:`b_i = 1/\epsilon_i`).
 
 On a grid of λ over the lemma's range, a :class:`TailCurve` holds the Monte Carlo tail :math:`P\{Y > \lambda\}` of
 the sum's draws, the exact tail and the lemma's bound. :meth:`TailCurve.summary` reads them at the last λ the Monte
@@ -57,6 +57,11 @@ class TailCurve:
             raise ValueError(f"no grid point has samples x P >= min_count ({self.min_count}): raise samples")
         i = well[-1]
         p = self.emp[i]
+        if p == 0:  # its log is -inf: no exponent ratio, and no standard error
+            raise ValueError(
+                f"no Monte Carlo draw exceeds λ = {self.lam[i]:g}, the last grid point with samples x P >= min_count "
+                f"({self.min_count}): raise samples or min_count"
+            )
         rho_mc, rho_exact = np.log(self.bound[i]) / np.log(p), np.log(self.bound[i]) / np.log(self.exact[i])
         ok = self.ok
         return dict(
@@ -89,17 +94,19 @@ def tail_curve(draws, lam, exact, bound, *, end: float, min_count: int) -> TailC
     """The :class:`TailCurve` of a sum from its ``draws`` (1-d, one per Monte Carlo sample) on the grid ``lam``, beside
     its ``exact`` tail and the lemma's ``bound`` there (arrays of ``lam``'s shape); ``end`` and ``min_count`` as in
     :class:`TailCurve`."""
-    y = np.sort(check_finite_array("draws", draws).reshape(-1))
+    end = check_real("end", end)
+    min_count = check_int("min_count", min_count, minimum=1)
+    draws = check_finite_array("draws", draws).reshape(-1)
     lam = check_finite_array("lam", lam)
     exact, bound = check_finite_array("exact", exact), check_finite_array("bound", bound)
-    if y.size == 0 or lam.ndim != 1 or exact.shape != lam.shape or bound.shape != lam.shape:
+    if draws.size == 0 or lam.ndim != 1 or exact.shape != lam.shape or bound.shape != lam.shape:
         raise ValueError(
-            f"need draws and a 1-d grid lam with exact and bound of its shape, got {y.size} draws and shapes "
+            f"need draws and a 1-d grid lam with exact and bound of its shape, got {draws.size} draws and shapes "
             f"{lam.shape}, {exact.shape}, {bound.shape}"
         )
+    y = np.sort(draws)
     emp = 1.0 - np.searchsorted(y, lam, side="right") / y.size
-    end = check_real("end", end)
-    return TailCurve(lam, emp, exact, bound, y.size, check_int("min_count", min_count, minimum=1), end)
+    return TailCurve(lam, emp, exact, bound, y.size, min_count, end)
 
 
 def tails_figure(curves: dict, scale: dict, *, symbol: str, lemma: str, xlabel: str, title: str):
@@ -137,4 +144,25 @@ def exponent_ratio_panel(ax, curves: dict, *, symbol: str, range_text: str, titl
     ax.set_ylim(0, 1)
     ax.set_title(title)
     ax.legend(loc="upper left")
+    return ax
+
+
+def t4_panel(ax, curves: dict, marks: dict, *, bound_label: str, xlabel: str, ylabel: str, title: str):
+    r"""How the proof uses the bound: per t of ``curves`` (t -> (k, P·t⁴) on a grid of k), the exact tail times
+    :math:`t^4` against k on log axes, 1 (where P = :math:`t^{-4}`, the proof's bound, ``bound_label``) dashed, and a
+    dotted line at ``marks[t]`` (the k from which the proof applies it); one colour per decade of t, the legend
+    outside on the right (inside, it hid the curves)."""
+    from ..claims import format_horizon
+
+    colors = plotting.epsilon_colors(np.log10(list(curves)))
+    for t, (ks, ratio) in curves.items():
+        c = colors[float(np.log10(t))]
+        ax.semilogy(ks, np.maximum(ratio, 1e-300), color=c, label=f"t = {format_horizon(t, mathtext=True)}")
+        ax.axvline(marks[t], color=c, linestyle=":", linewidth=1)
+    ax.axhline(1.0, **plotting.THEORY_STYLE, color="k", label=bound_label)
+    ax.set_xscale("log")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend(loc="center left", bbox_to_anchor=(1.02, 0.5), fontsize="x-small")
     return ax

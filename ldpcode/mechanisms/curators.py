@@ -37,8 +37,15 @@ from numba import njit
 
 from .._quadrature import sigmoid_mean_wide
 from .._validate import EPSILON_FLOOR, as_float_array, check_array, check_choice, check_epsilon, check_finite_array
-from .._validate import check_int, check_real, check_rng, check_sample_size, check_unit_interval, one_line
-from ..divergences import _one_shape
+from .._validate import (
+    check_int,
+    check_real,
+    check_rng,
+    check_same_shape,
+    check_sample_size,
+    check_unit_interval,
+    one_line,
+)
 from ..limits import check_limits
 
 #: the public names, in the order of the source (the API page lists them so); not the kernels (module docstring)
@@ -511,7 +518,7 @@ class CTL(Curator):
         """Density of the response at ``x`` given reward ``r`` (for the privacy-ratio check of Lemma 2): Laplace around
         u = r (in [0, 1]) or, for CTL-S, u = s(r), as :meth:`output_law` (CTL-S's density was taken around r itself)."""
         b, x, u = self.laplace_scale, check_finite_array("x", x), self._mapped(r, "r")
-        _one_shape(x=x, r=u)  # NumPy's "operands could not be broadcast together" named neither
+        check_same_shape(x=x, r=u)  # NumPy's "operands could not be broadcast together" named neither
         return np.exp(-np.abs(x - u) / b) / (2 * b)
 
 

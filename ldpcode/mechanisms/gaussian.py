@@ -95,7 +95,7 @@ def gaussian_exact_delta(epsilon, sigma, sensitivity):
 
     Accurate to a relative error of about 1.5e-11·σ/Δ for δ above 1e-300, so Δ/σ below
     :data:`GAUSSIAN_MIN_RATIO` (1e-6), where the two terms cancel, is refused (1e-14 gave -1.5e-102 for +1.4e-104).
-    Below 1e-300 the difference is rounding: the result is clipped at 0 (-3.4e-311 at ε = 38.2, Δ = σ).
+    Below 1e-300 the difference is rounding: the result is clipped at 0 (-2.4e-311 at ε = 38.2, Δ = σ).
     """
     from scipy.stats import norm
 
@@ -120,7 +120,8 @@ def gaussian_epsilon_at_delta(sigma, sensitivity, delta) -> float:
     \Phi(-\tfrac{\Delta}{2\sigma} - \tfrac{\epsilon\sigma}{\Delta})` of Balle and Wang (2018, Theorem 8)
     (:func:`gaussian_exact_delta`), which decreases in ε (root by Brent's method). 0 when Δ = 0 or
     δ(0) <= δ; ``inf`` at δ = 0 (Δ > 0): the Gaussian mechanism satisfies no pure ε-DP, its privacy loss
-    random variable being unbounded. Δ/σ below :data:`GAUSSIAN_MIN_RATIO` is refused (:func:`gaussian_exact_delta`).
+    random variable being unbounded. Δ/σ below :data:`GAUSSIAN_MIN_RATIO` gives 0 where δ(0) = erf(Δ/(2√2σ)) <= δ
+    (no cancellation there) and is refused otherwise (:func:`gaussian_exact_delta`).
     Brent's absolute tolerance of 1e-12 left a root below 1e-6 to a relative error above 1e-6 (0.0 for a root of
     1e-13, 9.1e-13 for 8e-14): such a root is solved again with a tolerance relative to it."""
     from scipy.optimize import brentq
@@ -136,6 +137,8 @@ def gaussian_epsilon_at_delta(sigma, sensitivity, delta) -> float:
         return 0.0
     if dl == 0.0:
         return math.inf  # Gaussian noise has no pure-epsilon guarantee: delta(eps) > 0 for every finite eps
+    if dd / s < GAUSSIAN_MIN_RATIO and math.erf(dd / (2.0 * math.sqrt(2.0) * s)) <= dl:
+        return 0.0  # δ(0) = erf(Δ/(2√2σ)) has no cancellation: the tiny Δ/σ refused below is fine when δ(0) <= δ
     if float(gaussian_exact_delta(0.0, s, dd)) <= dl:
         return 0.0
     f = lambda e: float(gaussian_exact_delta(e, s, dd)) - dl  # noqa: E731

@@ -387,7 +387,6 @@ def custom(test: Callable[[dict], bool], message: str) -> Check:
 
 # --- the rule table ---------------------------------------------------------------------------------------
 
-MAX_COUNT = MAX_HORIZON  # horizons and step counts: 2**53, every engine's largest horizon
 MAX_HORIZON_WHY = (
     "2**53 is ldpcode.limits.MAX_HORIZON, the largest horizon of every engine: rounds are exact in float64"
 )
@@ -400,7 +399,7 @@ UNIT = Real(0, 1)  # Bernoulli means: in [0, 1]
 def horizon_rule(lo: int = 2, why: str = "") -> Int:
     """A horizon (or a step of a run): an integer in [``lo``, :data:`MAX_HORIZON`], ``why`` saying what needs
     ``lo``; above MAX_HORIZON the message says why that is the ceiling."""
-    return Int(lo, MAX_COUNT, why, hi_why=MAX_HORIZON_WHY)
+    return Int(lo, MAX_HORIZON, why, hi_why=MAX_HORIZON_WHY)
 
 
 HORIZON = horizon_rule()

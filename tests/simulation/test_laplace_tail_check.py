@@ -50,6 +50,9 @@ def test_violations_name_what_contradicts_the_lemma():
 def test_no_well_estimated_point_is_refused_by_name():
     with pytest.raises(ValueError, match=r"no grid point has samples x P >= min_count \(20\): raise samples"):
         _curve(min_count=20).summary()
+    nothing_beyond = tc.tail_curve([0.0] * 10, [1.0, 2.0], [0.5, 0.3], [0.6, 0.4], end=3.0, min_count=1)
+    with pytest.raises(ValueError, match=r"no Monte Carlo draw exceeds λ = 2, the last grid point"):
+        nothing_beyond.summary()  # was "math domain error"
 
 
 @pytest.mark.parametrize(
@@ -84,3 +87,16 @@ def test_the_figures_draw_every_curve():
     assert ax.lines[0].get_xdata().tolist() == [0.25, 0.5, 0.75] and ax.get_ylim() == (0.0, 1.0)
     plt.close(fig)
     plt.close(fig2)
+
+
+def test_the_t4_panel_draws_each_t_with_its_mark_and_the_bound():
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots()
+    curves = {10: (np.array([1, 2, 4]), np.array([2.0, 0.5, 0.0])), 100: (np.array([1, 8]), np.array([3.0, 1e-3]))}
+    tc.t4_panel(ax, curves, {10: 9.2, 100: 18.4}, bound_label="1", xlabel="k", ylabel="P t^4", title="T")
+    assert ax.lines[0].get_ydata().tolist() == [2.0, 0.5, 1e-300]  # a tail of 0 drawn at the axis' floor, not lost
+    assert list(ax.lines[1].get_xdata()) == [9.2, 9.2] and ax.lines[-1].get_label() == "1"
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["t = $10^{1}$", "t = $10^{2}$", "1"]
+    assert ax.get_xscale() == "log" and ax.get_yscale() == "log"
+    plt.close(fig)
