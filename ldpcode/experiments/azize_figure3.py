@@ -298,7 +298,9 @@ class ReadingCheck:
     largest; the mean regret at each under the book's reading of eq. (8) (``shifted``) and without the shift
     (``printed``, a :class:`GridRun`); and, without the shift, ``up`` (the ratio the check judges, as
     :func:`above_switch`) and ``low``, the regret at the smallest ε over that at the largest with its
-    unpaired delta-method ``low_se``: near 1 when the regret does not depend on ε below the switch either."""
+    unpaired delta-method ``low_se``: near 1 when the regret does not depend on ε below the switch either. The same
+    two ratios under the book's reading, with their standard errors: ``shifted_up`` and ``shifted_low``, a
+    (ratio, se) pair."""
 
     eps: np.ndarray
     shifted: np.ndarray
@@ -306,6 +308,8 @@ class ReadingCheck:
     up: AboveSwitch
     low: float
     low_se: float
+    shifted_up: AboveSwitch
+    shifted_low: tuple
 
 
 def reading_check(
@@ -321,11 +325,17 @@ def reading_check(
     up = above_switch(eps[pick], printed.final, switch)
     low_se = float(ratio_of_means_se(printed.final[:, 0], printed.final[:, -1], paired=False))
     low = float(printed.mean_regret[0] / printed.mean_regret[-1])
-    return ReadingCheck(eps[pick], run.mean_regret[pick], printed, up, low, low_se)
+    shifted_low = (
+        float(run.mean_regret[0] / run.mean_regret[-1]),
+        float(ratio_of_means_se(run.final[:, 0], run.final[:, -1], paired=False)),
+    )
+    shifted_up = above_switch(eps, run.final, switch)
+    return ReadingCheck(eps[pick], run.mean_regret[pick], printed, up, low, low_se, shifted_up, shifted_low)
 
 
 def reading_table(check: ReadingCheck) -> Table:
-    """The mean regret at T of the three ε of :func:`reading_check` under both readings of eq. (8)."""
+    """The mean regret at T of the three ε of :func:`reading_check` under both readings of eq. (8) (to 0.1, as the
+    grid's table), and the two ratios of each reading with their standard errors."""
     e = check.eps
     head = [
         "eq. (8) with",
@@ -337,9 +347,9 @@ def reading_table(check: ReadingCheck) -> Table:
         [
             "the shifted mean (the book)",
             *check.shifted,
-            check.shifted[1] / check.shifted[2],
-            check.shifted[0] / check.shifted[2],
+            (check.shifted_up.ratio, check.shifted_up.se),
+            check.shifted_low,
         ],
         ["the mean as printed", *check.printed.mean_regret, (check.up.ratio, check.up.se), (check.low, check.low_se)],
     ]
-    return Table(head, rows, formats=[None, ".4g", ".4g", ".4g", ".3g", ".3g"])
+    return Table(head, rows, formats=[None, ",.1f", ",.1f", ",.1f", ".3g", ".3g"])

@@ -155,15 +155,16 @@ def panels_efgh(res: dict, law: str, grid):
 
 
 def panel_i(long: dict, eps_compare, horizon: int):
-    """Our panel (i): the ratios to UCB1 of panels (c), (d) against t, from the runs ``long`` of :func:`run_curves`,
-    with a 95 % band, the theoretical factors (dashed) and the paper's numbers (dotted); grey at ``horizon``."""
+    """Our panel (i), in two parts (i1) and (i2): the ratios to UCB1 of panels (c), (d) against t, from the runs
+    ``long`` of :func:`run_curves`, with a 95 % band, the theoretical factors (dashed) and the paper's numbers
+    (dotted); grey at ``horizon``."""
     ucb = long[UCB_KEY]
     fig, axes = plt.subplots(1, 2, figsize=(10, 4))
-    for ax, e, tag in zip(axes, eps_compare, "cd"):
+    for i, (ax, e, tag) in enumerate(zip(axes, eps_compare, "cd")):
         pairs = [(f"{p} / UCB1", long[(MIXED, p, "constant", e)], ucb, AGENT_COLORS[p]) for p in RATIO_AGENTS]
         ratio_panel(ax, pairs, theory={f"{p} / UCB1": THEORY[p](e) for p in AGENTS},
                     paper={f"{p} / UCB1": PAPER_RATIO[(e, p)] for p in AGENTS}, band=0.95,
-                    title=f"(i) ratios of panel ({tag}), mixed arms, ε = {e:g},\n"
+                    title=f"(i{i + 1}) ratios of panel ({tag}), mixed arms, ε = {e:g},\n"
                           f"T = {format_horizon(ucb.horizon, mathtext=True)}, {ucb.runs} runs; "
                           f"dashed: theory, dotted: paper")  # fmt: skip
         ax.axvline(horizon, color="grey", linewidth=0.8)

@@ -146,13 +146,32 @@ def ratio_panel(ax, pairs, *, theory=None, paper=None, band: float | None = None
             ax.axhline(paper[label], color=color, **PAPER_STYLE)
             _line_value(ax, paper[label], color, above=False)
     paper_axes(ax, ylabel="regret ratio", title=title)
-    top = [v for v in (theory or {}).values() if np.isfinite(v)]
-    if top:  # room above the highest theory line for its value (the "9" of (1 + 4/2)² sat on the frame at 10)
+    top = [v for v in (theory or {}).values() if np.isfinite(v) and v > 0]
+    if (
+        top and ax.get_yscale() == "log"
+    ):  # room above the highest theory line for its value (the "9" of (1 + 4/2)² sat on the frame at 10, and
+        # "441" on the one at 500): the line at most 88 % of the way up the log axis
         low, high = ax.get_ylim()
-        ax.set_ylim(low, max(high, 1.25 * max(top)))
+        ax.set_ylim(low, max(high, low * (max(top) / low) ** (1 / 0.88)))
     plain_log_ticks(ax.yaxis)  # 1, 2, 5, 10, ...: decades alone left an ε = 2 panel two labels, 1 and 10
-    ax.legend(loc="best")
+    _legend_clear_of_values(ax)
     return ax
+
+
+def _legend_clear_of_values(ax, locations=("best", "lower right", "center right", "upper left", "lower center")):
+    """The legend at the first of ``locations`` whose box meets none of the axes' texts (the line values of
+    :func:`_line_value`: "best" weighs the curves, and put the legend of Ren's supplementary Fig. 2(d) over "paper
+    10"); at "best" if every location meets one."""
+    ax.figure.canvas.draw()  # the texts where they are drawn
+    renderer = ax.figure.canvas.get_renderer()
+    boxes = [(t.get_bbox_patch() or t).get_window_extent(renderer) for t in ax.texts]
+    for loc in locations:
+        legend = ax.legend(loc=loc)
+        ax.figure.canvas.draw()
+        frame = legend.get_window_extent(renderer)
+        if not any(frame.overlaps(b) for b in boxes):
+            return legend
+    return ax.legend(loc="best")
 
 
 def _line_value(ax, value, color, *, above: bool):
@@ -160,8 +179,10 @@ def _line_value(ax, value, color, *, above: bool):
     theoretical factor (``above``), below it as "paper 1.6" for a paper's number (``above=False``). The
     curves of a ratio start near 1 at the left edge; at the right edge they met the lines, and a legend outside."""
     text, offset, va = (f"{value:.3g}", (3, 1), "bottom") if above else (f"paper {value:.3g}", (3, -1), "top")
+    # on a white ground: a curve or a grid line crossing the value no longer runs through its digits
     ax.annotate(text, xy=(0.0, value), xycoords=ax.get_yaxis_transform(), xytext=offset, textcoords="offset points",
-                ha="left", va=va, fontsize=8, color=color)  # fmt: skip
+                ha="left", va=va, fontsize=9, color=color,
+                bbox=dict(facecolor="white", edgecolor="none", alpha=0.8, pad=0.5))  # fmt: skip
 
 
 def bound_curve(ax, t, bound, *, color="k", linestyle="--", label=None):

@@ -284,8 +284,19 @@ def figure_png(fig, *, dpi: float = DPI, column_px: int = COLUMN_PX, min_px: flo
 
     from PIL import Image
 
+    from matplotlib.ticker import FixedLocator
+
     for t in _texts(fig):
         t.set_text(math_subscripts(t.get_text()))
+    # tick labels set by hand: each draw re-reads them from the axis' formatter, so "ε_min = 0.2" set as a Text above
+    # came back raw (and uncounted); they are set again, converted, on the axis itself
+    fixed = [a for ax in fig.axes for a in (ax.xaxis, ax.yaxis) if isinstance(a.get_major_locator(), FixedLocator)]
+    if fixed:
+        fig.canvas.draw()
+        for axis in fixed:
+            labels = [t.get_text() for t in axis.get_majorticklabels()]
+            if any(math_subscripts(s) != s for s in labels):
+                axis.set_ticklabels([math_subscripts(s) for s in labels])
     raw = len(raw_underscores(fig))
     smallest = legible(fig, dpi=dpi, column_px=column_px, min_px=min_px)
     hidden, cover = hidden_by_legend(fig), legend_line_cover(fig)  # on legible's last draw

@@ -228,3 +228,19 @@ def test_the_png_records_the_texts_that_still_show_an_underscore():
     ax.set_title("no subscript at all")
     assert Image.open(io.BytesIO(plotting.figure_png(clean))).info[plotting.UNDERSCORE_KEY] == "0"
     plt.close(clean)
+
+
+def test_tick_labels_set_by_hand_get_their_subscripts_too():
+    """Before: set_xticklabels(["ε_min = 0.2"]) showed the underscore (each draw re-reads the tick formatter, after
+    figure_png had set the text) and the PNG counted 0 raw underscores (heldp/unbiasing_map_g)."""
+    fig, ax = plt.subplots(figsize=(5, 3))
+    ax.plot([0, 1], [3, 4])
+    ax.set_xticks([0, 1])
+    ax.set_xticklabels(["ε = 1", "discrete\nε_min = 0.2"])
+    png = plotting.figure_png(fig)
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["ε = 1", "discrete\n$\\epsilon_{\\min}$ = 0.2"]
+    assert Image.open(io.BytesIO(png)).info[plotting.UNDERSCORE_KEY] == "0"
+    ax.set_xticks([0])
+    ax.set_xticklabels(["eps_min"])  # a name as the code spells it is counted
+    assert Image.open(io.BytesIO(plotting.figure_png(fig))).info[plotting.UNDERSCORE_KEY] == "1"
+    plt.close(fig)

@@ -296,3 +296,17 @@ def test_a_tick_label_outside_the_view_is_not_counted_as_hidden():
     kept = {t.get_text() for t in bottom.yaxis.get_ticklabels() if id(t) in undrawn}
     assert any("10^{1}" in s for s in shown) and any("10^{2}" in s for s in kept)
     plt.close(fig)
+
+
+def test_a_ratio_panels_legend_leaves_the_line_values_readable():
+    """Ren's supplementary Fig. 2(d): the legend at "best" lay over the value "paper 10"; it takes the first place
+    that meets no text of the axes."""
+    from ldpcode.plotting.panels import _legend_clear_of_values
+
+    fig, ax = plt.subplots(figsize=(5, 3))
+    ax.plot([0, 1], [0, 1], label="a curve")
+    ax.text(0.98, 0.98, "a value here", transform=ax.transAxes, ha="right", va="top", fontsize=20)
+    legend = _legend_clear_of_values(ax, locations=("upper right", "lower right"))
+    assert legend._loc == 4  # lower right: the upper right holds the text
+    assert _legend_clear_of_values(ax, locations=("upper right",))._loc == 0  # nowhere clear: "best"
+    plt.close(fig)

@@ -158,7 +158,10 @@ def test_the_reading_of_eq8_is_checked_and_named():
     assert check.printed.mean_regret[0] < check.shifted[0] / 10  # ... and the reading as printed has no shift
     assert check.low == pytest.approx(check.printed.mean_regret[0] / check.printed.mean_regret[2])
     assert check.up.index == 1 and check.low_se > 0
+    assert check.shifted_low[0] == pytest.approx(run.mean_regret[0] / run.mean_regret[3])
+    assert check.shifted_up.ratio == pytest.approx(run.mean_regret[2] / run.mean_regret[3])
     table = repr(f3.reading_table(check))
     assert "the mean as printed" in table and "R(0.4) / R(10)" in table
+    assert table.count(" ± ") == 4  # both readings' ratios with their standard errors
     with pytest.raises(ValueError, match="reading must be one of 'shifted', 'as printed', got 'literal'"):
         f3.run_grid(inst, eps, 10**5, 4, 7, alpha=3.1, reading="literal")

@@ -151,6 +151,8 @@ def test_panel_i_draws_the_ratio_its_theory_and_the_paper():
     assert ax.lines[2].get_ydata()[0] == 1.6  # the paper, dotted
     assert list(ax.lines[-1].get_xdata()) == [10**4, 10**4]  # the grey line at the horizon
     assert "ε = 2,\nT = " + ldp.claims.format_horizon(2 * 10**4, mathtext=True) + ", 2 runs" in ax.get_title()
+    assert ax.get_title().startswith("(i1) ratios of panel (c)")  # the two parts of panel (i)
+    assert fig.axes[1].get_title().startswith("(i2) ratios of panel (d)")
     plt.close(fig)
 
 
