@@ -8,7 +8,7 @@ import math
 import numpy as np
 
 from ..claims.tables import format_number, format_value
-from .theme import POLICY_COLORS, THEORY_STYLE, legend_below, paper_axes, plain_log_ticks
+from .theme import POLICY_COLORS, THEORY_STYLE, legend_below, legend_clear_of_texts, paper_axes, plain_log_ticks
 
 
 def regret_panel(
@@ -154,24 +154,8 @@ def ratio_panel(ax, pairs, *, theory=None, paper=None, band: float | None = None
         low, high = ax.get_ylim()
         ax.set_ylim(low, max(high, low * (max(top) / low) ** (1 / 0.88)))
     plain_log_ticks(ax.yaxis)  # 1, 2, 5, 10, ...: decades alone left an ε = 2 panel two labels, 1 and 10
-    _legend_clear_of_values(ax)
+    legend_clear_of_texts(ax)
     return ax
-
-
-def _legend_clear_of_values(ax, locations=("best", "lower right", "center right", "upper left", "lower center")):
-    """The legend at the first of ``locations`` whose box meets none of the axes' texts (the line values of
-    :func:`_line_value`: "best" weighs the curves, and put the legend of Ren's supplementary Fig. 2(d) over "paper
-    10"); at "best" if every location meets one."""
-    ax.figure.canvas.draw()  # the texts where they are drawn
-    renderer = ax.figure.canvas.get_renderer()
-    boxes = [(t.get_bbox_patch() or t).get_window_extent(renderer) for t in ax.texts]
-    for loc in locations:
-        legend = ax.legend(loc=loc)
-        ax.figure.canvas.draw()
-        frame = legend.get_window_extent(renderer)
-        if not any(frame.overlaps(b) for b in boxes):
-            return legend
-    return ax.legend(loc="best")
 
 
 def _line_value(ax, value, color, *, above: bool):

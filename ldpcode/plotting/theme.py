@@ -379,6 +379,26 @@ def plain_log_ticks(axis, values=None) -> None:
     axis.set_minor_formatter(NullFormatter())
 
 
+def legend_clear_of_texts(ax, locations=("best", "lower right", "center right", "upper left", "lower center")):
+    """The legend of ``ax`` at the first of ``locations`` whose box meets none of the axes' texts (the values a
+    ratio panel writes on its lines: "best" weighs the curves only, and put the legend of Ren's supplementary
+    Fig. 2(d) over "paper 10"); at "best" if every location meets one, or if the axes cannot be drawn yet (a log
+    axis with no data on it, as a re-run's tiny horizon below the panel's t_min leaves it)."""
+    try:
+        ax.figure.canvas.draw()  # the texts where they are drawn
+    except ValueError:  # "Data cannot be log-scaled because all values are <= 0"
+        return ax.legend(loc="best")
+    renderer = ax.figure.canvas.get_renderer()
+    boxes = [(t.get_bbox_patch() or t).get_window_extent(renderer) for t in ax.texts]
+    for loc in locations:
+        legend = ax.legend(loc=loc)
+        ax.figure.canvas.draw()
+        frame = legend.get_window_extent(renderer)
+        if not any(frame.overlaps(b) for b in boxes):
+            return legend
+    return ax.legend(loc="best")
+
+
 def paper_axes(ax, *, xlabel="time t (pulls)", ylabel="pseudo-regret R(t)", title=None, loglog=True):
     """Log-log axes labelled as in the papers' figures."""
     if loglog:

@@ -301,12 +301,18 @@ def test_a_tick_label_outside_the_view_is_not_counted_as_hidden():
 def test_a_ratio_panels_legend_leaves_the_line_values_readable():
     """Ren's supplementary Fig. 2(d): the legend at "best" lay over the value "paper 10"; it takes the first place
     that meets no text of the axes."""
-    from ldpcode.plotting.panels import _legend_clear_of_values
+    from ldpcode.plotting.theme import legend_clear_of_texts
 
     fig, ax = plt.subplots(figsize=(5, 3))
     ax.plot([0, 1], [0, 1], label="a curve")
     ax.text(0.98, 0.98, "a value here", transform=ax.transAxes, ha="right", va="top", fontsize=20)
-    legend = _legend_clear_of_values(ax, locations=("upper right", "lower right"))
+    legend = legend_clear_of_texts(ax, locations=("upper right", "lower right"))
     assert legend._loc == 4  # lower right: the upper right holds the text
-    assert _legend_clear_of_values(ax, locations=("upper right",))._loc == 0  # nowhere clear: "best"
+    assert legend_clear_of_texts(ax, locations=("upper right",))._loc == 0  # nowhere clear: "best"
     plt.close(fig)
+    empty, ax = plt.subplots()  # a log axis with nothing on it yet (a tiny re-run below t_min) cannot be drawn
+    ax.set_xscale("log")
+    ax.plot([], [], label="no points")
+    ax.text(0.5, 0.5, "paper 10", transform=ax.transAxes)
+    assert legend_clear_of_texts(ax)._loc == 0  # "best", as before, instead of matplotlib's ValueError
+    plt.close(empty)
