@@ -319,18 +319,21 @@ def reading_check(
     smallest ε of ``eps_grid``, the first above ``switch`` and the largest, with the same horizon, runs and seed
     as ``run`` (the book's reading, on the whole grid): how much the paper's two regimes depend on that choice."""
     eps = _grid(eps_grid)
-    i_up = above_switch(eps, run.final, switch).index
-    pick = [0, i_up, eps.size - 1]
+    shifted_up = above_switch(eps, run.final, switch)
+    pick = [0, shifted_up.index, eps.size - 1]
     printed = run_grid(instance, eps[pick], horizon, runs, seed, alpha=alpha, reading="as printed")
     up = above_switch(eps[pick], printed.final, switch)
-    low_se = float(ratio_of_means_se(printed.final[:, 0], printed.final[:, -1], paired=False))
-    low = float(printed.mean_regret[0] / printed.mean_regret[-1])
-    shifted_low = (
+    low, low_se = _first_over_last(printed)
+    return ReadingCheck(eps[pick], run.mean_regret[pick], printed, up, low, low_se, shifted_up, _first_over_last(run))
+
+
+def _first_over_last(run: GridRun) -> tuple:
+    """The mean regret at the first ε of ``run`` over that at its last, with its unpaired delta-method standard
+    error (each ε is its own simulation)."""
+    return (
         float(run.mean_regret[0] / run.mean_regret[-1]),
         float(ratio_of_means_se(run.final[:, 0], run.final[:, -1], paired=False)),
     )
-    shifted_up = above_switch(eps, run.final, switch)
-    return ReadingCheck(eps[pick], run.mean_regret[pick], printed, up, low, low_se, shifted_up, shifted_low)
 
 
 def reading_table(check: ReadingCheck) -> Table:

@@ -137,9 +137,7 @@ def gaussian_epsilon_at_delta(sigma, sensitivity, delta) -> float:
         return 0.0
     if dl == 0.0:
         return math.inf  # Gaussian noise has no pure-epsilon guarantee: delta(eps) > 0 for every finite eps
-    if dd / s < GAUSSIAN_MIN_RATIO and math.erf(dd / (2.0 * math.sqrt(2.0) * s)) <= dl:
-        return 0.0  # δ(0) = erf(Δ/(2√2σ)) has no cancellation: the tiny Δ/σ refused below is fine when δ(0) <= δ
-    if float(gaussian_exact_delta(0.0, s, dd)) <= dl:
+    if math.erf(dd / (2.0 * math.sqrt(2.0) * s)) <= dl:  # δ(0) = Φ(a) - Φ(-a) = erf(a/√2): no cancellation, any Δ/σ
         return 0.0
     f = lambda e: float(gaussian_exact_delta(e, s, dd)) - dl  # noqa: E731
     hi = 1.0
