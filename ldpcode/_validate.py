@@ -40,6 +40,14 @@ def one_line(value, limit: int = 160) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def array_or_value(value) -> str:
+    """A value for a message about its type: an ndarray by its dtype and shape (its entries say nothing of why it
+    was refused, and fill the message), anything else by :func:`one_line`."""
+    if isinstance(value, np.ndarray):
+        return f"an array of dtype {value.dtype}, shape {value.shape}"
+    return one_line(value)
+
+
 def flat_text(text, width: int = 400) -> str:
     """``str(text)`` (a message, an exception) on one line, whitespace runs collapsed, cut to ``width`` characters: the
     one flattening of a text for the command line's errors and the rules' messages (:func:`one_line` is for values)."""
@@ -220,11 +228,7 @@ def as_float_array(name: str, values, *, bools: bool = True) -> np.ndarray:
     an array of bools, or a sequence holding one (``means=[True, False]``), is refused too."""
 
     def refuse():
-        shown = (
-            f"an array of dtype {values.dtype}, shape {values.shape}"
-            if isinstance(values, np.ndarray)
-            else one_line(values)
-        )
+        shown = array_or_value(values)
         raise TypeError(f"{name} must be a number or an array of numbers, got {shown} of type {type(values).__name__}")
 
     if values is None or isinstance(values, (str, bytes, dict, set, frozenset, complex)):

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validate import MAX_COUNT, as_float_array, check_array, check_bool, check_int, check_real, check_vector, one_line
+from ._validate import MAX_COUNT, array_or_value, as_float_array, check_array, check_bool, check_int, check_real
+from ._validate import check_vector, one_line
 from .limits import Limits
 from .stats import _UNLIMITED, _check_cost, bootstrap_indices, linear_fit
 
@@ -226,8 +227,9 @@ def _check_window(w, n: int, name: str):
             return w
     elif isinstance(w, (list, tuple, np.ndarray)) and np.asarray(w).dtype == bool and np.shape(w) == (n,):
         return np.asarray(w)
-    shown = f"an array of dtype {w.dtype}, shape {w.shape}" if isinstance(w, np.ndarray) else one_line(w)
-    raise ValueError(f"{name} must be a slice of integers or a boolean mask of {n} entries (one per x), got {shown}")
+    raise ValueError(
+        f"{name} must be a slice of integers or a boolean mask of {n} entries (one per x), got {array_or_value(w)}"
+    )
 
 
 def window_spread(x, y, windows, reference: float) -> WindowSpread:

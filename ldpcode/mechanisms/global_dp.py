@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .._validate import check_epsilon, check_int, check_real, one_line
+from .._validate import array_or_value, check_epsilon, check_int, check_real
 from ..limits import MAX_HORIZON
 
 __all__ = ["tree_depth", "tree_push"]  # the public names (the API page lists these): laplace_mean is an internal kernel
@@ -56,11 +56,7 @@ def tree_push(nodes, n, draw, scale):
     checks nothing.
     """
     if not (isinstance(nodes, np.ndarray) and nodes.ndim == 1 and nodes.dtype == np.float64 and nodes.size > 0):
-        shown = (
-            f"an array of dtype {nodes.dtype}, shape {nodes.shape}"
-            if isinstance(nodes, np.ndarray)
-            else one_line(nodes)
-        )
+        shown = array_or_value(nodes)
         raise TypeError(f"nodes must be a non-empty 1-d float64 numpy array (np.zeros(depth)), got {shown}")
     if nodes.size > 63:  # the kernel counts in int64: n < 2**63
         raise ValueError(f"nodes must have at most 63 levels (n is an int64), got {nodes.size}")

@@ -146,11 +146,10 @@ def ratio_panel(ax, pairs, *, theory=None, paper=None, band: float | None = None
             ax.axhline(paper[label], color=color, **PAPER_STYLE)
             _line_value(ax, paper[label], color, above=False)
     paper_axes(ax, ylabel="regret ratio", title=title)
+    # room above the highest theory line for its value (the "9" of (1 + 4/2)² sat on the frame at 10, and "441" on
+    # the one at 500): the line at most 88 % of the way up the log axis
     top = [v for v in (theory or {}).values() if np.isfinite(v) and v > 0]
-    if (
-        top and ax.get_yscale() == "log"
-    ):  # room above the highest theory line for its value (the "9" of (1 + 4/2)² sat on the frame at 10, and
-        # "441" on the one at 500): the line at most 88 % of the way up the log axis
+    if top and ax.get_yscale() == "log":
         low, high = ax.get_ylim()
         ax.set_ylim(low, max(high, low * (max(top) / low) ** (1 / 0.88)))
     plain_log_ticks(ax.yaxis)  # 1, 2, 5, 10, ...: decades alone left an ε = 2 panel two labels, 1 and 10
