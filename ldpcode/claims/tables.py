@@ -241,8 +241,12 @@ def _num_cell(c) -> str:
     return _cell(c).replace(" ± ", " ±&nbsp;")
 
 
-def _html_table(head, body, css: str, classes=None) -> str:
-    th = "".join(f"<th>{_header(h)}</th>" for h in head)
+def _html_table(head, body, css: str, classes=None, right=()) -> str:
+    """An HTML table; the headers of the columns whose indices are in ``right`` (columns of numbers, right-aligned
+    by the book's CSS) are set over their numbers."""
+    th = "".join(
+        f"<th class='num'>{_header(h)}</th>" if j in right else f"<th>{_header(h)}</th>" for j, h in enumerate(head)
+    )
     rows = "".join(f"<tr>{_html_cells(r, classes[i] if classes else None)}</tr>" for i, r in enumerate(body))
     return f"<table class='{css}'><thead><tr>{th}</tr></thead><tbody>{rows}</tbody></table>"
 
@@ -476,5 +480,7 @@ class Table:
             ]
             for r in body
         ]
-        table = _html_table(head, body, "ldp-table", classes if any(any(r) for r in classes) else None)
+        table = _html_table(
+            head, body, "ldp-table", classes if any(any(r) for r in classes) else None, num if body else ()
+        )
         return f"<div class='mathjax_process'>{table}</div>" if self.math else table

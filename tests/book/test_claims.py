@@ -612,6 +612,9 @@ def test_table_formats_number_columns_and_right_aligns_them():
         and "<td class='nb'>a</td>" in h
         and "<td class='num'>+1.235 ±&nbsp;0.046</td>" in h
     )
+    # each number column's header is set over its numbers (right-aligned, as they are), a text column's is not
+    assert "<th>name</th><th class='num'>R(T)</th><th class='num'>ratio</th><th class='num'>pm</th>" in h
+    assert "<th class='num'>" not in C.Table(t.head, [], formats=t.formats)._repr_html_()
     with pytest.raises(ValueError, match="formats has 1 entries for 5 columns"):
         C.Table(t.head, t.body, formats=[None])
 
