@@ -1,8 +1,8 @@
 """One look for every figure: a seaborn theme, one colour per algorithm, the papers' log-log axes.
 
 Notebooks call :func:`use_theme` once, then :func:`regret_panel` / :func:`ratio_panel` per panel. The package:
-:mod:`.theme` (the theme, legibility at the text column's width, colours, axes), :mod:`.panels` (one axes each) and
-:mod:`.figures` (whole figures shared by two notebooks). Every name is here too: ``ldp.plotting.regret_panel``.
+:mod:`.theme` (the theme, legibility at the text column's width, colours, axes), :mod:`.panels` (one axes each),
+:mod:`.labels` (labels beside points) and :mod:`.figures` (whole figures shared by two notebooks). Every name is here too: ``ldp.plotting.regret_panel``.
 The colours of the algorithms are the policy registry's (:data:`ldpcode.policies.POLICY_COLORS`).
 """
 
@@ -32,6 +32,7 @@ from .theme import (
     raw_underscores,
     use_theme,
 )
+from .labels import label_points
 from .panels import (
     PAPER_STYLE,
     band_curve,
@@ -40,7 +41,6 @@ from .panels import (
     fit_label,
     fit_panel,
     gap_panel,
-    label_points,
     log_ratio_panel,
     mean_sd_panel,
     ratio_panel,

@@ -8,6 +8,7 @@ import math
 import numpy as np
 
 from ..claims.tables import format_number, format_value
+from .labels import label_points
 from .theme import POLICY_COLORS, THEORY_STYLE, legend_below, legend_clear_of_texts, paper_axes, plain_log_ticks
 
 
@@ -307,62 +308,6 @@ def fit_panel(
         ax.set_title(title)
     ax.legend(loc="upper left", fontsize="x-small")
     return fit
-
-
-def _stack(targets, gap: float, bottom: float):
-    """Heights for labels wanted at ``targets`` (top first), each at least ``gap`` below the one above and none
-    below ``bottom``, as close to the targets as can be (least squares): with u_i = p_i - (n - 1 - i) gap the gaps
-    say u is non-increasing, an isotonic regression (pool adjacent violators), then clipped at ``bottom``."""
-    n = len(targets)
-    shift = gap * np.arange(n - 1, -1, -1)
-    blocks: list = []  # [sum, count] of pooled targets of u, each block's mean at most the one before
-    for s in np.asarray(targets, dtype=float) - shift:
-        blocks.append([s, 1])
-        while len(blocks) > 1 and blocks[-1][0] / blocks[-1][1] > blocks[-2][0] / blocks[-2][1]:
-            s2, c2 = blocks.pop()
-            blocks[-1][0] += s2
-            blocks[-1][1] += c2
-    u = np.concatenate([[sm / c] * c for sm, c in blocks])
-    return np.maximum(u, bottom) + shift
-
-
-def label_points(
-    ax, x, y, texts, *, color=None, dx: float = 5.0, gap: float | None = None, width: float = 40.0
-) -> list:
-    """Write ``texts`` beside the points (x, y) of ``ax``, each ``dx`` points to the right and a little below.
-    Labels side by side (points within ``width`` points of each other across, chained) keep ``gap`` points apart
-    (default: 1.25 times their x-small font, as the theme sets it), none below the axes, each as near its own place
-    as can be (:func:`_stack`); a group that would move a label more than two gaps from its place is split into
-    two columns, ``width`` apart. A moved label has a thin line to its point. Figure 2 of the extended version wrote
-    "g 0.5", "d 1" and "g 1.5" over one another where its points cluster. Call it once the axes have their data and
-    their layout (it reads their scale). Returns the annotations."""
-    from matplotlib.font_manager import FontProperties
-
-    gap = 1.25 * FontProperties(size="x-small").get_size_in_points() if gap is None else gap
-    ax.autoscale_view()
-    scale = 72.0 / ax.figure.dpi  # display pixels to points
-    xy = ax.transData.transform(np.column_stack([x, y])) * scale
-    bottom = ax.bbox.y0 * scale + 4.0  # a label's baseline: its descenders go below it
-    own = np.maximum(xy[:, 1] - 10.0, bottom)  # each label's own place: right of its point, a little below
-    lx, ty = xy[:, 0] + dx, own.copy()
-    order = np.argsort(xy[:, 0], kind="stable")  # labels side by side, chained along x: one group
-    group = np.zeros(len(texts), dtype=int)
-    group[order[1:]] = np.cumsum(np.diff(xy[order, 0]) >= width)
-    for g in np.unique(group):
-        members = np.flatnonzero(group == g)
-        members = members[np.argsort(-own[members], kind="stable")]  # top first
-        ty[members] = _stack(own[members], gap, bottom)
-        if len(members) > 2 and np.max(np.abs(ty[members] - own[members])) > 2 * gap:
-            for k, half in enumerate((members[0::2], members[1::2])):  # two columns, each half as tall
-                ty[half] = _stack(own[half], gap, bottom)
-                lx[half] = xy[members, 0].max() + dx + k * width
-    out = [None] * len(texts)
-    for i, s in enumerate(texts):
-        moved = abs(lx[i] - xy[i, 0] - dx) > 0.5 or abs(ty[i] - own[i]) > 0.5
-        arrow = dict(arrowstyle="-", lw=0.5, color=color, shrinkA=0, shrinkB=3) if moved else None
-        out[i] = ax.annotate(s, (x[i], y[i]), textcoords="offset points", xytext=(lx[i] - xy[i, 0], ty[i] - xy[i, 1]),
-                             fontsize="x-small", color=color, arrowprops=arrow)  # fmt: skip
-    return out
 
 
 def relative_panel(

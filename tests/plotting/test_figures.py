@@ -316,3 +316,41 @@ def test_a_ratio_panels_legend_leaves_the_line_values_readable():
     ax.text(0.5, 0.5, "paper 10", transform=ax.transAxes)
     assert legend_clear_of_texts(ax)._loc == 0  # "best", as before, instead of matplotlib's ValueError
     plt.close(empty)
+
+
+def test_point_labels_keep_off_the_markers_of_a_rising_cloud():
+    """HeLDP Figure 2's left panel (the book's numbers: V_L and R_L(T) of its eight points): written beside their
+    points and stacked upwards, "g 0.5" and "g 1.5" were lifted level with their own markers and touched them (2
+    points off), between their neighbours' on the rising line. Every label's text now keeps 2.5 points off every
+    marker."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from ldpcode.plotting import fit_panel, label_points
+
+    x = np.array([148.8, 19.49, 12.6, 5.408, 30.53, 25.05, 29.04, 43.89])
+    y = np.array([137120, 42450, 30910, 12863, 57470, 48860, 54490, 73150])
+    texts = ["d 0.2", "d 1", "d 2", "d 100", "g 0.5", "g 1", "g 1.5", "g 2"]
+    fig, (ax, other) = plt.subplots(1, 2, figsize=(10, 4.2))  # as the figure: two panels side by side
+    for a in (ax, other):
+        fit_panel(a, x, y, 0.004 * y, title="HeLDP-UCB-L: R(T) against V\nT = 10^6")
+    fig.tight_layout()
+    notes = label_points(ax, x, y, texts)
+    fig.canvas.draw()
+    boxes = [matplotlib.text.Text.get_window_extent(n) for n in notes]
+    centres = ax.transData.transform(np.column_stack([x, y]))
+    radius = (3.0 + 2.5) * fig.dpi / 72  # the 6-point marker's disk, and 2.5 points of clear space around it
+    covered = [
+        (texts[i], texts[j])
+        for i, b in enumerate(boxes)
+        for j, (cx, cy) in enumerate(centres)
+        if (np.clip(cx, b.x0, b.x1) - cx) ** 2 + (np.clip(cy, b.y0, b.y1) - cy) ** 2 < radius**2
+    ]
+    assert covered == []
+    overlaps = [
+        (a, b) for i, a in enumerate(texts) for j, b in enumerate(texts) if i < j and boxes[i].overlaps(boxes[j])
+    ]
+    assert overlaps == [] and min(b.y0 for b in boxes) >= ax.bbox.y0 - 1
+    plt.close(fig)

@@ -1,0 +1,110 @@
+"""Labels written beside the points of a panel (:func:`label_points`), kept apart from one another and off the
+points' markers: Figure 2 of the extended version of Ren et al. wrote "g 0.5", "d 1" and "g 1.5" over one another
+where its points cluster, and a first layout of the book's wrote them over the neighbouring markers."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def _stack(targets, gap: float, bottom: float):
+    """Heights for labels wanted at ``targets`` (top first), each at least ``gap`` below the one above and none
+    below ``bottom``, as close to the targets as can be (least squares): with u_i = p_i - (n - 1 - i) gap the gaps
+    say u is non-increasing, an isotonic regression (pool adjacent violators), then clipped at ``bottom``."""
+    n = len(targets)
+    shift = gap * np.arange(n - 1, -1, -1)
+    blocks: list = []  # [sum, count] of pooled targets of u, each block's mean at most the one before
+    for s in np.asarray(targets, dtype=float) - shift:
+        blocks.append([s, 1])
+        while len(blocks) > 1 and blocks[-1][0] / blocks[-1][1] > blocks[-2][0] / blocks[-2][1]:
+            s2, c2 = blocks.pop()
+            blocks[-1][0] += s2
+            blocks[-1][1] += c2
+    u = np.concatenate([[sm / c] * c for sm, c in blocks])
+    return np.maximum(u, bottom) + shift
+
+
+def _covered(boxes, xy, radius: float) -> np.ndarray:
+    """For each label box (x0, y0, x1, y1), in points, the number of markers (centres ``xy``, disks of ``radius``
+    points) it covers: a disk meets a box when its centre is within ``radius`` of the box's nearest point."""
+    near_x = np.clip(xy[None, :, 0], boxes[:, None, 0], boxes[:, None, 2])
+    near_y = np.clip(xy[None, :, 1], boxes[:, None, 1], boxes[:, None, 3])
+    return ((near_x - xy[None, :, 0]) ** 2 + (near_y - xy[None, :, 1]) ** 2 < radius**2).sum(axis=1)
+
+
+def label_points(
+    ax,
+    x,
+    y,
+    texts,
+    *,
+    color=None,
+    dx: float = 5.0,
+    gap: float | None = None,
+    width: float = 40.0,
+    marker: float = 6.0,
+    clear: float = 2.5,
+) -> list:
+    """Write ``texts`` beside the points (x, y) of ``ax``, each ``dx`` points to the right and a little below.
+    Labels side by side (points within ``width`` points of each other across, chained) are one group, and keep
+    ``gap`` points apart (default: 1.25 times their x-small font, as the theme sets it), none below the axes, each as
+    near its own place as can be (:func:`_stack`). A group's labels go, in this order of preference: beside their
+    points; in one column right of the group's rightmost point; in two columns, ``width`` apart (half as tall).
+    A layout is taken when every label keeps ``clear`` points off every point's marker (a disk ``marker`` points
+    across: a label lifted level with its own point, ``dx`` to its right, crowds it) and, beside the points or in
+    one column, none of three or more labels moves more than two gaps from its place; when none qualifies, the one
+    that comes near the fewest markers. A column's labels start that clearance right of the rightmost marker. A moved label has a thin line to its point. Call it once
+    the axes have their data and their layout (it reads their scale and the renderer's text sizes). Returns the
+    annotations."""
+    from matplotlib.font_manager import FontProperties
+
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    font = FontProperties(size="x-small")
+    gap = 1.25 * font.get_size_in_points() if gap is None else gap
+    radius = marker / 2 + clear  # a label's box keeps this far from a marker's centre
+    ax.autoscale_view()
+    scale = 72.0 / ax.figure.dpi  # display pixels to points
+    renderer = ax.figure.canvas.get_renderer()
+    sizes = np.array([renderer.get_text_width_height_descent(s, font, ismath=False) for s in texts]).reshape(-1, 3)
+    w, h, descent = (sizes * scale).T
+    xy = ax.transData.transform(np.column_stack([x, y])) * scale
+    bottom = ax.bbox.y0 * scale + 4.0  # a label's baseline: its descenders go below it
+    own = np.maximum(xy[:, 1] - 10.0, bottom)  # each label's own place: right of its point, a little below
+    lx, ty = xy[:, 0] + dx, own.copy()
+    order = np.argsort(xy[:, 0], kind="stable")  # labels side by side, chained along x: one group
+    group = np.zeros(len(texts), dtype=int)
+    group[order[1:]] = np.cumsum(np.diff(xy[order, 0]) >= width)
+
+    def layouts(members):
+        """(left edges, baselines, acceptable if it covers no marker) of each layout of the group, in order."""
+        right = xy[members, 0].max() + radius + 1.0
+        beside = _stack(own[members], gap, bottom)
+        moved = len(members) > 2 and np.max(np.abs(beside - own[members])) > 2 * gap
+        yield xy[members, 0] + dx, beside, not moved
+        yield np.full(len(members), right), beside, not moved
+        cols, heights = np.empty(len(members)), np.empty(len(members))
+        for k, half in enumerate((np.arange(0, len(members), 2), np.arange(1, len(members), 2))):
+            cols[half], heights[half] = right + k * width, _stack(own[members][half], gap, bottom)
+        yield cols, heights, True
+
+    for g in np.unique(group):
+        members = np.flatnonzero(group == g)
+        members = members[np.argsort(-own[members], kind="stable")]  # top first
+        best = None
+        for left, base, acceptable in layouts(members):
+            boxes = np.column_stack(
+                [left, base - descent[members], left + w[members], base - descent[members] + h[members]]
+            )
+            covers = int(_covered(boxes, xy, radius).sum())
+            if best is None or covers < best[2] or (acceptable and covers == 0):
+                best = (left, base, covers)
+            if acceptable and covers == 0:
+                break
+        lx[members], ty[members] = best[0], best[1]
+    out = [None] * len(texts)
+    for i, s in enumerate(texts):
+        moved = abs(lx[i] - xy[i, 0] - dx) > 0.5 or abs(ty[i] - own[i]) > 0.5
+        arrow = dict(arrowstyle="-", lw=0.5, color=color, shrinkA=0, shrinkB=3) if moved else None
+        out[i] = ax.annotate(s, (x[i], y[i]), textcoords="offset points", xytext=(lx[i] - xy[i, 0], ty[i] - xy[i, 1]),
+                             fontsize="x-small", color=color, arrowprops=arrow)  # fmt: skip
+    return out
