@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from .._validate import check_real
 from .core import AGREE_Z, NEAR_Z, PAPERS, Claim, paper_unit
-from .statements import CATEGORIES, STATEMENTS, prints
+from .statements import CATEGORIES, STATEMENTS, prints, shown_as
 from .tables import _SENSE_TEXT, format_value, approx_horizon, span_text
 
 
@@ -93,10 +93,11 @@ class PaperClaim(Claim):
         return prints(self.category, self.quote, st.printed if st is not None else "", self.paper)
 
     def paper_text(self) -> str:
-        """The paper's number as a table shows it: ``≥ 10`` where the paper prints it, ``read as = 1`` where it is
-        the book's reading of a statement that prints no such number."""
-        text = _SENSE_TEXT[self.sense] + format_value(self.paper)
-        return text if self.paper_prints() else "read as " + (text if self.sense != "=" else "= " + text)
+        """The paper's number as a table shows it (:func:`~ldpcode.claims.statements.shown_as`): its own digits where
+        it prints it (``9.0``), with the book's reading beside them where it differs (``10 (read as ≥ 10)``), else
+        ``read as = 1``."""
+        st = STATEMENTS.get(self.statement)
+        return shown_as(self.category, self.quote, st.printed if st is not None else "", self.paper, self.sense)
 
     def reference(self) -> str:
         if self.paper is not None:

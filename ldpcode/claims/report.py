@@ -37,6 +37,7 @@ from .tables import (
     _mathjax,
     _prose,
     _text_table,
+    reading_on_its_line,
 )
 
 REPORT_CHAPTER = "report"
@@ -403,12 +404,11 @@ class PaperSection:
                 )
                 last_st, last_passage = c.statement, passage
             _, source, paper, reproduced, at, why, link = r
-            # the paper's column: a number the paper prints, or (greyed) the book's reading of the statement
-            paper_class = "" if c.paper_prints() else " class='ldp-reading'"
+            paper_class = "" if c.paper_prints() else " class='ldp-reading'"  # not printed: the book's reading
             cells = [
                 f"<td class={cls[0]!r}>{html.escape(c.verdict())}</td>",
                 f"<td>{_prose(source)}</td>",
-                f"<td{paper_class}>{html.escape(paper)}</td>",
+                f"<td{paper_class}>{reading_on_its_line(paper)}</td>",
                 f"<td>{html.escape(reproduced)}</td>",
                 f"<td>{html.escape(at)}</td>",
             ]

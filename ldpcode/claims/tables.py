@@ -236,6 +236,13 @@ def _html_cells(row, classes=None) -> str:
     )
 
 
+def reading_on_its_line(paper: str) -> str:
+    """The paper's number of a report row, escaped, with the book's reading beside it (``10 (read as ≥ 10)``:
+    :func:`ldpcode.claims.statements.shown_as`) set on a line of its own, so that the column stays narrow."""
+    printed, sep, reading = html.escape(paper).partition(" (read as ")
+    return printed + (f"<span class='ldp-reading'>(read as {reading}</span>" if sep else "")
+
+
 def _num_cell(c) -> str:
     """A cell of a column of numbers: :func:`_cell`, with a no-break space after each ±."""
     return _cell(c).replace(" ± ", " ±&nbsp;")

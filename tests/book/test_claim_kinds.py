@@ -141,8 +141,11 @@ def _stored(notebook: str, claim_id: str):
     "notebook, claim_id, shown",
     [
         ("ren2020/figure1", "ren2020.figure1.ratio_B_UCB.eps2.T1e7", "1.6"),  # printed: 'is 1.6'
-        ("ren2020/figure1", "ren2020.figure1.factor_L.eps2", "9"),  # printed '= 9.0'
-        ("azize2022/figure2", "azize2022.figure2.ratio_T1e7.dp_ucb_to_adap_ucb", "≥ 10"),  # '10 times lower'
+        ("ren2020/figure1", "ren2020.figure1.factor_L.eps2", "9.0"),  # printed '= 9.0': its digits, not '9'
+        # '10 times lower': the 10 is printed, the one-sided sense is the book's reading
+        ("azize2022/figure2", "azize2022.figure2.ratio_T1e7.dp_ucb_to_adap_ucb", "10 (read as ≥ 10)"),
+        ("ren2020/lemma7_sigmoid", "ren2020.lemma7.sup_value", "≥ 0.0765"),  # printed '\\geq 0.0765'
+        ("ren2020/lemma7_sigmoid", "ren2020.lemma7.gaussian_integral", "≥ 0.2066 (read as = 0.2066)"),
         ("azize2022/theorem2_minimax", "azize2022.theorem2.example_T1e6_K100", "read as ≤ 1"),  # "any ε ≥ 0.05"
         ("azize2022/theorem2_minimax", "azize2022.theorem2.threshold_T1e6_K100", "read as = 0.04828"),  # a formula
         # the paper prints no such number: the book's reading of the quoted statement
@@ -166,7 +169,13 @@ def test_a_number_stands_under_the_papers_name_only_where_the_paper_prints_it(no
 
 
 def test_what_a_statement_prints():
-    from ldpcode.claims.statements import numbers_in, prints
+    from ldpcode.claims.statements import numbers_in, prints, written_as
+
+    assert written_as("printed constant", "(1 + \\frac{4}{\\epsilon})^2 = 9.0", "", 9) == ("9.0", "=")
+    assert written_as("printed constant", "\\stackrel{a=0.107}{\\geq} 0.0765.", "", 0.0765) == ("0.0765", ">=")
+    assert written_as("printed constant", "x \\leq 1,000 y", "", 1000) == ("1,000", "<=")
+    assert written_as("printed result", "achieve 10 times lower regret", "10 times", 10) == ("10", "=")
+    assert written_as("identity", "9.0", "9.0", 9) is None  # an identity prints no number
 
     assert numbers_in("$T = 10^{7}$, over 1,000,000 runs: 9.0 and 0.0765.") == [10, 7, 1e6, 9, 0.0765]
     assert prints("printed result", "ratio is 1.6, and 8.5", "1.6", 1.6)

@@ -1389,3 +1389,12 @@ def test_an_upper_bound_above_the_largest_possible_value_reads_vacuous_not_holds
         C.bound("a.b", "s", reproduced=1.0, bound=1e6, how="h", sense=">=", cap=4e5)
     violated = C.bound("a.b", "s", reproduced=2e6, bound=1.13e6, how="h", cap=4e5)
     assert violated.verdict() == "VIOLATED"
+
+
+def test_a_printed_number_keeps_the_books_reading_on_a_line_of_its_own():
+    """The report's paper column does not wrap: '≥ 0.2066 (read as = 0.2066)' on one line made the first paper's
+    table 46 px too wide at 1280 px. The reading goes under the printed number, escaped like it."""
+    from ldpcode.claims.tables import reading_on_its_line
+
+    assert reading_on_its_line("10 (read as ≥ 10)") == "10<span class='ldp-reading'>(read as ≥ 10)</span>"
+    assert reading_on_its_line("9.0") == "9.0" and reading_on_its_line("a<b") == "a&lt;b"

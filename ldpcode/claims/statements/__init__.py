@@ -155,13 +155,42 @@ def prints(category: str, quote: str, printed: str, value: float) -> bool:
     experiment's values, is the book's evaluation, not a printed number). An ``identity`` (a ratio of 1 to a
     stated property), an ``order`` (an exponent read off a rate) and a ``scope`` statement print none: their
     numbers are the book's readings."""
-    if category == "printed result":
-        written = numbers_in(printed)
-    elif category == "printed constant":
-        written = numbers_in(quote)
-    else:
-        return False
-    return any(abs(x - value) <= 1e-9 * max(1.0, abs(value)) for x in written)
+    return written_as(category, quote, printed, value) is not None
+
+
+#: a sign of inequality written just before a number (after :func:`normalise`: ``\\geq`` is ``geq``)
+_SIGN_BEFORE = re.compile(r"(geq|≥|>=|leq|≤|<=)\s*$")
+
+
+def written_as(category: str, quote: str, printed: str, value: float) -> tuple[str, str] | None:
+    """How the paper writes ``value`` where it prints it (:func:`prints`): its digits as printed (``"9.0"``, not
+    the ``9`` a table would write) and the sense it prints beside them (``">="`` for Lemma 7's ``\\geq 0.0765``,
+    ``"="`` for a bare number, as in "10 times lower regret"), or None where it prints no such number."""
+    text = printed if category == "printed result" else quote if category == "printed constant" else ""
+    text = normalise(text)
+    for m in _NUMBER.finditer(text):
+        if abs(float(m.group().replace(",", "")) - value) <= 1e-9 * max(1.0, abs(value)):
+            sign = _SIGN_BEFORE.search(text[: m.start()])
+            sense = "=" if sign is None else ">=" if sign.group(1) in ("geq", "≥", ">=") else "<="
+            return m.group(), sense
+    return None
+
+
+def shown_as(category: str, quote: str, printed: str, value: float, sense: str) -> str:
+    """The paper's number ``value``, judged in ``sense``, as a table shows it under the paper's name: as the paper
+    writes it where it prints it (``9.0``; ``≥ 0.0765`` for Lemma 7's printed inequality), with the book's reading
+    beside it where that differs (``10 (read as ≥ 10)`` for "10 times lower regret", ``≥ 0.2066 (read as =
+    0.2066)`` for a printed bound the book computes as a value); ``read as = 1`` where the paper prints no such
+    number and the value is the book's reading of the statement (:func:`written_as`)."""
+    from ..tables import _SENSE_TEXT, format_value
+
+    written = written_as(category, quote, printed, value)
+    if written is None:
+        text = _SENSE_TEXT[sense] + format_value(value)
+        return "read as " + (text if sense != "=" else "= " + text)
+    digits, printed_sense = written
+    shown = _SENSE_TEXT[printed_sense] + digits
+    return shown if printed_sense == sense else f"{shown} (read as {_SENSE_TEXT[sense] or '= '}{digits})"
 
 
 def found(quote: str, text: str) -> bool:
