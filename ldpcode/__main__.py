@@ -338,7 +338,8 @@ def _limits(args):
 
 def _findings(args) -> int:
     from ._paths import repo_root
-    from .claims.report import check_findings_files, collect, findings, write_findings
+    from .claims.findings import check_findings_files, findings, write_findings
+    from .claims.report import collect
 
     if args.write:  # before any work: the rename of the rewrite would put a plain file in a link's place
         check_findings_files(repo_root())

@@ -293,10 +293,11 @@ def test_save_table_refuses_what_is_not_a_sweep_table(tmp_path, small_table):
 @pytest.mark.parametrize("linked", ["README.md", "intro.md"])
 def test_findings_write_refuses_a_symbolic_link(tmp_path, monkeypatch, capsys, linked):
     """Before: os.replace put a plain file in place of the link README.md (or intro.md)."""
-    from ldpcode.claims import report as R
+    from ldpcode.claims import findings as R
+    from ldpcode.claims import report
 
-    real_collect = R.collect
-    monkeypatch.setattr(R, "collect", lambda root=None: real_collect(root=ROOT))  # a book with stored claims
+    real_collect = report.collect
+    monkeypatch.setattr(report, "collect", lambda root=None: real_collect(root=ROOT))  # a book with stored claims
     monkeypatch.setenv("LDPCODE_ROOT", str(tmp_path))
     (tmp_path / "_toc.yml").write_text("root: intro\n")
     text = f"before\n{R.FINDINGS_START}\nold table\n{R.FINDINGS_END}\nafter\n"
@@ -470,7 +471,7 @@ def test_discrete_levels_refuse_probabilities_that_do_not_sum_to_one():
 def test_write_findings_itself_refuses_a_symbolic_link(tmp_path):
     """The library call, not only the command line: a linked intro.md is refused before anything is read or
     written."""
-    from ldpcode.claims import report as R
+    from ldpcode.claims import findings as R
 
     text = f"before\n{R.FINDINGS_START}\nold table\n{R.FINDINGS_END}\nafter\n"
     (tmp_path / "README.md").write_text(text)

@@ -32,7 +32,9 @@ decides its verdict. The package is split by role:
 :mod:`~ldpcode.claims.report`
     The reproduction report: :func:`stored_files`, :func:`collect` and :class:`Summary`,
     :func:`paper_section` and :class:`PaperSection`, :func:`scorecard`, :class:`Predictions`,
-    :class:`ClaimList`, and the findings table of README.md and intro.md.
+    :class:`ClaimList`.
+:mod:`~ldpcode.claims.findings`
+    The findings table of README.md and intro.md, written from the report's scorecard (not re-exported).
 
 Every name is re-exported here: notebooks call ``ldp.claims.check``, ``ldp.claims.statistical``, ...
 """

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from ldpcode import claims as C
-from ldpcode.claims import report as R
+from ldpcode.claims import findings as R
 
 ROOT = Path(__file__).resolve().parents[2]
 
