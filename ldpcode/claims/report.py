@@ -11,6 +11,8 @@ A statement judged by several numbers (the unbiasedness of g at six levels) coun
 favourable of its numbers' verdicts (the order of ``SEVERITY``), each as the statement counts it: a number judged
 near or disagreeing by its z alone counts as agreeing while that z is within what the largest of the statement's
 k numbers reaches by chance as often as one number passes 2 se (:func:`counted_verdict`, :func:`family_z`).
+Numbers of one figure whose horizon the paper does not state, read at one horizon, disagree together when their
+ranges of t do not meet (:func:`statement_verdict`).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from pathlib import Path
 from .._paths import repo_root
 from ..paper_index import PAPERS_BY_CITES
 from .core import AGREE_Z, PAPERS, VERDICTS, Claim
+from .horizons import HorizonRange, joint_horizons
 from .statements import CATEGORIES
 from .store import _read_json
 from .tables import (
@@ -38,6 +41,7 @@ from .tables import (
     _prose,
     _text_table,
     reading_on_its_line,
+    span_text,
 )
 
 REPORT_CHAPTER = "report"
@@ -146,10 +150,24 @@ def counted_verdict(claim, group: list) -> str:
     return "agrees" if lifted and claim.z() <= family_z(len(family), claim.sense) else v
 
 
+def _one_figure(group: list) -> bool:
+    """Whether ``group`` holds several numbers read off one figure at a horizon the paper does not state (each
+    searched over t): the paper read them at one horizon, so they are judged together too."""
+    return len(group) > 1 and all(c.t_searched is not None for c in group)
+
+
+def _common_t(group: list) -> tuple:
+    """The (first, last) t at which every number of ``group`` may fit at once, or () (:func:`joint_horizons`)."""
+    return joint_horizons(*(HorizonRange(tuple(c.t_searched), tuple(c.t_consistent)) for c in group))
+
+
 def statement_verdict(claims: list) -> str:
     """The verdict of a statement judged by ``claims``: the least favourable of theirs (``SEVERITY``), each as the
-    statement counts it (:func:`counted_verdict`)."""
+    statement counts it (:func:`counted_verdict`); **disagrees** when they are numbers of one figure (its horizon
+    unstated) that fit at no common t, each at some t of its own (Ren et al.'s 1.6 and 8.5 of Figure 1(a))."""
     verdicts = {counted_verdict(c, claims) for c in claims}
+    if _one_figure(claims) and not _common_t(claims):
+        verdicts.add("disagrees")
     return next(v for v in SEVERITY if v in verdicts)
 
 
@@ -159,6 +177,17 @@ def statement_summary(group: list) -> str:
     Empty for a statement judged by one number (its row says it all)."""
     if len(group) < 2:
         return ""
+    if _one_figure(group):
+        each = "; ".join(f"{c.paper_text()} at {span_text(c.t_consistent, c.t_searched)}" for c in group)
+        common = _common_t(group)
+        searched = (min(c.t_searched[0] for c in group), max(c.t_searched[1] for c in group))
+        together = (
+            f"together at most at {span_text(common, ())}" if common else f"{span_text((), searched)} fits them all"
+        )
+        return (
+            f"one statement, numbers of one figure the paper read at one horizon it does not state, counted as "
+            f"{statement_verdict(group)}: {together} ({each})"
+        )
     counts: dict = {}
     for c in group:
         counts[c.verdict()] = counts.get(c.verdict(), 0) + 1

@@ -230,7 +230,7 @@ def paper_reach(long: dict, eps_compare) -> PaperReach:
     if sorted(eps_compare) != [0.2, 2.0]:
         raise ValueError(f"eps_compare must hold the paper's levels 0.2 and 2.0, got {list(eps_compare)}")
     ucb = long[UCB_KEY]
-    paper_runs = statements.get("ren2020heldp.fig1c.ratio_B_over_UCB").runs
+    paper_runs = statements.get("ren2020heldp.fig1c.ratios").runs
     pairs = _pairs(eps_compare)
     ranges = {(e, p): consistent_horizons(ucb.checkpoints, long[(MIXED, p, "constant", e)].regret, ucb.regret,
                                           PAPER_RATIO[(e, p)], paper_runs=paper_runs, t_min=T_MIN)

@@ -1398,3 +1398,42 @@ def test_a_printed_number_keeps_the_books_reading_on_a_line_of_its_own():
 
     assert reading_on_its_line("10 (read as ≥ 10)") == "10<span class='ldp-reading'>(read as ≥ 10)</span>"
     assert reading_on_its_line("9.0") == "9.0" and reading_on_its_line("a<b") == "a&lt;b"
+
+
+def test_numbers_of_one_figure_read_at_no_common_t_disagree_together():
+    """A read-only review of the report: Ren et al.'s 1.6 (LDP-UCB-B / UCB) and 8.5 (LDP-UCB-L / UCB) of Figure 1(a)
+    were each 'consistent at some t', at t = 3.1·10⁴-4.6·10⁵ and 3.0·10⁶-10⁷; one panel is read at one horizon, so
+    the statement holding both disagrees. Ranges that meet keep the numbers' own verdicts."""
+    import numpy as np
+
+    t = np.array([10**3, 10**4, 10**5, 10**6])
+    den = np.ones((4, 4))
+    wobble = np.array([[0.0], [0.001], [-0.001], [0.0]])
+    b = np.array([[1.2, 1.6, 1.9, 2.2]] * 4) + wobble  # 1.6 at t = 10⁴ only
+    l_late = np.array([[5.0, 6.0, 7.0, 8.5]] * 4) + wobble  # 8.5 at t = 10⁶ only
+    l_early = np.array([[7.0, 8.5, 8.5, 9.5]] * 4) + wobble  # 8.5 at t = 10⁴-10⁵
+    key = "ren2020ldp.fig1a.ratios_eps2"
+
+    def ratio(name, curve, paper):
+        r = C.consistent_horizons(t, curve, den, paper)
+        return C.statistical(
+            name,
+            "Fig. 1(a)",
+            reproduced=float(curve[0, -1]),
+            se=0.001,
+            paper=paper,
+            statement=key,
+            reason="r",
+            horizon=10**6,
+            horizons=r,
+        )
+
+    one, late, early = ratio("o.b", b, 1.6), ratio("o.l", l_late, 8.5), ratio("o.e", l_early, 8.5)
+    assert {one.verdict(), late.verdict(), early.verdict()} == {"consistent at some t"}
+    assert C.statement_verdict([one, late]) == "disagrees"
+    assert C.statement_summary([one, late]) == (
+        "one statement, numbers of one figure the paper read at one horizon it does not state, counted as disagrees: "
+        "no t in [10³, 10⁶] fits them all (1.6 at t ≈ 10⁴; 8.5 at t ≈ 10⁶)"
+    )
+    assert C.statement_verdict([one, early]) == "consistent at some t"
+    assert "together at most at t ≈ 10⁴ (1.6 at t ≈ 10⁴; 8.5 at t ≈ 10⁴–10⁵)" in C.statement_summary([one, early])

@@ -812,7 +812,7 @@ TARGETS += [
             reproduced=1.0,
             se=0.1,
             paper=1.6,
-            statement="ren2020ldp.fig1a.ratio_B_eps2",
+            statement="ren2020ldp.fig1a.ratios_eps2",
             reason="r",
             horizon=10,
         ),

@@ -151,8 +151,8 @@ def test_first_reach_table_by_hand():
 
 
 STATED = {
-    ("LDP-UCB-B", 2.0): (1.6, "ren2020ldp.fig1a.ratio_B_eps2"),
-    ("LDP-UCB-L", 2.0): (8.5, "ren2020ldp.fig1a.ratio_L_eps2"),
+    ("LDP-UCB-B", 2.0): (1.6, "ren2020ldp.fig1a.ratios_eps2"),
+    ("LDP-UCB-L", 2.0): (8.5, "ren2020ldp.fig1a.ratios_eps2"),
 }
 
 
@@ -198,7 +198,7 @@ def test_ratio_claims_ids_sources_and_the_stated_ones():
     assert first["source"] == "Fig. 1: LDP-UCB-B / UCB1 regret ratio at ε = 2, Bernoulli arms"
     assert first["note"] == "2 paired runs; the conference paper states no number" and "paper" not in first
     assert stated_b["source"] == "Fig. 1(a): LDP-UCB-B / UCB1 regret ratio at ε = 2, Bernoulli arms"
-    assert (stated_b["paper"], stated_b["statement"], stated_b["runs"]) == (1.6, "ren2020ldp.fig1a.ratio_B_eps2", 2)
+    assert (stated_b["paper"], stated_b["statement"], stated_b["runs"]) == (1.6, "ren2020ldp.fig1a.ratios_eps2", 2)
     assert stated_b["reason"] == "why LDP-UCB-B" and stated_b["horizons"] is hz[("LDP-UCB-B", 2.0)]
     assert "the verdict is the range of t (from 10 to 10⁵)" in stated_b["note"]
     assert mixed["source"] == "Fig. 1: LDP-UCB-L / UCB1 regret ratio at ε = 2, mixed arms"

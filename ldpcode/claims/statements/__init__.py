@@ -1,7 +1,7 @@
 """What the papers print: one :class:`Statement` per sentence, table cell or figure caption that a claim is
 judged against, quoted verbatim with its locator and its category.
 
-A claim that carries a paper's number names its statement (``statement="ren2020ldp.fig1a.ratio_B_eps2"``);
+A claim that carries a paper's number names its statement (``statement="ren2020ldp.fig1a.ratios_eps2"``);
 the claim copies the statement's ``quote``, ``locator`` and ``category`` into ``data/`` so that the report can
 show them and :func:`ldpcode.claims.check` can guard them. Several claims may judge one statement (the
 unbiasedness of g at six levels is one statement, not six): the report counts statements.
