@@ -176,6 +176,17 @@ def test_what_a_statement_prints():
     assert written_as("printed constant", "x \\leq 1,000 y", "", 1000) == ("1,000", "<=")
     assert written_as("printed result", "achieve 10 times lower regret", "10 times", 10) == ("10", "=")
     assert written_as("identity", "9.0", "9.0", 9) is None  # an identity prints no number
+    # the review: a printed constant's quote holds indices, exponents and terms of the notation, which a computed
+    # 4, 2 or 1 must not be shown as printing (no row was affected)
+    notation = r"step $t_4 = 7$: $r_4 + r_5$, $\sqrt{\frac{(K-1)}{T}}$, $T = 10^7$, $x^2 = 9.0 e^{-1}$"
+    assert written_as("printed constant", notation, "", 7) == ("7", "=")
+    assert written_as("printed constant", notation, "", 9) == ("9.0", "=")
+    for not_printed in (4, 5, 1, 10, 2):
+        assert written_as("printed constant", notation, "", not_printed) is None, not_printed
+    assert written_as("printed constant", "doubled to 4, and -0.5 or (1 + x)", "", 4) == ("4", "=")
+    assert written_as("printed constant", "doubled to 4, and -0.5 or (1 + x)", "", 1) == ("1", "=")
+    assert written_as("printed constant", "a slope of -0.5", "", -0.5) == ("-0.5", "=")
+    assert written_as("printed constant", "a slope of -0.5", "", 0.5) is None  # not the printed -0.5
 
     assert numbers_in("$T = 10^{7}$, over 1,000,000 runs: 9.0 and 0.0765.") == [10, 7, 1e6, 9, 0.0765]
     assert prints("printed result", "ratio is 1.6, and 8.5", "1.6", 1.6)

@@ -162,17 +162,33 @@ def prints(category: str, quote: str, printed: str, value: float) -> bool:
 _SIGN_BEFORE = re.compile(r"(geq|≥|>=|leq|≤|<=)\s*$")
 
 
+def _notation(text: str, start: int, end: int) -> bool:
+    """Whether the number at ``text[start:end]`` (normalised) is part of the notation, not a value the paper prints:
+    an index or a coefficient glued to a symbol (``t_4``, ``frac{4}{epsilon}``), an exponent or a power's base
+    (``10^7``, ``^2``), a term of ``K-1`` or ``n+1``."""
+    before, after = text[max(0, start - 2) : start], text[end : end + 1]
+    if after == "^" or (before and (before[-1] == "^" or before[-1].isalpha())):
+        return True
+    return len(before) == 2 and before[-1] in "+-−" and (before[0].isalnum() or before[0] in ")^")
+
+
 def written_as(category: str, quote: str, printed: str, value: float) -> tuple[str, str] | None:
     """How the paper writes ``value`` where it prints it (:func:`prints`): its digits as printed (``"9.0"``, not
     the ``9`` a table would write) and the sense it prints beside them (``">="`` for Lemma 7's ``\\geq 0.0765``,
-    ``"="`` for a bare number, as in "10 times lower regret"), or None where it prints no such number."""
+    ``"="`` for a bare number, as in "10 times lower regret"), or None where it prints no such number. A number of the
+    notation (:func:`_notation`: the 4 of ``t_4``, the 2 of ``x^2``) is not a printed value; a minus sign before a
+    number is its sign (``−0.5`` prints -0.5, not 0.5)."""
     text = printed if category == "printed result" else quote if category == "printed constant" else ""
     text = normalise(text)
     for m in _NUMBER.finditer(text):
-        if abs(float(m.group().replace(",", "")) - value) <= 1e-9 * max(1.0, abs(value)):
-            sign = _SIGN_BEFORE.search(text[: m.start()])
+        if _notation(text, m.start(), m.end()):
+            continue
+        minus = text[m.start() - 1 : m.start()] in ("-", "−")  # a printed negative number (not a term: _notation)
+        written = float(m.group().replace(",", "")) * (-1 if minus else 1)
+        if abs(written - value) <= 1e-9 * max(1.0, abs(value)):
+            sign = _SIGN_BEFORE.search(text[: m.start() - minus])
             sense = "=" if sign is None else ">=" if sign.group(1) in ("geq", "≥", ">=") else "<="
-            return m.group(), sense
+            return text[m.start() - minus : m.end()], sense
     return None
 
 
