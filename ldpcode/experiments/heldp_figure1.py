@@ -288,6 +288,20 @@ def threshold_margins(res: dict, law: str, p: str, grid, worst: float, best: flo
     return (gap(m), bootstrap_se(gap, m)), (margin(m), bootstrap_se(margin, m))
 
 
+def worst_since(res: dict, law: str, p: str, grid, worst: float) -> int | None:
+    """The first checkpoint from which the mean regret of agent ``p`` at threshold ``worst`` is the largest of
+    ``grid``'s at every later checkpoint up to the horizon (Section 4.2's orderings hold from there on, at the
+    horizons these runs have); None where it is not the largest at the horizon."""
+    grid = list(grid)
+    if worst not in grid:
+        raise ValueError(f"worst must be a threshold of grid {grid}, got {worst!r}")
+    top = np.array([res[(BERNOULLI, p, law, x)].mean_regret() for x in grid]).argmax(axis=0) == grid.index(worst)
+    if not top[-1]:
+        return None
+    trailing = len(top) if top.all() else int(np.argmin(top[::-1]))  # checkpoints at the end where it is the largest
+    return int(res[(BERNOULLI, p, law, worst)].checkpoints[len(top) - trailing])
+
+
 def curve_claim(key: tuple, horizon: int) -> tuple[str, str]:
     """The claim name and source text of the mean regret at ``horizon`` of the curve ``key`` of :func:`run_curves`,
     with its panel of Figure 1. UCB1 (no levels) has none here: ``chapters/ren2020/figure1`` stores it."""

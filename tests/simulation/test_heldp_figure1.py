@@ -283,3 +283,17 @@ def test_curve_claim_names_and_panels():
 
 def test_panel_letters():
     assert f1.PANEL == {(D, L): "e", (D, B): "f", (G, L): "g", (G, B): "h"}
+
+
+def test_worst_since_is_the_first_checkpoint_of_the_last_run_of_leads():
+    """The review: Section 4.2's orderings were read at T only; the rows now say from which checkpoint on the
+    paper's threshold has the largest regret at every checkpoint."""
+    cps = [10, 100, 1000, 10000]
+    means = {0.2: [5, 1, 9, 12], 1.0: [1, 2, 3, 4], 2.0: [2, 3, 10, 11]}  # 0.2 leads at 10, loses at 100 and 1000
+    res = {(f1.BERNOULLI, L, D, em): curve([m, m], cps) for em, m in means.items()}
+    assert f1.worst_since(res, D, L, [0.2, 1.0, 2.0], 0.2) == 10000
+    assert f1.worst_since(res, D, L, [0.2, 1.0, 2.0], 1.0) is None  # not the largest at T
+    res[(f1.BERNOULLI, L, D, 0.2)] = curve([[9, 9, 19, 19]] * 2, cps)
+    assert f1.worst_since(res, D, L, [0.2, 1.0, 2.0], 0.2) == 10  # the largest throughout
+    with pytest.raises(ValueError, match="worst must be a threshold of grid"):
+        f1.worst_since(res, D, L, [0.2, 1.0, 2.0], 0.5)
