@@ -32,6 +32,27 @@ def _covered(boxes, xy, radius: float) -> np.ndarray:
     return ((near_x - xy[None, :, 0]) ** 2 + (near_y - xy[None, :, 1]) ** 2 < radius**2).sum(axis=1)
 
 
+def _segments(ax, scale: float) -> tuple:
+    """The drawn segments of the lines of ``ax`` (fits, curves; not markers alone), in points: (starts, ends)."""
+    starts, ends = [np.empty((0, 2))], [np.empty((0, 2))]
+    for line in ax.get_lines():
+        if line.get_visible() and line.get_linestyle() not in ("None", "", " ") and len(line.get_xydata()) > 1:
+            with np.errstate(invalid="ignore"):
+                p = line.get_transform().transform(line.get_xydata()) * scale
+            keep = np.isfinite(p[:-1]).all(axis=1) & np.isfinite(p[1:]).all(axis=1)
+            starts.append(p[:-1][keep])
+            ends.append(p[1:][keep])
+    return np.concatenate(starts), np.concatenate(ends)
+
+
+def _crossed(boxes, segments) -> int:
+    """How many label boxes (x0, y0, x1, y1) a segment of ``segments`` runs through."""
+    from .theme import _inside
+
+    starts, ends = segments
+    return sum(bool((_inside(starts, ends, box) > 0).any()) for box in boxes) if len(starts) else 0
+
+
 def label_points(
     ax,
     x,
@@ -48,15 +69,18 @@ def label_points(
     """Write ``texts`` beside the points (x, y) of ``ax``, each ``dx`` points to the right and a little below.
     Labels side by side (points within ``width`` points of each other across, chained) are one group, and keep
     ``gap`` points apart (default: 1.25 times their x-small font, as the theme sets it), none below the axes, each as
-    near its own place as can be (:func:`_stack`). A group's labels go, in this order of preference: beside their
-    points; in one column right of the group's rightmost point; in two columns, ``width`` apart (half as tall).
-    A layout is taken when every label keeps ``clear`` points off every point's marker (a disk ``marker`` points
-    across: a label lifted level with its own point, ``dx`` to its right, crowds it) and, beside the points or in
-    one column, none of three or more labels moves more than two gaps from its place; when none qualifies, the one
-    that comes near the fewest markers. A column's labels start that clearance right of the rightmost marker. A moved label has a thin line to its point. Call it once
-    the axes have their data and their layout (it reads their scale and the renderer's text sizes). Returns the
-    annotations."""
+    near its own place as can be (:func:`_stack`). A group's labels go beside their points when every label keeps
+    ``clear`` points off every point's marker (a disk ``marker`` points across: a label lifted level with its own
+    point, ``dx`` to its right, crowds it) and none of three or more labels moves more than two gaps from its
+    place; else in one column right of the group's rightmost point, in the order of their points, so that no
+    leader line crosses a label (a second column's lines crossed the first's), or ``width`` further right, up to
+    three times, until no line of the axes (a fit) runs through a label either; when none qualifies, the layout
+    with the fewest labels near a marker or on a line. A column's labels start that clearance right of the rightmost marker. A
+    moved label has a thin line to its point. A point that is not finite (or not on a log axis) gets no label (None
+    in its place). Call it once the axes have their data and their layout (it reads their scale; text sizes are
+    the font's, whatever the backend). Returns the annotations."""
     from matplotlib.font_manager import FontProperties
+    from matplotlib.textpath import TextToPath
 
     x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     font = FontProperties(size="x-small")
@@ -64,16 +88,18 @@ def label_points(
     radius = marker / 2 + clear  # a label's box keeps this far from a marker's centre
     ax.autoscale_view()
     scale = 72.0 / ax.figure.dpi  # display pixels to points
-    renderer = ax.figure.canvas.get_renderer()
-    sizes = np.array([renderer.get_text_width_height_descent(s, font, ismath=False) for s in texts]).reshape(-1, 3)
-    w, h, descent = (sizes * scale).T
-    xy = ax.transData.transform(np.column_stack([x, y])) * scale
+    sizes = np.array([TextToPath().get_text_width_height_descent(s, font, ismath=False) for s in texts]).reshape(-1, 3)
+    w, h, descent = sizes.T  # in points
+    with np.errstate(invalid="ignore"):
+        xy = ax.transData.transform(np.column_stack([x, y])) * scale
+    shown = np.isfinite(xy).all(axis=1)
+    segments = _segments(ax, scale)
     bottom = ax.bbox.y0 * scale + 4.0  # a label's baseline: its descenders go below it
     own = np.maximum(xy[:, 1] - 10.0, bottom)  # each label's own place: right of its point, a little below
     lx, ty = xy[:, 0] + dx, own.copy()
-    order = np.argsort(xy[:, 0], kind="stable")  # labels side by side, chained along x: one group
-    group = np.zeros(len(texts), dtype=int)
-    group[order[1:]] = np.cumsum(np.diff(xy[order, 0]) >= width)
+    order = np.flatnonzero(shown)[np.argsort(xy[shown, 0], kind="stable")]  # side by side, chained along x: a group
+    group = np.full(len(texts), -1)
+    group[order] = np.cumsum(np.diff(xy[order, 0], prepend=xy[order[:1], 0]) >= width)
 
     def layouts(members):
         """(left edges, baselines, acceptable if it covers no marker) of each layout of the group, in order."""
@@ -81,13 +107,10 @@ def label_points(
         beside = _stack(own[members], gap, bottom)
         moved = len(members) > 2 and np.max(np.abs(beside - own[members])) > 2 * gap
         yield xy[members, 0] + dx, beside, not moved
-        yield np.full(len(members), right), beside, not moved
-        cols, heights = np.empty(len(members)), np.empty(len(members))
-        for k, half in enumerate((np.arange(0, len(members), 2), np.arange(1, len(members), 2))):
-            cols[half], heights[half] = right + k * width, _stack(own[members][half], gap, bottom)
-        yield cols, heights, True
+        for k in range(4):  # in the order of their points (no leader line crosses a label), off the axes' lines
+            yield np.full(len(members), right + k * width), beside, True
 
-    for g in np.unique(group):
+    for g in np.unique(group[shown]):
         members = np.flatnonzero(group == g)
         members = members[np.argsort(-own[members], kind="stable")]  # top first
         best = None
@@ -95,14 +118,15 @@ def label_points(
             boxes = np.column_stack(
                 [left, base - descent[members], left + w[members], base - descent[members] + h[members]]
             )
-            covers = int(_covered(boxes, xy, radius).sum())
+            covers = int(_covered(boxes, xy[shown], radius).sum()) + _crossed(boxes, segments)
             if best is None or covers < best[2] or (acceptable and covers == 0):
                 best = (left, base, covers)
             if acceptable and covers == 0:
                 break
         lx[members], ty[members] = best[0], best[1]
     out = [None] * len(texts)
-    for i, s in enumerate(texts):
+    for i in np.flatnonzero(shown):
+        s = texts[i]
         moved = abs(lx[i] - xy[i, 0] - dx) > 0.5 or abs(ty[i] - own[i]) > 0.5
         arrow = dict(arrowstyle="-", lw=0.5, color=color, shrinkA=0, shrinkB=3) if moved else None
         out[i] = ax.annotate(s, (x[i], y[i]), textcoords="offset points", xytext=(lx[i] - xy[i, 0], ty[i] - xy[i, 1]),

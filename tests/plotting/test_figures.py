@@ -213,8 +213,8 @@ def test_legend_cell_puts_a_key_alone_in_its_grid_cell():
 
 def test_point_labels_of_a_cluster_do_not_overlap_and_stay_inside_the_axes():
     """Figure 2 of the extended version wrote its points' labels over one another where six points cluster at the
-    bottom left of a panel. label_points, called once the layout is done, keeps labels side by side apart (the
-    next column to the right where there is no room below) and none below the axes; an isolated point keeps its
+    bottom left of a panel. label_points, called once the layout is done, keeps labels side by side apart (in one
+    column right of the cluster where there is no room beside it) and none below the axes; an isolated point keeps its
     label where it was, with no leader line."""
     import matplotlib
 
@@ -353,4 +353,27 @@ def test_point_labels_keep_off_the_markers_of_a_rising_cloud():
         (a, b) for i, a in enumerate(texts) for j, b in enumerate(texts) if i < j and boxes[i].overlaps(boxes[j])
     ]
     assert overlaps == [] and min(b.y0 for b in boxes) >= ax.bbox.y0 - 1
+    plt.close(fig)
+
+
+def test_point_labels_skip_a_point_that_is_not_finite_and_keep_wide_columns_apart():
+    """The second look: a NaN point gave its whole group NaN places, and drawing raised; the second column sat a
+    fixed 40 points right of the first, so labels wider than that overlapped."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from ldpcode.plotting import label_points
+
+    fig, ax = plt.subplots(figsize=(5, 4))
+    x, y = np.array([1.0, 1.1, np.nan, 1.2, 1.3, 1.4, 1.5]), np.array([1.0, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6])
+    ax.plot(x, y, "o")
+    ax.set(xlim=(0, 10), ylim=(0, 10))
+    texts = [f"HeLDP-UCB-L {k}" for k in range(len(x))]
+    notes = label_points(ax, x, y, texts)
+    fig.canvas.draw()  # raised StopIteration before
+    assert notes[2] is None and all(n is not None for i, n in enumerate(notes) if i != 2)
+    boxes = [matplotlib.text.Text.get_window_extent(n) for n in notes if n is not None]
+    assert not [(i, j) for i in range(len(boxes)) for j in range(i) if boxes[i].overlaps(boxes[j])]
     plt.close(fig)
