@@ -150,15 +150,15 @@ def counted_verdict(claim, group: list) -> str:
     return "agrees" if lifted and claim.z() <= family_z(len(family), claim.sense) else v
 
 
-def _one_figure(group: list) -> bool:
-    """Whether ``group`` holds several numbers read off one figure at a horizon the paper does not state (each
-    searched over t): the paper read them at one horizon, so they are judged together too."""
-    return len(group) > 1 and all(c.t_searched is not None for c in group)
+def _searched(group: list) -> list:
+    """The numbers of ``group`` read off one figure at a horizon the paper does not state (each searched over t): the
+    paper read them at one horizon, so two or more of them are judged together too."""
+    return [c for c in group if c.t_searched is not None]
 
 
 def _common_t(group: list) -> tuple:
-    """The (first, last) t at which every number of ``group`` may fit at once, or () (:func:`joint_horizons`)."""
-    return joint_horizons(*(HorizonRange(tuple(c.t_searched), tuple(c.t_consistent)) for c in group))
+    """The (first, last) t at which the searched numbers of ``group`` may all fit at once, or () (:func:`joint_horizons`)."""
+    return joint_horizons(*(HorizonRange(tuple(c.t_searched), tuple(c.t_consistent)) for c in _searched(group)))
 
 
 def statement_verdict(claims: list) -> str:
@@ -166,7 +166,7 @@ def statement_verdict(claims: list) -> str:
     statement counts it (:func:`counted_verdict`); **disagrees** when they are numbers of one figure (its horizon
     unstated) that fit at no common t, each at some t of its own (Ren et al.'s 1.6 and 8.5 of Figure 1(a))."""
     verdicts = {counted_verdict(c, claims) for c in claims}
-    if _one_figure(claims) and not _common_t(claims):
+    if len(_searched(claims)) > 1 and not _common_t(claims):
         verdicts.add("disagrees")
     return next(v for v in SEVERITY if v in verdicts)
 
@@ -177,13 +177,13 @@ def statement_summary(group: list) -> str:
     Empty for a statement judged by one number (its row says it all)."""
     if len(group) < 2:
         return ""
-    if _one_figure(group):
+    if len(_searched(group)) == len(group):
         each = "; ".join(f"{c.paper_text()} at {span_text(c.t_consistent, c.t_searched)}" for c in group)
-        common = _common_t(group)
-        searched = (min(c.t_searched[0] for c in group), max(c.t_searched[1] for c in group))
-        together = (
-            f"together at most at {span_text(common, ())}" if common else f"{span_text((), searched)} fits them all"
-        )
+        common, ranges = _common_t(group), {tuple(c.t_searched) for c in group}
+        if common:
+            together = f"together at most at {span_text(common, ())}"
+        else:  # the range searched, when every number was searched over the same one
+            together = f"{span_text((), ranges.pop())} fits them all" if len(ranges) == 1 else "no t fits them all"
         return (
             f"one statement, numbers of one figure the paper read at one horizon it does not state, counted as "
             f"{statement_verdict(group)}: {together} ({each})"

@@ -184,7 +184,23 @@ def test_what_a_statement_prints():
     for not_printed in (4, 5, 1, 10, 2):
         assert written_as("printed constant", notation, "", not_printed) is None, not_printed
     assert written_as("printed constant", "doubled to 4, and -0.5 or (1 + x)", "", 4) == ("4", "=")
-    assert written_as("printed constant", "doubled to 4, and -0.5 or (1 + x)", "", 1) == ("1", "=")
+    # the second look: a term, a label, a fraction, a bare decimal point, superscripts, a sign without a space
+    for quote, value in [
+        ("or (1 + x)", 1),
+        ("Table 2 and Lemma 7", 2),
+        ("Table 2 and Lemma 7", 7),
+        ("(K - 1)", 1),
+        ("T^{3/4}", 4),
+        ("T^{3/4}", 3),
+        ("a .5 share", 5),
+        ("T = 10⁷", 107),
+        ("T = 10⁷", 7),
+    ]:
+        assert written_as("printed constant", quote, "", value) is None, (quote, value)
+    assert written_as("printed constant", r"$x \geq0.0765$", "", 0.0765) == ("0.0765", ">=")
+    assert written_as("printed constant", r"$x \ge 0.0765$", "", 0.0765) == ("0.0765", ">=")
+    assert written_as("printed constant", "a large 0.5", "", 0.5) == ("0.5", "=")  # 'large' ends in 'ge': no sign
+    assert written_as("printed constant", "x > 3 and y < 2", "", 2) == ("2", "<=")
     assert written_as("printed constant", "a slope of -0.5", "", -0.5) == ("-0.5", "=")
     assert written_as("printed constant", "a slope of -0.5", "", 0.5) is None  # not the printed -0.5
 

@@ -1437,3 +1437,24 @@ def test_numbers_of_one_figure_read_at_no_common_t_disagree_together():
     )
     assert C.statement_verdict([one, early]) == "consistent at some t"
     assert "together at most at t ≈ 10⁴ (1.6 at t ≈ 10⁴; 8.5 at t ≈ 10⁴–10⁵)" in C.statement_summary([one, early])
+
+
+def test_a_number_at_a_stated_horizon_does_not_hide_a_pair_that_fits_no_common_t():
+    """The second look: a third number, judged at a stated horizon, turned the pair's 'disagrees' into its own
+    verdict (the joint rule asked every number to be searched over t)."""
+    import numpy as np
+
+    t, den = np.array([10**3, 10**4, 10**5, 10**6]), np.ones((4, 4))
+    wobble = np.array([[0.0], [0.001], [-0.001], [0.0]])
+    key = "ren2020ldp.fig1a.ratios_eps2"
+
+    def ratio(name, curve, paper):
+        r = C.consistent_horizons(t, curve, den, paper)
+        return C.statistical(name, "Fig. 1(a)", reproduced=float(curve[0, -1]), se=0.001, paper=paper, statement=key,
+                             reason="r", horizon=10**6, horizons=r)  # fmt: skip
+
+    early = ratio("o.b", np.array([[1.2, 1.6, 1.9, 2.2]] * 4) + wobble, 1.6)
+    late = ratio("o.l", np.array([[5.0, 6.0, 7.0, 8.5]] * 4) + wobble, 8.5)
+    stated = C.statistical("o.s", "s", reproduced=2.0, se=0.1, paper=2.0, statement=key, reason="r", horizon=10**6)
+    assert C.statement_verdict([early, late, stated]) == "disagrees"
+    assert C.statement_verdict([early, stated]) == "consistent at some t"

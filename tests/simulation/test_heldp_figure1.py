@@ -222,10 +222,10 @@ def test_format_horizon_in_ascii_as_the_stored_claim_texts_write_it():
 
 
 def test_paper_numbers_are_the_statements():
-    for e, tag in ((2.0, "c"), (0.2, "d")):
-        for p in (B, L):
-            printed = statements.get(f"ren2020heldp.fig1{tag}.ratios").printed  # the panel's two numbers
-            assert f1.PAPER_RATIO[(e, p)] in statements.numbers_in(printed)
+    # each panel's two numbers, in the order its sentence prints them: (c) "B ... is 1.6, ... L is 8.6", (d) "210 and 74"
+    for e, tag, order in ((2.0, "c", (B, L)), (0.2, "d", (L, B))):
+        printed = statements.get(f"ren2020heldp.fig1{tag}.ratios").printed
+        assert statements.numbers_in(printed) == [f1.PAPER_RATIO[(e, p)] for p in order]
     assert {law: w[:2] for law, w in f1.WORST_IN_PAPER.items()} == {D: (0.2, "too small"), G: (2.0, "too large")}
     for w, words, key, _ in f1.WORST_IN_PAPER.values():
         assert statements.get(key).key == key and words.replace("too ", "") in key

@@ -159,17 +159,41 @@ def prints(category: str, quote: str, printed: str, value: float) -> bool:
 
 
 #: a sign of inequality written just before a number (after :func:`normalise`: ``\\geq`` is ``geq``)
-_SIGN_BEFORE = re.compile(r"(geq|≥|>=|leq|≤|<=)\s*$")
+#: a sign of inequality written just before a number (after :func:`normalise`: ``\geq`` is ``geq``, ``\ge`` is ``ge``)
+_SIGN_BEFORE = re.compile(r"(?<![a-z])(geqslant|geq|ge|leqslant|leq|le)\s*$|(≥|>=|>|≤|<=|<)\s*$")
+#: words that name a part of a paper: the number after them is a label ("Table 2", "Lemma 7"), not a value
+_LABEL_WORD = re.compile(
+    r"(?<![a-z])(table|lemma|theorem|figure|fig\.|section|sec\.|eq\.|equation|corollary|algorithm|appendix|step|line|"
+    r"agent|example|proposition|definition|assumption|remark|chapter|part)\s*\(?$"
+)
+#: superscript digits, which NFKC (:func:`normalise`) would glue to the digits before them ("10⁷" -> "107")
+_SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
+
+
+def _sign_before(text: str):
+    """``">="``, ``"<="`` or None: the sign of inequality written just before the end of ``text``."""
+    m = _SIGN_BEFORE.search(text)
+    if m is None:
+        return None
+    return ">=" if (m.group(1) or m.group(2)) in ("geqslant", "geq", "ge", "≥", ">=", ">") else "<="
 
 
 def _notation(text: str, start: int, end: int) -> bool:
     """Whether the number at ``text[start:end]`` (normalised) is part of the notation, not a value the paper prints:
     an index or a coefficient glued to a symbol (``t_4``, ``frac{4}{epsilon}``), an exponent or a power's base
-    (``10^7``, ``^2``), a term of ``K-1`` or ``n+1``."""
-    before, after = text[max(0, start - 2) : start], text[end : end + 1]
-    if after == "^" or (before and (before[-1] == "^" or before[-1].isalpha())):
+    (``10^7``, ``^2``), a term of a sum or a difference (``K - 1``, ``1 + x``), a fraction's part (``3/4``), a
+    label (``Table 2``, ``Lemma 7``); a number written right after a sign of inequality (``geq0.0765``) is a value."""
+    head, tail = text[:start], text[end:]
+    if _sign_before(head) is not None:
+        return False
+    if tail[:1] in ("^", "/") or head[-1:] in ("^", "/", ".") or head[-1:].isalpha() or _LABEL_WORD.search(head):
         return True
-    return len(before) == 2 and before[-1] in "+-−" and (before[0].isalnum() or before[0] in ")^")
+    if tail.lstrip()[:1] in ("+", "-", "−", "*", "/"):
+        return True  # a term followed by an operator: the 1 of "1 + x"
+    stripped = head.rstrip()
+    word = re.search(r"[a-z]*$", stripped[:-1].rstrip()).group()  # "of -0.5": a word before a sign, not a symbol
+    term = stripped[:-1].rstrip()[-1:]  # what the + or - follows: a symbol or a number makes it an operator
+    return stripped[-1:] in ("+", "-", "−") and len(word) < 2 and (term.isalnum() or term in (")", "^"))
 
 
 def written_as(category: str, quote: str, printed: str, value: float) -> tuple[str, str] | None:
@@ -179,16 +203,14 @@ def written_as(category: str, quote: str, printed: str, value: float) -> tuple[s
     notation (:func:`_notation`: the 4 of ``t_4``, the 2 of ``x^2``) is not a printed value; a minus sign before a
     number is its sign (``−0.5`` prints -0.5, not 0.5)."""
     text = printed if category == "printed result" else quote if category == "printed constant" else ""
-    text = normalise(text)
+    text = normalise(re.sub("[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]+", lambda m: "^" + m.group().translate(_SUPERSCRIPT), text))
     for m in _NUMBER.finditer(text):
         if _notation(text, m.start(), m.end()):
             continue
         minus = text[m.start() - 1 : m.start()] in ("-", "−")  # a printed negative number (not a term: _notation)
         written = float(m.group().replace(",", "")) * (-1 if minus else 1)
         if abs(written - value) <= 1e-9 * max(1.0, abs(value)):
-            sign = _SIGN_BEFORE.search(text[: m.start() - minus])
-            sense = "=" if sign is None else ">=" if sign.group(1) in ("geq", "≥", ">=") else "<="
-            return text[m.start() - minus : m.end()], sense
+            return text[m.start() - minus : m.end()], _sign_before(text[: m.start() - minus]) or "="
     return None
 
 
