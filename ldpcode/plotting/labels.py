@@ -74,8 +74,9 @@ def label_points(
     point, ``dx`` to its right, crowds it) and none of three or more labels moves more than two gaps from its
     place; else in one column right of the group's rightmost point, in the order of their points, so that no
     leader line crosses a label (a second column's lines crossed the first's), or ``width`` further right, up to
-    three times, until no line of the axes (a fit) runs through a label either; when none qualifies, the layout
-    with the fewest labels near a marker or on a line. A column's labels start that clearance right of the rightmost marker. A
+    three times, until no line of the axes (a fit) runs through a label either, none past the axes' right edge;
+    else in a column left of the group; when none qualifies, the layout with the fewest labels near a marker, on a
+    line or past the edge. A column's labels start that clearance right of the rightmost marker. A
     moved label has a thin line to its point. A point that is not finite (or not on a log axis) gets no label (None
     in its place). Call it once the axes have their data and their layout (it reads their scale; text sizes are
     the font's, whatever the backend). Returns the annotations."""
@@ -109,6 +110,7 @@ def label_points(
         yield xy[members, 0] + dx, beside, not moved
         for k in range(4):  # in the order of their points (no leader line crosses a label), off the axes' lines
             yield np.full(len(members), right + k * width), beside, True
+        yield xy[members, 0].min() - radius - 1.0 - w[members], beside, True  # left of it, ending at one x
 
     for g in np.unique(group[shown]):
         members = np.flatnonzero(group == g)
@@ -119,6 +121,7 @@ def label_points(
                 [left, base - descent[members], left + w[members], base - descent[members] + h[members]]
             )
             covers = int(_covered(boxes, xy[shown], radius).sum()) + _crossed(boxes, segments)
+            covers += int((boxes[:, 2] > ax.bbox.x1 * scale).sum())  # a label past the axes' right edge
             if best is None or covers < best[2] or (acceptable and covers == 0):
                 best = (left, base, covers)
             if acceptable and covers == 0:

@@ -377,3 +377,22 @@ def test_point_labels_skip_a_point_that_is_not_finite_and_keep_wide_columns_apar
     boxes = [matplotlib.text.Text.get_window_extent(n) for n in notes if n is not None]
     assert not [(i, j) for i in range(len(boxes)) for j in range(i) if boxes[i].overlaps(boxes[j])]
     plt.close(fig)
+
+
+def test_point_labels_of_a_cluster_at_the_right_edge_stay_inside_the_axes():
+    """The second look: a column right of a cluster at the right edge ran past the spine."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from ldpcode.plotting import label_points
+
+    fig, ax = plt.subplots(figsize=(5, 4))
+    x, y = np.array([9.0, 9.1, 9.2, 9.3]), np.array([5.0, 5.05, 5.1, 5.15])
+    ax.plot(x, y, "o")
+    ax.set(xlim=(0, 10), ylim=(0, 10))
+    notes = label_points(ax, x, y, ["g 0.5", "g 1", "g 1.5", "g 2"])
+    fig.canvas.draw()
+    assert max(matplotlib.text.Text.get_window_extent(n).x1 for n in notes) <= ax.bbox.x1 + 1
+    plt.close(fig)
