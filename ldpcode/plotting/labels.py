@@ -34,15 +34,10 @@ def _covered(boxes, xy, radius: float) -> np.ndarray:
 
 def _segments(ax, scale: float) -> tuple:
     """The drawn segments of the lines of ``ax`` (fits, curves; not markers alone), in points: (starts, ends)."""
-    starts, ends = [np.empty((0, 2))], [np.empty((0, 2))]
-    for line in ax.get_lines():
-        if line.get_visible() and line.get_linestyle() not in ("None", "", " ") and len(line.get_xydata()) > 1:
-            with np.errstate(invalid="ignore"):
-                p = line.get_transform().transform(line.get_xydata()) * scale
-            keep = np.isfinite(p[:-1]).all(axis=1) & np.isfinite(p[1:]).all(axis=1)
-            starts.append(p[:-1][keep])
-            ends.append(p[1:][keep])
-    return np.concatenate(starts), np.concatenate(ends)
+    from .theme import drawn_segments
+
+    drawn = [drawn_segments(line) for line in ax.get_lines()]
+    return tuple(np.concatenate([np.empty((0, 2)), *(d[k] for d in drawn)]) * scale for k in (0, 1))
 
 
 def _crossed(boxes, segments) -> int:

@@ -231,6 +231,20 @@ def _inside(p0, p1, box):
     return np.clip(hi - lo, 0.0, 1.0)
 
 
+def drawn_segments(line):
+    """The segments ``line`` draws, in display pixels, as two arrays (starts, ends) of shape (n, 2): none for a line
+    that is hidden or has no line style (markers alone); a segment with an end that is not finite (NaN, or a
+    non-positive value on a log axis) is not drawn."""
+    import numpy as np
+
+    if not line.get_visible() or line.get_linestyle() in ("None", "", " ") or len(line.get_xydata()) < 2:
+        return np.empty((0, 2)), np.empty((0, 2))
+    with np.errstate(invalid="ignore"):
+        xy = np.asarray(line.get_transform().transform(line.get_xydata()), dtype=float)
+    keep = np.isfinite(xy[:-1]).all(axis=1) & np.isfinite(xy[1:]).all(axis=1)
+    return xy[:-1][keep], xy[1:][keep]
+
+
 def legend_line_cover(fig, *, details: bool = False):
     """The largest share of a curve's drawn length (inside its axes) that lies under a legend of the same axes or
     of the figure: 0 when no legend meets a curve, 1 when one hides a whole curve. A curve is a line with a line
@@ -247,12 +261,9 @@ def legend_line_cover(fig, *, details: bool = False):
         f = ax.get_window_extent()
         frame = (f.x0, f.y0, f.x1, f.y1)
         for line in ax.get_lines():
-            if not line.get_visible() or line.get_linestyle() in ("None", "", " ") or len(line.get_xydata()) < 3:
+            if len(line.get_xydata()) < 3:
                 continue
-            xy = np.asarray(line.get_transform().transform(line.get_xydata()), dtype=float)
-            p0, p1 = xy[:-1], xy[1:]
-            keep = np.isfinite(p0).all(axis=1) & np.isfinite(p1).all(axis=1)
-            p0, p1 = p0[keep], p1[keep]
+            p0, p1 = drawn_segments(line)
             length = np.hypot(*(p1 - p0).T)
             shown = (length * _inside(p0, p1, frame)).sum()
             if shown <= 0:
