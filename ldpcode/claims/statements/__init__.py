@@ -158,7 +158,6 @@ def prints(category: str, quote: str, printed: str, value: float) -> bool:
     return written_as(category, quote, printed, value) is not None
 
 
-#: a sign of inequality written just before a number (after :func:`normalise`: ``\\geq`` is ``geq``)
 #: a sign of inequality written just before a number (after :func:`normalise`: ``\geq`` is ``geq``, ``\ge`` is ``ge``)
 _SIGN_BEFORE = re.compile(r"(?<![a-z])(geqslant|geq|ge|leqslant|leq|le)\s*$|(≥|>=|>|≤|<=|<)\s*$")
 #: words that name a part of a paper: the number after them is a label ("Table 2", "Lemma 7"), not a value
@@ -167,7 +166,8 @@ _LABEL_WORD = re.compile(
     r"agent|example|proposition|definition|assumption|remark|chapter|part)\s*\(?$"
 )
 #: superscript digits, which NFKC (:func:`normalise`) would glue to the digits before them ("10⁷" -> "107")
-_SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
+_SUPERSCRIPTS = "⁰¹²³⁴⁵⁶⁷⁸⁹⁻"
+_SUPERSCRIPT = str.maketrans(_SUPERSCRIPTS, "0123456789-")
 
 
 def _sign_before(text: str):
@@ -203,7 +203,7 @@ def written_as(category: str, quote: str, printed: str, value: float) -> tuple[s
     notation (:func:`_notation`: the 4 of ``t_4``, the 2 of ``x^2``) is not a printed value; a minus sign before a
     number is its sign (``−0.5`` prints -0.5, not 0.5)."""
     text = printed if category == "printed result" else quote if category == "printed constant" else ""
-    text = normalise(re.sub("[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]+", lambda m: "^" + m.group().translate(_SUPERSCRIPT), text))
+    text = normalise(re.sub(f"[{_SUPERSCRIPTS}]+", lambda m: "^" + m.group().translate(_SUPERSCRIPT), text))
     for m in _NUMBER.finditer(text):
         if _notation(text, m.start(), m.end()):
             continue
