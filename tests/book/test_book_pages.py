@@ -1,5 +1,6 @@
-"""The built book as a reader sees it: the book is built into a temporary folder and opened in headless
-Chromium at 1280 px. Every page is loaded once (``page_audit.audit``), and each test reads one property
+"""The built book as a reader sees it: the book the README's build command made from these very sources (its stamp,
+``_ext/build_stamp.py``, says so), or else one built here into a temporary folder, opened in headless Chromium at
+1280 px. Every page is loaded once (``page_audit.audit``), and each test reads one property
 of all pages from that load: no raw TeX, markdown pipes or formula-made list items in a page body; no
 table, text output or display formula wider than the text column; no figure font below 9 px as shown, no legend
 over the data, no figure text with an underscore; a check table on every chapter page. Four more pages are opened
@@ -13,6 +14,7 @@ Chromium on the PATH the browser tests skip on a developer's machine and fail un
 Screenshots are kept in ``_build/screenshots/`` for a human to look at.
 """
 
+import importlib.util
 import os
 import re
 import shutil
@@ -29,8 +31,25 @@ SHOTS = ROOT / "_build" / "screenshots"
 ARGS = page_audit.ARGS
 
 
+def _stamped_build():
+    """The book the README's build command made (``_build/html``), when its stamp (``_ext/build_stamp.py``) says it
+    was built afresh from exactly the sources here now, with no warning; else ``None``."""
+    spec = importlib.util.spec_from_file_location("build_stamp", ROOT / "_ext" / "build_stamp.py")
+    stamp = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(stamp)
+    built = ROOT / "_build" / "html"
+    found = stamp.read_stamp(built)
+    now = stamp.source_digest(ROOT)
+    return built if found and now and found.get("sources") == now else None
+
+
 @pytest.fixture(scope="module")
 def html(tmp_path_factory):
+    """The built book: the README's build of these very sources when there is one (no pass over the book paid
+    twice), else a build of our own into a temporary folder, with warnings as errors."""
+    built = _stamped_build()
+    if built is not None:
+        return built
     out = tmp_path_factory.mktemp("book")
     proc = subprocess.run(
         ["jupyter-book", "build", "--warningiserror", "--keep-going", "--path-output", str(out), str(ROOT)],
