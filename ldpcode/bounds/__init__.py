@@ -72,7 +72,7 @@ function                                 statement
 =======================================  =====================================================================================================================
 :func:`gdp_minimax_lower_bound`          Azize-Basu 2022 (global DP), Thm 2: :math:`\max\{\sqrt{T(K-1)}/27, (K-1)/(131\epsilon)\}`
 :func:`gdp_minimax_threshold`            Thm 2's crossing :math:`\frac{27}{131}\sqrt{(K-1)/T}` (the paper prints 131/27)
-:func:`gdp_lower_bound_constant`         Azize-Basu, Thm 3: :math:`\sum\Delta_a/\min\{d_{\inf}, 6\epsilon t_{\inf}\}` (per arm: :func:`gdp_lower_bound_terms`)
+:func:`gdp_lower_bound_constant`         Azize-Basu, Thm 3: :math:`\sum\Delta_a/\min\{d_{\inf}, 6\epsilon t_{\inf}\}` (per arm: :func:`gdp_lower_bound_terms`; laws on [0, 1]: :func:`gdp_lower_bound_terms_bounded`)
 :func:`adap_ucb_regret_bound`            Azize-Basu, Thm 7: :math:`\sum 16\alpha\log T/\min\{\Delta_a,\epsilon\} + 3\alpha/(\alpha-3)`
 :func:`adap_klucb_regret_bound`          Azize-Basu, Thm 8, with its unknown :math:`C_1(\alpha), C_2` given by the caller
 :func:`gdp_minimax_upper_rate`           Azize-Basu, after Thm 8: :math:`\sqrt{KT\log T} + K\log T/\epsilon` (a rate)
@@ -118,6 +118,7 @@ from .azize2022 import (
     dp_ucb_rate,
     gdp_lower_bound_constant,
     gdp_lower_bound_terms,
+    gdp_lower_bound_terms_bounded,
     gdp_minimax_lower_bound,
     gdp_minimax_threshold,
     gdp_minimax_upper_rate,
@@ -236,6 +237,7 @@ __all__ = [
     "gdp_minimax_threshold",
     "GDPLowerBoundTerms",
     "gdp_lower_bound_terms",
+    "gdp_lower_bound_terms_bounded",
     "gdp_lower_bound_constant",
     "adap_ucb_regret_bound",
     "adap_klucb_regret_bound",

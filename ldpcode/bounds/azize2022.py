@@ -26,7 +26,15 @@ import numpy as np
 
 from .._validate import as_float_array, check_array, check_epsilon, check_probability_vector, check_real, one_line
 from .._validate import check_choice as _check_choice
-from ..divergences import d_inf_bernoulli, d_inf_gaussian, t_inf_bernoulli, t_inf_gaussian
+from ..divergences import (
+    _check_law_on_unit_interval,
+    d_inf_bernoulli,
+    d_inf_bounded,
+    d_inf_gaussian,
+    t_inf_bernoulli,
+    t_inf_bounded,
+    t_inf_gaussian,
+)
 from ._common import _check_count, _check_horizon
 
 
@@ -167,6 +175,38 @@ def gdp_lower_bound_terms(means, epsilon, family="bernoulli", sigma=1.0, varianc
         terms=terms,
         value=float(terms.sum()),
     )
+
+
+def gdp_lower_bound_terms_bounded(laws, epsilon) -> GDPLowerBoundTerms:
+    r"""The per-arm quantities of Theorem 3 when each arm is a discrete law on [0, 1] and the class
+    :math:`\mathcal M_a` is every law on [0, 1]: :math:`d_{\inf} = K_{\inf}` (:func:`~ldpcode.divergences.d_inf_bounded`)
+    and :math:`t_{\inf}` (:func:`~ldpcode.divergences.t_inf_bounded`), which is :math:`\ge \Delta_a`, above it
+    unless the arm's mass sits at 0 and 1. ``laws``: one ``(values, probs)`` pair per arm, at least one suboptimal.
+    Returns a :class:`GDPLowerBoundTerms` with ``family="bounded"`` (its ``value`` times log T is eq. (4))."""
+    eps = check_epsilon(epsilon)
+    if not isinstance(laws, (list, tuple)) or len(laws) < 2:
+        raise ValueError(f"laws must be a list of at least 2 (values, probs) pairs, one per arm, got {one_line(laws)}")
+    checked = []
+    for i, law in enumerate(laws):
+        if not isinstance(law, (list, tuple)) or len(law) != 2:
+            raise ValueError(f"laws[{i}] must be a (values, probs) pair, got {one_line(law)}")
+        try:
+            checked.append(_check_law_on_unit_interval(*law, 0.0)[:2])
+        except (TypeError, ValueError) as exc:
+            raise type(exc)(f"laws[{i}]: {exc}") from None
+    means = np.array([float(p @ x) for x, p in checked])
+    best = float(means.max())
+    idx = np.flatnonzero(means < best)
+    if idx.size == 0:
+        raise ValueError(f"laws must contain at least one suboptimal arm (Delta_a > 0), all means are {best!r}")
+    d = np.array([d_inf_bounded(*checked[i], best) for i in idx])
+    t = np.array([t_inf_bounded(*checked[i], best) for i in idx])
+    gaps = best - means[idx]
+    terms = gaps / np.minimum(d, 6.0 * eps * t)
+    return GDPLowerBoundTerms(
+        epsilon=eps, family="bounded", variance="-", arms=idx, gaps=gaps, d_inf=d, t_inf=t,
+        epsilon_threshold=d / (6.0 * t), private=eps < d / (6.0 * t), terms=terms, value=float(terms.sum()),
+    )  # fmt: skip
 
 
 def gdp_lower_bound_constant(means, epsilon, family="bernoulli", sigma=1.0, variance="known") -> float:

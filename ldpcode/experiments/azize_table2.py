@@ -6,8 +6,9 @@ computes the privacy loss of a pair of inputs two ways and :func:`loss_table` sh
 :func:`theorem1_audits` audits the mechanism and a broken one at a fraction of its scale
 (:func:`ldpcode.audit.laplace_mechanism_audit`), :func:`audit_table` and :func:`theorem1_figure` show them.
 Table 2 (its cells beside Theorems 2 to 5, :func:`ldpcode.bounds.table2.table2_cells`): :func:`table2_tables`
-shows the rows and :func:`table2_figure` draws every cell against ε. The notebook's claims are built in the
-notebook.
+shows the rows and :func:`table2_figure` draws every cell against ε. :func:`bounded_cell_vs_theorem3` sets the
+stochastic problem-dependent cell beside Theorem 3 on laws on [0, 1] that are not Bernoulli (:func:`two_point_laws`).
+The notebook's claims are built in the notebook.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from .. import audit
-from ..bounds.azize2022 import gdp_lower_bound_constant
+from ..bounds.azize2022 import gdp_lower_bound_constant, gdp_lower_bound_terms_bounded
 from ..bounds.table2 import (
     linear_c_epsilon_basis,
     table2_linear_minimax,
@@ -223,3 +224,59 @@ def table2_figure(horizon, n_arms, dim, epsilons, bernoulli_means, gaussian_mean
     ax.legend(fontsize="x-small", loc="upper right")
     fig.tight_layout()
     return fig
+
+
+def two_point_laws(means, half_width) -> list:
+    r"""Arm a uniform on the two points :math:`\{\mu_a - h, \mu_a + h\}` (``half_width`` h > 0): laws on [0, 1] with
+    the means ``means`` whose mass is not all at 0 and 1, so that :math:`t_{\inf} > \Delta_a` for those that can
+    gain mean by moving mass to 1 (:func:`~ldpcode.divergences.t_inf_bounded`). Returns ``[(values, probs), ...]``;
+    a ValueError (one line) when a point leaves [0, 1]."""
+    m = np.array(means, dtype=float)
+    h = float(half_width)
+    if not (m.ndim == 1 and m.size >= 2 and np.isfinite(m).all()):
+        raise ValueError(f"means must be a list of at least 2 finite numbers, got {means!r}")
+    if not (math.isfinite(h) and h > 0):
+        raise ValueError(f"half_width must be a finite number > 0, got {half_width!r}")
+    if (m - h).min() < 0 or (m + h).max() > 1:
+        raise ValueError(
+            f"every point mu_a +- half_width must lie in [0, 1], got half_width = {h:g} and means from {m.min():g} "
+            f"to {m.max():g} (half_width <= {min(m.min(), 1 - m.max()):g} here)"
+        )
+    return [([mu - h, mu + h], [0.5, 0.5]) for mu in m.tolist()]
+
+
+def _two_point_written_out(means, h, epsilon) -> float:
+    """Theorem 3's constant on :func:`two_point_laws`, written out: for arm a with atoms l, u (each of mass 1/2),
+    t_inf moves mass from l, then from u, to 1 until the mean reaches mu*; K_inf's dual
+    0.5 log(1 - lam a) + 0.5 log(1 - lam b), a = l - mu*, b = u - mu*, is largest at lam = (a + b) / (2ab) (its
+    derivative's root) or, when both atoms lie below mu*, at the end 1/(1 - mu*) of the interval."""
+    m = np.array(means, dtype=float)
+    best, total = float(m.max()), 0.0
+    for mu in m[m < m.max()].tolist():
+        gap, lo, up = best - mu, mu - h, mu + h
+        room = 0.5 * (1 - lo)  # the mean gained by moving all of l's mass to 1
+        t_inf = gap / (1 - lo) if gap <= room else 0.5 + (gap - room) / (1 - up)
+        a, b = lo - best, up - best
+        lam = 1 / (1 - best) if b <= 0 else min((a + b) / (2 * a * b), 1 / (1 - best))
+        d_inf = 0.5 * math.log(1 - lam * a) + 0.5 * math.log(1 - lam * b)
+        total += gap / min(d_inf, 6 * epsilon * t_inf)
+    return total
+
+
+def bounded_cell_vs_theorem3(means, half_width, horizon, epsilon) -> dict:
+    r"""Table 2's stochastic problem-dependent cell against Theorem 3 on :func:`two_point_laws` (``means``,
+    ``half_width``), the class of every law on [0, 1], at T = ``horizon`` and ``epsilon``. The cell writes
+    :math:`6\epsilon\Delta_a` where the theorem has :math:`6\epsilon t_{\inf}`; here :math:`t_{\inf} \ge \Delta_a`,
+    so the cell is the larger. Returns ``cell`` (the cell with :math:`d_a = K_{\inf}`,
+    :func:`~ldpcode.bounds.table2.table2_stochastic_problem_dependent`), ``thm`` (Theorem 3 times log T,
+    :func:`~ldpcode.bounds.azize2022.gdp_lower_bound_terms_bounded`), ``thm_written`` (the same, written out for
+    two-point laws, :func:`_two_point_written_out`) and ``terms`` (the per-arm pieces)."""
+    laws = two_point_laws(means, half_width)
+    terms = gdp_lower_bound_terms_bounded(laws, epsilon)
+    log_t = math.log(horizon)
+    return dict(
+        cell=table2_stochastic_problem_dependent(terms.gaps, terms.d_inf, horizon, epsilon),
+        thm=terms.value * log_t,
+        thm_written=_two_point_written_out(means, float(half_width), float(epsilon)) * log_t,
+        terms=terms,
+    )

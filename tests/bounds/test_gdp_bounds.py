@@ -74,6 +74,134 @@ def test_bernoulli_gaps_validation(args, err):
 
 
 # ---------------------------------------------------------------------------------------------------
+# d_inf, t_inf: every law on [0, 1] (discrete arms)
+# ---------------------------------------------------------------------------------------------------
+def test_bounded_gaps_by_hand():
+    # uniform on {0.25, 0.75}, mu* = 0.75: moving mass tau from 0.25 to 1 gains 0.75 tau = 0.25, tau = 1/3
+    assert D.t_inf_bounded([0.25, 0.75], [0.5, 0.5], 0.75) == pytest.approx(1 / 3, rel=1e-14)
+    # both atoms at or below mu*: the dual's maximum is at lam = 1/(1 - mu*) = 4: 0.5 log(1 + 4 * 0.5) = 0.5 log 3
+    assert D.d_inf_bounded([0.25, 0.75], [0.5, 0.5], 0.75) == pytest.approx(0.5 * math.log(3), rel=1e-12)
+    # uniform on {0.375, 0.875}, mu* = 0.75: a = -0.375, b = 0.125, lam = (a + b) / (2ab) = 8/3,
+    # 0.5 log(1 + 1) + 0.5 log(1 - 1/3) = 0.5 log(4/3)
+    assert D.d_inf_bounded([0.375, 0.875], [0.5, 0.5], 0.75) == pytest.approx(0.5 * math.log(4 / 3), rel=1e-12)
+    # gain 0.125 from the atom at 0.375 (0.625 a unit): tau = 0.2
+    assert D.t_inf_bounded([0.375, 0.875], [0.5, 0.5], 0.75) == pytest.approx(0.2, rel=1e-14)
+    # the lower atom's mass is not enough: {0.1 (0.2), 0.5 (0.8)}, mean 0.42, mu* = 0.9: 0.2 * 0.9 = 0.18 from the
+    # first, then the rest 0.3 at 0.5 a unit: 0.6, tau = 0.2 + 0.6 = 0.8
+    assert D.t_inf_bounded([0.5, 0.1], [0.8, 0.2], 0.9) == pytest.approx(0.8, rel=1e-14)
+
+
+def test_bounded_gaps_of_a_bernoulli_law_are_the_bernoulli_class_ones():
+    for mu, s in [(0.1, 0.8), (0.5, 0.75), (0.6, 0.9), (0.0, 0.3)]:
+        assert D.d_inf_bounded([0.0, 1.0], [1 - mu, mu], s) == pytest.approx(D.d_inf_bernoulli(mu, s), rel=1e-10)
+        assert D.t_inf_bounded([0.0, 1.0], [1 - mu, mu], s) == pytest.approx(s - mu, rel=1e-12)
+
+
+def _k_inf_primal(values, probs, s):
+    """K_inf by the primal: the smallest KL(P || Q) over Q on the atoms of P and 1 with mean >= mu* (SLSQP from
+    several starts), an independent check of the dual."""
+    x, p = np.append(values, 1.0), np.append(probs, 0.0)
+
+    def kl(z):
+        q = np.exp(z - z.max()) / np.exp(z - z.max()).sum()
+        return float(np.sum(p[p > 0] * np.log(p[p > 0] / q[p > 0])))
+
+    cons = {"type": "ineq", "fun": lambda z: float((np.exp(z) / np.exp(z).sum()) @ x - s)}
+    runs = [
+        optimize.minimize(kl, np.random.default_rng(i).normal(size=x.size), constraints=[cons], method="SLSQP",
+                          options={"ftol": 1e-14, "maxiter": 1000})
+        for i in range(6)
+    ]  # fmt: skip
+    return min(r.fun for r in runs if r.success)
+
+
+@pytest.mark.parametrize(
+    "values, probs, s",
+    [([0.4, 1.0], [0.5, 0.5], 0.9), ([0.1, 0.5, 0.9], [0.2, 0.5, 0.3], 0.7), ([0.0, 0.3], [0.6, 0.4], 0.5)],
+)
+def test_bounded_d_inf_is_the_primal_infimum(values, probs, s):
+    assert D.d_inf_bounded(values, probs, s) == pytest.approx(_k_inf_primal(values, probs, s), rel=1e-6)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(probs, st.floats(0.01, 1.0)), min_size=1, max_size=5), probs)
+def test_bounded_gaps_bracket_the_gap(atoms, s):
+    """Pinsker and the range: Delta <= t_inf and 2 Delta^2 <= 2 t_inf^2 <= d_inf (Pinsker on the optimal KL's law)."""
+    values = [a for a, _ in atoms]
+    w = np.array([b for _, b in atoms])
+    w = w / w.sum()
+    gap = s - float(w @ values)
+    t, d = D.t_inf_bounded(values, w, s), D.d_inf_bounded(values, w, s)
+    if s >= 1.0:
+        assert t == d == math.inf
+    elif gap <= 0:
+        assert t == d == 0.0
+    else:
+        assert t >= gap * (1 - 1e-12)
+        assert t <= 1.0 + 1e-12
+        assert d >= 2 * t**2 * (1 - 1e-9) - 1e-15
+
+
+@pytest.mark.parametrize(
+    "args, match",
+    [
+        (([0.5, 1.2], [0.5, 0.5], 0.9), r"^values must lie in \[0, 1\]"),
+        (([0.5, 0.7], [0.5, 0.6], 0.9), r"^probs must be >= 0 and sum to 1"),
+        (([0.5, 0.7], [-0.5, 1.5], 0.9), r"^probs must be >= 0"),
+        (([0.5], [0.5, 0.5], 0.9), r"^values and probs must be two 1-d lists of one length"),
+        (([0.5, 0.7], [0.5, 0.5], 1.5), r"^mu_star must lie in \[0, 1\]"),
+        (([0.5, float("nan")], [0.5, 0.5], 0.9), r"^values must contain only finite numbers"),
+    ],
+)
+def test_bounded_gaps_validation(args, match):
+    for f in (D.t_inf_bounded, D.d_inf_bounded):
+        with pytest.raises(ValueError, match=match):
+            f(*args)
+
+
+def test_theorem3_on_laws_on_the_unit_interval_by_hand():
+    """Figure 2's means, arm a uniform on mu_a +- 0.25, eps = 0.001 (all private): sum Delta/(6 eps t_inf) with
+    t_inf = 0.2, 1/3, 3/7, 1/2 for Delta = 0.125, 0.25, 0.375, 0.5: (0.625 + 0.75 + 0.875 + 1) / 0.006 = 541.67;
+    the table's cell, 6 eps Delta in place of 6 eps t_inf: 4 / 0.006 = 666.67, 16/13 of it."""
+    from ldpcode.experiments import azize_table2
+
+    laws = azize_table2.two_point_laws([0.75, 0.625, 0.5, 0.375, 0.25], 0.25)
+    terms = B.gdp_lower_bound_terms_bounded(laws, 0.001)
+    assert terms.t_inf == pytest.approx([0.2, 1 / 3, 3 / 7, 0.5], rel=1e-12)
+    assert terms.value == pytest.approx(3.25 / 0.006, rel=1e-12)
+    two = azize_table2.bounded_cell_vs_theorem3([0.75, 0.625, 0.5, 0.375, 0.25], 0.25, 10**6, 0.001)
+    assert two["cell"] == pytest.approx(4 / 0.006 * math.log(10**6), rel=1e-12)
+    assert two["thm"] == pytest.approx(two["thm_written"], rel=1e-12)
+    assert two["cell"] / two["thm"] == pytest.approx(16 / 13, rel=1e-12)
+    # Bernoulli arms in the same class: Theorem 3 of the Bernoulli class
+    bern = [([0.0, 1.0], [1 - m, m]) for m in FIG3]
+    assert B.gdp_lower_bound_terms_bounded(bern, 0.3).value == pytest.approx(B.gdp_lower_bound_constant(FIG3, 0.3))
+
+
+@pytest.mark.parametrize(
+    "laws, match",
+    [
+        ([([0.0, 1.0], [0.5, 0.5])], r"^laws must be a list of at least 2"),
+        ([([0.0, 1.0], [0.5, 0.5]), [0.5]], r"^laws\[1\] must be a \(values, probs\) pair"),
+        ([([0.0, 1.0], [0.5, 0.5]), ([0.0, 1.5], [0.5, 0.5])], r"^laws\[1\]: values must lie in \[0, 1\]"),
+        ([([0.5], [1.0]), ([0.0, 1.0], [0.5, 0.5])], r"^laws must contain at least one suboptimal arm"),
+    ],
+)
+def test_theorem3_on_laws_validation(laws, match):
+    with pytest.raises(ValueError, match=match):
+        B.gdp_lower_bound_terms_bounded(laws, 0.1)
+
+
+def test_two_point_laws_refuse_a_point_outside_the_unit_interval():
+    from ldpcode.experiments import azize_table2
+
+    with pytest.raises(ValueError, match=r"^every point mu_a \+- half_width must lie in \[0, 1\].*<= 0.25 here\)$"):
+        azize_table2.two_point_laws([0.75, 0.25], 0.3)
+    with pytest.raises(ValueError, match=r"^half_width must be a finite number > 0"):
+        azize_table2.two_point_laws([0.75, 0.25], 0.0)
+
+
+# ---------------------------------------------------------------------------------------------------
 # d_inf, t_inf: Gaussian, and TV between Gaussians
 # ---------------------------------------------------------------------------------------------------
 def _tv_numeric(m1, s1, m2, s2):
