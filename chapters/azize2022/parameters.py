@@ -266,6 +266,12 @@ def _broken_audit_has_power(p) -> bool:
     return True
 
 
+def _two_point_laws(p):
+    from ldpcode.experiments.azize_table2 import two_point_laws
+
+    two_point_laws(p["bernoulli_means"], p["two_point_half_width"])
+
+
 THEOREM1_TABLE2 = Notebook(
     dict(
         sensitivity=POS,
@@ -283,6 +289,7 @@ THEOREM1_TABLE2 = Notebook(
         bernoulli_means=MEANS,
         gaussian_means=Seq(Real(-1e6, 1e6), 2),
         gaussian_sigma=POS,
+        two_point_half_width=Real(0, 0.5, lo_open=True),
         linear_theta=Seq(Real(-1e6, 1e6), 2, 20),
         rho=POS,
     ),
@@ -311,6 +318,12 @@ THEOREM1_TABLE2 = Notebook(
             lambda p: len(set(p["bernoulli_means"])) > 1 and max(p["bernoulli_means"]) < 1,
             "bernoulli_means must have a suboptimal arm and a best mean < 1 (else d_inf and t_inf are infinite), "
             "got {bernoulli_means}",
+        ),
+        accepted_by(
+            _two_point_laws,
+            "two_point_half_width",
+            "a half-width h with every mu_a +- h of bernoulli_means in [0, 1]",
+            library="ldpcode.experiments.azize_table2.two_point_laws",
         ),
         custom(
             lambda p: len(set(p["gaussian_means"])) > 1,

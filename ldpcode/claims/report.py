@@ -27,7 +27,7 @@ from .._paths import repo_root
 from ..paper_index import PAPERS_BY_CITES
 from .core import AGREE_Z, PAPERS, VERDICTS, Claim
 from .horizons import HorizonRange, joint_horizons
-from .statements import CATEGORIES
+from .statements import CATEGORIES, STATEMENTS
 from .store import _read_json
 from .tables import (
     _VERDICT_CLASS,
@@ -323,6 +323,13 @@ def chance_note(claim, group: list) -> str:
     )
 
 
+def statement_note(claim) -> str:
+    """What a reader should know of the quote ``claim`` judges (its statement's ``note``: what an ellipsis or the
+    extraction drops, how the book reads the words), shown under the quote; "" when there is none."""
+    st = STATEMENTS.get(claim.statement)
+    return st.note.strip() if st is not None else ""
+
+
 @dataclass
 class PaperSection:
     """One paper's statements in the reproduction report, grouped by category: each statement with its quote
@@ -399,6 +406,8 @@ class PaperSection:
             if c.statement != last:
                 summary = statement_summary(groups[c.statement])
                 out.append(f'\n[{c.category}] {c.locator}: "{c.quote}"' + (f" — {summary}" if summary else ""))
+                note = statement_note(c)
+                out += [f"  note: {note}"] if note else []
                 last = c.statement
             out.append(_text_table(self.HEAD, [row]).splitlines()[-1])
         return "\n".join(out)
@@ -427,6 +436,12 @@ class PaperSection:
                 )
                 summary = statement_summary(groups[c.statement])
                 summary = f"<span class='ldp-statement'>{html.escape(summary)}.</span>" if summary else ""
+                note = statement_note(c)
+                if note:
+                    summary += (
+                        f"<span class='ldp-statement'><span class='ldp-why-label'>note:</span> "
+                        f"{_prose(note.rstrip('.'))}.</span>"
+                    )
                 rows.append(
                     f"<tr class='ldp-quote'><td colspan='5'>{quote} "
                     f"<span class='ldp-locator'>({_prose(c.locator)})</span>{summary}</td></tr>"

@@ -19,8 +19,8 @@ _CAPTION = (
     "dimension d and other poly-logarithmic factors."
 )
 _TABLE_NOTE = (
-    "Table 1 cell; the extraction drops the tilde and the parentheses of Õ(·), and the caption says the O "
-    "hides d and poly-logarithmic factors of unstated power (log_factors None)"
+    "the extraction drops the tilde and the parentheses of Õ(·); the caption says the O hides d and "
+    "poly-logarithmic factors of unstated power"
 )
 
 
