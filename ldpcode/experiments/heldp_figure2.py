@@ -22,7 +22,7 @@ import numpy as np
 from ..bounds import heldp_quantities, v_b, v_l
 from ..bounds.heldp import RegretFitOnV, regret_fit_on_v
 from ..claims import Table, format_horizon, format_number
-from ..plotting import POLICY_COLORS, fit_label, fit_panel, label_points
+from ..plotting import POLICY_COLORS, fit_label, fit_panel, label_points, legend_below
 from ..policies import make_policy
 from ..simulate import simulate
 from ..stats import LinearFit, linear_fit, mean_se
@@ -215,7 +215,7 @@ def figure(points, vals: dict, mean: dict, se: dict, fits: Fits, *, horizon: int
     the fit the paper describes and the book judges) dotted grey in both panels, each point labelled with its law's
     letter (:data:`SHORT`) and ε_min, kept apart once the layout is done (:func:`ldpcode.plotting.label_points`).
     For the runs on the Bernoulli arms of Ren et al. Returns the figure."""
-    fig, axes = plt.subplots(1, 2, figsize=(10, 4.2))
+    fig, axes = plt.subplots(1, 2, figsize=(10, 5.2))
     labels = []
     for ax, p in zip(axes, AGENTS):
         keys, v = keys_of([p], points), f"$V_{p[-1]}$"
@@ -227,7 +227,7 @@ def figure(points, vals: dict, mean: dict, se: dict, fits: Fits, *, horizon: int
         xs = np.array([min(x), max(x)])
         ax.plot(xs, fits.pooled.predict(xs), color="0.3", linestyle=":", linewidth=1.5,
                 label=fit_label(fits.pooled, what="pooled"))  # fmt: skip
-        ax.legend(loc="upper left", fontsize="x-small")
+        legend_below(ax, offset=-0.2, ncol=1)  # inside, the fit lines ran under it
         labels.append((ax, x, y, [f"{SHORT[lv]} {em:g}" for _, lv, em in keys], color))
     fig.tight_layout()
     for ax, x, y, texts, color in labels:  # after the layout: the labels are kept apart at the scale they are drawn at

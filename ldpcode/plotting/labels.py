@@ -7,6 +7,10 @@ from __future__ import annotations
 import numpy as np
 
 
+#: points a label keeps off the axes' right edge (a label that ended on the spine touched it as drawn)
+_EDGE = 3.0
+
+
 def _stack(targets, gap: float, bottom: float):
     """Heights for labels wanted at ``targets`` (top first), each at least ``gap`` below the one above and none
     below ``bottom``, as close to the targets as can be (least squares): with u_i = p_i - (n - 1 - i) gap the gaps
@@ -71,10 +75,30 @@ def label_points(
     leader line crosses a label (a second column's lines crossed the first's), or ``width`` further right, up to
     three times, until no line of the axes (a fit) runs through a label either, none past the axes' right edge;
     else in a column left of the group; when none qualifies, the layout with the fewest labels near a marker, on a
-    line or past the edge. A column's labels start that clearance right of the rightmost marker. A
+    line or past the edge. A column's labels start that clearance right of the rightmost marker. When even that
+    layout leaves a label past the axes' right edge (a point at the edge, lines on both sides of it), the x-range
+    widens on the right by the overflow and the layout is made again (up to three times). A
     moved label has a thin line to its point. A point that is not finite (or not on a log axis) gets no label (None
     in its place). Call it once the axes have their data and their layout (it reads their scale; text sizes are
     the font's, whatever the backend). Returns the annotations."""
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    for widened in range(4):  # a label past the right edge in the best layout: widen the x-range by its overflow
+        placed, overflow = _layout(ax, x, y, texts, dx=dx, gap=gap, width=width, marker=marker, clear=clear)
+        if overflow <= 0 or widened == 3:
+            break
+        lo, hi = ax.get_xlim()
+        span = ax.bbox.width * 72.0 / ax.figure.dpi  # the axes' width in points
+        if ax.get_xscale() == "log":
+            ax.set_xlim(lo, hi * (hi / lo) ** ((overflow + 2.0) / span))
+        else:
+            ax.set_xlim(lo, hi + (hi - lo) * (overflow + 2.0) / span)
+    return _draw(ax, x, y, texts, placed, color)
+
+
+def _layout(ax, x, y, texts, *, dx, gap, width, marker, clear):
+    """The places of :func:`label_points`' labels (left edges and baselines in points, each point's own place,
+    which points are shown, their positions) and by how many points the farthest label comes nearer than
+    :data:`_EDGE` to the axes' right edge (at most 0 when none does)."""
     from matplotlib.font_manager import FontProperties
     from matplotlib.textpath import TextToPath
 
@@ -116,12 +140,20 @@ def label_points(
                 [left, base - descent[members], left + w[members], base - descent[members] + h[members]]
             )
             covers = int(_covered(boxes, xy[shown], radius).sum()) + _crossed(boxes, segments)
-            covers += int((boxes[:, 2] > ax.bbox.x1 * scale).sum())  # a label past the axes' right edge
+            covers += int((boxes[:, 2] > ax.bbox.x1 * scale - _EDGE).sum())  # a label at or past the right edge
             if best is None or covers < best[2] or (acceptable and covers == 0):
                 best = (left, base, covers)
             if acceptable and covers == 0:
                 break
         lx[members], ty[members] = best[0], best[1]
+    ends = lx[shown] + w[shown]
+    overflow = float(ends.max() - ax.bbox.x1 * scale + _EDGE) if ends.size else 0.0
+    return (lx, ty, own, shown, xy, dx), overflow
+
+
+def _draw(ax, x, y, texts, placed, color) -> list:
+    """The annotations of :func:`label_points` at the places :func:`_layout` found; a moved label has a leader line."""
+    lx, ty, own, shown, xy, dx = placed
     out = [None] * len(texts)
     for i in np.flatnonzero(shown):
         s = texts[i]

@@ -322,7 +322,8 @@ def test_point_labels_keep_off_the_markers_of_a_rising_cloud():
     """HeLDP Figure 2's left panel (the book's numbers: V_L and R_L(T) of its eight points): written beside their
     points and stacked upwards, "g 0.5" and "g 1.5" were lifted level with their own markers and touched them (2
     points off), between their neighbours' on the rising line. Every label's text now keeps 2.5 points off every
-    marker."""
+    marker. "d 0.2", the point at the right edge with a fit line on either side of it, ran a few pixels past the
+    spine: the x-range now widens until it fits."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -353,6 +354,7 @@ def test_point_labels_keep_off_the_markers_of_a_rising_cloud():
         (a, b) for i, a in enumerate(texts) for j, b in enumerate(texts) if i < j and boxes[i].overlaps(boxes[j])
     ]
     assert overlaps == [] and min(b.y0 for b in boxes) >= ax.bbox.y0 - 1
+    assert max(b.x1 for b in boxes) <= ax.bbox.x1 - 2 and ax.get_xlim()[1] > 157  # widened from about 156.0
     plt.close(fig)
 
 
