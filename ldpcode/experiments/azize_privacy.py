@@ -270,8 +270,8 @@ def audit_panels_figure(t6: Theorem6Audits):
         bad = log_ratio_panel(ax, np.arange(len(o)), a.log_ratio[o], a.lower[o], a.upper[o], **style)
         ax.set_xlabel("action sequence (rank)" if ax in axes[-1] else "")
         ax.set_ylabel("log π(a|r)/π(a|r')" if ax in axes[:, 0] else "")
-        if bad:
-            ax.text(0.98, 0.04, f"{bad} outside ±ε", transform=ax.transAxes, ha="right", color="C3", fontsize="small")
+        if bad:  # in the title: a note inside the panel sat on the wide intervals of the rare sequences
+            ax.set_title(f"{title}\n{bad} interval{'s' if bad > 1 else ''} outside ±ε")
     for ax in axes.ravel()[len(panels) :]:
         ax.axis("off")
     fig.suptitle(
