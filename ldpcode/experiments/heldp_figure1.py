@@ -291,11 +291,14 @@ def threshold_margins(res: dict, law: str, p: str, grid, worst: float, best: flo
 def worst_since(res: dict, law: str, p: str, grid, worst: float) -> int | None:
     """The first checkpoint from which the mean regret of agent ``p`` at threshold ``worst`` is the largest of
     ``grid``'s at every later checkpoint up to the horizon (Section 4.2's orderings hold from there on, at the
-    horizons these runs have); None where it is not the largest at the horizon."""
+    horizons these runs have); None where it is not the largest at the horizon. A tie is not the largest: it
+    counts for no threshold, whatever the order of ``grid``."""
     grid = list(grid)
     if worst not in grid:
         raise ValueError(f"worst must be a threshold of grid {grid}, got {worst!r}")
-    top = np.array([res[(BERNOULLI, p, law, x)].mean_regret() for x in grid]).argmax(axis=0) == grid.index(worst)
+    curves = np.array([res[(BERNOULLI, p, law, x)].mean_regret() for x in grid])
+    others = np.delete(curves, grid.index(worst), axis=0)
+    top = curves[grid.index(worst)] > (others.max(axis=0) if len(others) else -np.inf)
     if not top[-1]:
         return None
     trailing = len(top) if top.all() else int(np.argmin(top[::-1]))  # checkpoints at the end where it is the largest

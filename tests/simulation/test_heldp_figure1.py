@@ -295,5 +295,10 @@ def test_worst_since_is_the_first_checkpoint_of_the_last_run_of_leads():
     assert f1.worst_since(res, D, L, [0.2, 1.0, 2.0], 1.0) is None  # not the largest at T
     res[(f1.BERNOULLI, L, D, 0.2)] = curve([[9, 9, 19, 19]] * 2, cps)
     assert f1.worst_since(res, D, L, [0.2, 1.0, 2.0], 0.2) == 10  # the largest throughout
+    # a tie is the largest for no threshold, whichever comes first in the grid (argmax took the first)
+    res[(f1.BERNOULLI, L, D, 0.2)] = curve([[9, 9, 11, 19]] * 2, cps)  # ties 2.0 at 1000 (11 = 11)
+    res[(f1.BERNOULLI, L, D, 2.0)] = curve([[2, 3, 11, 11]] * 2, cps)
+    assert f1.worst_since(res, D, L, [0.2, 1.0, 2.0], 0.2) == 10000
+    assert f1.worst_since(res, D, L, [2.0, 1.0, 0.2], 0.2) == 10000
     with pytest.raises(ValueError, match="worst must be a threshold of grid"):
         f1.worst_since(res, D, L, [0.2, 1.0, 2.0], 0.5)
