@@ -23,8 +23,6 @@ from ldpcode import sweep as sw
 from ldpcode.__main__ import main
 from ldpcode.instances import Arm, Family, Instance
 
-ROOT = Path(__file__).resolve().parents[1]
-
 
 def _one_line(err: pytest.ExceptionInfo) -> str:
     text = str(err.value)
@@ -292,12 +290,15 @@ def test_save_table_refuses_what_is_not_a_sweep_table(tmp_path, small_table):
 
 @pytest.mark.parametrize("linked", ["README.md", "intro.md"])
 def test_findings_write_refuses_a_symbolic_link(tmp_path, monkeypatch, capsys, linked):
-    """Before: os.replace put a plain file in place of the link README.md (or intro.md)."""
+    """Before: os.replace put a plain file in place of the link README.md (or intro.md). The refusal comes before
+    any work: reading the stored claims would fail the test."""
     from ldpcode.claims import findings as R
     from ldpcode.claims import report
 
-    real_collect = report.collect
-    monkeypatch.setattr(report, "collect", lambda root=None: real_collect(root=ROOT))  # a book with stored claims
+    def no_work(root=None):
+        raise AssertionError("findings --write read the stored claims before refusing the link")
+
+    monkeypatch.setattr(report, "collect", no_work)
     monkeypatch.setenv("LDPCODE_ROOT", str(tmp_path))
     (tmp_path / "_toc.yml").write_text("root: intro\n")
     text = f"before\n{R.FINDINGS_START}\nold table\n{R.FINDINGS_END}\nafter\n"
