@@ -1,5 +1,6 @@
 """ruff, lint and format, over the package, the tests, the benchmarks, the book's Sphinx extension (_ext) and the
-chapters' parameter rules (chapters/*/parameters.py); settings in pyproject.toml's [tool.ruff]. Run here so that the
+chapters' parameter rules (chapters/*/parameters.py), and lint over the notebooks; settings in pyproject.toml's
+[tool.ruff]. Run here so that the
 README's test command, and CI with it, checks them. To fix:
 ``ruff check --fix ldpcode tests benchmarks _ext chapters/*/parameters.py`` and ``ruff format`` over the same."""
 
@@ -27,6 +28,14 @@ def _ruff(*args):
 
 def test_ruff_lint():
     out = _ruff("check", "--output-format", "concise")
+    assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_ruff_lint_of_the_notebooks():
+    """The notebooks' code, which a reader reads (lint only: their cells keep the layout the book shows)."""
+    exe = shutil.which("ruff") or pytest.fail("ruff is not installed: pip install -r requirements.txt")
+    out = subprocess.run([exe, "check", "--output-format", "concise", "chapters"], cwd=ROOT, capture_output=True,
+                         text=True, timeout=120)  # fmt: skip
     assert out.returncode == 0, out.stdout + out.stderr
 
 
