@@ -32,15 +32,13 @@ ARGS = page_audit.ARGS
 
 
 def _stamped_build():
-    """The book the README's build command made (``_build/html``), when its stamp (``_ext/build_stamp.py``) says it
-    was built afresh from exactly the sources here now, with no warning; else ``None``."""
+    """The book the README's build command made (``_build/html``), when its stamp says it was built afresh, with no
+    warning, from exactly the sources here now, and holds the pages that build wrote (``_ext/build_stamp.py``,
+    ``reusable_build``); else ``None``."""
     spec = importlib.util.spec_from_file_location("build_stamp", ROOT / "_ext" / "build_stamp.py")
     stamp = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(stamp)
-    built = ROOT / "_build" / "html"
-    found = stamp.read_stamp(built)
-    now = stamp.source_digest(ROOT)
-    return built if found and now and found.get("sources") == now else None
+    return stamp.reusable_build(ROOT, ROOT / "_build" / "html")
 
 
 @pytest.fixture(scope="module")

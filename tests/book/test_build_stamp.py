@@ -60,9 +60,62 @@ def _build(repo, *, warnings=0, exception=None, read=("intro",), found=("intro",
     return build_stamp.read_stamp(out)
 
 
-def test_a_fresh_clean_build_is_stamped_with_its_sources(repo):
+def test_a_fresh_clean_build_is_stamped_with_its_sources_and_its_output(repo):
     stamp = _build(repo)
-    assert stamp == {"sources": build_stamp.source_digest(repo), "pages": 1, "builder": "html"}
+    out = repo / "_build" / "html"
+    assert stamp == {
+        "sources": build_stamp.source_digest(repo),
+        "output": build_stamp.output_digest(out),
+        "pages": 1,
+        "builder": "html",
+    }
+
+
+def _built(repo):
+    """A book 'built' into repo/_build/html: one page, then stamped as the extension stamps a clean build."""
+    out = repo / "_build" / "html"
+    out.mkdir(parents=True)
+    app = SimpleNamespace(outdir=str(out), srcdir=str(repo), _warncount=0, builder=SimpleNamespace(name="html"),
+                          env=SimpleNamespace(found_docs={"intro"}))  # fmt: skip
+    build_stamp._start(app)
+    build_stamp._read(app, app.env, ["intro"])
+    (out / "intro.html").write_text("<p>Intro</p>")
+    build_stamp._finish(app, None)
+    return out
+
+
+def test_the_page_tests_reuse_only_the_book_of_the_sources_and_pages_now(repo):
+    out = _built(repo)
+    assert build_stamp.reusable_build(repo, out) == out
+    (out / "intro.html").write_text("<p>Intro, from another build</p>")  # a build without the extension, an edit
+    assert build_stamp.reusable_build(repo, out) is None
+    (out / "intro.html").write_text("<p>Intro</p>")
+    assert build_stamp.reusable_build(repo, out) == out
+    (out / "extra.html").write_text("<p>a page added</p>")
+    assert build_stamp.reusable_build(repo, out) is None
+    (out / "extra.html").unlink()
+    (repo / "intro.md").write_text("# Intro, edited after the build\n")
+    assert build_stamp.reusable_build(repo, out) is None
+    (repo / "intro.md").write_text("# Intro\n")
+    assert build_stamp.reusable_build(repo, out) == out
+    (out / build_stamp.STAMP).write_text('{"sources": "%s"}' % build_stamp.source_digest(repo))  # no output digest
+    assert build_stamp.reusable_build(repo, out) is None
+    (out / build_stamp.STAMP).unlink()
+    assert build_stamp.reusable_build(repo, out) is None
+
+
+def test_an_unreadable_source_gives_no_digest(repo, monkeypatch):
+    """A file that cannot be read (permissions) makes no digest, rather than failing the build in builder-inited."""
+    real = Path.read_bytes
+
+    def read_bytes(self):
+        if self.name == "intro.md":
+            raise PermissionError(13, "Permission denied", str(self))
+        return real(self)
+
+    assert build_stamp.source_digest(repo) is not None
+    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    assert build_stamp.source_digest(repo) is None
 
 
 @pytest.mark.parametrize(
@@ -83,3 +136,5 @@ def test_an_unreadable_stamp_is_no_stamp(tmp_path):
     (tmp_path / build_stamp.STAMP).write_text("{not json")
     assert build_stamp.read_stamp(tmp_path) is None
     assert build_stamp.read_stamp(tmp_path / "absent") is None
+    (tmp_path / build_stamp.STAMP).write_text("[1, 2]")  # JSON, but not a stamp
+    assert build_stamp.read_stamp(tmp_path) is None
