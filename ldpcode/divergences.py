@@ -402,10 +402,10 @@ def _check_law_on_unit_interval(values, probs, mu_star):
         raise ValueError(f"values must lie in [0, 1] (the class of laws on [0, 1]), got {one_line(values)}")
     if p.min() < 0.0 or abs(float(p.sum()) - 1.0) > 1e-9:
         raise ValueError(f"probs must be >= 0 and sum to 1, got {one_line(probs)} (sum {float(p.sum())!r})")
-    s = float(_finite_array("mu_star", mu_star))
-    if not 0.0 <= s <= 1.0:
-        raise ValueError(f"mu_star must lie in [0, 1] (a mean of a law on [0, 1]), got {mu_star!r}")
-    return x, p, s
+    s = _finite_array("mu_star", mu_star)
+    if s.size != 1 or not 0.0 <= float(s.ravel()[0]) <= 1.0:
+        raise ValueError(f"mu_star must be one number in [0, 1] (a mean of a law on [0, 1]), got {one_line(mu_star)}")
+    return x, p / p.sum(), float(s.ravel()[0])  # weights summing to 1 within 1e-9: made exact
 
 
 def t_inf_bounded(values, probs, mu_star) -> float:
@@ -413,7 +413,8 @@ def t_inf_bounded(values, probs, mu_star) -> float:
     :math:`t_{\inf}(P, \mu^*) = \inf\{\mathrm{TV}(P, Q) : Q \text{ on } [0, 1],\ \mathbb E_Q X > \mu^*\}`.
 
     A move of mass τ changes the mean by at most τ (the range is 1), so :math:`t_{\inf} \ge \Delta = \mu^* -
-    \mathbb E_P X`, with equality for Bernoulli laws (all mass already at 0 and 1). The infimum takes mass from
+    \mathbb E_P X`, with equality exactly when :math:`P\{X = 0\} \ge \Delta` (as for a Bernoulli law of mean
+    below :math:`\mu^*`): moving mass from 0 to 1 gains its full weight. The infimum takes mass from
     the lowest atoms first and puts it at 1 (a fractional knapsack: an atom at x raises the mean by 1 - x per
     unit of mass moved), until the mean reaches :math:`\mu^*`. 0 when :math:`\mathbb E_P X \ge \mu^*`, ``inf``
     when :math:`\mu^* = 1` (no law on [0, 1] has a larger mean). ``values``: the atoms, ``probs`` their weights.

@@ -177,12 +177,18 @@ def gdp_lower_bound_terms(means, epsilon, family="bernoulli", sigma=1.0, varianc
     )
 
 
+#: means closer than this to the best count as the best (:func:`gdp_lower_bound_terms_bounded`)
+TIE = 1e-12
+
+
 def gdp_lower_bound_terms_bounded(laws, epsilon) -> GDPLowerBoundTerms:
     r"""The per-arm quantities of Theorem 3 when each arm is a discrete law on [0, 1] and the class
     :math:`\mathcal M_a` is every law on [0, 1]: :math:`d_{\inf} = K_{\inf}` (:func:`~ldpcode.divergences.d_inf_bounded`)
     and :math:`t_{\inf}` (:func:`~ldpcode.divergences.t_inf_bounded`), which is :math:`\ge \Delta_a`, above it
-    unless the arm's mass sits at 0 and 1. ``laws``: one ``(values, probs)`` pair per arm, at least one suboptimal.
-    Returns a :class:`GDPLowerBoundTerms` with ``family="bounded"`` (its ``value`` times log T is eq. (4))."""
+    unless the arm has mass :math:`\ge \Delta_a` at 0. ``laws``: one ``(values, probs)`` pair per arm, at least one
+    suboptimal, the best mean below 1. Means within :data:`TIE` of the best count as the best (a gap of rounding,
+    5.6e-17 between two laws of mean 0.4, made a term of 3e15). Returns a :class:`GDPLowerBoundTerms` with
+    ``family="bounded"`` (its ``value`` times log T is eq. (4))."""
     eps = check_epsilon(epsilon)
     if not isinstance(laws, (list, tuple)) or len(laws) < 2:
         raise ValueError(f"laws must be a list of at least 2 (values, probs) pairs, one per arm, got {one_line(laws)}")
@@ -196,9 +202,14 @@ def gdp_lower_bound_terms_bounded(laws, epsilon) -> GDPLowerBoundTerms:
             raise type(exc)(f"laws[{i}]: {exc}") from None
     means = np.array([float(p @ x) for x, p in checked])
     best = float(means.max())
-    idx = np.flatnonzero(means < best)
+    idx = np.flatnonzero(means < best - TIE)
     if idx.size == 0:
-        raise ValueError(f"laws must contain at least one suboptimal arm (Delta_a > 0), all means are {best!r}")
+        raise ValueError(f"laws must contain at least one suboptimal arm (Delta_a > {TIE:g}), all means are {best!r}")
+    if best >= 1.0 - TIE:
+        raise ValueError(
+            "the best law's mean must be < 1: no law on [0, 1] has a mean above 1, so d_inf and t_inf are infima "
+            f"over an empty set (+inf) and Theorem 3 says nothing; got a best mean of {best!r}"
+        )
     d = np.array([d_inf_bounded(*checked[i], best) for i in idx])
     t = np.array([t_inf_bounded(*checked[i], best) for i in idx])
     gaps = best - means[idx]

@@ -19,7 +19,9 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from .. import audit
-from ..bounds.azize2022 import gdp_lower_bound_constant, gdp_lower_bound_terms_bounded
+from .._validate import check_epsilon, check_probability_vector, check_real, one_line
+from ..bounds._common import _check_horizon
+from ..bounds.azize2022 import TIE, gdp_lower_bound_constant, gdp_lower_bound_terms_bounded
 from ..bounds.table2 import (
     linear_c_epsilon_basis,
     table2_linear_minimax,
@@ -228,14 +230,14 @@ def table2_figure(horizon, n_arms, dim, epsilons, bernoulli_means, gaussian_mean
 
 def two_point_laws(means, half_width) -> list:
     r"""Arm a uniform on the two points :math:`\{\mu_a - h, \mu_a + h\}` (``half_width`` h > 0): laws on [0, 1] with
-    the means ``means`` whose mass is not all at 0 and 1, so that :math:`t_{\inf} > \Delta_a` for those that can
-    gain mean by moving mass to 1 (:func:`~ldpcode.divergences.t_inf_bounded`). Returns ``[(values, probs), ...]``;
-    a ValueError (one line) when a point leaves [0, 1]."""
-    m = np.array(means, dtype=float)
-    h = float(half_width)
-    if not (m.ndim == 1 and m.size >= 2 and np.isfinite(m).all()):
-        raise ValueError(f"means must be a list of at least 2 finite numbers, got {means!r}")
-    if not (math.isfinite(h) and h > 0):
+    the means ``means`` that are not Bernoulli. Their :math:`t_{\inf}` exceeds :math:`\Delta_a` unless the lower
+    point is 0 with its weight 1/2 at least :math:`\Delta_a` (:func:`~ldpcode.divergences.t_inf_bounded`). Returns
+    ``[(values, probs), ...]``; a ValueError (one line) when a point leaves [0, 1]."""
+    m = check_probability_vector("means", means)
+    h = check_real("half_width", half_width)
+    if m.size < 2:
+        raise ValueError(f"means must hold at least 2 arms, got {one_line(means)}")
+    if not h > 0:
         raise ValueError(f"half_width must be a finite number > 0, got {half_width!r}")
     if (m - h).min() < 0 or (m + h).max() > 1:
         raise ValueError(
@@ -252,7 +254,7 @@ def _two_point_written_out(means, h, epsilon) -> float:
     derivative's root) or, when both atoms lie below mu*, at the end 1/(1 - mu*) of the interval."""
     m = np.array(means, dtype=float)
     best, total = float(m.max()), 0.0
-    for mu in m[m < m.max()].tolist():
+    for mu in m[m < m.max() - TIE].tolist():  # a rounding gap is no gap (as in gdp_lower_bound_terms_bounded)
         gap, lo, up = best - mu, mu - h, mu + h
         room = 0.5 * (1 - lo)  # the mean gained by moving all of l's mass to 1
         t_inf = gap / (1 - lo) if gap <= room else 0.5 + (gap - room) / (1 - up)
@@ -267,13 +269,17 @@ def bounded_cell_vs_theorem3(means, half_width, horizon, epsilon) -> dict:
     r"""Table 2's stochastic problem-dependent cell against Theorem 3 on :func:`two_point_laws` (``means``,
     ``half_width``), the class of every law on [0, 1], at T = ``horizon`` and ``epsilon``. The cell writes
     :math:`6\epsilon\Delta_a` where the theorem has :math:`6\epsilon t_{\inf}`; here :math:`t_{\inf} \ge \Delta_a`,
-    so the cell is the larger. Returns ``cell`` (the cell with :math:`d_a = K_{\inf}`,
+    so the cell is at least as large, and larger wherever the private term is the minimum and an arm's mass at 0
+    is below :math:`\Delta_a`. Returns ``cell`` (the cell with :math:`d_a = K_{\inf}`,
     :func:`~ldpcode.bounds.table2.table2_stochastic_problem_dependent`), ``thm`` (Theorem 3 times log T,
     :func:`~ldpcode.bounds.azize2022.gdp_lower_bound_terms_bounded`), ``thm_written`` (the same, written out for
-    two-point laws, :func:`_two_point_written_out`) and ``terms`` (the per-arm pieces)."""
+    two-point laws, :func:`_two_point_written_out`: a second implementation of the same derivations, in closed
+    form, which catches a slip of either, not an error of the derivation; the tests check both against the
+    definitions by linear and nonlinear programming) and ``terms`` (the per-arm pieces). ``horizon`` T >= 2."""
+    log_t = math.log(_check_horizon(horizon, minimum=2))  # every argument before any work
+    check_epsilon(epsilon)
     laws = two_point_laws(means, half_width)
     terms = gdp_lower_bound_terms_bounded(laws, epsilon)
-    log_t = math.log(horizon)
     return dict(
         cell=table2_stochastic_problem_dependent(terms.gaps, terms.d_inf, horizon, epsilon),
         thm=terms.value * log_t,

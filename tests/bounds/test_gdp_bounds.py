@@ -140,6 +140,40 @@ def test_bounded_gaps_bracket_the_gap(atoms, s):
         assert t >= gap * (1 - 1e-12)
         assert t <= 1.0 + 1e-12
         assert d >= 2 * t**2 * (1 - 1e-9) - 1e-15
+        v = np.asarray(values)
+        at_zero = float(w[v == 0.0].sum())
+        if at_zero >= gap * (1 + 1e-9):  # moving mass from 0 to 1 gains its whole weight: t_inf = Delta exactly
+            assert t == pytest.approx(gap, rel=1e-9)
+        else:  # the rest of the gap from atoms at x1 > 0 or above, each unit gaining at most 1 - x1 < 1
+            x1 = float(v[(v > 0) & (w > 0)].min())
+            if x1 < 1:
+                assert t >= (at_zero + (gap - at_zero) / (1 - x1)) * (1 - 1e-9)
+
+
+def _t_inf_lp(values, probs, s):
+    """t_inf by its definition, a linear program: Q on the atoms of P and on 1, mean >= mu*, least
+    TV = sum of u_i with u_i >= |P_i - Q_i| / 2."""
+    x, p = np.append(values, 1.0), np.append(probs, 0.0)
+    n = x.size
+    cost = np.r_[np.zeros(n), np.ones(n)]  # variables: Q, then u
+    eye = np.eye(n)
+    a_ub = np.vstack([np.hstack([-eye / 2, -eye]), np.hstack([eye / 2, -eye]), np.r_[-x, np.zeros(n)][None]])
+    b_ub = np.r_[-p / 2, p / 2, -s]
+    a_eq = np.r_[np.ones(n), np.zeros(n)][None]
+    res = optimize.linprog(cost, A_ub=a_ub, b_ub=b_ub, A_eq=a_eq, b_eq=[1.0], bounds=[(0, None)] * (2 * n))
+    assert res.status == 0
+    return res.fun
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_bounded_t_inf_is_the_linear_programs_infimum(seed):
+    """The greedy (lowest mass to 1 first) against t_inf's definition solved as a linear program."""
+    rng = np.random.default_rng(seed)
+    k = int(rng.integers(1, 7))
+    values = rng.choice([0.0, 1.0, *rng.uniform(0, 1, 6)], size=k, replace=False)
+    probs = rng.dirichlet(np.ones(k))
+    s = float(rng.uniform(probs @ values, 1.0))
+    assert D.t_inf_bounded(values, probs, s) == pytest.approx(_t_inf_lp(values, probs, s), abs=1e-9)
 
 
 @pytest.mark.parametrize(
@@ -149,7 +183,8 @@ def test_bounded_gaps_bracket_the_gap(atoms, s):
         (([0.5, 0.7], [0.5, 0.6], 0.9), r"^probs must be >= 0 and sum to 1"),
         (([0.5, 0.7], [-0.5, 1.5], 0.9), r"^probs must be >= 0"),
         (([0.5], [0.5, 0.5], 0.9), r"^values and probs must be two 1-d lists of one length"),
-        (([0.5, 0.7], [0.5, 0.5], 1.5), r"^mu_star must lie in \[0, 1\]"),
+        (([0.5, 0.7], [0.5, 0.5], 1.5), r"^mu_star must be one number in \[0, 1\]"),
+        (([0.5, 0.7], [0.5, 0.5], [0.8, 0.9]), r"^mu_star must be one number in \[0, 1\]"),
         (([0.5, float("nan")], [0.5, 0.5], 0.9), r"^values must contain only finite numbers"),
     ],
 )
@@ -185,6 +220,9 @@ def test_theorem3_on_laws_on_the_unit_interval_by_hand():
         ([([0.0, 1.0], [0.5, 0.5]), [0.5]], r"^laws\[1\] must be a \(values, probs\) pair"),
         ([([0.0, 1.0], [0.5, 0.5]), ([0.0, 1.5], [0.5, 0.5])], r"^laws\[1\]: values must lie in \[0, 1\]"),
         ([([0.5], [1.0]), ([0.0, 1.0], [0.5, 0.5])], r"^laws must contain at least one suboptimal arm"),
+        # two laws of mean 0.4, 5.6e-17 apart by rounding: a term of 3e15 before
+        ([([0.4], [1.0]), ([0.3, 0.7, 0.2], [1 / 3] * 3)], r"^laws must contain at least one suboptimal arm"),
+        ([([1.0], [1.0]), ([0.0, 1.0], [0.5, 0.5])], r"^the best law's mean must be < 1"),
     ],
 )
 def test_theorem3_on_laws_validation(laws, match):
@@ -199,6 +237,17 @@ def test_two_point_laws_refuse_a_point_outside_the_unit_interval():
         azize_table2.two_point_laws([0.75, 0.25], 0.3)
     with pytest.raises(ValueError, match=r"^half_width must be a finite number > 0"):
         azize_table2.two_point_laws([0.75, 0.25], 0.0)
+    with pytest.raises(TypeError, match=r"^means must be a number or an array of numbers"):
+        azize_table2.two_point_laws(["0.75", "0.25"], 0.1)
+    with pytest.raises(ValueError, match=r"^means must be a non-empty 1-d sequence.*shape \(1, 2\)$"):
+        azize_table2.two_point_laws([[0.75, 0.25]], 0.1)
+    with pytest.raises(TypeError, match=r"^half_width must be a real number"):
+        azize_table2.two_point_laws([0.75, 0.25], [0.1])
+    for horizon in (0, 1):  # checked before the work: log 0 was a "math domain error" after it, log 1 gave zeros
+        with pytest.raises(ValueError, match=r"^horizon must be an integer >= 2"):
+            azize_table2.bounded_cell_vs_theorem3([0.75, 0.25], 0.1, horizon, 0.1)
+    with pytest.raises(ValueError, match=r"^laws must contain at least one suboptimal arm"):
+        azize_table2.bounded_cell_vs_theorem3([0.3, 0.1 + 0.2], 0.1, 10**6, 0.001)  # a written-out value of -7.8e15
 
 
 # ---------------------------------------------------------------------------------------------------
