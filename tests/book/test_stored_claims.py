@@ -100,7 +100,8 @@ def test_every_paper_has_stated_numbers_in_the_report():
 
 def test_the_report_shows_what_a_quote_leaves_out_under_it():
     """A statement's note (what an ellipsis or the extraction drops, how the book reads the words) stands once under
-    its quote, in the page and in the text: Zheng et al.'s Theorem 3 as extracted lacks the 1/eps its bound has."""
+    its quote, in the page and in the text: Zheng et al.'s Theorem 3 as extracted prints only 'O B ln(T/δ)', and the
+    note says how the book reads it."""
     from ldpcode.claims.report import statements_of
     from ldpcode.claims.statements import get
 
@@ -108,7 +109,7 @@ def test_the_report_shows_what_a_quote_leaves_out_under_it():
     sec = C.paper_section(SUMMARY, "zheng2020locally")
     assert f"  note: {note}" in repr(sec).splitlines()
     page = sec._repr_html_()
-    assert page.count("the extraction drops the radical, the ε and Reg<sub>T</sub><sup>A</sup>") == 1
+    assert page.count("The book reads the bound as O(B√ln(T/δ)/ε · Reg<sub>T</sub><sup>A</sup>)") == 1
     noted = [k for k in statements_of(sec.claims) if get(k).note]
     assert page.count("ldp-why-label'>note:</span>") == len(noted) > 10
 

@@ -81,8 +81,8 @@ STATEMENTS: tuple[Statement, ...] = (
         note="One R^2 for the linear fit of the empirical regrets of Figure 1(e)-(h) on V_L (HeLDP-UCB-L) or V_B "
         "(HeLDP-UCB-B); 'universal for different algorithms and eps_t-distributions' is read as one line "
         "through all 16 points. The points' regrets and V values are 'relegated to Supplementary Material', "
-        "which we do not have. runs: the 50 trials of Section 4 behind each point (the regrets are those of "
-        "Figure 1's lines). The paper states no horizon.",
+        "which we do not have. Each point's regret is one of Figure 1's lines, averaged over the 50 trials of "
+        "Section 4. The paper states no horizon.",
     ),
     Statement(
         key="ren2020heldp.map_g.unbiased",
@@ -93,7 +93,7 @@ STATEMENTS: tuple[Statement, ...] = (
         r"means of the g-values to estimate the mean rewards of the arms.",
         category="identity",
         note="The ellipsis drops only the display defining g(x; eps) = (1 +- (e^eps + 1)/(e^eps - 1))/2 for x = 1, "
-        "0 (shown in chapters/heldp/unbiasing_map_g). An exact identity: judged at paper = 1 (the ratio of the "
-        "summed means) with no rounding and no practical margin.",
+        "0 (shown on the page of the map g). An exact identity: the book judges the ratio of the summed means "
+        "against 1, with no rounding of the paper's and no practical margin.",
     ),
 )

@@ -9,7 +9,7 @@ _FIG1A_RATIOS = (
     r"is 1.6, and that of LDP-UCB-L is 8.5."
 )
 _FIG1_RUNS_NOTE = (
-    "Runs: Section 4 says 'Each line in each figure is averaged over 50 independent trials.' The paper states "
+    "Section 4 says 'Each line in each figure is averaged over 50 independent trials.' The paper states "
     "no horizon T for Figure 1; the ellipsis drops only 'We can see that the regret of LDP-UCB-B is slightly "
     "larger than that of the non-private UCB and smaller than that of LDP-UCB-L.'"
 )

@@ -19,8 +19,8 @@ _CAPTION = (
     "dimension d and other poly-logarithmic factors."
 )
 _TABLE_NOTE = (
-    "the extraction drops the tilde and the parentheses of Õ(·); the caption says the O hides d and "
-    "poly-logarithmic factors of unstated power"
+    "the extraction drops the tilde of Õ, the superscripts ('T 3/4' is T^{3/4}, 'ε2' is ε²) and, in most rows, "
+    "the parentheses; the caption says the O hides d and poly-logarithmic factors of unstated power"
 )
 
 
@@ -80,9 +80,10 @@ STATEMENTS: tuple[Statement, ...] = (
         category="order",
         log_factors=0.5,
         note=(
-            "the bound is O(B√ln(T/δ)/ε · Reg_T^A): the extraction drops the radical, the ε and Reg_T^A; the "
-            "factor √ln(T/δ) is the range of the noisy losses with probability 1 - δ. It bounds the private regret "
-            "by the non-private learner's worst-case bound, scaled by 1/ε"
+            "the extraction prints only 'O B ln(T/δ)': the sum, the expectation and what multiplies B ln(T/δ) "
+            "are lost. The book reads the bound as O(B√ln(T/δ)/ε · Reg_T^A), as Corollary 4's O(T^{2/3}/ε) and "
+            "O(√T/ε) need (the private regret is the non-private learner's worst-case bound scaled by 1/ε); the "
+            "√ln(1.25/δ) of Algorithm 1's σ, not in that reading, is a constant at fixed δ"
         ),
     ),
     # --- Table 1, one-point rows (Corollary 4 for the smooth ones) ----------------------------------------------
@@ -136,7 +137,7 @@ STATEMENTS: tuple[Statement, ...] = (
         "MP-BCO Convex O T 1/2/ε2 O T 1/2 [3]",
         "O T 1/2/ε2",
         _PRIVATE,
-        note="Õ(√T/ε²); Theorem 6 gives the explicit bound, lost in the extraction",
+        note="read as Õ(√T/ε²); Theorem 6 gives the explicit bound, lost in the extraction",
     ),
     _row(
         "mp_convex.nonprivate",
@@ -151,7 +152,7 @@ STATEMENTS: tuple[Statement, ...] = (
         "O log T/ε2",
         _PRIVATE,
         log_factors=1.0,
-        note="the rate is log T itself (power 1), divided by ε²; the Õ may hide further log factors",
+        note="the rate is log T itself, to the first power, divided by ε²; the Õ may hide further log factors",
     ),
     _row(
         "mp_strongly_convex.nonprivate",
@@ -159,7 +160,7 @@ STATEMENTS: tuple[Statement, ...] = (
         "O (log T) [3]",
         _NONPRIVATE,
         log_factors=1.0,
-        note="the rate is log T itself (power 1); [3] is Agarwal, Dekel and Xiao (2010)",
+        note="the rate is log T itself, to the first power; [3] is Agarwal, Dekel and Xiao (2010)",
     ),
     # --- Table 1, contextual rows (Theorems 8 and 10, whose bounds (5) and (6) the extraction lacks) -----------
     _row(
