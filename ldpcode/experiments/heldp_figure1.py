@@ -296,6 +296,8 @@ def worst_since(res: dict, law: str, p: str, grid, worst: float) -> int | None:
     grid = list(grid)
     if worst not in grid:
         raise ValueError(f"worst must be a threshold of grid {grid}, got {worst!r}")
+    if len(set(grid)) != len(grid):
+        raise ValueError(f"grid must list each threshold once, got {grid}")
     curves = np.array([res[(BERNOULLI, p, law, x)].mean_regret() for x in grid])
     others = np.delete(curves, grid.index(worst), axis=0)
     top = curves[grid.index(worst)] > (others.max(axis=0) if len(others) else -np.inf)

@@ -77,22 +77,30 @@ def label_points(
     else in a column left of the group; when none qualifies, the layout with the fewest labels near a marker, on a
     line or past the edge. A column's labels start that clearance right of the rightmost marker. When even that
     layout leaves a label past the axes' right edge (a point at the edge, lines on both sides of it), the x-range
-    widens on the right by the overflow and the layout is made again (up to three times). A
+    widens on the right by the overflow and the layout is made again (up to three times; x-limits the caller set
+    stay as they are, and when three widenings do not suffice the range and the first layout come back). A
     moved label has a thin line to its point. A point that is not finite (or not on a log axis) gets no label (None
     in its place). Call it once the axes have their data and their layout (it reads their scale; text sizes are
     the font's, whatever the backend). Returns the annotations."""
     x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
-    for widened in range(4):  # a label past the right edge in the best layout: widen the x-range by its overflow
-        placed, overflow = _layout(ax, x, y, texts, dx=dx, gap=gap, width=width, marker=marker, clear=clear)
-        if overflow <= 0 or widened == 3:
-            break
+    kw = dict(dx=dx, gap=gap, width=width, marker=marker, clear=clear)
+    placed, overflow = _layout(ax, x, y, texts, **kw)
+    if overflow <= 0 or not ax.get_autoscalex_on():  # x-limits the caller set stay (a point clipped on purpose)
+        return _draw(ax, x, y, texts, placed, color)
+    first, limits = placed, ax.get_xlim()
+    for _ in range(3):  # a label past the right edge in the best layout: widen the x-range by its overflow
         lo, hi = ax.get_xlim()
         span = ax.bbox.width * 72.0 / ax.figure.dpi  # the axes' width in points
         if ax.get_xscale() == "log":
             ax.set_xlim(lo, hi * (hi / lo) ** ((overflow + 2.0) / span))
         else:
             ax.set_xlim(lo, hi + (hi - lo) * (overflow + 2.0) / span)
-    return _draw(ax, x, y, texts, placed, color)
+        placed, overflow = _layout(ax, x, y, texts, **kw)
+        if overflow <= 0:
+            return _draw(ax, x, y, texts, placed, color)
+    ax.set_xlim(*limits)  # three widenings were not enough (a label wider than the axes): the first layout
+    ax.set_autoscalex_on(True)
+    return _draw(ax, x, y, texts, first, color)
 
 
 def _layout(ax, x, y, texts, *, dx, gap, width, marker, clear):

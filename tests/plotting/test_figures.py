@@ -398,3 +398,29 @@ def test_point_labels_of_a_cluster_at_the_right_edge_stay_inside_the_axes():
     fig.canvas.draw()
     assert max(matplotlib.text.Text.get_window_extent(n).x1 for n in notes) <= ax.bbox.x1 + 1
     plt.close(fig)
+
+
+def test_point_labels_widen_only_a_range_the_caller_left_to_autoscale_and_undo_a_widening_that_fails():
+    """The review: label_points widened x-limits the caller had set (showing a point clipped on purpose), and when
+    three widenings were not enough it left the range tripled with the label still past the edge."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from ldpcode.plotting import label_points
+
+    fig, ax = plt.subplots(figsize=(5, 4))
+    ax.plot([1.0, 5.0, 10.0], [1.0, 2.0, 3.0], "o")
+    ax.set_xlim(0, 6)  # the point at 10 clipped on purpose
+    label_points(ax, [1.0, 5.0, 10.0], [1.0, 2.0, 3.0], ["a", "b", "c"])
+    assert ax.get_xlim() == (0.0, 6.0)
+    fig2, ax2 = plt.subplots(figsize=(5, 4))
+    ax2.plot([1.0, 10.0], [1.0, 2.0], "o")
+    before = ax2.get_xlim()
+    notes = label_points(ax2, [1.0, 10.0], [1.0, 2.0], ["a", "a label far wider than the axes themselves " * 3])
+    assert ax2.get_xlim() == before and notes[1] is not None  # the first layout, the range as it was
+    (
+        plt.close(fig),
+        plt.close(fig2),
+    )  # a widening that succeeds: test_point_labels_keep_off_the_markers_of_a_rising_cloud

@@ -302,3 +302,5 @@ def test_worst_since_is_the_first_checkpoint_of_the_last_run_of_leads():
     assert f1.worst_since(res, D, L, [2.0, 1.0, 0.2], 0.2) == 10000
     with pytest.raises(ValueError, match="worst must be a threshold of grid"):
         f1.worst_since(res, D, L, [0.2, 1.0, 2.0], 0.5)
+    with pytest.raises(ValueError, match=r"^grid must list each threshold once, got \[0.2, 0.2, 1.0\]$"):
+        f1.worst_since(res, D, L, [0.2, 0.2, 1.0], 0.2)  # the copy tied with itself: always None
