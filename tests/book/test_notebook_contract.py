@@ -142,6 +142,19 @@ def test_ratio_is_the_ratio_of_means_with_the_delta_method_se():
         nb.ratio("s", "a ratio", num, den, t=100, paper=3.0)
 
 
+def test_no_code_cell_is_over_30_lines():
+    """Issue 24's rule for the book's cells: a cell a reader reads stays short (the check cells were the longest
+    code in the book); more belongs in ldpcode or in a cell of its own. Table 2's check cell reached 45 lines
+    with the two-point claim before it was split."""
+    long = [
+        f"{path.relative_to(ROOT)} cell {i}: {n} lines"
+        for path in sorted(ROOT.glob("chapters/*/*.ipynb"))
+        for i, cell in enumerate(json.loads(path.read_text())["cells"])
+        if cell["cell_type"] == "code" and (n := len("".join(cell["source"]).splitlines())) > 30
+    ]
+    assert not long, "code cells over 30 lines:\n" + "\n".join(long)
+
+
 def test_no_notebook_rebinds_nb():
     """``nb`` is the contract's name in every notebook: a cell that assigns it again would break the check."""
     for path in sorted(ROOT.glob("chapters/*/*.ipynb")):
