@@ -160,6 +160,12 @@ def gdp_lower_bound_terms(means, epsilon, family="bernoulli", sigma=1.0, varianc
             )
         d = np.asarray(d_inf_gaussian(means[idx], best, sig[idx], variance), dtype=float).reshape(-1)
         t = np.asarray(t_inf_gaussian(means[idx], best, sig[idx], variance), dtype=float).reshape(-1)
+    return _terms(eps, family, variance, idx, gaps, d, t)
+
+
+def _terms(eps, family, variance, idx, gaps, d, t) -> GDPLowerBoundTerms:
+    r"""Theorem 3's per-arm terms from the gaps and the two distinguishability gaps of the suboptimal arms ``idx``:
+    each :math:`\Delta_a/\min(d_{\inf}, 6\epsilon t_{\inf})`, the switch points and their sum."""
     thr = d / (6.0 * t)
     terms = gaps / np.minimum(d, 6.0 * eps * t)
     return GDPLowerBoundTerms(
@@ -212,12 +218,7 @@ def gdp_lower_bound_terms_bounded(laws, epsilon) -> GDPLowerBoundTerms:
         )
     d = np.array([d_inf_bounded(*checked[i], best) for i in idx])
     t = np.array([t_inf_bounded(*checked[i], best) for i in idx])
-    gaps = best - means[idx]
-    terms = gaps / np.minimum(d, 6.0 * eps * t)
-    return GDPLowerBoundTerms(
-        epsilon=eps, family="bounded", variance="-", arms=idx, gaps=gaps, d_inf=d, t_inf=t,
-        epsilon_threshold=d / (6.0 * t), private=eps < d / (6.0 * t), terms=terms, value=float(terms.sum()),
-    )  # fmt: skip
+    return _terms(eps, "bounded", "-", idx, best - means[idx], d, t)
 
 
 def gdp_lower_bound_constant(means, epsilon, family="bernoulli", sigma=1.0, variance="known") -> float:
