@@ -82,9 +82,15 @@ def label_points(
     moved label has a thin line to its point. A point that is not finite (or not on a log axis) gets no label (None
     in its place). Call it once the axes have their data and their layout (it reads their scale; text sizes are
     the font's, whatever the backend). Returns the annotations."""
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.textpath import TextToPath
+
     x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
-    kw = dict(dx=dx, gap=gap, width=width, marker=marker, clear=clear)
-    placed, overflow = _layout(ax, x, y, texts, **kw)
+    font = FontProperties(size="x-small")
+    sizes = np.array([TextToPath().get_text_width_height_descent(s, font, ismath=False) for s in texts]).reshape(-1, 3)
+    gap = 1.25 * font.get_size_in_points() if gap is None else gap
+    kw = dict(sizes=sizes.T, dx=dx, gap=gap, width=width, marker=marker, clear=clear)  # text sizes in points, once
+    placed, overflow = _layout(ax, x, y, **kw)
     if overflow <= 0 or not ax.get_autoscalex_on():  # x-limits the caller set stay (a point clipped on purpose)
         return _draw(ax, x, y, texts, placed, color)
     first, limits = placed, ax.get_xlim()
@@ -95,7 +101,7 @@ def label_points(
             ax.set_xlim(lo, hi * (hi / lo) ** ((overflow + 2.0) / span))
         else:
             ax.set_xlim(lo, hi + (hi - lo) * (overflow + 2.0) / span)
-        placed, overflow = _layout(ax, x, y, texts, **kw)
+        placed, overflow = _layout(ax, x, y, **kw)
         if overflow <= 0:
             return _draw(ax, x, y, texts, placed, color)
     ax.set_xlim(*limits)  # three widenings were not enough (a label wider than the axes): the first layout
@@ -103,21 +109,15 @@ def label_points(
     return _draw(ax, x, y, texts, first, color)
 
 
-def _layout(ax, x, y, texts, *, dx, gap, width, marker, clear):
+def _layout(ax, x, y, *, sizes, dx, gap, width, marker, clear):
     """The places of :func:`label_points`' labels (left edges and baselines in points, each point's own place,
     which points are shown, their positions) and by how many points the farthest label comes nearer than
-    :data:`_EDGE` to the axes' right edge (at most 0 when none does)."""
-    from matplotlib.font_manager import FontProperties
-    from matplotlib.textpath import TextToPath
-
-    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
-    font = FontProperties(size="x-small")
-    gap = 1.25 * font.get_size_in_points() if gap is None else gap
+    :data:`_EDGE` to the axes' right edge (at most 0 when none does). ``sizes``: the labels' widths, heights and
+    descents in points."""
+    w, h, descent = sizes
     radius = marker / 2 + clear  # a label's box keeps this far from a marker's centre
     ax.autoscale_view()
     scale = 72.0 / ax.figure.dpi  # display pixels to points
-    sizes = np.array([TextToPath().get_text_width_height_descent(s, font, ismath=False) for s in texts]).reshape(-1, 3)
-    w, h, descent = sizes.T  # in points
     with np.errstate(invalid="ignore"):
         xy = ax.transData.transform(np.column_stack([x, y])) * scale
     shown = np.isfinite(xy).all(axis=1)
@@ -126,7 +126,7 @@ def _layout(ax, x, y, texts, *, dx, gap, width, marker, clear):
     own = np.maximum(xy[:, 1] - 10.0, bottom)  # each label's own place: right of its point, a little below
     lx, ty = xy[:, 0] + dx, own.copy()
     order = np.flatnonzero(shown)[np.argsort(xy[shown, 0], kind="stable")]  # side by side, chained along x: a group
-    group = np.full(len(texts), -1)
+    group = np.full(len(x), -1)
     group[order] = np.cumsum(np.diff(xy[order, 0], prepend=xy[order[:1], 0]) >= width)
 
     def layouts(members):
