@@ -57,7 +57,7 @@ from .core import (
     paper_unit,
 )
 from .kinds import BoundClaim, ExactClaim, PredictionClaim, ReproducibleClaim, StatisticalClaim
-from .horizons import HorizonRange, consistent_horizons, fits_at_each_t, joint_horizons
+from .horizons import HorizonRange, closest_approach, consistent_horizons, fits_at_each_t, joint_horizons, with_joint
 from .report import (
     REPORT_CHAPTER,
     SEVERITY,
@@ -112,6 +112,8 @@ __all__ = [
     "consistent_horizons",
     "fits_at_each_t",
     "joint_horizons",
+    "closest_approach",
+    "with_joint",
     "span_text",
     "prediction",
     "statements",

@@ -6,6 +6,8 @@ kind of :class:`~.core.Claim`) checks the result."""
 
 from __future__ import annotations
 
+import math
+
 from .._validate import check_bool, check_real
 from .kinds import BoundClaim, ExactClaim, PredictionClaim, ReproducibleClaim, StatisticalClaim
 from .horizons import HorizonRange
@@ -60,6 +62,8 @@ def _horizon_fields(id, horizons) -> dict:
     out = dict(t_consistent=list(horizons.consistent), t_searched=list(horizons.searched))
     if horizons.accepts:
         out["t_accepts"] = list(horizons.accepts)
+    if horizons.joint and math.isfinite(horizons.joint[1]):  # the figure's closest approach: t, and z (rounded)
+        out["t_joint"] = [int(horizons.joint[0]), round(float(horizons.joint[1]), 3)]
     return out
 
 

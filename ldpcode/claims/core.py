@@ -58,6 +58,7 @@ import copy
 import functools
 import math
 from dataclasses import MISSING, dataclass, fields
+from statistics import NormalDist
 from decimal import Decimal
 from typing import ClassVar
 
@@ -75,6 +76,20 @@ PAPERS = {cites: paper.report_title for cites, paper in PAPERS_BY_CITES.items()}
 UNBOUNDED = "unbounded"
 AGREE_Z = 2.0  # a statistical claim agrees within 2 standard errors (of the paper's rounded number)
 NEAR_Z = 4.0  # ... is near within 4, disagrees beyond
+
+
+def _tail(sense: str) -> float:
+    """The chance that one number of a true statement lies beyond ``AGREE_Z`` se: two-sided for ``=``, else one."""
+    return math.erfc(AGREE_Z / math.sqrt(2)) / (1 if sense == "=" else 2)
+
+
+def family_z(k: int, sense: str = "=") -> float:
+    r"""The z the largest of ``k`` independent numbers of one true statement passes as often as one number passes
+    ``AGREE_Z`` (Šidák: per number :math:`1 - (1 - p)^{1/k}`, p = 0.0455 two-sided, 0.0228 one-sided): 2.66 for six."""
+    per = 1 - (1 - _tail(sense)) ** (1 / k)
+    return NormalDist().inv_cdf(1 - per / (2 if sense == "=" else 1))
+
+
 #: the verdicts on a paper's number, from the best to the worst
 #: (see :meth:`~ldpcode.claims.kinds.StatisticalClaim.verdict`)
 VERDICTS = (
@@ -93,9 +108,10 @@ FIELDS = (
     *("bound", "second", "how", "horizon", "scale", "reason", "note", "tolerance_reason", "statement", "category"),
     *("locator", "quote", "paper_horizon", "paper_runs", "runs", "margin", "systematic", "systematic_how"),
     *("t_consistent", "t_searched", "predicted", "derived_in", "reachable", "shows_failure", "cap", "t_accepts"),
+    "t_joint",
 )
 #: fields a stored dict holds only when they are set (added after data/ was first written: older files lack them)
-STORED_WHEN_SET = ("reachable", "shows_failure", "cap", "t_accepts")
+STORED_WHEN_SET = ("reachable", "shows_failure", "cap", "t_accepts", "t_joint")
 # the fields checked the same way whatever kind holds them, in the order the checks run
 _TEXT = ("source", "how", "scale", "reason", "note", "tolerance_reason", "category", "locator", "quote")
 _TEXT += ("systematic_how", "derived_in")
@@ -113,7 +129,8 @@ _NOT_HERE = {
         ("statement", "category", "locator", "quote"), "only a claim with a paper number names a paper statement"
     ),
     **dict.fromkeys(
-        ("t_consistent", "t_searched", "t_accepts"), "a horizon range belongs to a statistical claim with sense '='"
+        ("t_consistent", "t_searched", "t_accepts", "t_joint"),
+        "a horizon range belongs to a statistical claim with sense '='",
     ),
     **dict.fromkeys(("predicted", "derived_in"), "only a prediction has predicted and derived_in"),
     "reachable": "only a one-sided statistical claim has a reachable value",
@@ -171,7 +188,7 @@ class Claim:
 
     # --- the fields of the other kinds, as a claim without them reads them (see FIELDS) ---------------------
     paper = paper_unit = cites = bound = second = horizon = statement = paper_horizon = paper_runs = runs = None
-    t_consistent = t_searched = t_accepts = predicted = reachable = shows_failure = cap = None
+    t_consistent = t_searched = t_accepts = t_joint = predicted = reachable = shows_failure = cap = None
     how = scale = reason = category = locator = quote = systematic_how = derived_in = ""
     sense = "="
     margin = systematic = 0.0

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from .._validate import check_real
 from .core import AGREE_Z, NEAR_Z, PAPERS, Claim, paper_unit
+from .horizons import check_stored_range
 from .statements import CATEGORIES, STATEMENTS, prints, shown_as
 from .tables import _SENSE_TEXT, format_value, approx_horizon, span_text
 
@@ -192,7 +193,8 @@ class StatisticalClaim(_JudgedInStandardErrors, PaperClaim):
     """A Monte Carlo reproduction of a number the paper states (see :mod:`ldpcode.claims.core`): its ``horizon`` (or
     ``scale``), our ``runs``, a practical ``margin``, the ``systematic`` spread under what the paper leaves open
     (``systematic_how``), and, for a number whose horizon the paper does not state, the range of t where the
-    curve is within the paper's interval (``t_consistent`` within ``t_searched``; ``t_accepts``: what it accepts)."""
+    curve is within the paper's interval (``t_consistent`` within ``t_searched``; ``t_accepts``: what it accepts;
+    ``t_joint``: [t, z], the closest approach of the figure's numbers that the paper read at one horizon)."""
 
     kind = "statistical"
 
@@ -205,6 +207,7 @@ class StatisticalClaim(_JudgedInStandardErrors, PaperClaim):
     t_consistent: list | None = None
     t_searched: list | None = None
     t_accepts: list | None = None
+    t_joint: list | None = None
     reachable: float | None = None
 
     def __post_init__(self):
@@ -257,25 +260,7 @@ class StatisticalClaim(_JudgedInStandardErrors, PaperClaim):
         return self._reachable_z() <= AGREE_Z
 
     def _check_horizons(self):
-        name = self.id
-        if (self.t_consistent is None) != (self.t_searched is None):
-            raise ValueError(f"{name}: t_consistent and t_searched come together")
-        if self.t_searched is None:
-            return
-        if self.sense != "=":
-            raise ValueError(f"{name}: a horizon range belongs to a statistical claim with sense '='")
-        for field_name, n in (("t_searched", 2), ("t_consistent", (0, 2))):
-            v = getattr(self, field_name)
-            ok = isinstance(v, list) and len(v) in ((n,) if isinstance(n, int) else n)
-            if not ok or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 1 for x in v):
-                raise ValueError(f"{name}: {field_name} must be a list of positive integers, got {v!r}")
-        lo, hi = self.t_searched
-        if not lo <= hi or (self.t_consistent and not lo <= self.t_consistent[0] <= self.t_consistent[1] <= hi):
-            raise ValueError(f"{name}: t_consistent {self.t_consistent} must lie in t_searched {self.t_searched}")
-        acc = self.t_accepts  # the printed numbers the search would have found at some t: [low, high, missing]
-        ok = acc is None or isinstance(acc, list) and len(acc) == 3 and all(_is_real_number(x) for x in acc)
-        if not ok or acc is not None and not (acc[0] <= acc[1] and acc[2] == int(acc[2]) >= 0):
-            raise ValueError(f"{name}: t_accepts must be [low, high, missing], low <= high, missing >= 0, got {acc!r}")
+        check_stored_range(self.id, self.sense, self.t_consistent, self.t_searched, self.t_accepts, self.t_joint)
 
     def _distance(self) -> float:
         return self._excess()

@@ -18,15 +18,13 @@ ranges of t do not meet (:func:`statement_verdict`).
 from __future__ import annotations
 
 import html
-import math
 from dataclasses import dataclass
-from statistics import NormalDist
 from pathlib import Path
 
 from .._paths import repo_root
 from ..paper_index import PAPERS_BY_CITES
-from .core import AGREE_Z, PAPERS, VERDICTS, Claim
-from .horizons import HorizonRange, joint_horizons
+from .core import AGREE_Z, PAPERS, VERDICTS, Claim, _tail, family_z
+from .horizons import _approach_text, _common_t, _searched, joint_verdict
 from .statements import CATEGORIES, STATEMENTS
 from .store import _read_json
 from .tables import (
@@ -129,18 +127,6 @@ def _family(group: list) -> list:
     return [c for c in group if c.kind == "statistical" and c.t_searched is None and c.category != "scope"]
 
 
-def _tail(sense: str) -> float:
-    """The chance that one number of a true statement lies beyond ``AGREE_Z`` se: two-sided for ``=``, else one."""
-    return math.erfc(AGREE_Z / math.sqrt(2)) / (1 if sense == "=" else 2)
-
-
-def family_z(k: int, sense: str = "=") -> float:
-    r"""The z the largest of ``k`` independent numbers of one true statement passes as often as one number passes
-    ``AGREE_Z`` (Šidák: per number :math:`1 - (1 - p)^{1/k}`, p = 0.0455 two-sided, 0.0228 one-sided): 2.66 for six."""
-    per = 1 - (1 - _tail(sense)) ** (1 / k)
-    return NormalDist().inv_cdf(1 - per / (2 if sense == "=" else 1))
-
-
 def counted_verdict(claim, group: list) -> str:
     """A number's verdict as its statement counts it: its own, but a statistical number judged near or disagreeing
     by its z alone (no systematic spread) agrees while that z is within :func:`family_z` of the statement's k > 1
@@ -150,24 +136,11 @@ def counted_verdict(claim, group: list) -> str:
     return "agrees" if lifted and claim.z() <= family_z(len(family), claim.sense) else v
 
 
-def _searched(group: list) -> list:
-    """The numbers of ``group`` read off one figure at a horizon the paper does not state (each searched over t): the
-    paper read them at one horizon, so two or more of them are judged together too."""
-    return [c for c in group if c.t_searched is not None]
-
-
-def _common_t(group: list) -> tuple:
-    """The (first, last) t at which the searched numbers of ``group`` may all fit at once, or () (:func:`joint_horizons`)."""
-    return joint_horizons(*(HorizonRange(tuple(c.t_searched), tuple(c.t_consistent)) for c in _searched(group)))
-
-
 def statement_verdict(claims: list) -> str:
     """The verdict of a statement judged by ``claims``: the least favourable of theirs (``SEVERITY``), each as the
-    statement counts it (:func:`counted_verdict`); **disagrees** when they are numbers of one figure (its horizon
-    unstated) that fit at no common t, each at some t of its own (Ren et al.'s 1.6 and 8.5 of Figure 1(a))."""
-    verdicts = {counted_verdict(c, claims) for c in claims}
-    if len(_searched(claims)) > 1 and not _common_t(claims):
-        verdicts.add("disagrees")
+    statement counts it (:func:`counted_verdict`), and, for numbers of one figure whose horizon the paper does not
+    state, of their :func:`joint_verdict` (Ren et al.'s 1.6 and 8.5 of Figure 1(a), which no common t fits)."""
+    verdicts = {counted_verdict(c, claims) for c in claims} | {joint_verdict(claims)} - {None}
     return next(v for v in SEVERITY if v in verdicts)
 
 
@@ -184,6 +157,7 @@ def statement_summary(group: list) -> str:
             together = f"together at most at {span_text(common, ())}"
         else:  # the range searched, when every number was searched over the same one
             together = f"{span_text((), ranges.pop())} fits them all" if len(ranges) == 1 else "no t fits them all"
+            together += " within 2 se" + _approach_text(group)
         return (
             f"one statement, numbers of one figure the paper read at one horizon it does not state, counted as "
             f"{statement_verdict(group)}: {together} ({each})"
@@ -436,6 +410,12 @@ class PaperSection:
                 )
                 summary = statement_summary(groups[c.statement])
                 summary = f"<span class='ldp-statement'>{html.escape(summary)}.</span>" if summary else ""
+                if len(groups[c.statement]) > 1:  # the statement's own verdict, which its rows' may not show
+                    verdict = statement_verdict(groups[c.statement])
+                    summary = (
+                        f"<span class='ldp-statement'><span class='ldp-verdict {_VERDICT_CLASS[verdict]}'>statement: "
+                        f"{html.escape(verdict)}</span></span>{summary}"
+                    )
                 note = statement_note(c)
                 if note:
                     summary += (

@@ -27,6 +27,7 @@ from ..claims import (
     horizon_tag,
     joint_horizons,
     statements,
+    with_joint,
 )
 from ..engine import log_checkpoints
 from ..instances import make_instance, make_privacy_levels
@@ -235,6 +236,9 @@ def paper_reach(long: dict, eps_compare) -> PaperReach:
     ranges = {(e, p): consistent_horizons(ucb.checkpoints, long[(MIXED, p, "constant", e)].regret, ucb.regret,
                                           PAPER_RATIO[(e, p)], paper_runs=paper_runs, t_min=T_MIN)
               for e, p in pairs}  # fmt: skip
+    # each panel's two numbers were read at one horizon: their closest approach, per panel
+    joined = {k: r for e in eps_compare for k, r in with_joint({k: ranges[k] for k in pairs if k[0] == e}).items()}
+    ranges = {k: joined[k] for k in ranges}
     n_inside = fits_at_each_t(*(ranges[k] for k in pairs))
     both_c = ranges[(2.0, _B)].inside & ranges[(2.0, _L)].inside
     return PaperReach(ranges, ranges[pairs[0]].t, n_inside, both_c)

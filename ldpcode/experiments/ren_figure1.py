@@ -22,7 +22,7 @@ import numpy as np
 
 from .. import plotting
 from ..bounds import bernoulli_ratio, laplace_ratio
-from ..claims import Table, consistent_horizons, format_horizon, horizon_tag, span_text, statements
+from ..claims import Table, consistent_horizons, format_horizon, horizon_tag, span_text, statements, with_joint
 from ..policies import make_policy
 from ..simulate import simulate
 from ..stats import mean_se, ratio_of_means_se
@@ -166,9 +166,11 @@ def stated_horizons(long: dict, instance: str, stated: dict, t_min: int) -> dict
     """(policy, ε) -> :class:`~ldpcode.claims.HorizonRange`: for each ratio the paper states (``stated``:
     (policy, ε) -> (printed number, statement id)) and the ``long`` runs hold, the range of t >= ``t_min`` at
     which our ratio to UCB1 on the instance named ``instance`` is within the printed interval, the paper's own
-    runs counted (:func:`~ldpcode.claims.consistent_horizons`). Figure 1(a) of Ren et al. (2020a)."""
+    runs counted (:func:`~ldpcode.claims.consistent_horizons`), each with the numbers' closest approach
+    (:func:`~ldpcode.claims.with_joint`, when there are two or more): the paper read them off one figure at one
+    horizon. Figure 1(a) of Ren et al. (2020a)."""
     ucb = long[(instance, "UCB1", None)]
-    return {
+    out = {
         pe: consistent_horizons(
             ucb.checkpoints,
             long[(instance, *pe)].regret,
@@ -180,6 +182,7 @@ def stated_horizons(long: dict, instance: str, stated: dict, t_min: int) -> dict
         for pe, (printed, key) in stated.items()
         if (instance, *pe) in long
     }
+    return with_joint(out) if len(out) > 1 else out
 
 
 def joint_fit_text(long: dict, instance: str, stated: dict, horizons: dict, joint) -> str:
@@ -193,6 +196,9 @@ def joint_fit_text(long: dict, instance: str, stated: dict, horizons: dict, join
         f"ε = {b[1]:g}: {b_printed:g} ({_label(b[0])}) fits {hb.text()}, {l_printed:g} ({_label(l[0])}) fits "
         f"{hl.text()}; one horizon for both: " + (span_text(joint, hb.searched) if joint else "none")
     ]
+    if hb.joint and not joint and math.isfinite(hb.joint[1]):  # no common t: how close the pair comes
+        t, z = hb.joint
+        lines.append(f"closest approach of the two: at t = {t:,}, where the farther is {z:.1f} se beyond its interval")
     if hb.consistent:
         t = hb.consistent[1]
         x, y = long[(instance, *l)].at(t), long[(instance, "UCB1", None)].at(t)

@@ -154,8 +154,8 @@ def _stored(notebook: str, claim_id: str):
         (
             "azize2022/theorem1_table2",
             "azize2022.table2.stochastic_pd_gaussian_cell_vs_thm3",
-            "read as = 9,210",
-        ),  # a formula
+            "read as ≥ 9,210",
+        ),  # a formula: the lower bound the cell states, against what Theorem 3 proves
         ("heldp/figure1", "heldp.figure1.worst_eps_min_gap.discrete.HeLDP-UCB-B.T1e6", "read as ≥ 0"),
         ("heldp/unbiasing_map_g", "heldp.map_g.bias_eps1", "read as = 1"),  # an identity: unbiased
         ("zheng2020/theorems7_8_linear", "zheng2020.theorems7_8_linear.exponent_eps1", "read as ≤ 0.75"),  # a rate

@@ -465,6 +465,9 @@ def test_collect_sections_and_claim_list(root):
     # the statement line says how the scorecard counts a statement judged by two numbers, and why
     line = "one statement, counted as disagrees: the least favourable of its 2 numbers (1 disagrees, 1 inconclusive)"
     assert f"<span class='ldp-statement'>{line}.</span>" in page and f'prints" — {line}' in text
+    # and its own verdict stands in colour under the quote, where its rows show two (one amber, one red)
+    badge = "<span class='ldp-statement'><span class='ldp-verdict disagree'>statement: disagrees</span></span>"
+    assert page.count(badge) == 1 and page.index(badge) < page.index(line)
     # how the number was measured stands beside its verdict; a claim without a note shows no empty label
     with_note = C.statistical(
         "o.far", "Fig. 2", reproduced=3.0, se=0.1, paper=2.0, statement="ren2020ldp.test", reason="why",
@@ -1433,8 +1436,8 @@ def test_numbers_of_one_figure_read_at_no_common_t_disagree_together():
     assert C.statement_verdict([one, late]) == "disagrees"
     assert C.statement_summary([one, late]) == (
         "one statement, numbers of one figure the paper read at one horizon it does not state, counted as disagrees: "
-        "no t in [10³, 10⁶] fits them all (1.6 at t ≈ 10⁴; 8.5 at t ≈ 10⁶)"
-    )
+        "no t in [10³, 10⁶] fits them all within 2 se (1.6 at t ≈ 10⁴; 8.5 at t ≈ 10⁶)"
+    )  # ranges without their closest approach (with_joint): disagrees, as a file written before it reads
     assert C.statement_verdict([one, early]) == "consistent at some t"
     assert "together at most at t ≈ 10⁴ (1.6 at t ≈ 10⁴; 8.5 at t ≈ 10⁴–10⁵)" in C.statement_summary([one, early])
 
@@ -1458,3 +1461,85 @@ def test_a_number_at_a_stated_horizon_does_not_hide_a_pair_that_fits_no_common_t
     stated = C.statistical("o.s", "s", reproduced=2.0, se=0.1, paper=2.0, statement=key, reason="r", horizon=10**6)
     assert C.statement_verdict([early, late, stated]) == "disagrees"
     assert C.statement_verdict([early, stated]) == "consistent at some t"
+
+
+def test_the_closest_approach_is_where_the_farthest_number_is_nearest_its_interval():
+    """consistent_horizons' z: 0 within the printed number's rounding, else the distance beyond it in the curve's
+    standard errors (so inside <=> z <= 2); closest_approach: the t minimising the larger of two numbers' z, by hand."""
+    import numpy as np
+
+    t = np.array([10**3, 10**4, 10**5])
+    den = np.ones((4, 3))
+    wobble = np.array([[0.0], [0.01], [-0.01], [0.0]])
+    num = np.array([[1.60, 1.70, 1.80]] * 4) + wobble
+    r = C.consistent_horizons(t, num, den, 1.6)
+    from ldpcode.stats import ratio_of_means_se
+
+    se = ratio_of_means_se(num, den)
+    want = np.maximum(np.abs(num.mean(axis=0) - 1.6) - 0.05, 0) / se
+    np.testing.assert_allclose(r.z, want, rtol=1e-12)
+    assert r.z[0] == 0.0 and (r.inside == (r.z <= 2)).all()
+    a = C.HorizonRange((1, 3), (), t=np.array([1, 2, 3]), inside=np.zeros(3, bool), z=np.array([5.0, 3.0, 2.5]))
+    b = C.HorizonRange((1, 3), (), t=np.array([1, 2, 3]), inside=np.zeros(3, bool), z=np.array([2.1, 2.9, 4.0]))
+    assert C.closest_approach(a, b) == (2, 3.0)  # max per t: 5, 3, 4
+    joined = C.with_joint({"a": a, "b": b})
+    assert joined["a"].joint == joined["b"].joint == (2, 3.0) and a.joint == ()
+    with pytest.raises(TypeError, match="closest_approach takes HorizonRange objects from consistent_horizons"):
+        C.closest_approach(C.HorizonRange((1, 3), (), t=np.array([1, 2, 3]), inside=np.zeros(3, bool)), a)
+    with pytest.raises(ValueError, match="the same checkpoints"):
+        C.closest_approach(a, C.HorizonRange((1, 2), (), t=np.array([1, 2]), inside=np.zeros(2, bool), z=np.ones(2)))
+
+
+def test_numbers_of_one_figure_that_meet_at_no_t_are_judged_by_their_closest_approach():
+    """Two numbers read at one unstated horizon, consistent each at a t of its own and at no common one: the pair is
+    consistent at some t within Šidák's 2.27 se for two, near within 4, disagrees beyond (and disagrees when a stored
+    claim lacks the approach, as files written before it). The summary line gives t and z."""
+    import dataclasses
+
+    import numpy as np
+
+    key = "ren2020ldp.fig1a.ratios_eps2"
+    t = np.array([10**3, 10**4, 10**5, 10**6])
+    ranges = {
+        "b": C.HorizonRange((10**3, 10**6), (10**4, 10**4), t=t, inside=t == 10**4, z=np.array([9, 0, 2.2, 9.0])),
+        "l": C.HorizonRange((10**3, 10**6), (10**6, 10**6), t=t, inside=t == 10**6, z=np.array([9, 9, 2.2, 0.0])),
+    }
+
+    def pair(z):  # the same ranges, their closest approach at t = 10^5 set to z
+        out = []
+        for name, r in ranges.items():
+            r = dataclasses.replace(r, joint=(10**5, z) if z is not None else ())
+            out.append(C.statistical(f"o.{name}", "Fig. 1(a)", reproduced=1.0, se=0.01, paper=1.6 if name == "b" else 8.5,
+                                     statement=key, reason="r", horizon=10**6, horizons=r))  # fmt: skip
+        return out
+
+    assert C.closest_approach(*ranges.values()) == (10**5, 2.2)
+    assert [c.t_joint for c in pair(2.2)] == [[10**5, 2.2]] * 2
+    assert {c.verdict() for c in pair(2.2)} == {"consistent at some t"}
+    for z, verdict in [(2.2, "consistent at some t"), (2.28, "near"), (4.0, "near"), (4.01, "disagrees")]:
+        assert C.report.joint_verdict(pair(z)) == verdict and C.statement_verdict(pair(z)) == verdict, z
+    assert C.statement_verdict(pair(None)) == "disagrees" and pair(None)[0].t_joint is None
+    assert C.statement_summary(pair(3.14)) == (
+        "one statement, numbers of one figure the paper read at one horizon it does not state, counted as near: "
+        "no t in [10³, 10⁶] fits them all within 2 se; closest at t ≈ 10⁵, where the farther of the 2 is 3.1 se "
+        "beyond its interval (the farther of 2 numbers of a true figure lies beyond 2.27 se as often as one number "
+        "beyond 2 se, Šidák; near within 4) (1.6 at t ≈ 10⁴; 8.5 at t ≈ 10⁶)"
+    )
+    assert C.report.joint_verdict(pair(3.0)[:1]) is None  # one number: no joint question
+
+
+@pytest.mark.parametrize(
+    "fields, words",
+    [
+        (dict(t_joint=[10, 1.0]), "t_accepts and t_joint only with them"),
+        (dict(t_searched=[10, 100], t_consistent=[], t_joint=[5, 1.0]), "t_joint must be"),
+        (dict(t_searched=[10, 100], t_consistent=[], t_joint=[50, -1.0]), "t_joint must be"),
+        (dict(t_searched=[10, 100], t_consistent=[], t_joint=[50]), "t_joint must be"),
+        (dict(t_searched=[10, 100], t_consistent=[], t_joint=[50, float("inf")]), "t_joint must be"),
+        (dict(t_searched=[10, 100], t_consistent=[], t_joint=["50", 1.0]), "t_joint must be"),
+    ],
+)
+def test_a_stored_closest_approach_is_checked(fields, words):
+    d = _stat(1.9, 0.01, paper=1.2).to_dict() | dict(t_consistent=None, t_searched=None) | fields
+    with pytest.raises(ValueError, match=words):
+        C.Claim.from_dict(d)
