@@ -157,8 +157,12 @@ def check_int(name: str, value, *, minimum: int | None = None, maximum: int | No
     float. A notebook parameter is checked more strictly (:class:`ldpcode.parameters.rules.Int` refuses 1e6), because
     there the check cannot convert the variable the notebook goes on using."""
     if isinstance(value, bool) or not isinstance(value, (numbers.Integral, np.integer)):
-        # Accept floats that are whole numbers, such as 1e6, which readers type for horizons.
-        if _is_real(value) and math.isfinite(float(value)) and float(value).is_integer():
+        # Accept floats that are whole numbers, such as 1e6, which readers type for horizons; a Fraction, Decimal or
+        # long double is whole only if it equals its integer exactly (its float may round 2**52 + 0.5 to a whole)
+        whole = _is_real(value) and math.isfinite(float(value)) and float(value).is_integer()
+        if whole and not isinstance(value, (float, np.float64, np.float32, np.float16)):
+            whole = value == int(value)
+        if whole:
             value = int(value)
         else:
             raise TypeError(f"{name} must be an integer, got {one_line(value)} of type {type(value).__name__}")
@@ -168,6 +172,22 @@ def check_int(name: str, value, *, minimum: int | None = None, maximum: int | No
         shown = str(value) if value.bit_length() <= 128 else f"an integer of {value.bit_length()} bits"
         raise ValueError(f"{name} must be an integer {allowed}, got {shown}")
     return value
+
+
+MAX_SEED = 2**128
+"""The largest seed ldpcode takes (as the notebooks' rule ``SEED``): a seed is a word of a ``SeedSequence``'s entropy, and
+a seed of 5,000 digits ran, then could not be written into a saved table's provenance."""
+
+
+def check_seed(name: str, value) -> int:
+    """A seed: an integer in [0, :data:`MAX_SEED`]. A whole float is taken up to 2**53 only: beyond, the double is not
+    the number typed (``1e23`` is 99999999999999991611392), so the run would use another seed than the one written."""
+    if isinstance(value, (float, np.floating)) and abs(float(value)) > 2**53:
+        raise TypeError(
+            f"{name} must be an integer (a float above 2**53 is not the number typed: {value!r} is "
+            f"{int(value) if math.isfinite(value) else value} as a double); write it as an integer"
+        )
+    return check_int(name, value, minimum=0, maximum=MAX_SEED)
 
 
 MAX_COUNT = 2**53
@@ -233,6 +253,10 @@ def as_float_array(name: str, values, *, bools: bool = True) -> np.ndarray:
 
     if values is None or isinstance(values, (str, bytes, dict, set, frozenset, complex)):
         refuse()
+    if isinstance(values, np.ma.MaskedArray):  # np.asarray drops the mask: the masked entries would count as data
+        raise TypeError(
+            f"{name} must not be a masked array (its masked entries would be used); fill or compress it first"
+        )
     try:
         raw = np.asarray(values)
     except (TypeError, ValueError):

@@ -51,7 +51,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from ._validate import as_float_array, check_bool, check_int, one_line
+from ._validate import as_float_array, check_bool, check_int, check_seed, one_line
 from .instances import Instance
 from .limits import (
     PULLS_PER_CALL,
@@ -255,7 +255,7 @@ def prepare(
     policy.check_environment(environment, privacy_levels)
     horizon = check_int("horizon", horizon, minimum=policy.min_horizon(environment), maximum=MAX_HORIZON)
     runs = check_int("runs", runs, minimum=1, maximum=MAX_RUNS)
-    seed = check_int("seed", seed, minimum=0)
+    seed = check_seed("seed", seed)
     checkpoints = resolve_checkpoints(horizon, checkpoints, policy.checkpoint_count)
     workers = default_workers() if workers is None else check_int("workers", workers, minimum=1, maximum=MAX_WORKERS)
     if policy.threads is not None:

@@ -14,7 +14,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validate import MAX_COUNT, array_or_value, as_float_array, check_array, check_bool, check_int, check_real
+from ._validate import (
+    MAX_COUNT,
+    array_or_value,
+    as_float_array,
+    check_array,
+    check_bool,
+    check_int,
+    check_real,
+    check_seed,
+)
 from ._validate import check_vector, one_line
 from .limits import Limits
 from .stats import _UNLIMITED, _check_cost, bootstrap_indices, linear_fit
@@ -86,7 +95,7 @@ def _fit_range(t, t_min):
 
 def _check_boot(n_boot, seed, level):
     n_boot = check_int("n_boot", n_boot, minimum=2, maximum=MAX_COUNT)  # 10**400 raised OverflowError in its cost
-    seed = check_int("seed", seed, minimum=0)
+    seed = check_seed("seed", seed)
     level = check_real("level", level)
     if not 0 < level < 1:
         raise ValueError(f"level must be in (0, 1), got {level!r}")

@@ -233,6 +233,9 @@ def main(argv=None) -> int:
     missing = [str(nb) for nb in args.notebooks if not nb.is_file() or nb.suffix != ".ipynb"]
     if missing:
         _refuse(f"not a notebook file: {', '.join(missing)}")
+    links = [str(nb) for nb in args.notebooks if nb.is_symlink()]
+    if links:  # the run rewrites the path it is given: a link would become a plain file, the book's notebook stale
+        _refuse(f"a symbolic link, not the notebook itself (give the chapter notebook's own path): {', '.join(links)}")
     outside = [str(nb) for nb in args.notebooks if _outside_chapters(nb)]
     if outside:  # nbrun rewrites a notebook in place and records it: only the book's own chapter notebooks
         _refuse(

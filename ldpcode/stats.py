@@ -31,7 +31,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validate import MAX_COUNT, as_float_array, check_array, check_bool, check_int, check_real, check_result
+from ._validate import (
+    MAX_COUNT,
+    as_float_array,
+    check_array,
+    check_bool,
+    check_int,
+    check_real,
+    check_result,
+    check_seed,
+)
 from ._validate import check_vector
 from .limits import MAX_RUNS, Limits, check_limits
 
@@ -307,7 +316,7 @@ def hinge_bootstrap(
     if not np.isfinite(v).all() or (v <= 0).any():
         raise ValueError("values must be finite and > 0 (their means are fitted on log axes)")
     n_boot = check_int("n_boot", n_boot, minimum=2, maximum=MAX_COUNT)
-    seed = check_int("seed", seed, minimum=0)
+    seed = check_seed("seed", seed)
     grid = check_int("grid", grid, minimum=3, maximum=MAX_COUNT)
     _check_cost("hinge_bootstrap", limits, lower="grid, n_boot", grid=grid, n_boot=n_boot, runs=len(v), points=len(xs))
     fit = hinge_fit(xs, v.mean(axis=0), grid=grid, limits=_UNLIMITED)  # also validates x
@@ -340,7 +349,7 @@ def bootstrap_indices(runs: int, n_boot: int, seed: int, *, limits: Limits | Non
     bootstrap over runs (:func:`hinge_bootstrap` here, :func:`ldpcode.exponents.loglog_slope`, ...); ``limits`` caps it."""
     runs = check_int("runs", runs, minimum=1, maximum=MAX_RUNS)
     n_boot = check_int("n_boot", n_boot, minimum=1, maximum=MAX_COUNT)
-    seed = check_int("seed", seed, minimum=0)
+    seed = check_seed("seed", seed)
     _check_cost("bootstrap_indices", limits, n_boot=n_boot, runs=runs)
     return np.random.default_rng(seed).integers(0, runs, size=(n_boot, runs))
 

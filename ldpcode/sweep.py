@@ -51,7 +51,16 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._validate import check_bool, check_choice, check_epsilon, check_int, check_keywords, close_name, one_line
+from ._validate import (
+    check_bool,
+    check_choice,
+    check_epsilon,
+    check_int,
+    check_keywords,
+    check_seed,
+    close_name,
+    one_line,
+)
 from .instances import Instance, PrivacyLevels, make_instance
 from .limits import MAX_HORIZON, MAX_RUNS, MAX_WORKERS, Limits, check_limits, default_workers, run_pool
 from .policies import REGISTRY, make_policy
@@ -207,7 +216,7 @@ def plan(
     eps = _epsilons(epsilons)
     inst = _instances(instances)
     runs = check_int("runs", runs, minimum=1, maximum=MAX_RUNS)
-    seed = check_int("seed", seed, minimum=0)
+    seed = check_seed("seed", seed)
     block = check_int("block", block, minimum=1, maximum=MAX_RUNS)
     horizon = check_int("horizon", horizon, minimum=max(i.n_arms for i in inst), maximum=MAX_HORIZON)
     cells = len(names) * len(inst) * len(eps)

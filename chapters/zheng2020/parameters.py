@@ -278,7 +278,9 @@ NOTEBOOKS: dict[str, Notebook] = {
             ),
             st_beta=Real(
                 1e-3,
-                why="measured: below, Saha and Tewari's schedule underflows and a run divides by zero (at 1e-6)",
+                1e12,
+                why="measured: below, Saha and Tewari's schedule underflows and a run divides by zero (at 1e-6); "
+                "above, ldp.bco's own cap (a beta of 1e300 gave a regret of nan)",
             ),
         ),
         (

@@ -25,7 +25,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validate import as_float_array, check_epsilon, check_int, check_probability, check_real, check_rng, one_line
+from .._validate import (
+    as_float_array,
+    check_epsilon,
+    check_int,
+    check_probability,
+    check_real,
+    check_rng,
+    check_seed,
+    one_line,
+)
 from ..limits import Limits, check_limits
 
 CURATOR_OUTPUT_SECONDS = 20e-6
@@ -419,13 +428,13 @@ def _seed_sequence(seed, name: str = "seed") -> np.random.SeedSequence:
             raise ValueError(
                 f"{name} must be an integer >= 0, a non-empty list of them or a numpy.random.SeedSequence, got {seed!r}"
             )
-        return np.random.SeedSequence([check_int(f"{name}[{i}]", v, minimum=0) for i, v in enumerate(seed)])
+        return np.random.SeedSequence([check_seed(f"{name}[{i}]", v) for i, v in enumerate(seed)])
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
         raise TypeError(
             f"{name} must be an integer >= 0, a list of them or a numpy.random.SeedSequence, got "
             f"{seed!r} of type {type(seed).__name__}"
         )
-    return np.random.SeedSequence(check_int(name, seed, minimum=0))
+    return np.random.SeedSequence(check_seed(name, seed))
 
 
 def _finite(name, values) -> np.ndarray:

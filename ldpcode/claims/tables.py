@@ -16,6 +16,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from .._validate import check_int
+
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
@@ -57,6 +59,7 @@ def format_horizon(t: int, *, mathtext: bool = False, caret: bool = False) -> st
     ten ``-> '$10^{6}$'`` (shown 10⁶), any other number with thousands separators (``'16,000'``,
     ``2*10**5 -> '200,000'``). In plain ASCII (``caret=True``), as claim texts stored before the unicode form
     write it: a power of ten ``-> '10^6'``, any other number ``-> '16,000'``."""
+    t = check_int("t", t, minimum=1)  # a float horizon was truncated ('10⁶' for 10**6 + 0.5); inf overflowed
     if mathtext or caret:
         k = math.log10(t)
         if abs(k - round(k)) >= 1e-12:
@@ -73,7 +76,7 @@ def format_horizon(t: int, *, mathtext: bool = False, caret: bool = False) -> st
 def approx_horizon(t: int) -> str:
     """A horizon to two significant digits, for ranges of t: 31022 -> '3.1·10⁴', 10**7 -> '10⁷', 455337 ->
     '4.6·10⁵', 999 -> '999'."""
-    t = int(t)
+    t = check_int("t", t, minimum=1)
     if t < 1000:
         return str(t)
     k = len(str(t)) - 1
@@ -94,6 +97,7 @@ def span_text(consistent, searched) -> str:
 
 def horizon_tag(t: int) -> str:
     """A horizon in a claim id: ``T1e6`` for 10^6; any other horizon written out (``T3000000``)."""
+    t = check_int("t", t, minimum=1)
     k = round(math.log10(t))
     return f"T1e{k}" if t == 10**k else f"T{t}"
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validate import as_float_array, check_int, check_real
+from .._validate import as_float_array, check_int, check_real, check_seed
 from .link import logistic, sample_unit_ball
 
 LINKS = ("linear", "logistic")
@@ -71,7 +71,7 @@ def make_contextual_instance(
     noise = check_real("noise", noise)
     if noise < 0:
         raise ValueError(f"noise must be >= 0 (half-width of the uniform reward noise), got {noise!r}")
-    seed = check_int("seed", seed, minimum=0)
+    seed = check_seed("seed", seed)
     if theta is None:
         g = np.random.default_rng(seed).standard_normal(dim)
         th = g / np.linalg.norm(g)

@@ -226,7 +226,8 @@ class Seq(Rule):
             self.item(f"{name}[{i}]", v)
         if self.increasing and any(b <= a for a, b in zip(items, items[1:])):
             _fail(name, self.allowed, value)
-        if self.distinct and len({_key_of(v) for v in items}) < len(items):
+        key = _printed_real if isinstance(self.item, Real) else _key_of  # a level is printed by :g, 1234567 too
+        if self.distinct and len({key(v) for v in items}) < len(items):
             _fail(name, self.allowed, value)
 
 
@@ -237,6 +238,11 @@ def _key_of(v):
     if isinstance(v, (list, tuple)):
         return tuple(_key_of(x) for x in v)
     return float(format(v, "g")) if _is_real(v) and not _is_int(v) and not float(v).is_integer() else v
+
+
+def _printed_real(v):
+    """A real item as the claim ids print a level (``f"{v:g}"``), integers too: 1234567 and 1234568 print alike."""
+    return float(format(v, "g"))
 
 
 @dataclass(frozen=True)
@@ -415,7 +421,7 @@ DISTINCT_IDS = (
 # a grid of privacy levels: one curve, row or claim per level, so a level given twice collides (after all the work)
 EPSILONS = Seq(EPS, distinct=True, why=DISTINCT_IDS)
 HELDP_LAW = Choice(("ren-heldp-discrete", "ren-heldp-gaussian"))
-SETTINGS = Seq(Fields((("law", HELDP_LAW), ("eps_min", EPS))))
+SETTINGS = Seq(Fields((("law", HELDP_LAW), ("eps_min", EPS))), distinct=True, why=DISTINCT_IDS)
 REN_INSTANCE = Choice(("ren2020-bernoulli", "ren2020-gaussian", "ren2020-mixed"))
 REN_ARMS = 20  # every named Ren et al. instance has 20 arms
 

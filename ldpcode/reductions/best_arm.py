@@ -52,7 +52,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from .._validate import check_int, check_probability, check_probability_vector, check_real
+from .._validate import check_int, check_probability, check_probability_vector, check_real, check_seed
 from ..engine import run_in_chunks
 from ..limits import MAX_RUNS, MAX_WORKERS, Limits, check_limits, default_workers, run_pool
 from ..mechanisms import GaussianMechanism
@@ -250,7 +250,7 @@ def successive_elimination(
     mu = _check_losses(loss_means)
     d = check_probability("conf_delta", conf_delta)
     runs = check_int("runs", runs, minimum=1, maximum=MAX_RUNS)
-    seed = check_int("seed", seed, minimum=0)
+    seed = check_seed("seed", seed)
     max_samples = check_int("max_samples", max_samples, minimum=mu.size, maximum=2**53)
     if workers is not None:
         workers = check_int("workers", workers, minimum=1, maximum=MAX_WORKERS)

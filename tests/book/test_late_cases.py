@@ -182,7 +182,7 @@ FOUND = [
     (
         Z + "corollary4_one_point_bco.ipynb",
         dict(st_beta=6.5e-157),
-        r"^parameter st_beta must be a finite number >= 0\.001",
+        r"^parameter st_beta must be a number in \[0\.001, 1e\+12\]",
     ),
     (A + "figure1_episodes.ipynb", dict(alpha=100.0), r"^parameter alpha must be a number in \(0, 5\] \(measured"),
     # an audit without power, measured (at the fewest outputs or runs the rules accept)

@@ -1,0 +1,157 @@
+"""The eighth input-checks audit (a read-only fuzz of the API and the command lines, /tmp/w23/fuzz): a user's link
+replaced by a plain file, masked arrays whose masked entries were used as data, horizons and seeds that were silently
+another number than the one given, and notebook parameters that the rules accepted and the body refused after its work.
+Each test failed before its fix; no number of the book moves (every fix is a guard outside the book's inputs)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import ldpcode as ldp
+from ldpcode import claims as C
+from ldpcode._validate import MAX_SEED, check_int, check_seed
+from ldpcode.cells import parameter_defaults
+from ldpcode.parameters import check_values
+from ldpcode.parameters.rules import EPS, Int, Seq
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _one_line(exc) -> str:
+    msg = str(exc.value)
+    assert "\n" not in msg and len(msg) < 600, msg
+    return msg
+
+
+# ---- a masked array: np.asarray drops the mask ----------------------------------------------------------------------
+MASKED = np.ma.array([0.9, 0.5, 0.3], mask=[False, False, True])
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: ldp.make_instance("bernoulli", means=MASKED),  # simulated the masked arm
+        lambda: ldp.bounds.lai_robbins_constant(MASKED),  # 1.364 where the two arms give 0.783
+        lambda: ldp.mean_se(np.ma.array([1.0, 2.0, 100.0], mask=[0, 0, 1])),  # 32.8 where the two give 0.5
+        lambda: ldp.linear_fit(np.ma.array([1, 2, 3, 4], mask=[0, 0, 0, 1]), [1, 2, 3, 100]),
+        lambda: ldp.make_privacy_levels("discrete", values=np.ma.array([0.5, 1.5, 9.0], mask=[0, 0, 1])),
+    ],
+)
+def test_a_masked_array_is_refused_not_unmasked(call):
+    with pytest.raises(TypeError, match="must not be a masked array") as exc:
+        call()
+    assert "fill or compress it first" in _one_line(exc)
+
+
+# ---- nbrun writes the path it is given: a link became a plain file ---------------------------------------------------
+def test_nbrun_refuses_a_link_and_leaves_it_a_link(tmp_path, monkeypatch, capsys):
+    from ldpcode import nbrun
+
+    def must_not_run(*args, **kwargs):  # a regression would run the notebook and write data/execution.json
+        raise AssertionError("nbrun ran a notebook given through a link")
+
+    monkeypatch.setattr(nbrun, "_one", must_not_run)
+    link = tmp_path / "table1.ipynb"
+    link.symlink_to(ROOT / "chapters" / "zheng2020" / "table1.ipynb")
+    with pytest.raises(SystemExit) as exc:
+        nbrun.main([str(link)])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and err.strip().count("\n") == 0 and "a symbolic link, not the notebook itself" in err
+    assert link.is_symlink()
+
+
+# ---- horizons: a search over unsorted or repeated checkpoints, and horizons printed as other numbers ---------------
+NUM, DEN = np.array([[1.0, 2.0, 3.0]] * 3), np.ones((3, 3))
+
+
+@pytest.mark.parametrize(
+    "checkpoints, words",
+    [
+        ([2000, 1000, 3000], "strictly increasing"),  # the range searched lost t = 1000
+        ([1000, 1000, 3000], "strictly increasing"),  # the match was reported at the wrong t
+        ([1000.7, 2000.2, 3000.9], "whole rounds"),  # truncated to 1000..3000
+        ([0, 1, 2], "whole rounds >= 1"),
+        ([[1000, 2000, 3000]], "1-d"),
+    ],
+)
+def test_consistent_horizons_takes_increasing_whole_checkpoints(checkpoints, words):
+    with pytest.raises(ValueError, match=words) as exc:
+        C.consistent_horizons(checkpoints, NUM, DEN, 2.0)
+    _one_line(exc)
+    assert C.consistent_horizons([1000, 2000, 3000], NUM, DEN, 2.0).consistent == (2000, 2000)
+
+
+def test_consistent_horizons_refuses_a_nan_paper_number():
+    with pytest.raises(ValueError, match="paper must be a finite number"):
+        C.consistent_horizons([1000, 2000, 3000], NUM, DEN, float("nan"))
+
+
+@pytest.mark.parametrize("f", [C.format_horizon, C.approx_horizon, C.horizon_tag])
+@pytest.mark.parametrize(
+    "t, error",
+    [(10**6 + 0.5, TypeError), (2.9, TypeError), (float("inf"), TypeError), (True, TypeError), ("12", TypeError)],
+)
+def test_a_horizon_is_printed_only_as_the_whole_round_it_is(f, t, error):
+    """'10⁶' for 10**6 + 0.5, '2' for 2.9, an OverflowError traceback for inf, '1' for True."""
+    with pytest.raises(error, match="t must be an integer"):
+        f(t)
+    assert C.format_horizon(1e6) == "10⁶" and C.approx_horizon(2.0) == "2" and C.horizon_tag(10**6) == "T1e6"
+    with pytest.raises(ValueError, match="t must be an integer >= 1"):
+        f(0)
+
+
+# ---- seeds: another seed than the one written -----------------------------------------------------------------------
+def test_a_float_seed_beyond_2_53_is_refused_before_any_work():
+    inst = ldp.make_instance("bernoulli", means=[0.9, 0.5])
+    with pytest.raises(TypeError, match=r"1e\+23 is 99999999999999991611392 as a double") as exc:
+        ldp.simulate(ldp.make_policy("UCB1"), inst, 10, 2, 1e23)
+    _one_line(exc)
+    assert ldp.simulate(ldp.make_policy("UCB1"), inst, 10, 2, 2.0**53).seed == 2**53  # exact: taken
+
+
+@pytest.mark.parametrize("seed", [MAX_SEED + 1, 10**500], ids=["2**128+1", "10**500"])
+def test_a_seed_beyond_2_128_is_refused_everywhere(seed):
+    with pytest.raises(ValueError, match=r"seed must be an integer <= 2\*\*128"):
+        check_seed("seed", seed)
+    with pytest.raises(ValueError, match=r"seed must be an integer <= 2\*\*128"):
+        ldp.sweep.sweep(["UCB1"], [1.0], [ldp.make_instance("bernoulli", means=[0.9, 0.5])], 50, 2, seed)
+    with pytest.raises(ValueError, match=r"seed must be an integer <= 2\*\*128"):
+        ldp.bootstrap_se(np.mean, [1.0, 2.0, 3.0], seed=seed)
+    assert check_seed("seed", MAX_SEED) == MAX_SEED
+
+
+@pytest.mark.parametrize("value", [Fraction(2**53 + 1, 2), np.longdouble(2.5), Fraction(5, 2)])
+def test_a_fraction_or_long_double_that_is_not_whole_is_not_truncated(value):
+    with pytest.raises(TypeError, match="must be an integer"):
+        check_int("n", value)
+    assert check_int("n", Fraction(6, 2)) == 3 and check_int("n", np.longdouble(4.0)) == 4
+
+
+# ---- notebook rules: values the body refused after its work ----------------------------------------------------------
+def test_levels_that_the_claim_ids_print_alike_are_refused_as_the_same():
+    """1234567 and 1234568 both print as 1.23457e+06 in a claim id: refused as repeats; an integer list whose ids
+    print every digit keeps them apart."""
+    nb = "chapters/ren2020/figure1.ipynb"
+    values = {**parameter_defaults(nb), "eps_compare": [1234567, 1234568]}
+    with pytest.raises(ValueError, match="all different, got"):
+        check_values(nb, values)
+    Seq(Int(1, 10**9), distinct=True)("n", [1234567, 1234568])  # no error
+    with pytest.raises(ValueError, match="all different"):
+        Seq(EPS, distinct=True)("eps", [1234567, 1234568.0])
+
+
+def test_a_setting_given_twice_is_refused():
+    nb = "chapters/heldp/corollary13_sigmoid.ipynb"
+    twice = [["ren-heldp-discrete", 1.0], ["ren-heldp-gaussian", 1.0], ["ren-heldp-discrete", 1.0]]
+    with pytest.raises(ValueError, match="parameter settings must be .*all different"):
+        check_values(nb, {**parameter_defaults(nb), "settings": twice})
+
+
+def test_saha_tewaris_beta_is_capped_as_the_library_caps_it():
+    nb = "chapters/zheng2020/corollary4_one_point_bco.ipynb"
+    with pytest.raises(ValueError, match=r"parameter st_beta must be a number in \[0.001, 1e\+12\]"):
+        check_values(nb, {**parameter_defaults(nb), "st_beta": 1e308})
