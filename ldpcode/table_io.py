@@ -47,8 +47,10 @@ def check_table_path(path, *, replace: bool = False) -> Path:
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
         raise ValueError(f"path {str(path)!r}: its folder {str(folder)!r} does not exist")
-    if not os.access(folder, os.W_OK):
+    if not os.access(folder, os.W_OK) or not _can_create_in(folder):  # access() says yes to root, and on /proc
         raise ValueError(f"path {str(path)!r}: its folder {str(folder)!r} is not writable")
+    if path.exists() and not path.is_file():  # a FIFO, a device: reading its first line would hang or fail
+        raise ValueError(f"path {str(path)!r} exists and is not a regular file; choose another name")
     if path.exists():
         why = _not_written_here(path)
         if why:
@@ -62,6 +64,20 @@ def check_table_path(path, *, replace: bool = False) -> Path:
                 "to write over it"
             )
     return path
+
+
+def _can_create_in(folder: Path) -> bool:
+    """Whether a file can be created in ``folder`` (and is removed again): as the atomic write will, before the work."""
+    import os
+    import tempfile
+
+    try:
+        fd, probe = tempfile.mkstemp(dir=folder, prefix=".ldpcode-probe-")
+    except OSError:
+        return False
+    os.close(fd)
+    os.unlink(probe)
+    return True
 
 
 def _stored_rows(path: Path):

@@ -155,3 +155,45 @@ def test_saha_tewaris_beta_is_capped_as_the_library_caps_it():
     nb = "chapters/zheng2020/corollary4_one_point_bco.ipynb"
     with pytest.raises(ValueError, match=r"parameter st_beta must be a number in \[0.001, 1e\+12\]"):
         check_values(nb, {**parameter_defaults(nb), "st_beta": 1e308})
+
+
+# ---- a sweep's output path: checked by creating a file there, and never a FIFO ---------------------------------------
+def test_a_sweep_table_path_is_refused_where_no_file_can_be_created(tmp_path, monkeypatch):
+    from ldpcode import table_io
+
+    monkeypatch.setattr(table_io, "_can_create_in", lambda folder: False)  # as on /proc, where access() says yes
+    with pytest.raises(ValueError, match="is not writable") as exc:
+        table_io.check_table_path(tmp_path / "x.csv")
+    _one_line(exc)
+
+
+def test_a_sweep_table_path_that_is_a_fifo_is_refused_before_reading_it(tmp_path):
+    import os
+
+    from ldpcode import table_io
+
+    import signal
+
+    fifo = tmp_path / "f.csv"
+    os.mkfifo(fifo)  # reading its first line, to see whether it is a sweep table, hung
+
+    def hung(*args):
+        raise TimeoutError("check_table_path opened the FIFO to read it")
+
+    old = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(20)  # a regression fails the test instead of hanging the test command
+    try:
+        with pytest.raises(ValueError, match="exists and is not a regular file"):
+            table_io.check_table_path(fifo, replace=True)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    assert table_io._can_create_in(tmp_path) and list(tmp_path.iterdir()) == [fifo]  # the probe is removed
+
+
+def test_theorem_7_at_a_huge_kappa_is_inf_not_an_overflow_error():
+    levels = ldp.make_privacy_levels("ren-heldp-discrete")
+    assert ldp.bounds.heldp_ucb_l_regret_bound([0.9, 0.5], 1000, levels, 1.0, kappa=1e308) == float("inf")
+    assert ldp.bounds.heldp_ucb_l_regret_bound([0.9, 0.5], 1000, levels, 1.0, kappa=1e300) == pytest.approx(
+        3.6837677351755936e303, rel=1e-12
+    )

@@ -134,7 +134,8 @@ def _heldp_l_value(gaps, log_t, q, kappa):
         lead = 8.0 / (p0 * gaps) * (1 + 4 * math.sqrt(a0)) ** 2 * log_t
         kappa_term = gaps / p0
     else:
-        lead = 8.0 / (p0 * gaps) * (1 + 4 * math.sqrt(a0 + kappa * q.q_l)) ** 2 * log_t
+        width = 1 + 4 * math.sqrt(a0 + kappa * q.q_l)
+        lead = 8.0 / (p0 * gaps) * (width * width) * log_t  # a float product overflows to inf; ** raised OverflowError
         kappa_term = gaps * (log_t + math.log(p0)) / (2 * p0 * (kappa**2 if kappa < 1e150 else math.inf)) + gaps / p0
     if a0 > 1e-150:
         second = 2.0 * gaps / (p0 * a0**2) * (4 * a0 * e2 + e2 * e2) * log_t
