@@ -17,6 +17,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from .._validate import check_int
+from ..stats import mean_se
 
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
@@ -166,6 +167,14 @@ def format_pm(value, se, sign: bool = False) -> str:
     d = max(0, e - last)
     power = "·10" + str(e).translate(_SUPERSCRIPT)
     return f"({value / 10**e:{plus}.{d}f} ± {se / 10**e:.{d}f}){power}"
+
+
+def final_regret_text(result) -> str:
+    """The mean regret of ``result`` (a :class:`~ldpcode.SimulationResult`) at its horizon with its standard error,
+    to the digits the error allows (``"137,120 ± 440"``, :func:`format_pm`): as a table prints it, so that a legend
+    and the table beside it agree."""
+    x = result.final_regret()
+    return format_pm(x.mean(), mean_se(x))
 
 
 def _text_table(head, body, right=()) -> str:

@@ -21,6 +21,7 @@ from ..bounds import bernoulli_ratio, laplace_ratio
 from ..claims import (
     Table,
     consistent_horizons,
+    final_regret_text,
     fits_at_each_t,
     format_horizon,
     format_number,
@@ -148,8 +149,8 @@ def panels_efgh(res: dict, law: str, grid):
     fig, axes = plt.subplots(1, 2, figsize=(10, 4), sharey=True)
     for ax, p, tag in zip(axes, AGENTS, tags):
         regret_panel(ax, [res[(BERNOULLI, p, law, em)] for em in grid], colors=[col[em] for em in grid],
-                     labels=[rf"$\epsilon_{{\min}}$ = {em:g}, R(T) = {fin:,.0f}" for em, fin in
-                             zip(grid, _finals(res, law, p, grid))], title=f"({tag}) {p}, Bernoulli arms,\n{what}")  # fmt: skip
+                     labels=[rf"$\epsilon_{{\min}}$ = {em:g}, R(T) = {final_regret_text(res[(BERNOULLI, p, law, em)])}"
+                             for em in grid], title=f"({tag}) {p}, Bernoulli arms,\n{what}")  # fmt: skip
         ax.set_ylim(bottom=1.0)
     fig.tight_layout()
     return fig

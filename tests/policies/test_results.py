@@ -77,3 +77,14 @@ def test_at_reads_the_column_of_its_checkpoint(cps, runs, data):
     missing = data.draw(st.integers(1, 10**6).filter(lambda t: t not in set(cps)))
     with pytest.raises(ValueError, match=f"got {missing}$"):
         res.at(missing)
+
+
+def test_final_regret_text_is_the_mean_at_the_horizon_rounded_to_its_standard_error():
+    """A legend and a table print one number alike: runs with regret 10, 20, 30 and 40 at T (gap 0.5 times the pulls
+    of arm 1): mean 25, standard error sqrt(var / 4) = 6.455 -> '25.0 ± 6.5'."""
+    cp = np.array([10, 100])
+    counts = np.zeros((4, 2, 2), dtype=np.int64)
+    counts[:, 1, 1] = [20, 40, 60, 80]  # regret at T = 0.5 x pulls of the second arm
+    res = SimulationResult("UCB1", math.inf, "toy", 100, 4, 0, cp, counts, np.array([0.0, 0.5]))
+    np.testing.assert_array_equal(res.final_regret(), [10.0, 20.0, 30.0, 40.0])
+    assert ldp.claims.final_regret_text(res) == "25.0 ± 6.5"
