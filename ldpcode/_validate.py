@@ -15,7 +15,8 @@ import numpy as np
 
 
 def _is_real(x) -> bool:
-    return isinstance(x, numbers.Real) and not isinstance(x, bool)
+    # np.timedelta64 is an np.signedinteger, hence a numbers.Integral: a duration is not a count or a level
+    return isinstance(x, numbers.Real) and not isinstance(x, (bool, np.timedelta64, np.datetime64))
 
 
 class _MessageRepr(reprlib.Repr):
@@ -156,7 +157,7 @@ def check_int(name: str, value, *, minimum: int | None = None, maximum: int | No
     A whole float (1e6, which readers type for horizons) is accepted and converted, so the caller never sees a
     float. A notebook parameter is checked more strictly (:class:`ldpcode.parameters.rules.Int` refuses 1e6), because
     there the check cannot convert the variable the notebook goes on using."""
-    if isinstance(value, bool) or not isinstance(value, (numbers.Integral, np.integer)):
+    if isinstance(value, (bool, np.timedelta64)) or not isinstance(value, (numbers.Integral, np.integer)):
         # Accept floats that are whole numbers, such as 1e6, which readers type for horizons; a Fraction, Decimal or
         # long double is whole only if it equals its integer exactly (its float may round 2**52 + 0.5 to a whole)
         whole = _is_real(value) and math.isfinite(float(value)) and float(value).is_integer()

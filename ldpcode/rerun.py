@@ -514,3 +514,13 @@ class BuildFailed(RuntimeError):
     """The one-page Jupyter Book build of a re-run failed: the message is one line naming the page, the file that
     holds the build's log and the executed notebook (``python -m ldpcode rerun`` prints it and exits with status 1;
     the build printed some 80 lines of traceback before)."""
+
+
+if __name__ == "__main__":  # the command line is python -m ldpcode rerun: this module alone ran nothing and exited 0
+    import sys
+
+    print(
+        "python -m ldpcode.rerun: error: run it as python -m ldpcode rerun (see python -m ldpcode rerun --help)",
+        file=sys.stderr,
+    )
+    raise SystemExit(2)

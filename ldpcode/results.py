@@ -134,7 +134,8 @@ class SimulationResult(RegretCurves):
         simulation serves both a T = 10⁶ panel and a T = 10⁷ ratio curve. That holds for an *anytime* policy
         only; one whose runs depend on T (``anytime = False``: DP-UCB sizes its noise trees for T, DP-SE's β is 1/T)
         is refused with a ValueError, since its run cut at t is not its run of horizon t
-        (tests/policies/test_conformance.py checks both, for every registered policy).
+        (tests/policies/test_conformance.py checks both, for every registered policy). The private statistics a
+        global-DP run released (``releases``) are counted over its whole horizon, not known at t: the cut has none.
         """
         if not self.anytime:
             raise ValueError(

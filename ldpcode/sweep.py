@@ -570,3 +570,13 @@ def summary(table, t: int | None = None):
     import pandas as pd
 
     return pd.DataFrame(rows, columns=["policy", "instance", "epsilon", "runs", "mean_regret", "se"])
+
+
+if __name__ == "__main__":  # the command line is python -m ldpcode sweep: this module alone ran nothing and exited 0
+    import sys
+
+    print(
+        "python -m ldpcode.sweep: error: run it as python -m ldpcode sweep (see python -m ldpcode sweep --help)",
+        file=sys.stderr,
+    )
+    raise SystemExit(2)

@@ -197,3 +197,24 @@ def test_theorem_7_at_a_huge_kappa_is_inf_not_an_overflow_error():
     assert ldp.bounds.heldp_ucb_l_regret_bound([0.9, 0.5], 1000, levels, 1.0, kappa=1e300) == pytest.approx(
         3.6837677351755936e303, rel=1e-12
     )
+
+
+# ---- small ones: a duration taken as a number; the modules whose command line is python -m ldpcode <command> -------
+def test_a_duration_is_not_a_number():
+    with pytest.raises(TypeError, match="epsilon must be a real number"):
+        ldp.make_policy("LDP-UCB-B", epsilon=np.timedelta64(1))  # was epsilon 1
+    with pytest.raises(TypeError, match="horizon must be an integer"):
+        check_int("horizon", np.timedelta64(10))  # was a horizon of 10
+
+
+@pytest.mark.parametrize("command", ["rerun", "sweep"])
+def test_the_command_modules_run_alone_say_how_to_run_them(command):
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", f"ldpcode.{command}", "--help"], capture_output=True, text=True)
+    assert out.returncode == 2 and out.stdout == ""  # was: nothing printed, exit 0
+    assert out.stderr.strip() == (
+        f"python -m ldpcode.{command}: error: run it as python -m ldpcode {command} "
+        f"(see python -m ldpcode {command} --help)"
+    )
