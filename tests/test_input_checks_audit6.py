@@ -308,7 +308,10 @@ def test_the_command_line_says_so_for_seed_1e20(capsys):
 def test_an_empty_value_is_named_as_such(capsys):
     """Before: ``-p seed ""`` was refused with "got None", which the reader never typed."""
     assert main(["rerun", "chapters/ren2020/figure1.ipynb", "-p", "seed", ""]) == 2
-    assert "parameter seed must be an integer in [0, 2**128], got an empty value" in _err_line(capsys)
+    assert (
+        "parameter seed must be an integer in [0, 2**127] (ldpcode takes seeds up to 2**128, and the body derives more as seed + 1, seed + 2, ...), got an empty value"
+        in _err_line(capsys)
+    )
     assert main(["rerun", "chapters/ren2020/figure1.ipynb", "-p", "seed", "None"]) == 2
     assert "got None" in _err_line(capsys)  # typed, so named as typed
 

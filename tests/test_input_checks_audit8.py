@@ -124,7 +124,9 @@ def test_a_seed_beyond_2_128_is_refused_everywhere(seed):
     assert check_seed("seed", MAX_SEED) == MAX_SEED
 
 
-@pytest.mark.parametrize("value", [Fraction(2**53 + 1, 2), np.longdouble(2.5), Fraction(5, 2)])
+@pytest.mark.parametrize(
+    "value", [Fraction(2**53 + 1, 2), np.longdouble(2**53) + np.longdouble(0.5), np.longdouble(2.5), Fraction(5, 2)]
+)
 def test_a_fraction_or_long_double_that_is_not_whole_is_not_truncated(value):
     with pytest.raises(TypeError, match="must be an integer"):
         check_int("n", value)

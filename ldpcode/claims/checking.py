@@ -64,6 +64,7 @@ GUARDED = (
     "derived_in",
     "bound",
     "horizon",
+    "t_joint",
 )
 
 

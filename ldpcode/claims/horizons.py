@@ -215,8 +215,9 @@ def check_stored_range(name: str, sense: str, t_consistent, t_searched, t_accept
     ok = acc is None or isinstance(acc, list) and len(acc) == 3 and all(_is_real_number(x) for x in acc)
     if not ok or acc is not None and not (acc[0] <= acc[1] and acc[2] == int(acc[2]) >= 0):
         raise ValueError(f"{name}: t_accepts must be [low, high, missing], low <= high, missing >= 0, got {acc!r}")
-    tj = t_joint  # the closest approach of the figure's numbers
+    tj = t_joint  # the closest approach of the figure's numbers: a checkpoint (an int) and a z
     ok = tj is None or isinstance(tj, list) and len(tj) == 2 and all(_is_real_number(x) for x in tj)
+    ok = ok and (tj is None or isinstance(tj[0], int))
     if not ok or tj is not None and not (lo <= tj[0] <= hi and tj[1] >= 0):
         raise ValueError(f"{name}: t_joint must be [t, z] with t in t_searched and z a finite z >= 0, got {tj!r}")
 
@@ -231,7 +232,12 @@ def _searched(group: list) -> list:
 
 
 def _common_t(group: list) -> tuple:
-    """The (first, last) t at which the searched numbers of ``group`` may all fit at once, or () (:func:`joint_horizons`)."""
+    """The (first, last) t at which the searched numbers of ``group`` may all fit at once, or () (:func:`joint_horizons`).
+    With their closest approach stored, () when it is beyond 2 se: ranges that overlap from first to last visit need
+    not share a checkpoint at which both fit."""
+    z = _joint_z(group)
+    if z is not None and z > AGREE_Z:
+        return ()
     return joint_horizons(*(HorizonRange(tuple(c.t_searched), tuple(c.t_consistent)) for c in _searched(group)))
 
 
@@ -247,7 +253,8 @@ def joint_verdict(group: list) -> str | None:
     together, or None when some t fits them all within 2 se: at their closest approach (:func:`~ldpcode.claims.
     closest_approach`, the t where the farthest is nearest its interval) **consistent at some t** within
     :func:`family_z` of their number (the farthest of k numbers of a true figure lies beyond it as often as one
-    number beyond 2 se), **near** within 4 se, else **disagrees** (and **disagrees** without a stored approach)."""
+    number beyond 2 se), **near** within 4 se, else **disagrees** (and **disagrees** when ranges without a stored
+    approach do not meet)."""
     searched = _searched(group)
     if len(searched) < 2 or _common_t(group):
         return None
@@ -264,7 +271,7 @@ def _approach_text(group: list) -> str:
         return ""
     t, which = approx_horizon(_searched(group)[0].t_joint[0]), "farther" if k == 2 else "farthest"
     return (
-        f"; closest at t ≈ {t}, where the {which} of the {k} is {z:.1f} se beyond its interval (the {which} of {k} "
+        f"; closest at t ≈ {t}, where the {which} of the {k} is {z:.2f} se beyond its interval (the {which} of {k} "
         f"numbers of a true figure lies beyond {family_z(k):.2f} se as often as one number beyond {AGREE_Z:g} se, "
         f"Šidák; near within {NEAR_Z:g})"
     )

@@ -17,10 +17,6 @@ from .statements import CATEGORIES, STATEMENTS, prints, shown_as
 from .tables import _SENSE_TEXT, format_value, approx_horizon, span_text
 
 
-def _is_real_number(x) -> bool:
-    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
-
-
 @dataclass(frozen=True, kw_only=True)
 class PaperClaim(Claim):
     """The fields of a claim that may judge a paper's number (statistical and exact claims): the number

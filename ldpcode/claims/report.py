@@ -11,8 +11,9 @@ A statement judged by several numbers (the unbiasedness of g at six levels) coun
 favourable of its numbers' verdicts (the order of ``SEVERITY``), each as the statement counts it: a number judged
 near or disagreeing by its z alone counts as agreeing while that z is within what the largest of the statement's
 k numbers reaches by chance as often as one number passes 2 se (:func:`counted_verdict`, :func:`family_z`).
-Numbers of one figure whose horizon the paper does not state, read at one horizon, disagree together when their
-ranges of t do not meet (:func:`statement_verdict`).
+Numbers of one figure whose horizon the paper does not state, read at one horizon, are judged together where no
+checkpoint fits them all: by their closest approach, consistent at some t within :func:`family_z`, near within 4 se,
+disagreeing beyond (:func:`~ldpcode.claims.horizons.joint_verdict`).
 """
 
 from __future__ import annotations

@@ -413,7 +413,8 @@ SE_RUNS = "a standard error over runs needs at least 2 runs"
 RUNS = Int(2, 10**6, SE_RUNS)
 COUNT = horizon_rule(1)
 POINTS = Int(2, 10**6)
-SEED = Int(0, 2**128)
+# ldpcode takes seeds up to 2**128 (ldpcode._validate.MAX_SEED); the bodies derive more as seed + 1, seed + 2, ...
+SEED = Int(0, 2**127, "ldpcode takes seeds up to 2**128, and the body derives more as seed + 1, seed + 2, ...")
 MEANS = Seq(UNIT, min_len=2)
 DISTINCT_IDS = (
     "the body keys its results and claim ids by the value as printed, 2 for 2.0000001: two that print alike collide"

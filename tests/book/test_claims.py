@@ -1521,7 +1521,7 @@ def test_numbers_of_one_figure_that_meet_at_no_t_are_judged_by_their_closest_app
     assert C.statement_verdict(pair(None)) == "disagrees" and pair(None)[0].t_joint is None
     assert C.statement_summary(pair(3.14)) == (
         "one statement, numbers of one figure the paper read at one horizon it does not state, counted as near: "
-        "no t in [10³, 10⁶] fits them all within 2 se; closest at t ≈ 10⁵, where the farther of the 2 is 3.1 se "
+        "no t in [10³, 10⁶] fits them all within 2 se; closest at t ≈ 10⁵, where the farther of the 2 is 3.14 se "
         "beyond its interval (the farther of 2 numbers of a true figure lies beyond 2.27 se as often as one number "
         "beyond 2 se, Šidák; near within 4) (1.6 at t ≈ 10⁴; 8.5 at t ≈ 10⁶)"
     )
@@ -1542,4 +1542,38 @@ def test_numbers_of_one_figure_that_meet_at_no_t_are_judged_by_their_closest_app
 def test_a_stored_closest_approach_is_checked(fields, words):
     d = _stat(1.9, 0.01, paper=1.2).to_dict() | dict(t_consistent=None, t_searched=None) | fields
     with pytest.raises(ValueError, match=words):
+        C.Claim.from_dict(d)
+
+
+def test_ranges_that_overlap_without_a_checkpoint_fitting_both_are_judged_by_their_closest_approach():
+    """The review's case: 1.6 fits at 10⁴ and 10⁶ (first and last visit), 8.5 at 10⁵ only, so the ranges overlap from
+    first to last visit, yet no checkpoint fits both. With the approach stored the pair is judged by it; a file
+    without it keeps the overlap test."""
+    import dataclasses
+
+    import numpy as np
+
+    t = np.array([10**3, 10**4, 10**5, 10**6])
+    b = C.HorizonRange(
+        (10**3, 10**6), (10**4, 10**6), t=t, inside=np.array([0, 1, 0, 1], bool), z=np.array([9, 0, 5.0, 0])
+    )
+    l = C.HorizonRange(
+        (10**3, 10**6), (10**5, 10**5), t=t, inside=np.array([0, 0, 1, 0], bool), z=np.array([9, 9, 0, 6.0])
+    )
+    assert C.joint_horizons(b, l) == (10**5, 10**5) and C.closest_approach(b, l) == (10**5, 5.0)
+
+    def claims(joined):
+        return [C.statistical(f"o.{n}", "Fig. 1(a)", reproduced=1.0, se=0.01, paper=p, statement="ren2020ldp.fig1a.ratios_eps2",
+                              reason="r", horizon=10**6, horizons=r)
+                for n, p, r in (("b", 1.6, joined["b"]), ("l", 8.5, joined["l"]))]  # fmt: skip
+
+    with_approach = claims(C.with_joint({"b": b, "l": l}))
+    assert C.report.joint_verdict(with_approach) == "disagrees" and C.statement_verdict(with_approach) == "disagrees"
+    without = claims({"b": dataclasses.replace(b), "l": dataclasses.replace(l)})
+    assert C.report.joint_verdict(without) is None  # an older file: the ranges meet, each number's own verdict
+
+
+def test_a_stored_closest_approach_names_a_checkpoint():
+    d = _stat(1.9, 0.01, paper=1.2).to_dict() | dict(t_searched=[10, 100], t_consistent=[], t_joint=[50.5, 1.0])
+    with pytest.raises(ValueError, match="t_joint must be"):
         C.Claim.from_dict(d)
