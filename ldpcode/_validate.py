@@ -158,8 +158,8 @@ def check_int(name: str, value, *, minimum: int | None = None, maximum: int | No
     float. A notebook parameter is checked more strictly (:class:`ldpcode.parameters.rules.Int` refuses 1e6), because
     there the check cannot convert the variable the notebook goes on using."""
     if isinstance(value, (bool, np.timedelta64)) or not isinstance(value, (numbers.Integral, np.integer)):
-        # Accept floats that are whole numbers, such as 1e6, which readers type for horizons; a Fraction, Decimal or
-        # long double is whole only if it equals its integer exactly (its float may round 2**52 + 0.5 to a whole)
+        # Accept floats that are whole numbers, such as 1e6, which readers type for horizons; a Fraction or a long
+        # double is whole only if it equals its integer exactly (its float may round 2**52 + 0.5 to a whole)
         whole = _is_real(value) and math.isfinite(float(value)) and float(value).is_integer()
         if whole and not isinstance(value, (float, np.float64, np.float32, np.float16)):
             whole = value == int(value)
@@ -185,7 +185,7 @@ def check_seed(name: str, value) -> int:
     the number typed (``1e23`` is 99999999999999991611392), so the run would use another seed than the one written."""
     if isinstance(value, (float, np.floating)) and abs(float(value)) > 2**53:
         raise TypeError(
-            f"{name} must be an integer (a float above 2**53 is not the number typed: {value!r} is "
+            f"{name} must be an integer: a float above 2**53 may not be the number typed ({value!r} is "
             f"{int(value) if math.isfinite(value) else value} as a double); write it as an integer"
         )
     return check_int(name, value, minimum=0, maximum=MAX_SEED)
@@ -254,7 +254,8 @@ def as_float_array(name: str, values, *, bools: bool = True) -> np.ndarray:
 
     if values is None or isinstance(values, (str, bytes, dict, set, frozenset, complex)):
         refuse()
-    if isinstance(values, np.ma.MaskedArray):  # np.asarray drops the mask: the masked entries would count as data
+    nested = isinstance(values, (list, tuple)) and any(isinstance(v, np.ma.MaskedArray) for v in values)
+    if isinstance(values, np.ma.MaskedArray) or nested:  # np.asarray drops the mask: masked entries would be data
         raise TypeError(
             f"{name} must not be a masked array (its masked entries would be used); fill or compress it first"
         )

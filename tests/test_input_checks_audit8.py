@@ -220,3 +220,12 @@ def test_the_command_modules_run_alone_say_how_to_run_them(command):
         f"python -m ldpcode.{command}: error: run it as python -m ldpcode {command} "
         f"(see python -m ldpcode {command} --help)"
     )
+
+
+def test_a_masked_array_inside_a_list_and_a_duration_in_a_notebook_rule_are_refused():
+    with pytest.raises(TypeError, match="must not be a masked array"):
+        ldp.mean_se([np.ma.array([1.0, 2.0, 100.0], mask=[0, 0, 1])])
+    with pytest.raises(TypeError, match="parameter n must be an integer"):
+        Int(1, 100)("n", np.timedelta64(3))
+    with pytest.raises(TypeError, match="parameter eps must be"):
+        EPS("eps", np.timedelta64(3))

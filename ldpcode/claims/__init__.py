@@ -57,7 +57,15 @@ from .core import (
     paper_unit,
 )
 from .kinds import BoundClaim, ExactClaim, PredictionClaim, ReproducibleClaim, StatisticalClaim
-from .horizons import HorizonRange, closest_approach, consistent_horizons, fits_at_each_t, joint_horizons, with_joint
+from .horizons import (
+    HorizonRange,
+    approach_text,
+    closest_approach,
+    consistent_horizons,
+    fits_at_each_t,
+    joint_horizons,
+    with_joint,
+)
 from .report import (
     REPORT_CHAPTER,
     SEVERITY,
@@ -115,6 +123,7 @@ __all__ = [
     "fits_at_each_t",
     "joint_horizons",
     "closest_approach",
+    "approach_text",
     "with_joint",
     "span_text",
     "prediction",

@@ -264,14 +264,20 @@ def joint_verdict(group: list) -> str | None:
     return "consistent at some t" if z <= family_z(len(searched)) else "near"
 
 
+def approach_text(t: int, z: float, k: int = 2) -> str:
+    """The closest approach of ``k`` numbers of one figure (:func:`closest_approach`, or a stored ``t_joint``) as the
+    book writes it everywhere: 'closest at t ≈ 2.3·10⁶, where the farther of the 2 is 3.18 se beyond its interval'."""
+    which = "farther" if k == 2 else "farthest"
+    return f"closest at t ≈ {approx_horizon(t)}, where the {which} of the {k} is {z:.2f} se beyond its interval"
+
+
 def _approach_text(group: list) -> str:
     """', closest at t ≈ 3·10⁶, where the farthest is 3.1 se beyond its interval (...)': the joint verdict's measure."""
     z, k = _joint_z(group), len(_searched(group))
     if z is None:
         return ""
-    t, which = approx_horizon(_searched(group)[0].t_joint[0]), "farther" if k == 2 else "farthest"
+    which = "farther" if k == 2 else "farthest"
     return (
-        f"; closest at t ≈ {t}, where the {which} of the {k} is {z:.2f} se beyond its interval (the {which} of {k} "
-        f"numbers of a true figure lies beyond {family_z(k):.2f} se as often as one number beyond {AGREE_Z:g} se, "
-        f"Šidák; near within {NEAR_Z:g})"
+        f"; {approach_text(_searched(group)[0].t_joint[0], z, k)} (the {which} of {k} numbers of a true figure lies "
+        f"beyond {family_z(k):.2f} se as often as one number beyond {AGREE_Z:g} se, Šidák; near within {NEAR_Z:g})"
     )

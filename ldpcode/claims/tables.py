@@ -17,7 +17,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from .._validate import check_int
-from ..stats import mean_se
+from ..stats import mean_with_se
 
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
@@ -173,8 +173,7 @@ def final_regret_text(result) -> str:
     """The mean regret of ``result`` (a :class:`~ldpcode.SimulationResult`) at its horizon with its standard error,
     to the digits the error allows (``"137,120 ± 440"``, :func:`format_pm`): as a table prints it, so that a legend
     and the table beside it agree."""
-    x = result.final_regret()
-    return format_pm(x.mean(), mean_se(x))
+    return format_pm(*mean_with_se(result.final_regret()))
 
 
 def _text_table(head, body, right=()) -> str:

@@ -12,6 +12,7 @@ A result is keyed by (instance, agent, law of the levels, :math:`\epsilon_{\min}
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import matplotlib.pyplot as plt
@@ -20,6 +21,7 @@ import numpy as np
 from ..bounds import bernoulli_ratio, laplace_ratio
 from ..claims import (
     Table,
+    approach_text,
     consistent_horizons,
     final_regret_text,
     fits_at_each_t,
@@ -32,7 +34,7 @@ from ..claims import (
 )
 from ..engine import log_checkpoints
 from ..instances import make_instance, make_privacy_levels
-from ..plotting import POLICY_COLORS, epsilon_colors, ratio_panel, regret_panel
+from ..plotting import POLICY_COLORS, epsilon_colors, legend_below, ratio_panel, regret_panel
 from ..policies import make_policy
 from ..simulate import simulate
 from ..stats import bootstrap_se, mean_se
@@ -146,12 +148,13 @@ def panels_efgh(res: dict, law: str, grid):
     legend entry gives the curve's mean regret at T: curves that end close together are told apart there."""
     tags, what = LAWS[law]
     col = epsilon_colors(grid)
-    fig, axes = plt.subplots(1, 2, figsize=(10, 4), sharey=True)
+    fig, axes = plt.subplots(1, 2, figsize=(10, 5.6), sharey=True)
     for ax, p, tag in zip(axes, AGENTS, tags):
         regret_panel(ax, [res[(BERNOULLI, p, law, em)] for em in grid], colors=[col[em] for em in grid],
                      labels=[rf"$\epsilon_{{\min}}$ = {em:g}, R(T) = {final_regret_text(res[(BERNOULLI, p, law, em)])}"
                              for em in grid], title=f"({tag}) {p}, Bernoulli arms,\n{what}")  # fmt: skip
         ax.set_ylim(bottom=1.0)
+        legend_below(ax, offset=-0.2, ncol=1)  # inside, with R(T) ± its error, it covered the curves
     fig.tight_layout()
     return fig
 
@@ -209,8 +212,13 @@ class PaperReach:
         return ", ".join(format_number(t, ".3g") for t in self.t[self.n_inside == self.most])
 
     def summary(self) -> str:
-        """One sentence: at most how many numbers one t reaches, and where."""
-        return f"at most {self.most} of the four numbers at one t" + (f", at t = {self.at_most()}" if self.most else "")
+        """One sentence: at most how many numbers one t reaches, and where; then, when no checkpoint reaches both of
+        panel (c)'s numbers, their closest approach (which the report judges them by)."""
+        out = f"at most {self.most} of the four numbers at one t" + (f", at t = {self.at_most()}" if self.most else "")
+        joint = self.ranges[(2.0, _B)].joint
+        if not self.both_c.any() and joint and math.isfinite(joint[1]):  # inf: runs without spread, no measure
+            out += f"\npanel (c)'s 1.6 and 8.6: no t fits both; {approach_text(*joint)}"
+        return out
 
     def table(self) -> Table:
         """Per ratio, the range of t within the paper's interval and the count of such checkpoints; then the t

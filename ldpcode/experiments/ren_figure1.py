@@ -22,7 +22,16 @@ import numpy as np
 
 from .. import plotting
 from ..bounds import bernoulli_ratio, laplace_ratio
-from ..claims import Table, consistent_horizons, format_horizon, horizon_tag, span_text, statements, with_joint
+from ..claims import (
+    Table,
+    approach_text,
+    consistent_horizons,
+    format_horizon,
+    horizon_tag,
+    span_text,
+    statements,
+    with_joint,
+)
 from ..policies import make_policy
 from ..simulate import simulate
 from ..stats import mean_se, ratio_of_means_se
@@ -197,8 +206,7 @@ def joint_fit_text(long: dict, instance: str, stated: dict, horizons: dict, join
         f"{hl.text()}; one horizon for both: " + (span_text(joint, hb.searched) if joint else "none")
     ]
     if hb.joint and not joint and math.isfinite(hb.joint[1]):  # no common t: how close the pair comes
-        t, z = hb.joint
-        lines.append(f"closest approach of the two: at t = {t:,}, where the farther is {z:.1f} se beyond its interval")
+        lines.append(approach_text(*hb.joint))
     if hb.consistent:
         t = hb.consistent[1]
         x, y = long[(instance, *l)].at(t), long[(instance, "UCB1", None)].at(t)

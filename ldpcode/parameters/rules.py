@@ -28,12 +28,15 @@ def _fail(name: str, allowed: str, value, exc=ValueError):
     raise exc(f"parameter {name} must be {allowed}, got {_show(value)}")
 
 
+_NOT_NUMBERS = (bool, np.bool_, np.timedelta64, np.datetime64)  # a duration is an np.signedinteger, not a count
+
+
 def _is_int(v) -> bool:
-    return isinstance(v, (numbers.Integral, np.integer)) and not isinstance(v, (bool, np.bool_))
+    return isinstance(v, (numbers.Integral, np.integer)) and not isinstance(v, _NOT_NUMBERS)
 
 
 def _is_real(v) -> bool:
-    return isinstance(v, (numbers.Real, np.floating, np.integer)) and not isinstance(v, (bool, np.bool_))
+    return isinstance(v, (numbers.Real, np.floating, np.integer)) and not isinstance(v, _NOT_NUMBERS)
 
 
 def _int_text(v: int) -> str:

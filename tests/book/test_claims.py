@@ -1403,7 +1403,7 @@ def test_a_printed_number_keeps_the_books_reading_on_a_line_of_its_own():
     assert reading_on_its_line("9.0") == "9.0" and reading_on_its_line("a<b") == "a&lt;b"
 
 
-def test_numbers_of_one_figure_read_at_no_common_t_disagree_together():
+def test_numbers_of_one_figure_stored_without_their_approach_disagree_where_no_common_t_fits():
     """A read-only review of the report: Ren et al.'s 1.6 (LDP-UCB-B / UCB) and 8.5 (LDP-UCB-L / UCB) of Figure 1(a)
     were each 'consistent at some t', at t = 3.1·10⁴-4.6·10⁵ and 3.0·10⁶-10⁷; one panel is read at one horizon, so
     the statement holding both disagrees. Ranges that meet keep the numbers' own verdicts."""
