@@ -215,7 +215,8 @@ def single_sequence_reason(res) -> str:
 def claim_lower_bound(nb, cid: str, row: dict, which: str, *, level: float, sense: str = "<=", **kwargs) -> None:
     """Claim ``cid`` of notebook ``nb`` (:class:`ldpcode.book.Notebook`): the row's lower confidence bound, at
     confidence ``level`` (1 - alpha of the audit that made the row), on the privacy loss, with its standard error, against the claimed ε, a bound claim (``sense`` ``"<="``: the
-    mechanism keeps its claim; ``">="``: the audit refutes it, a failure shown); ``which`` names the result the claim rests on
+    mechanism keeps its claim; ``">="``: the audit must refute it, a control broken on purpose, "caught, as
+    intended"); ``which`` names the result the claim rests on
     (such as Lemma 2 of Ren et al. 2020), ``kwargs`` go to ``nb.bound`` (e.g. ``tolerance_reason``)."""
     if sense not in ("<=", ">="):
         raise ValueError(f"sense must be '<=' or '>=', got {sense!r}")
@@ -225,7 +226,7 @@ def claim_lower_bound(nb, cid: str, row: dict, which: str, *, level: float, sens
         cid, f"audit: {row['mechanism']}, {100 * level:g} % lower confidence bound on the privacy loss", reproduced=row["lower"],
         se=row["se"], bound=row["claimed"], sense=sense, how=f"the claimed ε; {which}",
         note=f"exact loss {format_loss(row['exact'])}; se: delta method on the event where the bound is attained",
-        shows_failure=sense == ">=", **kwargs,
+        control=sense == ">=", **kwargs,
     )  # fmt: skip
 
 

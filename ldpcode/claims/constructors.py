@@ -237,15 +237,18 @@ def bound(
     note: str = "",
     tolerance_reason: str = "",
     shows_failure: bool = False,
+    control: bool = False,
     cap: float | None = None,
 ) -> BoundClaim:
     """An inequality the notebook asserts: ``reproduced <= bound`` (or ``>=`` with ``sense=">="``), where
     ``how`` names the bound ("Theorem 4 at T"). With ``se > 0`` (a Monte Carlo mean) a failure within 2
     standard errors is "holds within noise"; beyond, the check fails at every run. ``shows_failure=True`` marks
-    a failure asserted the other way round (a broken mechanism's loss above its claimed ε): it reads "failure
-    shown", not "holds". ``cap``: the largest value the number can take (a pseudo-regret's T·Δ_max), given for an
+    a failure asserted the other way round (a theorem's bound above what a policy reaches): it reads "failure
+    shown", not "holds". ``control=True`` (which implies ``shows_failure``) marks a failure built on purpose to prove
+    that the check can fail (a broken mechanism's loss above its claimed ε): it reads "caught, as intended". ``cap``: the largest value the number can take (a pseudo-regret's T·Δ_max), given for an
     upper bound at or above it, which no run can fail: it reads "vacuous"."""
     check_bool("shows_failure", shows_failure)
+    check_bool("control", control)
     se, tol = _mc_tolerance(se, k, id)
     if tol is None:
         tol = _det_tolerance(reproduced, rtol, atol, id)
@@ -264,7 +267,8 @@ def bound(
         reason=reason,
         note=note,
         tolerance_reason=tolerance_reason,
-        shows_failure=True if shows_failure else None,
+        shows_failure=True if shows_failure or control else None,
+        control=True if control else None,
         cap=cap,
     )
 

@@ -108,10 +108,10 @@ FIELDS = (
     *("bound", "second", "how", "horizon", "scale", "reason", "note", "tolerance_reason", "statement", "category"),
     *("locator", "quote", "paper_horizon", "paper_runs", "runs", "margin", "systematic", "systematic_how"),
     *("t_consistent", "t_searched", "predicted", "derived_in", "reachable", "shows_failure", "cap", "t_accepts"),
-    "t_joint",
+    *("t_joint", "control"),
 )
 #: fields a stored dict holds only when they are set (added after data/ was first written: older files lack them)
-STORED_WHEN_SET = ("reachable", "shows_failure", "cap", "t_accepts", "t_joint")
+STORED_WHEN_SET = ("reachable", "shows_failure", "cap", "t_accepts", "t_joint", "control")
 # the fields checked the same way whatever kind holds them, in the order the checks run
 _TEXT = ("source", "how", "scale", "reason", "note", "tolerance_reason", "category", "locator", "quote")
 _TEXT += ("systematic_how", "derived_in")
@@ -135,6 +135,7 @@ _NOT_HERE = {
     **dict.fromkeys(("predicted", "derived_in"), "only a prediction has predicted and derived_in"),
     "reachable": "only a one-sided statistical claim has a reachable value",
     "shows_failure": "only a bound claim shows a failure",
+    "control": "only a bound claim is a control",
     "cap": "only a bound claim has a cap",
 }
 
@@ -188,7 +189,7 @@ class Claim:
 
     # --- the fields of the other kinds, as a claim without them reads them (see FIELDS) ---------------------
     paper = paper_unit = cites = bound = second = horizon = statement = paper_horizon = paper_runs = runs = None
-    t_consistent = t_searched = t_accepts = t_joint = predicted = reachable = shows_failure = cap = None
+    t_consistent = t_searched = t_accepts = t_joint = predicted = reachable = shows_failure = control = cap = None
     how = scale = reason = category = locator = quote = systematic_how = derived_in = ""
     sense = "="
     margin = systematic = 0.0

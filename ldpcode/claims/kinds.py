@@ -441,9 +441,11 @@ class ExactClaim(PaperClaim):
 class BoundClaim(Claim):
     """An inequality the notebook asserts: ``reproduced`` ``sense`` (``"<="`` or ``">="``) ``bound``, where
     ``how`` names the bound ("Theorem 4 at T"), measured at ``horizon`` (or ``scale``). With ``shows_failure``
-    (True), the inequality is a failure asserted the other way round: a broken mechanism's loss above its claimed
-    ε, a theorem's bound above what a policy reaches. It then reads **failure shown** where it holds, so that no
-    row shows a failure under a green *holds*. With ``cap``, the largest value the measured number can take (a
+    (True), the inequality is a failure asserted the other way round: a theorem's bound above what a policy
+    reaches reads **failure shown** where it holds (a paper's statement fails: red), so that no row shows a failure
+    under a green *holds*. With ``control`` (True, and ``shows_failure``), the failure is one the notebook built on
+    purpose to prove that its check can fail (a mechanism with half its noise, a radius without the noise): it reads
+    **caught, as intended** (green: the check did its work), not a failure of any paper. With ``cap``, the largest value the measured number can take (a
     pseudo-regret's T·Δ_max), an upper bound at or above it cannot fail: it reads **vacuous**, not *holds*."""
 
     kind = "bound"
@@ -455,6 +457,7 @@ class BoundClaim(Claim):
     scale: str = ""
     reason: str = ""
     shows_failure: bool | None = None
+    control: bool | None = None
     cap: float | None = None
 
     def __post_init__(self):
@@ -478,6 +481,11 @@ class BoundClaim(Claim):
             raise ValueError(
                 f"{name}: shows_failure is True or None (stored only when set), got {self.shows_failure!r}"
             )
+        if self.control not in (None, True) or (self.control and not self.shows_failure):
+            raise ValueError(
+                f"{name}: control is True (with shows_failure True: a control is built to fail) or None, got "
+                f"control={self.control!r}, shows_failure={self.shows_failure!r}"
+            )
 
     def bound_excess(self) -> float:
         if math.isinf(self.bound):
@@ -496,12 +504,13 @@ class BoundClaim(Claim):
 
     def verdict(self) -> str:
         """**holds**, **holds within noise** (fails by at most 2 standard errors) or **VIOLATED**; for a failure
-        asserted the other way round (``shows_failure``), **failure shown** where it holds; for an upper bound at or
-        above the largest value the number can take (``cap``), **vacuous**: no run could have failed it."""
+        asserted the other way round (``shows_failure``), **failure shown** where it holds, or **caught, as
+        intended** for a control broken on purpose (``control``); for an upper bound at or above the largest value the
+        number can take (``cap``), **vacuous**: no run could have failed it."""
         if self.problem():
             return "VIOLATED"
         if self.shows_failure:
-            return "failure shown"
+            return "caught, as intended" if self.control else "failure shown"
         if self.cap is not None:
             return "vacuous"
         return "holds" if self.bound_excess() <= (self.tolerance if self.se == 0 else 0) else "holds within noise"

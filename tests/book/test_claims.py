@@ -1339,12 +1339,12 @@ def test_a_statement_of_k_numbers_is_refuted_only_beyond_the_largest_z_of_k():
 
 
 def test_a_failure_asserted_the_other_way_round_reads_failure_shown_not_holds():
-    """A broken mechanism's loss above its claim, or a theorem's bound above what a policy reaches, is a failure
-    the notebook finds: its row reads "failure shown" (amber), never a green "holds"; where it does not hold the
-    check fails as any bound's; the flag is stored only when set, and only a bound carries it."""
+    """A theorem's bound above what a policy reaches is a failure the notebook finds: its row reads "failure shown"
+    (red: a paper's statement fails), never a green "holds"; where it does not hold the check fails as any bound's;
+    the flag is stored only when set, and only a bound carries it."""
     shown = C.bound("a.b", "s", reproduced=0.053, bound=1.0, how="Theorem 2 FAILS here", shows_failure=True)
     assert shown.verdict() == "failure shown" and shown.verdict_text() == "failure shown (5.3% of it)"
-    assert C.tables._VERDICT_CLASS[shown.verdict()] == "near"
+    assert C.tables._VERDICT_CLASS[shown.verdict()] == "disagree"
     assert C.Claim.from_dict(shown.to_dict()) == shown and shown.to_dict()["shows_failure"] is True
     plain = C.bound("a.b", "s", reproduced=0.053, bound=1.0, how="a bound")
     assert plain.verdict() == "holds" and "shows_failure" not in plain.to_dict()
@@ -1355,6 +1355,26 @@ def test_a_failure_asserted_the_other_way_round_reads_failure_shown_not_holds():
     stored = C.exact("a.b", "s", reproduced=1.0, second=1.0, how="a vs b").to_dict() | {"shows_failure": True}
     with pytest.raises(ValueError, match="only a bound claim shows a failure"):
         C.Claim.from_dict(stored)
+
+
+def test_a_control_broken_on_purpose_reads_caught_as_intended_not_a_papers_failure():
+    """A mechanism broken on purpose (half its noise) whose audit refutes its claim is the check doing its work:
+    "caught, as intended" (green), not the red "failure shown" of a paper's bound that fails; ``control`` implies
+    ``shows_failure``, is stored only when set, and a stored control without the failure flag is refused."""
+    caught = C.bound("a.b", "s", reproduced=1.95, bound=1.0, sense=">=", how="the audit must refute it", control=True)
+    assert caught.verdict() == "caught, as intended" and caught.verdict_text() == "caught, as intended (1.95× it)"
+    assert C.tables._VERDICT_CLASS[caught.verdict()] == "agree"
+    d = caught.to_dict()
+    assert d["control"] is True and d["shows_failure"] is True and C.Claim.from_dict(d) == caught
+    assert "control" not in C.bound("a.b", "s", reproduced=0.5, bound=1.0, how="h").to_dict()
+    missed = C.bound("a.b", "s", reproduced=0.5, bound=1.0, sense=">=", how="must refute", control=True)
+    assert missed.verdict() == "VIOLATED"  # a control the audit did not catch fails the check
+    with pytest.raises(TypeError, match="control must be True or False"):
+        C.bound("a.b", "s", reproduced=2.0, bound=1.0, sense=">=", how="h", control=1)
+    with pytest.raises(ValueError, match="control is True .with shows_failure True"):
+        C.Claim.from_dict({k: v for k, v in d.items() if k != "shows_failure"})
+    with pytest.raises(ValueError, match="only a bound claim is a control"):
+        C.Claim.from_dict(C.exact("a.b", "s", reproduced=1.0, second=1.0, how="a vs b").to_dict() | {"control": True})
 
 
 @pytest.mark.parametrize(
