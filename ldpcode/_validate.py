@@ -285,6 +285,28 @@ def as_float_array(name: str, values, *, bools: bool = True) -> np.ndarray:
     return raw.astype(float)
 
 
+def check_rounds(name: str, values, *, horizon: int | None = None) -> np.ndarray:
+    """``values`` as an int64 array of rounds: a non-empty, strictly increasing 1-d sequence of whole numbers in
+    [1, ``horizon``] (``>= 1`` when no horizon is given; never beyond the largest horizon, :data:`MAX_COUNT`). The one
+    check of a list of checkpoints (the engine's, a horizon range's, a sum's), so that an unsorted or repeated list
+    (a range that lost its start, a match reported at another t), a fractional one (1000.7 read as 1000) or a bool
+    ([True, 100] read as the rounds [1, 100]) is refused alike. Integers are compared exactly; Python integers beyond
+    int64 arrive as doubles, beyond any horizon."""
+    top = MAX_COUNT if horizon is None else horizon  # MAX_COUNT is ldpcode.limits.MAX_HORIZON
+    most = f"2**{top.bit_length() - 1}" if top & (top - 1) == 0 else f"{top:,}"
+    span = f"in [1, {most}] (the largest horizon)" if horizon is None else f"in [1, horizon={horizon}]"
+    cpf = as_float_array(name, values, bools=False)
+    if cpf.ndim != 1 or cpf.size == 0 or not np.isfinite(cpf).all() or (cpf != np.round(cpf)).any():
+        raise ValueError(f"{name} must be a 1-d sequence of whole rounds {span}, got {one_line(values, 120)}")
+    if cpf.min() < 1 or cpf.max() > top:
+        raise ValueError(f"{name} must be a strictly increasing sequence of rounds {span}, got {one_line(values, 120)}")
+    raw = np.asarray(values)
+    rounds = raw.astype(np.int64) if raw.dtype.kind in "iu" else cpf.astype(np.int64)  # ints compared exactly
+    if (np.diff(rounds) <= 0).any() or rounds[0] < 1 or rounds[-1] > top:
+        raise ValueError(f"{name} must be a strictly increasing sequence of rounds {span}, got {one_line(values, 120)}")
+    return rounds
+
+
 def check_array(
     name: str,
     values,

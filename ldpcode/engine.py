@@ -51,7 +51,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from ._validate import as_float_array, check_bool, check_int, check_seed, one_line
+from ._validate import check_bool, check_int, check_rounds, check_seed, one_line
 from .instances import Instance
 from .limits import (
     PULLS_PER_CALL,
@@ -153,10 +153,6 @@ def log_checkpoints(horizon: int, points: int = 121) -> np.ndarray:
     return cp
 
 
-def _show_checkpoints(checkpoints) -> str:
-    return one_line(checkpoints, 120)
-
-
 def resolve_checkpoints(horizon: int, checkpoints=None, points: int = 121) -> np.ndarray:
     """The checkpoints of a simulation, shared by every engine: :func:`log_checkpoints` (``points``) if
     ``checkpoints`` is None, else ``checkpoints`` as int64, which must be a strictly increasing sequence of
@@ -165,25 +161,7 @@ def resolve_checkpoints(horizon: int, checkpoints=None, points: int = 121) -> np
     horizon = check_int("horizon", horizon, minimum=1, maximum=MAX_HORIZON)
     if checkpoints is None:
         return log_checkpoints(horizon, points)
-    # [True, 100] was the rounds [1, 100]; Python integers beyond int64 arrive as doubles, beyond any horizon
-    cpf = as_float_array("checkpoints", checkpoints, bools=False)
-    if cpf.ndim != 1 or not np.isfinite(cpf).all() or (cpf != np.round(cpf)).any():
-        raise ValueError(
-            f"checkpoints must be a 1-d sequence of whole rounds in [1, horizon={horizon}], "
-            f"got {_show_checkpoints(checkpoints)}"
-        )
-    if cpf.size == 0 or cpf.min() < 1 or cpf.max() > horizon:
-        raise ValueError(
-            f"checkpoints must be a strictly increasing sequence of rounds in [1, horizon={horizon}], "
-            f"got {_show_checkpoints(checkpoints)}"
-        )
-    raw = np.asarray(checkpoints)
-    cp = raw.astype(np.int64) if raw.dtype.kind in "iu" else cpf.astype(np.int64)  # ints compared exactly
-    if (np.diff(cp) <= 0).any() or cp[0] < 1 or cp[-1] > horizon:
-        raise ValueError(
-            f"checkpoints must be a strictly increasing sequence of rounds in [1, horizon={horizon}], "
-            f"got {_show_checkpoints(checkpoints)}"
-        )
+    cp = check_rounds("checkpoints", checkpoints, horizon=horizon)
     if cp[-1] != horizon:
         raise ValueError(
             f"checkpoints must end at the horizon, {horizon} (the result's pulls and final regret are "

@@ -25,20 +25,8 @@ import numpy as np
 from numba import njit
 
 from ._quadrature import gaussian_expect_robust
-from ._validate import (
-    MAX_COUNT,
-    as_float_array,
-    check_array,
-    check_choice,
-    check_epsilon,
-    check_int,
-    check_keywords,
-    check_probability_vector,
-    check_real,
-    check_rng,
-    check_size,
-    one_line,
-)
+from ._validate import MAX_COUNT, as_float_array, check_array, check_choice, check_epsilon, check_int, check_keywords
+from ._validate import check_probability_vector, check_real, check_rng, check_size, one_line
 
 # Family codes shared with the compiled engine.
 
@@ -385,6 +373,8 @@ class PrivacyLevels:
     """
 
     def __init__(self, name: str, sampler, *, values=None, probs=None, gaussian=None, sup=None):
+        if not isinstance(name, str) or not name.strip():
+            raise TypeError(f"name must be a non-empty string (the levels' label in tables), got {one_line(name)}")
         self.name = name
         self._sampler = sampler
         self.values = None if values is None else np.asarray(values, dtype=float)
@@ -524,6 +514,10 @@ def _discrete_levels(values, probs=None, name=None):
         raise ValueError(f"values must be a non-empty 1-d sequence of privacy levels, got {one_line(values)}")
     if not np.isfinite(values).all() or (values < 0).any():
         raise ValueError(f"privacy levels must be finite and >= 0, got values={one_line(values.tolist())}")
+    level, times = np.unique(values, return_counts=True)  # as the command line: a repeat is a typo more than a weight
+    if (times > 1).any():
+        raise ValueError(f"privacy levels must be distinct, got {float(level[times > 1][0])!r} more than once in "
+                         f"values={one_line(values.tolist())}; give a level's weight with probs=")  # fmt: skip
     probs = np.full(values.size, 1.0 / values.size) if probs is None else as_float_array("probs", probs, bools=False)
     # sum to 1 within 1e-9, as discrete_sigmoid_mean's probs: np.isclose's 1e-5 let [0.5, 0.5000001] through, and
     # the sampler's cdf silently renormalised them while expect() used them as given

@@ -74,7 +74,7 @@ NUM, DEN = np.array([[1.0, 2.0, 3.0]] * 3), np.ones((3, 3))
         ([2000, 1000, 3000], "strictly increasing"),  # the range searched lost t = 1000
         ([1000, 1000, 3000], "strictly increasing"),  # the match was reported at the wrong t
         ([1000.7, 2000.2, 3000.9], "whole rounds"),  # truncated to 1000..3000
-        ([0, 1, 2], "whole rounds >= 1"),
+        ([0, 1, 2], r"rounds in \[1, 2\*\*53\]"),
         ([[1000, 2000, 3000]], "1-d"),
     ],
 )
@@ -229,3 +229,21 @@ def test_a_masked_array_inside_a_list_and_a_duration_in_a_notebook_rule_are_refu
         Int(1, 100)("n", np.timedelta64(3))
     with pytest.raises(TypeError, match="parameter eps must be"):
         EPS("eps", np.timedelta64(3))
+
+
+# ---- the API and the command line read repeated levels alike; a label is a string (fuzz L7, L11) ----------------------
+def test_repeated_discrete_levels_are_refused_as_the_command_line_refuses_them():
+    with pytest.raises(ValueError) as exc:
+        ldp.make_privacy_levels("discrete", values=[0.5, 0.5, 1.5])  # was: 0.5 silently weighted twice
+    assert _one_line(exc).startswith("privacy levels must be distinct, got 0.5 more than once")
+    weighted = ldp.make_privacy_levels("discrete", values=[0.5, 1.5], probs=[2 / 3, 1 / 3])  # the way to weight it
+    assert weighted.p_at_least(1.0) == pytest.approx(1 / 3)
+
+
+@pytest.mark.parametrize("name", [123, "  ", b"x"])
+def test_a_levels_label_is_a_non_empty_string(name):
+    assert ldp.make_privacy_levels("discrete", values=[1.0]).name == "discrete[1.0]"  # no name: a derived label
+    with pytest.raises(TypeError, match="name must be a non-empty string"):
+        ldp.make_privacy_levels("discrete", values=[1.0], name=name)  # 123 was the label
+    with pytest.raises(TypeError, match="name must be a non-empty string"):
+        ldp.make_privacy_levels("sampler", sampler=lambda rng, size: np.ones(size), name=name)

@@ -22,10 +22,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validate import check_int, check_real
+from .._validate import check_real, check_rounds
 from .. import engine
 from ..engine import refuse_privacy_levels, run_in_chunks
-from ..limits import MAX_HORIZON, Limits, check_limits
+from ..limits import Limits, check_limits
 from ..mechanisms import GaussianMechanism
 from ..results import RegretCurves
 from ..rng import run_streams
@@ -223,13 +223,11 @@ def hazan_levy_exploration_cost(checkpoints, eta0, mu, beta, *, limits: Limits |
     like :math:`\sqrt t` only once :math:`\eta_0\mu\sqrt t \gg 2`: before that its log-log slope is above 1/2.
     Returns an array of the checkpoints' shape. The sum is taken over every s up to the last checkpoint (three
     arrays of that length): ``limits`` (:class:`ldpcode.limits.Limits`) caps their memory."""
-    cp = np.asarray(checkpoints)
-    if cp.ndim != 1 or cp.size == 0 or not np.issubdtype(cp.dtype, np.integer) or cp[0] < 1 or (np.diff(cp) <= 0).any():
-        raise ValueError(f"checkpoints must be a strictly increasing sequence of integers >= 1, got {checkpoints!r}")
+    cp = check_rounds("checkpoints", checkpoints)
     eta0 = _check_positive("eta0", eta0)
     mu = _check_positive("mu", mu)
     beta = _check_beta(beta, True)
-    n = check_int("checkpoints[-1]", cp[-1], maximum=MAX_HORIZON)
+    n = int(cp[-1])
     check_limits(
         "hazan_levy_exploration_cost",
         f"a sum over s = 1..checkpoints[-1]={n} (three arrays of doubles)",

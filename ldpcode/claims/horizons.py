@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._validate import as_float_array, check_real, one_line
+from .._validate import check_real, check_rounds
 from ..stats import ratio_of_means_se
 from .core import AGREE_Z, NEAR_Z, family_z, paper_error_factor
 from .core import paper_unit as _paper_unit
@@ -123,12 +123,7 @@ def consistent_horizons(
     number of runs) the paper's Monte Carlo error counts too, as in :meth:`~ldpcode.claims.Claim.total_se`:
     ``se * sqrt(1 + runs / paper_runs)``. Returns the first and last such t; a curve that enters and leaves
     the interval more than once is reported by its first and last visit."""
-    t = as_float_array("checkpoints", checkpoints)
-    if t.ndim != 1 or t.size == 0 or not (np.isfinite(t).all() and (t == np.round(t)).all() and t[0] >= 1):
-        raise ValueError(f"checkpoints must be a 1-d list of whole rounds >= 1, got {one_line(checkpoints)}")
-    if (np.diff(t) <= 0).any():  # unsorted, a range lost its start; repeated, a match was reported at another t
-        raise ValueError(f"checkpoints must be strictly increasing, got {one_line(checkpoints)}")
-    t = t.astype(np.int64)
+    t = check_rounds("checkpoints", checkpoints)
     paper = check_real("paper", paper)
     num, den = np.asarray(num, float), np.asarray(den, float)
     if t.ndim != 1 or num.shape != den.shape or num.ndim != 2 or num.shape[1] != t.size:

@@ -657,7 +657,9 @@ def test_ucb_adversary_in_chunks_gives_the_same_table(monkeypatch):
 def test_exploration_cost_is_limited():
     with pytest.raises(ValueError, match=r"checkpoints\[-1\]=1000000000000 .*limits.memory_bytes"):
         bco.hazan_levy_exploration_cost(np.array([1, 10**12]), 0.1, 8 / 9, 8 / 9)
-    with pytest.raises(ValueError, match=r"^checkpoints\[-1\] must be an integer <= 2\*\*53"):
+    with pytest.raises(
+        ValueError, match=r"^checkpoints must be a strictly increasing sequence of rounds in \[1, 2\*\*53\]"
+    ):
         bco.hazan_levy_exploration_cost(np.array([1, 2**62]), 0.1, 8 / 9, 8 / 9)
 
 
