@@ -4,6 +4,7 @@ their private predicates and messages."""
 from __future__ import annotations
 
 import math
+from typing import Callable
 
 import numpy as np
 
@@ -88,6 +89,29 @@ def _epsilon_above_switches(p) -> bool:
         p["epsilon"] >= gdp_lower_bound_terms(m, 1.0).epsilon_threshold.max()
         for m in (p["fig2_means"], p["fig3_means"])
     )
+
+
+THEOREM3_SIGMA = Real(
+    1e-150,
+    1e150,
+    why="the body's Simpson rule (scipy.integrate.simpson) multiplies two spacings of its grid, sigma / 2,500 to "
+    "sigma / 2: beyond 1e+-150 their product leaves the doubles, and the numerical d_inf is 1.5 for 4.5 (measured "
+    "at 1e+-160)",
+)
+THEOREM3_RATIO = Real(
+    0,
+    10,
+    lo_open=True,
+    why="the numerical known-variance d_inf is the KL at an alternative 1e-7 sigma above mu*, which exceeds "
+    "Delta^2 / (2 sigma^2) by r x 1e-7, and the body asserts 1e-6: 12 fails it, and from 15 on the TV of the "
+    "shifted alternatives stops increasing in the doubles (an assertion with no message)",
+)
+LOG_S_BOUND = Real(
+    -7,
+    7,
+    why="measured: the body's Simpson rule (200,001 points over 40 sd on each side) is within 4e-5 of the closed "
+    "forms for |log s| <= 7; at 8 it is off by 0.01 (TV) and 0.2 (KL), at 9 it gives a TV above 1",
+)
 
 
 SAME_RUNS = "at T = K each arm is pulled once: every run has the same regret, and its standard error is 0"
@@ -200,6 +224,27 @@ def _bounds_accept(horizon: str, epsilon: str):
     )
 
 
+def _theorem8_drawn(c1: Callable[[dict], float]):
+    """theorems7_8_upper_bounds draws Theorem 8 (ldp.bounds.adap_klucb_regret_bound) at C1 = c1_shape and 2 c1_shape,
+    C2 = c2_shape, at each checkpoint t >= 2 (ldp.experiments.azize_upper_bounds.over_t), and reads the C1 needed as c1
+    (R(t) - A) / step(t), step the difference of the two bounds. The test, at C1 = ``c1(p)``: the bound at 2 C1 must
+    be finite at t = horizon (its largest) and the step > 0 at t = 2 (its smallest, beside the additive term A); the
+    library's refusal, or the ValueError raised here, says why."""
+
+    def call(p):
+        from ldpcode.bounds import adap_klucb_regret_bound
+
+        k, means, eps, c2, alpha = c1(p), p["means"], p["epsilon"], p["c2_shape"], p["alpha"]
+        bound = lambda c, t: adap_klucb_regret_bound(means, t, eps, c1=c, c2=c2, alpha=alpha)
+        with np.errstate(all="ignore"):  # an infinite bound is refused below, without a RuntimeWarning before it
+            top, step = bound(2 * k, p["horizon"]), bound(2 * k, 2) - bound(k, 2)
+        if not (math.isfinite(top) and step > 0):
+            raise ValueError(f"at C1 = {k:g} the bound at 2 C1 is {top:g} at T and the step {step:g} at t = 2")
+        return True
+
+    return call
+
+
 def _simulated(
     policies, sizes=(("horizon", "runs"),), *, means: str = "means", arms: str | None = None, checkpoints=None
 ):
@@ -266,6 +311,30 @@ def _broken_audit_has_power(p) -> bool:
     return True
 
 
+def _gaussian_gaps(means) -> tuple[np.ndarray, np.ndarray]:
+    """The Gaussian instance of ``means`` and its gaps Delta_a > 0, as the bodies of theorem1_table2 take them."""
+    gauss = np.asarray(means, dtype=float)
+    return gauss, gauss.max() - gauss[gauss < gauss.max()]
+
+
+def _table2_gaussian_cells(p) -> None:
+    """theorem1_table2's Gaussian cells at every eps of table_epsilons, as ldp.bounds.table2_cells computes them:
+    Table 2's cell on ldp.divergences.d_inf_gaussian (Delta^2 / (2 sigma^2), which under- or overflows at an extreme
+    sigma) and Theorem 3's bound; both are claims' values, which must be finite numbers."""
+    from ldpcode.bounds import gdp_lower_bound_constant, table2_stochastic_problem_dependent
+    from ldpcode.divergences import d_inf_gaussian
+
+    gauss, gaps = _gaussian_gaps(p["gaussian_means"])
+    sigma, horizon = p["gaussian_sigma"], p["table_horizon"]
+    with np.errstate(all="ignore"):  # the refusal is the library's ValueError, not a RuntimeWarning before it
+        d = np.atleast_1d(d_inf_gaussian(gauss[gauss < gauss.max()], gauss.max(), sigma))
+        for eps in p["table_epsilons"]:
+            cell = table2_stochastic_problem_dependent(gaps, d, horizon, eps)
+            theorem = gdp_lower_bound_constant(gauss, eps, family="gaussian", sigma=sigma) * math.log(horizon)
+            if not (math.isfinite(cell) and math.isfinite(theorem)):
+                raise ValueError(f"at eps = {eps:g} the cell is {cell:g} and Theorem 3's bound {theorem:g}, not finite")
+
+
 def _two_point_laws(p):
     from ldpcode.experiments.azize_table2 import two_point_laws
 
@@ -328,6 +397,21 @@ THEOREM1_TABLE2 = Notebook(
         custom(
             lambda p: len(set(p["gaussian_means"])) > 1,
             "gaussian_means must have a suboptimal arm, got {gaussian_means}",
+        ),
+        custom(
+            lambda p: _table2_gaussian_cells(p) is None,
+            "gaussian_sigma must be a standard deviation at which Table 2's Gaussian cell and Theorem 3's bound "
+            "(ldp.bounds.table2_stochastic_problem_dependent, gdp_lower_bound_constant) are finite numbers at every "
+            "eps of table_epsilons (the cell takes d_inf = Delta^2 / (2 sigma^2), which overflows for a sigma below "
+            "about 1e-154 Delta and underflows to 0 above 1e154 Delta), got gaussian_sigma = {gaussian_sigma}, "
+            "gaussian_means = {gaussian_means}, table_epsilons = {table_epsilons}, table_horizon = {table_horizon}",
+        ),
+        custom(
+            lambda p: _gaussian_gaps(p["gaussian_means"])[1].min() / (2 * p["gaussian_sigma"]) >= 1e-15,
+            "gaussian_sigma must keep Delta_a / (2 sigma) >= 1e-15 for every gap of gaussian_means: the notebook "
+            "writes eq. (4) out with t_inf = 2 Phi(Delta_a / 2 sigma) - 1, a difference of numbers near 1 that is 0 "
+            "below about 1.1e-16 (an infinite bound), got gaussian_sigma = {gaussian_sigma}, "
+            "gaussian_means = {gaussian_means}",
         ),
         custom(
             lambda p: int(np.sum((t := np.asarray(p["linear_theta"], float)) == t.max())) == 1 <= t.size - 1,
@@ -608,10 +692,10 @@ NOTEBOOKS: dict[str, Notebook] = {
             fig2_means=MEANS,
             fig3_means=MEANS,
             eps_grid=Grid(),
-            sigma=POS,
+            sigma=THEOREM3_SIGMA,
             gap_axis=Grid(Real(0, 0.75, lo_open=True)),
-            gauss_check_ratios=Seq(POS),
-            log_s_grid=Grid(Real(-50, 50), Int(2, 10**4)),
+            gauss_check_ratios=Seq(THEOREM3_RATIO),
+            log_s_grid=Grid(LOG_S_BOUND, Int(2, 10**4)),
         ),
         (
             custom(
@@ -630,6 +714,14 @@ NOTEBOOKS: dict[str, Notebook] = {
                 "epsilon must be at least the largest switch point eps_a = d(mu_a, mu*)/(6 t_inf) of the two "
                 "instances: the exact claims at epsilon compare Theorem 3's constant with the Lai-Robbins sum, which "
                 "it equals only when every arm is in the low-privacy regime, got epsilon = {epsilon}",
+            ),
+            custom(
+                lambda p: all(
+                    p["log_s_grid"][0] < math.log1p(r * r) / 2 < p["log_s_grid"][1] for r in p["gauss_check_ratios"]
+                ),
+                "log_s_grid must hold, for every ratio r of gauss_check_ratios, the minimiser over log(s / sigma) of "
+                "the KL, log(1 + r^2)/2 (1.15 at r = 3): the body's search ends at the grid's edge otherwise, short of "
+                "the library's d_inf, got log_s_grid = {log_s_grid}, gauss_check_ratios = {gauss_check_ratios}",
             ),
         ),
         tiny=dict(eps_grid=[1e-3, 1e2, 2], gap_axis=[0.1, 0.2, 2], gauss_check_ratios=[1.0], log_s_grid=[-1.0, 1.0, 2]),
@@ -689,6 +781,20 @@ NOTEBOOKS: dict[str, Notebook] = {
             custom(
                 lambda p: p["eps_max"] > 1,
                 "eps_max must be > 1 (the check compares the regret at eps_max with that at eps = 1), got {eps_max}",
+            ),
+            custom(
+                _theorem8_drawn(lambda p: 1.0),
+                "c2_shape must be a C2 at which Theorem 8's bound (ldp.bounds.adap_klucb_regret_bound) at C1 = 1 is a "
+                "finite number at T = horizon (a C2 so small that C2 eps Delta_a rounds to 0 divides by it), got "
+                "c2_shape = {c2_shape}, epsilon = {epsilon}, means = {means}, horizon = {horizon}",
+            ),
+            custom(
+                _theorem8_drawn(lambda p: p["c1_shape"]),
+                "c1_shape must be a C1 at which the notebook can draw Theorem 8 (ldp.bounds.adap_klucb_regret_bound) "
+                "at C1 and 2 C1, its C1 needed dividing by their difference: the bound at 2 c1_shape finite at T = "
+                "horizon, and the difference > 0 at t = 2 beside the additive term 3 alpha / (alpha - 3) per arm "
+                "(measured: 1e-20 gave a standard error of nan), got c1_shape = {c1_shape}, c2_shape = {c2_shape}, "
+                "epsilon = {epsilon}, means = {means}, horizon = {horizon}",
             ),
             _noise_free_model_fits("horizon_eps", ("AdaP-UCB", "AdaP-KLUCB")),
             _simulated(("AdaP-UCB", "AdaP-KLUCB"), (("horizon", "runs"), ("horizon_eps", "runs"))),

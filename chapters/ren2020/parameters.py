@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from ldpcode._validate import EPSILON_FLOOR
 from ldpcode.instances import make_instance
 from ldpcode.parameters.library import (
+    accepted_by,
     simulated,
     LAPLACE_DRAW_SECONDS,
     RESPONSE_BYTES,
@@ -48,6 +51,47 @@ def _tail_well_estimated(p) -> bool:
         if float(laplace_sum_sf(first, n, p["b"])) * p["samples"] < p["min_count"]:
             return False
     return True
+
+
+def _lemma3_grid(p, n: int) -> np.ndarray:
+    """lemma3_laplace_tail's grid of lambda for the sum of ``n`` terms: (0, 2 sqrt(2) b n), endpoints dropped."""
+    return np.linspace(0.0, 2 * np.sqrt(2) * p["b"] * n, p["grid_points"])[1:-1]
+
+
+def _lemma3_bounds(p) -> None:
+    """lemma3_laplace_tail's bound on its grid, for each n of n_values: ldp.bounds.laplace_sum_tail_bound, checked as
+    ldpcode.experiments.laplace_tail_check.tail_curve checks it (finite: the lemma says nothing at lambda = 0 or at
+    the range's end, where a grid of a subnormal b rounds onto)."""
+    from ldpcode._validate import check_finite_array
+    from ldpcode.bounds import laplace_sum_tail_bound
+
+    for n in p["n_values"]:
+        check_finite_array("bound", laplace_sum_tail_bound(_lemma3_grid(p, n), n, p["b"]))
+
+
+AUDIT_BIN_COUNT = 5  # the fewest outputs lemmas2_5_curators' audit expects in a bin, under each reward
+
+
+def _audit_bins_filled(p) -> bool:
+    """lemmas2_5_curators stores the left tail's log-ratio of its audit of CTL and the largest binned loss
+    (ldp.audit.binned_log_ratio), each with its standard error, undefined (nan) for a bin that no output of one reward
+    reaches. Every bin of audit_edges (as the body makes them: two tails and the inner bins) must expect at least
+    AUDIT_BIN_COUNT of the audit_samples outputs of CTL(eps) to the reward 0 and to the reward 1 (their laws
+    ldp.CTL(eps).output_law), at every eps of audit_epsilons."""
+    from ldpcode.mechanisms import CTL
+
+    lo, hi, width = p["audit_edges"]
+    edges = np.r_[-np.inf, np.round(np.arange(lo, hi + width / 2, width), 10), np.inf]
+    for eps in p["audit_epsilons"]:
+        for r in (0.0, 1.0):
+            if p["audit_samples"] * float(np.diff(CTL(eps).output_law(r).cdf(edges)).min()) < AUDIT_BIN_COUNT:
+                return False
+    return True
+
+
+def _ctl_reach(p) -> float:
+    """The largest |x - r| over the outputs x of [x_min, x_max] and the rewards r of [0, 1] (x_min <= 0, x_max >= 1)."""
+    return max(abs(p["x_min"]), abs(p["x_max"]), abs(p["x_min"] - 1), abs(p["x_max"] - 1))
 
 
 def _crossings_in_grid(p) -> bool:
@@ -142,6 +186,13 @@ NOTEBOOKS: dict[str, Notebook] = {
                 "{grid_points}",
             ),
             within_limits(_lemma3_cost, "samples", "the Monte Carlo of the Laplace sums"),
+            accepted_by(
+                _lemma3_bounds,
+                "b",
+                "a scale at which Lemma 3's bound is a finite number at every lambda of the grid, (0, 2 sqrt(2) b n) "
+                "without its endpoints (the grid of a subnormal b rounds onto them, where the lemma says nothing)",
+                library="ldp.bounds.laplace_sum_tail_bound, as laplace_tail_check.tail_curve checks it",
+            ),
         ),
         tiny=dict(n_values=[1, 2], samples=200, grid_points=3, min_count=10, thm4_cases=[[5, 3]], thm4_times=[2]),
     ),
@@ -221,6 +272,22 @@ NOTEBOOKS: dict[str, Notebook] = {
                 lambda p: p["audit_edges"][0] < p["audit_edges"][1]
                 and (p["audit_edges"][1] - p["audit_edges"][0]) / p["audit_edges"][2] <= 10**5,
                 "audit_edges must be [lo, hi, width] with lo < hi and at most 10**5 bins, got {audit_edges}",
+            ),
+            custom(
+                _audit_bins_filled,
+                "audit_epsilons must leave, at audit_samples outputs per reward, at least "
+                f"{AUDIT_BIN_COUNT} expected in every bin of audit_edges under both rewards 0 and 1 (the claims store "
+                "the left tail's log-ratio and the largest binned loss with their standard errors, undefined for an "
+                "empty bin: measured at 1,000 outputs, eps = 2, 2 expected in the sparsest bin, lost one for 1 seed of "
+                "12, eps = 3 for 3 of 12; at 5 expected, 40 seeds of 40 kept them), got audit_epsilons = "
+                "{audit_epsilons}, audit_samples = {audit_samples}, audit_edges = {audit_edges}",
+            ),
+            custom(
+                lambda p: max(p["audit_epsilons"][0], p["audit_epsilons"][-1]) * _ctl_reach(p) <= 700,
+                "audit_epsilons[0] and audit_epsilons[-1] must keep eps |x - r| <= 700 for r in [0, 1] and x in "
+                "[x_min, x_max] (the body draws CTL's exact losses on the x grid at both: its density e^(-eps |x - r|) "
+                "eps/2 underflows to 0 beyond about 745, and a reward whose densities are all 0 has no output law), "
+                "got audit_epsilons = {audit_epsilons}, x_min = {x_min}, x_max = {x_max}",
             ),
             simulated(("LDP-UCB-B",), "ren2020-mixed", (("sim_horizon", "sim_runs"),)),
         ),

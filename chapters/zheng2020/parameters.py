@@ -151,6 +151,17 @@ def _mab_reduction_cost(p) -> list:
     )
 
 
+def _reduction_agents(p) -> None:
+    """mab_reduction's private reductions, built as its body builds them: UCB and Tsallis-INF through the Laplace and
+    the Gaussian (Algorithm 1) mechanisms at each eps of epsilons, with loss_bound B (sensitivity 2B)."""
+    from ldpcode import reductions as rd
+
+    for e in p["epsilons"]:
+        for learner in ("UCB", "Tsallis-INF"):
+            rd.make_agent(learner, "laplace", epsilon=e, loss_bound=p["loss_bound"])
+            rd.make_agent(learner, "gaussian", epsilon=e, delta=p["delta"], loss_bound=p["loss_bound"])
+
+
 def _adversary_cost(p) -> list:
     from ldpcode import reductions as rd
 
@@ -328,6 +339,13 @@ NOTEBOOKS: dict[str, Notebook] = {
             custom(
                 lambda p: p["adv_horizon"] >= p["adv_arms"],
                 "adv_horizon must be >= adv_arms = {adv_arms}, got {adv_horizon}",
+            ),
+            custom(
+                lambda p: _reduction_agents(p) is None,
+                "loss_bound must be a loss bound B whose mechanisms the reductions (ldp.reductions.make_agent) can "
+                "build at every eps of epsilons: the Laplace scale 2B / eps and Algorithm 1's Gaussian sigma, whose "
+                "noise variances must be doubles, got loss_bound = {loss_bound}, epsilons = {epsilons}, "
+                "delta = {delta}",
             ),
             within_limits(_mab_reduction_cost, ("horizon", "runs"), "each simulation"),
             within_limits(_adversary_cost, ("adv_horizon", "adv_arms", "runs"), "each simulation"),
