@@ -261,8 +261,9 @@ def exponents_figure(results: dict, slopes: dict, stated: dict, sweeps: dict, *,
     :math:`T^a` (``stated[key]``) dashed through the mean at the first checkpoint >= ``t_min``;
     its legend below the panel (the curves fill it from corner to corner).
     Right: the regret ratio of each sweep against 1/ε, with Table 1's ratio proportional to 1/ε dashed through
-    ε = 1 (the first ε if 1 is not swept). Returns the figure."""
+    ε = 1 (the first ε if 1 is not swept); a grey key in each legend names the dashed lines. Returns the figure."""
     import matplotlib.pyplot as plt
+    from matplotlib import ticker
 
     from .. import plotting
 
@@ -279,15 +280,21 @@ def exponents_figure(results: dict, slopes: dict, stated: dict, sweeps: dict, *,
         t0, m0, a = r.checkpoints[i0], mean[i0], stated[k]
         plotting.bound_curve(ax, r.checkpoints[i0:], lambda T, t0=t0, m0=m0, a=a: m0 * (T / t0) ** a, color=colors[k])
     plotting.paper_axes(ax, xlabel="t (rounds)", ylabel="regret", title=title)
+    ax.plot([], [], color="0.45", linestyle="--", linewidth=1.0,
+            label=f"dashed: the stated rate $t^a$, through the mean at t = {format_horizon(t_min)}")  # fmt: skip
     plotting.legend_below(ax, offset=-0.2, ncol=1, fontsize=7)  # inside, it lay over the curves
     ax = axes[1]
     for (k, s), col in zip(sweeps.items(), COLORS):
         inv, rr = 1 / np.array(s.epsilons), s.ratios
         ax.plot(inv, rr, "o-", color=col, label=f"{k}: slope {s.fit.slope:.2f} {ci_text(s.fit, '.2f')}")
-        r1 = rr[s.epsilons.index(1.0)] if 1.0 in s.epsilons else rr[0]
-        ax.plot(inv, r1 * inv, color=col, **plotting.THEORY_STYLE)
+        i = s.epsilons.index(1.0) if 1.0 in s.epsilons else 0  # the guide r_i ε_i / ε passes through (1/ε_i, r_i)
+        ax.plot(inv, rr[i] * s.epsilons[i] * inv, color=col, **plotting.THEORY_STYLE)
     plotting.paper_axes(ax, xlabel="1/ε", ylabel="private / non-private regret", title=sweep_title)
+    at = "ε = 1" if all(1.0 in s.epsilons for s in sweeps.values()) else "the first ε"
+    ax.plot([], [], color="0.45", linestyle="--", linewidth=1.0, label=f"dashed: Table 1's ratio ∝ 1/ε, through {at}")
     ax.minorticks_off()
     ax.set_xticks(inv, [f"{x:g}" for x in inv])
+    ax.yaxis.set_major_locator(ticker.LogLocator(subs=(1, 2, 5)))  # a decade or less: 10^0 and 10^1 alone said little
+    ax.yaxis.set_major_formatter(ticker.FormatStrFormatter("%g"))
     ax.legend(fontsize=7)
     return fig

@@ -219,7 +219,7 @@ def horizon_figure(grid):
     fig, axes = plt.subplots(1, len(grid.policies), figsize=(10, 3.8), squeeze=False)
     for j, name in enumerate(grid.policies):
         ax = axes[0, j]
-        for K, ls in zip(grid.n_arms, ("-", "-.")):
+        for K, ls in zip(grid.n_arms, ("-", ":")):  # dotted, not dash-dot: dash-dot read as the dashed bounds
             for eps in grid.epsilons:
                 sup_t = grid.regret[name, K, eps].mean(axis=2).max(axis=(0, 1))  # (checkpoints,)
                 keep = cps >= max(K, 10)
@@ -234,8 +234,11 @@ def horizon_figure(grid):
     handles, labels = axes[0, 0].get_legend_handles_labels()
     n_eps = len(grid.epsilons)
     order = [i + k * n_eps for i in range(n_eps) for k in range(len(grid.n_arms))]
-    fig.legend([handles[i] for i in order], [labels[i] for i in order], loc="upper center", bbox_to_anchor=(0.5, 0.01),
-               ncol=n_eps, fontsize="xx-small")  # fmt: skip
+    # the bounds have no entry of their own (one per line would double the legend): one key for all, in grey
+    key = plt.Line2D([], [], color="0.45", linestyle="--", linewidth=1.0)
+    key.set_label("bound (3) at t, thin dashed,\nin the colour of its (K, ε)")
+    fig.legend([handles[i] for i in order] + [key], [labels[i] for i in order] + [key.get_label()], loc="upper center",
+               bbox_to_anchor=(0.5, 0.01), ncol=n_eps + 1, fontsize="xx-small")  # fmt: skip
     return fig
 
 

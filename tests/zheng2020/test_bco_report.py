@@ -253,8 +253,10 @@ def test_exponents_figure_draws_the_curves_guides_and_ratios():
             "a, non-private: slope 0.70 on t ≥ 100",
             "a, ε = 1: slope 0.70 on t ≥ 100",
             "b, non-private: slope 0.50 on t ≥ 100",
+            "dashed: the stated rate $t^a$, through the mean at t = 100",
         ]  # fmt: skip (the window named: the Check's late slopes differ)
-        curves, guides = left.lines[0::2], left.lines[1::2]
+        curves, guides = left.lines[0:6:2], left.lines[1:6:2]  # then the key of the guides, drawing nothing
+        assert left.lines[6].get_xdata().size == 0 and left.lines[6].get_linestyle() == "--"
         assert [ln.get_linestyle() for ln in curves] == [":", "-", ":"]
         assert [ln.get_color() for ln in curves] == ["C0", "C0", "C3"]
         t0 = CP[np.searchsorted(CP, 100)]  # the guide T^0.75 passes through the mean at t0
@@ -262,8 +264,10 @@ def test_exponents_figure_draws_the_curves_guides_and_ratios():
         assert x[0] == t0 and y[0] == pytest.approx(4.0 * t0**0.7, rel=1e-12)
         assert y[-1] == pytest.approx(4.0 * t0**0.7 * (CP[-1] / t0) ** 0.75, rel=1e-12)
         assert right.lines[1].get_ydata().tolist() == [8.0, 4.0, 2.0]  # through the ratio at eps = 1: 4 / eps
-        assert right.lines[3].get_ydata().tolist() == [16.0, 4.0]  # no eps = 1 swept: through eps 0.5, 8 / (2 eps)
+        assert right.lines[3].get_ydata().tolist() == [8.0, 2.0]  # no eps = 1 swept: through eps 0.5, 8 / (2 eps)
+        # (it was 16 and 4: the ratio at the first eps put at eps = 1, through no point of the sweep)
         assert [t.get_text() for t in right.get_legend().get_texts()][0] == "a: slope 1.00 [0.90, 1.10]"
+        assert right.get_legend().get_texts()[-1].get_text() == "dashed: Table 1's ratio ∝ 1/ε, through the first ε"
         assert [t.get_text() for t in right.get_xticklabels()] == ["2", "0.5"]
     finally:
         plt.close(fig)
