@@ -254,6 +254,21 @@ def exponent_room(sweeps: dict, loss_range: dict) -> dict:
     return room
 
 
+def ratio_panel_guides(ax, sweeps: dict, colors, power: float) -> None:
+    """On a panel of regret ratios against 1/ε: each sweep's Table 1 rate, the ratio ∝ (1/ε)^``power``, dashed
+    through its point at ε = 1 (its first ε if 1 is not swept), in the colour of ``colors`` (one per sweep), and one
+    grey key that names them in the panel's legend."""
+    from .. import plotting
+
+    for s, col in zip(sweeps.values(), colors):
+        inv, rr = 1 / np.array(s.epsilons), s.ratios
+        i = s.epsilons.index(1.0) if 1.0 in s.epsilons else 0  # the guide passes through (1/ε_i, r_i)
+        ax.plot(inv, rr[i] * (s.epsilons[i] * inv) ** power, color=col, **plotting.THEORY_STYLE)
+    at = "ε = 1" if all(1.0 in s.epsilons for s in sweeps.values()) else "the first ε"
+    rate = {1.0: "1/ε", 2.0: "1/ε²"}.get(float(power), f"(1/ε)^{power:g}")
+    ax.plot([], [], color="0.45", linestyle="--", linewidth=1.0, label=f"dashed: Table 1's ∝ {rate}, through {at}")
+
+
 def exponents_figure(results: dict, slopes: dict, stated: dict, sweeps: dict, *, t_min: int, title: str,
                      sweep_title: str):  # fmt: skip
     """Corollary 4's figure. Left: each run set's mean regret with its 95% band (dotted non-private, solid private;
@@ -285,16 +300,13 @@ def exponents_figure(results: dict, slopes: dict, stated: dict, sweeps: dict, *,
     plotting.legend_below(ax, offset=-0.2, ncol=1, fontsize=7)  # inside, it lay over the curves
     ax = axes[1]
     for (k, s), col in zip(sweeps.items(), COLORS):
-        inv, rr = 1 / np.array(s.epsilons), s.ratios
-        ax.plot(inv, rr, "o-", color=col, label=f"{k}: slope {s.fit.slope:.2f} {ci_text(s.fit, '.2f')}")
-        i = s.epsilons.index(1.0) if 1.0 in s.epsilons else 0  # the guide r_i ε_i / ε passes through (1/ε_i, r_i)
-        ax.plot(inv, rr[i] * s.epsilons[i] * inv, color=col, **plotting.THEORY_STYLE)
+        inv = 1 / np.array(s.epsilons)
+        ax.plot(inv, s.ratios, "o-", color=col, label=f"{k}: slope {s.fit.slope:.2f} {ci_text(s.fit, '.2f')}")
+    ratio_panel_guides(ax, sweeps, COLORS, 1.0)
     plotting.paper_axes(ax, xlabel="1/ε", ylabel="private / non-private regret", title=sweep_title)
-    at = "ε = 1" if all(1.0 in s.epsilons for s in sweeps.values()) else "the first ε"
-    ax.plot([], [], color="0.45", linestyle="--", linewidth=1.0, label=f"dashed: Table 1's ratio ∝ 1/ε, through {at}")
     ax.minorticks_off()
     ax.set_xticks(inv, [f"{x:g}" for x in inv])
     ax.yaxis.set_major_locator(ticker.LogLocator(subs=(1, 2, 5)))  # a decade or less: 10^0 and 10^1 alone said little
     ax.yaxis.set_major_formatter(ticker.FormatStrFormatter("%g"))
-    ax.legend(fontsize=7)
+    plotting.legend_below(ax, offset=-0.2, ncol=1, fontsize=7)  # inside, it lay over a guide
     return fig

@@ -24,7 +24,7 @@ from ..exponents import log_growth, loglog_slope, ratio_exponent
 from ..stats import bootstrap_se, linear_fit
 from .environments import QUAD_SCALE
 from .privacy import two_point_release
-from .report import Sweep, ci_text, exponent_room, learner_name
+from .report import Sweep, ci_text, exponent_room, learner_name, ratio_panel_guides
 from .runs import simulate_two_point
 from .table1 import window_systematic
 
@@ -261,6 +261,10 @@ def rates_figure(results: dict, fits: dict, sweeps: dict, *, title: str, runs: i
                             label=f"{name}: {format_value(s.slope)} per unit log t,\nR² {s.r2:.3f}")  # fmt: skip
         axes[1].lines[-1].set_linestyle(ls)
         axes[1].plot(s.x, s.predict(np.log(s.x)), color="k", **plotting.THEORY_STYLE)  # the fitted a + b log t
+    axes[0].plot(
+        [], [], color="0.45", linestyle="--", linewidth=1.0, label="dashed: $t^{1/2}$ through the fit's first t"
+    )
+    axes[1].plot([], [], color="k", linestyle="--", linewidth=1.0, label="black dashed: the fitted a + b log t")
     plotting.paper_axes(axes[0], xlabel="t (rounds)", ylabel="regret", title=f"convex, {runs} runs")
     plotting.paper_axes(axes[1], xlabel="t (rounds, log scale)", ylabel="regret", loglog=False,
                         title=f"strongly convex, {runs} runs")  # fmt: skip
@@ -268,18 +272,16 @@ def rates_figure(results: dict, fits: dict, sweeps: dict, *, title: str, runs: i
     axes[1].set_yscale("symlog", linthresh=10)
     axes[1].set_ylim(bottom=0)
     for (env, s), col in zip(sweeps.items(), ("C0", "C3")):
-        inv, rr = 1 / np.array(s.epsilons), s.ratios
-        axes[2].plot(inv, rr, "o-", color=col, label=f"{env}: slope {s.fit.slope:.2f}")
-        r1 = rr[s.epsilons.index(1.0)] if 1.0 in s.epsilons else rr[0]
-        axes[2].plot(inv, r1 * inv**2, color=col, **plotting.THEORY_STYLE)
+        inv = 1 / np.array(s.epsilons)
+        axes[2].plot(inv, s.ratios, "o-", color=col, label=f"{env}: slope {s.fit.slope:.2f}")
+    ratio_panel_guides(axes[2], sweeps, ("C0", "C3"), 2.0)
     plotting.paper_axes(axes[2], xlabel="1/ε", ylabel="private / non-private", title=f"T = {format_horizon(s.horizon)}")
     axes[2].minorticks_off()
     axes[2].set_xticks(inv, [f"{x:g}" for x in inv])
-    # the ratios' lower right is empty; the strongly convex panel has no room (upper left, its legend lay over the
-    # private curve), nor has the convex one once its legend names the slopes' window: their legends go below them
-    plotting.legend_below(axes[0], offset=-0.3, ncol=1, fontsize=6)
-    plotting.legend_below(axes[1], offset=-0.3, ncol=1, fontsize=6)
-    axes[2].legend(fontsize=6, loc="lower right")
+    # no panel has room: the strongly convex one's legend lay over the private curve, the convex one's names the
+    # slopes' window, and the ratios' key of its dashed guides reached over the axis label: every legend below
+    for ax in axes:
+        plotting.legend_below(ax, offset=-0.3, ncol=1, fontsize=6)
     fig.suptitle(title, fontsize=10)
     fig.tight_layout()
     return fig

@@ -263,11 +263,11 @@ def test_exponents_figure_draws_the_curves_guides_and_ratios():
         x, y = guides[1].get_data()
         assert x[0] == t0 and y[0] == pytest.approx(4.0 * t0**0.7, rel=1e-12)
         assert y[-1] == pytest.approx(4.0 * t0**0.7 * (CP[-1] / t0) ** 0.75, rel=1e-12)
-        assert right.lines[1].get_ydata().tolist() == [8.0, 4.0, 2.0]  # through the ratio at eps = 1: 4 / eps
+        assert right.lines[2].get_ydata().tolist() == [8.0, 4.0, 2.0]  # through the ratio at eps = 1: 4 / eps
         assert right.lines[3].get_ydata().tolist() == [8.0, 2.0]  # no eps = 1 swept: through eps 0.5, 8 / (2 eps)
         # (it was 16 and 4: the ratio at the first eps put at eps = 1, through no point of the sweep)
         assert [t.get_text() for t in right.get_legend().get_texts()][0] == "a: slope 1.00 [0.90, 1.10]"
-        assert right.get_legend().get_texts()[-1].get_text() == "dashed: Table 1's ratio ∝ 1/ε, through the first ε"
+        assert right.get_legend().get_texts()[-1].get_text() == "dashed: Table 1's ∝ 1/ε, through the first ε"
         assert [t.get_text() for t in right.get_xticklabels()] == ["2", "0.5"]
     finally:
         plt.close(fig)

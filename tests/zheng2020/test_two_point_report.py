@@ -199,15 +199,18 @@ def test_rates_figure_draws_the_three_panels():
         assert left.get_title() == "convex, 2 runs" and mid.get_title() == "strongly convex, 2 runs"
         assert right.get_title() == "T = 1,000"
         assert [t.get_text() for t in left.get_legend().get_texts()] == ["non-private: slope 0.50 on t ≥ 10",
-                                                                         "ε = 1: slope 0.50 on t ≥ 10"]  # fmt: skip
-        assert [ln.get_linestyle() for ln in left.lines[0::2]] == [":", "-"]
+                                                                         "ε = 1: slope 0.50 on t ≥ 10",
+                                                                         "dashed: $t^{1/2}$ through the fit's first t"]  # fmt: skip
+        assert [ln.get_linestyle() for ln in left.lines[0:4:2]] == [":", "-"]
         x, y = left.lines[1].get_data()  # T^1/2 through the fit's first point
         assert y[-1] == pytest.approx(y[0] * (x[-1] / x[0]) ** 0.5, rel=1e-12)
         assert mid.get_yscale() == "symlog" and mid.get_xscale() == "log"
         assert (
             mid.get_legend().get_texts()[0].get_text() == "non-private: 1 per unit log t,\nR² 1.000"
         )  # two lines: narrow panel
-        assert right.lines[1].get_ydata().tolist() == [16.0, 4.0, 1.0]  # 4 / eps^2 through the ratio at eps = 1
+        assert right.lines[2].get_ydata().tolist() == [16.0, 4.0, 1.0]  # 4 / eps^2 through the ratio at eps = 1
+        assert mid.get_legend().get_texts()[-1].get_text() == "black dashed: the fitted a + b log t"
+        assert right.get_legend().get_texts()[-1].get_text() == "dashed: Table 1's ∝ 1/ε², through ε = 1"
         assert [t.get_text() for t in right.get_xticklabels()] == ["2", "1", "0.5"]
     finally:
         plt.close(fig)
