@@ -285,8 +285,8 @@ def audit_panels_figure(t6: Theorem6Audits):
 def loss_figure(t6: Theorem6Audits):
     """Theorem 6's summary: the lower confidence bound on the privacy loss (filled) and the point estimate of the
     same sequence (open) against the ε each policy claims, with the lines loss = ε and 2ε (the noise-halved
-    variant's true level). Returns the figure."""
-    fig, ax = plt.subplots(figsize=(7, 4))
+    variant's true level); the legend beside the panel. Returns the figure."""
+    fig, ax = plt.subplots(figsize=(9.5, 4))
     es = np.array(sorted(set(t6.epsilons) | {t6.halved_epsilon, t6.stale_epsilon}))
     ax.plot([0, es.max() * 1.1], [0, es.max() * 1.1], color="k", **THEORY_STYLE, label="loss = claimed ε")
     ax.plot(es, 2 * es, color="0.5", linestyle=":", label="2ε (noise halved: its true level)")
@@ -307,6 +307,6 @@ def loss_figure(t6: Theorem6Audits):
         f"T = {t6.horizon}: {100 * (1 - t6.confidence_alpha):g}% lower confidence bound on the loss (filled)\n"
         "and the point estimate of the same action sequence (open)"
     )
-    ax.legend(loc="upper left", fontsize="x-small")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize="x-small")  # inside, it lay over the 2ε line
     fig.tight_layout()
     return fig

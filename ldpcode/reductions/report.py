@@ -167,7 +167,7 @@ def loss_audit_figure(audit: LossAudit, eps_line, curves: dict):
     :func:`exact_delta_curves` (solid) against each target δ (dashed). Returns the figure."""
     import matplotlib.pyplot as plt
 
-    from ..plotting import THEORY_STYLE
+    from ..plotting import THEORY_STYLE, legend_below
 
     a, blr, c = audit, audit.blr, audit.centres
     level = f"{1 - blr.alpha:.0%}"
@@ -179,7 +179,7 @@ def loss_audit_figure(audit: LossAudit, eps_line, curves: dict):
     ax1.set_xlabel("privacy loss L")
     ax1.set_ylabel("density")
     ax1.legend(fontsize=8)
-    ax1.set_title(f"ε = {a.epsilon:g}, δ = {format_number(a.delta)}, {a.samples:,} samples", fontsize=9)
+    ax1.set_title(f"ε = {a.epsilon:g}, δ = {format_number(a.delta)}, {a.samples:,} samples")
     ok = np.isfinite(blr.log_ratio)
     ax2.plot(c[ok], blr.log_ratio[ok], "o", ms=3, label="binned estimate")
     ax2.fill_between(c, np.maximum(blr.lower, -3), np.minimum(blr.upper, 3), alpha=0.25, label=f"{level} simultaneous")
@@ -189,7 +189,7 @@ def loss_audit_figure(audit: LossAudit, eps_line, curves: dict):
     ax2.set_xlabel("output y")
     ax2.set_ylabel(r"$\ln(p_{B}/p_{-B})$ per bin")
     ax2.legend(fontsize=7)
-    ax2.set_title("binned log-ratio (unbounded)", fontsize=9)
+    ax2.set_title("binned log-ratio (unbounded)")
     for d, curve in curves.items():
         (line,) = ax3.loglog(eps_line, curve, label=f"δ = {format_number(d)}")
         ax3.axhline(d, color=line.get_color(), **THEORY_STYLE)
@@ -197,8 +197,8 @@ def loss_audit_figure(audit: LossAudit, eps_line, curves: dict):
     ax3.set_ylim(1e-16, 1)
     ax3.set_xlabel("ε")
     ax3.set_ylabel(r"exact $\delta(\epsilon)$ of the calibrated σ")
-    ax3.legend(fontsize=7)
-    ax3.set_title("exact δ (solid) vs target (dashed)", fontsize=9)
+    legend_below(ax3, offset=-0.3, ncol=2, fontsize=7)  # inside, it lay over the curve of δ = 10⁻¹⁰
+    ax3.set_title("exact δ (solid) vs target (dashed)")
     fig.tight_layout()
     return fig
 
@@ -234,6 +234,7 @@ def ratio_figure(final: dict, fits: dict, epsilons, *, reference, delta, loss_bo
     errors of :func:`ratio_se`) against 1/ε, log-log, beside :math:`1 + 4\sigma^2` (gap-dependent UCB) and slope 1
     (Theorem 3) through the last ratio of ``fits[reference]``. Returns the figure."""
     import matplotlib.pyplot as plt
+    from matplotlib import ticker
 
     from ..plotting import THEORY_STYLE
 
@@ -251,6 +252,8 @@ def ratio_figure(final: dict, fits: dict, epsilons, *, reference, delta, loss_bo
             label=r"slope 1 (Theorem 3)")  # fmt: skip
     ax.set_xscale("log")
     ax.set_yscale("log")
+    ax.yaxis.set_major_locator(ticker.LogLocator(subs=(1, 2, 5)))  # 10 and 100 alone said little
+    ax.yaxis.set_major_formatter(ticker.FormatStrFormatter("%g"))
     ax.set_xticks(inv_eps, labels=[f"1/{e:g}" for e in epsilons])
     ax.xaxis.set_minor_formatter(plt.NullFormatter())
     ax.set_xlabel(r"$1/\epsilon$")
