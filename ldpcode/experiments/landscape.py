@@ -431,7 +431,8 @@ def landscape_panel(ax, table, bounds: dict, *, horizon: int, colors=None, band:
         color = colors.get(policy)
         label = f"{policy} ({MODELS.get(policy, 'other')})"
         if eps.size == 1 and math.isinf(eps[0]):
-            ax.axhline(regret.mean(), color=color, linestyle=":", linewidth=1.4, label=label)
+            # wide and pale, under the thin bounds: KL-UCB and the global bound meet at Lai and Robbins' large-ε value
+            ax.axhline(regret.mean(), color=color, linestyle=":", linewidth=2.6, alpha=0.6, zorder=1, label=label)
         else:
             band_curve(ax, eps, regret, label=label, color=color, band=band)
     grid = np.sort([e for e in table["epsilon"].unique() if math.isfinite(e)])
@@ -512,13 +513,15 @@ def price_panel(ax, epsilons, ratio, se, fine, bound_ratio, crossovers: dict, bo
             fontsize="small",
             color=shade,
         )
-        ax.axvline(value, color=shade, linewidth=1.6, label=rf"measured $\varepsilon_{{{k:g}}}$ = {value:.2f}")
+        same = f"{value:.2f}" == f"{bound_crossovers[k]:.2f}"  # one line hides the other: one entry says both
+        both = " (the bounds' too)" if same else ""
+        ax.axvline(value, color=shade, linewidth=1.6, label=rf"measured $\varepsilon_{{{k:g}}}$ = {value:.2f}{both}")
         ax.axvline(
             bound_crossovers[k],
             color=shade,
             linewidth=1.6,
             linestyle=(0, (1, 2)),
-            label=rf"bounds' $\varepsilon_{{{k:g}}}$ = {bound_crossovers[k]:.2f}",
+            label="_nolegend_" if same else rf"bounds' $\varepsilon_{{{k:g}}}$ = {bound_crossovers[k]:.2f}",
         )
     ax.axhline(1.0, color="k", linewidth=0.6, alpha=0.5)
     paper_axes(ax, xlabel="privacy level ε", ylabel="regret of local / global privacy", title="the price of trust")

@@ -189,3 +189,24 @@ def test_the_tables_show_mean_and_standard_error_per_cell():
     big = L.curves_table([1.0], {"r": [1.462e6]}, se={"r": [1.2e4]})
     assert big.body == [["r", "1,462,000 ± 12,000"]]
     assert "<td class='num'>3.00 ±&nbsp;0.10</td>" in c._repr_html_()  # a column of numbers: right-aligned, ± kept
+
+
+def test_price_panel_says_when_a_measured_and_a_bounds_crossover_coincide():
+    """Two vertical lines at one printed ε hid one another, and the legend listed a line no reader could see: the
+    entries merge when the two crossovers print alike, and stay apart otherwise."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots()
+    try:
+        eps = [0.1, 1.0, 8.0]
+        L.price_panel(ax, eps, [20.0, 2.0, 1.0], [1.0, 0.1, 0.1], np.geomspace(0.1, 8, 5), np.ones(5),
+                       {2.0: 0.96, 5.0: 0.431}, {2.0: 0.66, 5.0: 0.434}, label="B / G")  # fmt: skip
+        labels = [t.get_text() for t in ax.get_legend().get_texts()]
+        assert r"measured $\varepsilon_{5}$ = 0.43 (the bounds' too)" in labels
+        assert not any(lab.startswith(r"bounds' $\varepsilon_{5}$") for lab in labels)
+        assert r"measured $\varepsilon_{2}$ = 0.96" in labels and r"bounds' $\varepsilon_{2}$ = 0.66" in labels
+    finally:
+        plt.close(fig)
