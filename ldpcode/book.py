@@ -137,6 +137,19 @@ class Notebook:
         stored = _claims.load(self.path)
         return stored is not None and _normalise(stored.get("params")) == _normalise(self.params)
 
+    def glue(self, *names: str) -> None:
+        """The values of the parameters ``names`` for the prose, not displayed (myst-nb's ``glue``): a markdown cell
+        writes {glue:text}`audit_horizon` where it would write the name alone, so the page reads "T = 12" and a re-run
+        with other parameters reads its own value. A name that is not one of the notebook's parameters is a
+        ValueError."""
+        unknown = [n for n in names if n not in self.params]
+        if unknown or not names:
+            raise ValueError(f"glue takes parameters of {self.path} ({', '.join(self.params)}), got {list(names)}")
+        from myst_nb import glue
+
+        for name in names:
+            glue(name, self.params[name], display=False)
+
     def observed(self, reason: str) -> str:
         """A claim's reason that quotes what the book measured at its stored parameters (a window spread, the
         round a radius leaves its cap, a slope from another window start), analysed once and written as text, not

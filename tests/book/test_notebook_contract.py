@@ -216,3 +216,20 @@ def test_pulls_bound_marks_a_bound_at_or_above_the_horizon_as_vacuous():
     assert tight.cap is None and tight.verdict() == "holds" and "cap" not in tight.to_dict()
     with pytest.raises(ValueError, match=r"^horizon must be an integer >= 1"):
         nb.pulls_bound("bad", "s", [1, 2], 5.0, horizon=0, how="x")
+
+
+def test_glue_gives_the_prose_a_parameters_value_and_refuses_other_names(monkeypatch):
+    """``nb.glue`` records each named parameter's value for the prose ({glue:text}`horizon`), undisplayed; a name
+    that is not a parameter (a typo the page would render as a missing key) is refused before anything is glued."""
+    import myst_nb
+
+    glued = []
+    monkeypatch.setattr(myst_nb, "glue", lambda name, value, display=True: glued.append((name, value, display)))
+    nb = ldp.book.notebook(REN4, dict(REN4_OK))
+    nb.glue("horizon", "runs")
+    assert glued == [("horizon", 10**6, False), ("runs", 50, False)]
+    with pytest.raises(ValueError, match=r"^glue takes parameters of chapters/ren2020/theorem4_ldp_ucb_l.ipynb"):
+        nb.glue("horizon", "horizn")
+    with pytest.raises(ValueError, match="got \\[\\]"):
+        nb.glue()
+    assert len(glued) == 2
