@@ -17,7 +17,7 @@ from pybtex.style.labels import BaseLabelStyle
 
 
 def _last_name(person) -> str:
-    """A person's last name as printed: the bib file's braces (``{\\'e}``-free here: the file is UTF-8) dropped."""
+    """A person's last name as printed, without the bib file's protecting braces (the file writes accents in UTF-8)."""
     return re.sub(r"[{}]", "", " ".join(person.prelast_names + person.last_names))
 
 

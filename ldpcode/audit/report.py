@@ -216,8 +216,8 @@ def claim_lower_bound(nb, cid: str, row: dict, which: str, *, level: float, sens
     """Claim ``cid`` of notebook ``nb`` (:class:`ldpcode.book.Notebook`): the row's lower confidence bound, at
     confidence ``level`` (1 - alpha of the audit that made the row), on the privacy loss, with its standard error, against the claimed ε, a bound claim (``sense`` ``"<="``: the
     mechanism keeps its claim; ``">="``: the audit must refute it, a control broken on purpose, "caught, as
-    intended"); ``which`` names the result the claim rests on
-    (such as Lemma 2 of Ren et al. 2020), ``kwargs`` go to ``nb.bound`` (e.g. ``tolerance_reason``)."""
+    intended"); ``which`` names the result the claim rests on (such as Lemma 2 of Ren et al. 2020), ``kwargs`` go
+    to ``nb.bound`` (e.g. ``tolerance_reason``)."""
     if sense not in ("<=", ">="):
         raise ValueError(f"sense must be '<=' or '>=', got {sense!r}")
     if not 0.0 < level < 1.0:

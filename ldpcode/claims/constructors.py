@@ -245,8 +245,9 @@ def bound(
     standard errors is "holds within noise"; beyond, the check fails at every run. ``shows_failure=True`` marks
     a failure asserted the other way round (a theorem's bound above what a policy reaches): it reads "failure
     shown", not "holds". ``control=True`` (which implies ``shows_failure``) marks a failure built on purpose to prove
-    that the check can fail (a broken mechanism's loss above its claimed ε): it reads "caught, as intended". ``cap``: the largest value the number can take (a pseudo-regret's T·Δ_max), given for an
-    upper bound at or above it, which no run can fail: it reads "vacuous"."""
+    that the check can fail (a broken mechanism's loss above its claimed ε): it reads "caught, as intended".
+    ``cap``: the largest value the number can take (a pseudo-regret's T·Δ_max), given for an upper bound at or above
+    it, which no run can fail: it reads "vacuous"."""
     check_bool("shows_failure", shows_failure)
     check_bool("control", control)
     se, tol = _mc_tolerance(se, k, id)

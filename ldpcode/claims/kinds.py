@@ -445,8 +445,9 @@ class BoundClaim(Claim):
     reaches reads **failure shown** where it holds (a paper's statement fails: red), so that no row shows a failure
     under a green *holds*. With ``control`` (True, and ``shows_failure``), the failure is one the notebook built on
     purpose to prove that its check can fail (a mechanism with half its noise, a radius without the noise): it reads
-    **caught, as intended** (green: the check did its work), not a failure of any paper. With ``cap``, the largest value the measured number can take (a
-    pseudo-regret's T·Δ_max), an upper bound at or above it cannot fail: it reads **vacuous**, not *holds*."""
+    **caught, as intended** (green: the check did its work), not a failure of any paper. With ``cap``, the largest
+    value the measured number can take (a pseudo-regret's T·Δ_max), an upper bound at or above it cannot fail: it
+    reads **vacuous**, not *holds*."""
 
     kind = "bound"
 
