@@ -1,7 +1,8 @@
 """How ``python -m ldpcode rerun`` reads a value given on the command line (``-p NAME VALUE``): as YAML, safely.
 
 ``-p horizon 100000`` is an int, ``-p epsilons "[0.5, 1.0]"`` a list, ``-p policy LDP-UCB-B`` a string,
-``1e6`` (a string to YAML 1.1) the float 1e6, ``None`` or ``null`` None. Refused before anything reads them: an
+``1e6`` (a string to YAML 1.1) the float 1e6, ``None`` or ``null`` None, ``true``/``false`` bools but ``yes``, ``no``,
+``on`` and ``off`` the words typed (YAML 1.1 reads them as bools: ``-p seed yes`` was refused as "got True"). Refused before anything reads them: an
 integer YAML 1.1 would read in another base (``010``, ``0x100``, ``0b11``, ``1:40``), a value of more than
 :data:`MAX_ITEMS` items, a number beyond the doubles (``1e-400`` is 0.0), and, for an integer parameter, a
 number written with more digits than a double holds (``2.0000000000000001`` and ``9007199254740993.0`` are 2 and
@@ -49,8 +50,13 @@ def _loader():
             raise _Unread(node.value)
         return _exact(node.value, yaml.SafeLoader.construct_yaml_float(loader, node))
 
+    def boolean(loader, node):  # YAML 1.1's yes/no/on/off/y/n stay the words typed: only true and false are bools
+        word = node.value.lower()
+        return word == "true" if word in ("true", "false") else node.value
+
     Loader.add_constructor("tag:yaml.org,2002:int", integer)
     Loader.add_constructor("tag:yaml.org,2002:float", real)
+    Loader.add_constructor("tag:yaml.org,2002:bool", boolean)
     return Loader
 
 

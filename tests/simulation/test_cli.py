@@ -36,6 +36,10 @@ NB = "chapters/ren2020/lemma3_laplace_tail.ipynb"
         ("[inf, x]", ["inf", "x"]),  # left to the rules, which refuse it by the text typed
         ("None", None),  # as papermill's -p reads it (azize2022 Table 1's beta = None is 1/T)
         ("null", None),
+        ("False", False),
+        ("yes", "yes"),  # YAML 1.1 read yes/no/on/off as bools: -p seed yes was refused as "got True" (fuzz L5)
+        ("off", "off"),
+        ("[yes, true]", ["yes", True]),
     ],
 )
 def test_values_are_read_as_yaml(text, value):
