@@ -60,8 +60,24 @@ def _list(text: str, kind=str) -> list:
         ) from None
 
 
+def real(text: str) -> float:
+    """A number from the command line, refused where its double is not the number typed: ``1e-400`` (0.0 as a
+    double) and ``1e400`` (inf) are beyond the doubles; the rules then named 0.0, a number the reader never typed."""
+    value = float(text)
+    try:
+        typed = decimal.Decimal(text.strip())
+    except decimal.InvalidOperation:
+        return value  # inf, nan: left to the checks, which refuse them by name
+    if (value == 0.0 and typed != 0) or (math.isinf(value) and typed.is_finite()):
+        raise argparse.ArgumentTypeError(f"{text.strip()[:40]!r} is beyond the doubles (about 1e-308 to 1.8e308)")
+    return value
+
+
+real.__name__ = "number"  # argparse and _list name the kind expected after it
+
+
 def _floats(text: str) -> list:
-    return _list(text, float)
+    return _list(text, real)
 
 
 def whole(text: str) -> int:
@@ -262,7 +278,7 @@ def _parser() -> argparse.ArgumentParser:
     sw.add_argument("--checkpoints", type=whole, default=121, help="number of log-spaced checkpoints (default 121)")
     sw.add_argument(
         "--delta",
-        type=float,
+        type=real,
         default=None,
         help="the delta of (epsilon, delta)-LDP, for OnePoint-UCB (which needs it), e.g. 1e-6",
     )

@@ -86,7 +86,8 @@ def check_new_parameters(notebook: str, values: dict) -> dict:
         if name not in names:
             close = close_name(name, names)
             hint = f" (did you mean {close!r}?)" if close else ""
-            raise ValueError(f"{notebook} has no parameter {name!r}{hint}; its parameters: {', '.join(names)}")
+            known = f"its parameters: {', '.join(names)}" if names else "it takes no parameters"
+            raise ValueError(f"{notebook} has no parameter {name!r}{hint}; {known}")
     defaults = {k: v for k, v in _defaults(repo_root() / notebook).items() if k in names}
     given = {k: as_default_type(v, defaults.get(k), k) for k, v in values.items()}
     merged = {**defaults, **given}

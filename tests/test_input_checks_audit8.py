@@ -247,3 +247,23 @@ def test_a_levels_label_is_a_non_empty_string(name):
         ldp.make_privacy_levels("discrete", values=[1.0], name=name)  # 123 was the label
     with pytest.raises(TypeError, match="name must be a non-empty string"):
         ldp.make_privacy_levels("sampler", sampler=lambda rng, size: np.ones(size), name=name)
+
+
+# ---- the command lines' messages name what was typed (fuzz L5) -------------------------------------------------------
+@pytest.mark.parametrize("text", ["1e-400", "-1e-400", "1e400"])
+def test_a_number_beyond_the_doubles_is_refused_as_typed_not_as_its_double(text):
+    import argparse
+
+    from ldpcode.__main__ import _floats, real
+
+    for parse in (real, _floats):
+        with pytest.raises(argparse.ArgumentTypeError, match=f"^'{text}' is beyond the doubles"):
+            parse(text)  # was 0.0 (or inf), refused by the rules as 'got 0.0'
+    assert real("1e-300") == 1e-300 and real("0") == 0.0 and _floats("0.5,2") == [0.5, 2.0]
+
+
+def test_rerun_says_a_notebook_without_parameters_takes_none():
+    from ldpcode.rerun import check_new_parameters
+
+    with pytest.raises(ValueError, match=r"has no parameter 'x'; it takes no parameters$"):
+        check_new_parameters("chapters/zheng2020/table1.ipynb", {"x": 1})  # was "its parameters: " and nothing
