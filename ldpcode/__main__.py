@@ -529,10 +529,14 @@ def main(argv=None) -> int:
     prog = f"python -m ldpcode {args.command}"
     run = {"findings": _findings, "sweep": _sweep, "rerun": _rerun}[args.command]
     import os
+    import warnings
 
     from . import limits as lim
 
     saved = {k: os.environ.get(k) for k in (lim.ADVICE_ENV, lim.CPU_ENV, lim.MEMORY_ENV)}
+    formatwarning = warnings.formatwarning
+    if not args.debug:  # a warning in one line, as the errors: Python's format added the source line that warned
+        warnings.formatwarning = lambda message, category, *_, **__: f"{prog}: {category.__name__}: {message}\n"
     try:
         return run(args)
     except KeyboardInterrupt:
@@ -562,6 +566,7 @@ def main(argv=None) -> int:
         )
         return USAGE if usage else FAILED
     finally:  # the ceilings of --cpu-seconds and --memory end with the command (main may be called in-process)
+        warnings.formatwarning = formatwarning
         for key, value in saved.items():
             if value is None:
                 os.environ.pop(key, None)

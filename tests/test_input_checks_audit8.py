@@ -267,3 +267,22 @@ def test_rerun_says_a_notebook_without_parameters_takes_none():
 
     with pytest.raises(ValueError, match=r"has no parameter 'x'; it takes no parameters$"):
         check_new_parameters("chapters/zheng2020/table1.ipynb", {"x": 1})  # was "its parameters: " and nothing
+
+
+def test_a_sweeps_warning_is_one_line_and_the_format_is_restored(tmp_path):
+    """TieBreakWarning reached stderr as Python's two lines (the message, then the source line that warned)."""
+    import subprocess
+    import sys
+    import warnings
+
+    from ldpcode.__main__ import main
+
+    argv = ["sweep", "--policies", "AdaP-KLUCB", "--instance", "bernoulli:0.5,0.9", "--epsilons", "0.04"]
+    argv += ["--horizon", "2000", "--runs", "2", "--out", str(tmp_path / "t.csv")]
+    out = subprocess.run([sys.executable, "-m", "ldpcode", *argv], capture_output=True, text=True, cwd=ROOT)
+    err = [line for line in out.stderr.splitlines() if line.strip()]
+    assert out.returncode == 0 and len(err) == 2 and err[1].startswith("184 rows -> "), out.stderr  # no source line
+    assert err[0].startswith("python -m ldpcode sweep: TieBreakWarning: AdaP-KLUCB at epsilon=0.04")
+    before = warnings.formatwarning  # main may be called in-process: the format is its own while it runs
+    assert main([*argv, "--replace"]) == 0
+    assert warnings.formatwarning is before
