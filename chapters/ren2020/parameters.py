@@ -75,13 +75,13 @@ AUDIT_BIN_COUNT = 5  # the fewest outputs lemmas2_5_curators' audit expects in a
 def _audit_bins_filled(p) -> bool:
     """lemmas2_5_curators stores the left tail's log-ratio of its audit of CTL and the largest binned loss
     (ldp.audit.binned_log_ratio), each with its standard error, undefined (nan) for a bin that no output of one reward
-    reaches. Every bin of audit_edges (as the body makes them: two tails and the inner bins) must expect at least
+    reaches. Every bin of audit_edges (ldp.mechanisms.report.audit_bin_edges, as the body makes them) must expect at least
     AUDIT_BIN_COUNT of the audit_samples outputs of CTL(eps) to the reward 0 and to the reward 1 (their laws
     ldp.CTL(eps).output_law), at every eps of audit_epsilons."""
     from ldpcode.mechanisms import CTL
+    from ldpcode.mechanisms.report import audit_bin_edges
 
-    lo, hi, width = p["audit_edges"]
-    edges = np.r_[-np.inf, np.round(np.arange(lo, hi + width / 2, width), 10), np.inf]
+    edges = audit_bin_edges(*p["audit_edges"])
     for eps in p["audit_epsilons"]:
         for r in (0.0, 1.0):
             if p["audit_samples"] * float(np.diff(CTL(eps).output_law(r).cdf(edges)).min()) < AUDIT_BIN_COUNT:

@@ -80,6 +80,12 @@ def ctl_table(epsilon, r, x) -> np.ndarray:
     return CTL(epsilon).density(np.asarray(x)[None, :], np.asarray(r)[:, None])
 
 
+def audit_bin_edges(lo: float, hi: float, width: float) -> np.ndarray:
+    """The bins of the sample audit of CTL: inner bins of ``width`` from ``lo`` to ``hi`` (edges rounded to 10
+    decimals, so 0.30000000000000004 is 0.3) and the two tails, -inf and inf at the ends."""
+    return np.r_[-np.inf, np.round(np.arange(lo, hi + width / 2, width), 10), np.inf]
+
+
 def exact_loss_sweep(epsilons, r, x, loss_matrix) -> ExactLossSweep:
     r"""The exact privacy loss of CTB and CTL (Lemmas 5 and 2) for each ε of ``epsilons``, over the rewards ``r``
     (and, for CTL, the outputs ``x``).

@@ -178,3 +178,11 @@ def test_plot_output_means_draws_every_case():
     np.testing.assert_allclose([line.get_ydata()[0] for line in z.lines[:4]], [2.0, -2.0, 0.0, 3.0], atol=1e-9)
     assert [line.get_color() for line in z.lines[:2]] == ["red", "blue"]
     plt.close(fig)
+
+
+def test_audit_bin_edges_by_hand():
+    """Inner edges of width 0.1 from -1 to 2 (rounded: 0.30000000000000004 is 0.3), two tails; hi is an edge."""
+    edges = report.audit_bin_edges(-1.0, 2.0, 0.1)
+    assert edges[0] == -np.inf and edges[-1] == np.inf and edges.size == 31 + 2
+    assert edges[1] == -1.0 and edges[-2] == 2.0 and 0.3 in edges.tolist() and (np.diff(edges) > 0).all()
+    assert report.audit_bin_edges(0.0, 1.0, 0.5).tolist() == [-np.inf, 0.0, 0.5, 1.0, np.inf]
