@@ -266,7 +266,7 @@ def ratio_panel_guides(ax, sweeps: dict, colors, power: float) -> None:
         ax.plot(inv, rr[i] * (s.epsilons[i] * inv) ** power, color=col, **plotting.THEORY_STYLE)
     at = "ε = 1" if all(1.0 in s.epsilons for s in sweeps.values()) else "the first ε"
     rate = {1.0: "1/ε", 2.0: "1/ε²"}.get(float(power), f"(1/ε)^{power:g}")
-    ax.plot([], [], color="0.45", linestyle="--", linewidth=1.0, label=f"dashed: Table 1's ∝ {rate}, through {at}")
+    plotting.guide_key(ax, f"dashed: Table 1's ∝ {rate}, through {at}")
 
 
 def exponents_figure(results: dict, slopes: dict, stated: dict, sweeps: dict, *, t_min: int, title: str,
@@ -278,7 +278,6 @@ def exponents_figure(results: dict, slopes: dict, stated: dict, sweeps: dict, *,
     Right: the regret ratio of each sweep against 1/ε, with Table 1's ratio proportional to 1/ε dashed through
     ε = 1 (the first ε if 1 is not swept); a grey key in each legend names the dashed lines. Returns the figure."""
     import matplotlib.pyplot as plt
-    from matplotlib import ticker
 
     from .. import plotting
 
@@ -295,8 +294,7 @@ def exponents_figure(results: dict, slopes: dict, stated: dict, sweeps: dict, *,
         t0, m0, a = r.checkpoints[i0], mean[i0], stated[k]
         plotting.bound_curve(ax, r.checkpoints[i0:], lambda T, t0=t0, m0=m0, a=a: m0 * (T / t0) ** a, color=colors[k])
     plotting.paper_axes(ax, xlabel="t (rounds)", ylabel="regret", title=title)
-    ax.plot([], [], color="0.45", linestyle="--", linewidth=1.0,
-            label=f"dashed: the stated rate $t^a$, through the mean at t = {format_horizon(t_min)}")  # fmt: skip
+    plotting.guide_key(ax, f"dashed: the stated rate $t^a$, through the mean at t = {format_horizon(t_min)}")
     plotting.legend_below(ax, offset=-0.2, ncol=1, fontsize=7)  # inside, it lay over the curves
     ax = axes[1]
     for (k, s), col in zip(sweeps.items(), COLORS):
@@ -306,7 +304,6 @@ def exponents_figure(results: dict, slopes: dict, stated: dict, sweeps: dict, *,
     plotting.paper_axes(ax, xlabel="1/ε", ylabel="private / non-private regret", title=sweep_title)
     ax.minorticks_off()
     ax.set_xticks(inv, [f"{x:g}" for x in inv])
-    ax.yaxis.set_major_locator(ticker.LogLocator(subs=(1, 2, 5)))  # a decade or less: 10^0 and 10^1 alone said little
-    ax.yaxis.set_major_formatter(ticker.FormatStrFormatter("%g"))
+    plotting.plain_log_ticks(ax.yaxis)  # a decade or less: 10^0 and 10^1 alone said little
     plotting.legend_below(ax, offset=-0.2, ncol=1, fontsize=7)  # inside, it lay over a guide
     return fig

@@ -261,10 +261,8 @@ def rates_figure(results: dict, fits: dict, sweeps: dict, *, title: str, runs: i
                             label=f"{name}: {format_value(s.slope)} per unit log t,\nR² {s.r2:.3f}")  # fmt: skip
         axes[1].lines[-1].set_linestyle(ls)
         axes[1].plot(s.x, s.predict(np.log(s.x)), color="k", **plotting.THEORY_STYLE)  # the fitted a + b log t
-    axes[0].plot(
-        [], [], color="0.45", linestyle="--", linewidth=1.0, label="dashed: $t^{1/2}$ through the fit's first t"
-    )
-    axes[1].plot([], [], color="k", linestyle="--", linewidth=1.0, label="black dashed: the fitted a + b log t")
+    plotting.guide_key(axes[0], "dashed: $t^{1/2}$ through the fit's first t")
+    plotting.guide_key(axes[1], "black dashed: the fitted a + b log t", color="k")
     plotting.paper_axes(axes[0], xlabel="t (rounds)", ylabel="regret", title=f"convex, {runs} runs")
     plotting.paper_axes(axes[1], xlabel="t (rounds, log scale)", ylabel="regret", loglog=False,
                         title=f"strongly convex, {runs} runs")  # fmt: skip

@@ -342,6 +342,14 @@ def legend_below(ax, *, offset: float, ncol: int = 2, fontsize="x-small", **kwar
     return ax.legend(loc="upper center", bbox_to_anchor=(0.5, offset), ncol=ncol, fontsize=fontsize, **kwargs)
 
 
+def guide_key(ax, label: str, color="0.45"):
+    """A legend entry, a dashed line that draws no data, for guides drawn without entries of their own (a dashed
+    bound or rate per curve, in each curve's colour): one key names them all, in the axes' legend. Returns the
+    line."""
+    (key,) = ax.plot([], [], color=color, linestyle="--", linewidth=1.0, label=label)
+    return key
+
+
 def legend_under_panels(fig, ax, *, ncol: int, space: float, replaces=(), **kwargs):
     """One frameless legend for the whole figure, centred under its panels, with the entries of ``ax``: for panels
     that share their lines and leave no corner empty. The legends of the axes in ``replaces`` are removed, and the

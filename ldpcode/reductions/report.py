@@ -234,9 +234,8 @@ def ratio_figure(final: dict, fits: dict, epsilons, *, reference, delta, loss_bo
     errors of :func:`ratio_se`) against 1/ε, log-log, beside :math:`1 + 4\sigma^2` (gap-dependent UCB) and slope 1
     (Theorem 3) through the last ratio of ``fits[reference]``. Returns the figure."""
     import matplotlib.pyplot as plt
-    from matplotlib import ticker
 
-    from ..plotting import THEORY_STYLE
+    from ..plotting import THEORY_STYLE, plain_log_ticks
 
     if reference not in fits:
         raise ValueError(f"reference {reference!r} is not one of the fitted learners {list(fits)}")
@@ -252,8 +251,7 @@ def ratio_figure(final: dict, fits: dict, epsilons, *, reference, delta, loss_bo
             label=r"slope 1 (Theorem 3)")  # fmt: skip
     ax.set_xscale("log")
     ax.set_yscale("log")
-    ax.yaxis.set_major_locator(ticker.LogLocator(subs=(1, 2, 5)))  # 10 and 100 alone said little
-    ax.yaxis.set_major_formatter(ticker.FormatStrFormatter("%g"))
+    plain_log_ticks(ax.yaxis)  # 10 and 100 alone said little
     ax.set_xticks(inv_eps, labels=[f"1/{e:g}" for e in epsilons])
     ax.xaxis.set_minor_formatter(plt.NullFormatter())
     ax.set_xlabel(r"$1/\epsilon$")

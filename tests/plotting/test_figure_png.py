@@ -244,3 +244,19 @@ def test_tick_labels_set_by_hand_get_their_subscripts_too():
     ax.set_xticklabels(["eps_min"])  # a name as the code spells it is counted
     assert Image.open(io.BytesIO(plotting.figure_png(fig))).info[plotting.UNDERSCORE_KEY] == "1"
     plt.close(fig)
+
+
+def test_guide_key_is_a_dashed_entry_that_draws_no_data():
+    import matplotlib.pyplot as plt
+
+    from ldpcode.plotting import guide_key
+
+    fig, ax = plt.subplots()
+    try:
+        ax.plot([1, 2], [1, 4], label="curve")
+        key = guide_key(ax, "dashed: the bound", color="k")
+        assert key.get_xdata().size == 0 and key.get_linestyle() == "--" and key.get_color() == "k"
+        assert ax.get_legend_handles_labels()[1] == ["curve", "dashed: the bound"]
+        assert guide_key(ax, "grey").get_color() == "0.45"
+    finally:
+        plt.close(fig)
