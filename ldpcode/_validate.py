@@ -467,3 +467,17 @@ def check_keywords(where: str, function, kwargs: dict, *, leave_out=()) -> None:
     missing = [p.name for p in params if p.default is inspect.Parameter.empty and p.name not in kwargs]
     if missing:
         raise TypeError(f"{where}: missing parameter {missing[0]!r}; it takes: {takes}")
+
+
+def refuse_module_run(command: str) -> None:
+    """What ``python -m ldpcode.<command>`` does (the modules ``rerun`` and ``sweep``): run alone, the module does
+    nothing, so it says how to run it (``python -m ldpcode <command>``) and exits with status 2, argparse's status for
+    a usage error, instead of exiting 0 silently."""
+    import sys
+
+    print(
+        f"python -m ldpcode.{command}: error: run it as python -m ldpcode {command} "
+        f"(see python -m ldpcode {command} --help)",
+        file=sys.stderr,
+    )
+    raise SystemExit(2)

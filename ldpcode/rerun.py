@@ -518,10 +518,6 @@ class BuildFailed(RuntimeError):
 
 
 if __name__ == "__main__":  # the command line is python -m ldpcode rerun: this module alone ran nothing and exited 0
-    import sys
+    from ._validate import refuse_module_run
 
-    print(
-        "python -m ldpcode.rerun: error: run it as python -m ldpcode rerun (see python -m ldpcode rerun --help)",
-        file=sys.stderr,
-    )
-    raise SystemExit(2)
+    refuse_module_run("rerun")

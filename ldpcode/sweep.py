@@ -573,10 +573,6 @@ def summary(table, t: int | None = None):
 
 
 if __name__ == "__main__":  # the command line is python -m ldpcode sweep: this module alone ran nothing and exited 0
-    import sys
+    from ._validate import refuse_module_run
 
-    print(
-        "python -m ldpcode.sweep: error: run it as python -m ldpcode sweep (see python -m ldpcode sweep --help)",
-        file=sys.stderr,
-    )
-    raise SystemExit(2)
+    refuse_module_run("sweep")

@@ -262,8 +262,11 @@ def joint_verdict(group: list) -> str | None:
 def approach_text(t: int, z: float, k: int = 2) -> str:
     """The closest approach of ``k`` numbers of one figure (:func:`closest_approach`, or a stored ``t_joint``) as the
     book writes it everywhere: 'closest at t ≈ 2.3·10⁶, where the farther of the 2 is 3.18 se beyond its interval'."""
-    which = "farther" if k == 2 else "farthest"
-    return f"closest at t ≈ {approx_horizon(t)}, where the {which} of the {k} is {z:.2f} se beyond its interval"
+    return f"closest at t ≈ {approx_horizon(t)}, where the {_farthest(k)} of the {k} is {z:.2f} se beyond its interval"
+
+
+def _farthest(k: int) -> str:
+    return "farther" if k == 2 else "farthest"
 
 
 def _approach_text(group: list) -> str:
@@ -271,8 +274,7 @@ def _approach_text(group: list) -> str:
     z, k = _joint_z(group), len(_searched(group))
     if z is None:
         return ""
-    which = "farther" if k == 2 else "farthest"
     return (
-        f"; {approach_text(_searched(group)[0].t_joint[0], z, k)} (the {which} of {k} numbers of a true figure lies "
+        f"; {approach_text(_searched(group)[0].t_joint[0], z, k)} (the {_farthest(k)} of {k} numbers of a true figure lies "
         f"beyond {family_z(k):.2f} se as often as one number beyond {AGREE_Z:g} se, Šidák; near within {NEAR_Z:g})"
     )
